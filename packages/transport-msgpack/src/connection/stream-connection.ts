@@ -1,0 +1,204 @@
+import type { Readable, Writable } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JsonMessageCodec, MsgpackMessageCodec, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
+import { DEFAULT_MAX_FRAME_BYTES } from '../wire/constants.js';
+import { FramingError, PayloadError } from '../wire/errors.js';
+import { FrameReader } from '../wire/frame-reader.js';
+import { LineReader } from '../wire/line-reader.js';
+import { handleBadMessage } from './bad-message.js';
+import { StreamWriter } from './stream-writer.js';
+
+export type WireChoice = WireKind | 'auto';
+
+export interface StreamWireOptions {
+  /** Largest message accepted, in bytes (frame payload or JSON line). Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** Deepest nesting of arrays and maps accepted in a received MessagePack message. Default 128. */
+  maxDepth?: number;
+}
+
+export interface StreamConnectionEvents {
+  message(message: JSONRPCMessage): void;
+  error(error: Error): void;
+  /** A framing error or end of input: the stream can carry no more messages. */
+  broken(error: FramingError | undefined): void;
+  /** The wire was chosen (at once when forced, at the first input byte when 'auto'). */
+  wireChosen?(wire: WireKind): void;
+}
+
+/**
+ * One side of a byte-stream connection (stdio), on either wire. Reads with a FrameReader or a LineReader,
+ * decodes and validates, handles bad messages as SPEC.md says, and writes through a StreamWriter.
+ */
+export class StreamConnection {
+  private wire: WireKind | undefined;
+  private frames: FrameReader | undefined;
+  private lines: LineReader | undefined;
+  private msgpack: MsgpackMessageCodec;
+  private json: JsonMessageCodec;
+  private readonly writer: StreamWriter;
+  private wireKnown: Promise<void>;
+  private resolveWire!: () => void;
+  private attached = false;
+  private readonly maxMessageBytes: number;
+
+  constructor(
+    private readonly input: Readable,
+    output: Writable,
+    wire: WireChoice,
+    private readonly events: StreamConnectionEvents,
+    options: StreamWireOptions & { adapter?: MessageAdapter } = {},
+  ) {
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.msgpack = new MsgpackMessageCodec({ maxDepth: options.maxDepth, adapter: options.adapter });
+    this.json = new JsonMessageCodec({ adapter: options.adapter });
+    this.writer = new StreamWriter(output);
+    this.wireKnown = new Promise((resolve) => (this.resolveWire = resolve));
+    if (wire !== 'auto') this.chooseWire(wire);
+  }
+
+  /** The wire in use, once known. */
+  get currentWire(): WireKind | undefined {
+    return this.wire;
+  }
+
+  /** Replaces the message adapter (the native-bytes extension installs one when negotiated). */
+  setAdapter(adapter: MessageAdapter): void {
+    this.msgpack.adapter = adapter;
+    this.json.adapter = adapter;
+  }
+
+  attach(): void {
+    if (this.attached) return;
+    this.attached = true;
+    this.input.on('data', this.onData);
+    this.input.on('end', this.onEnd);
+    this.input.on('error', this.onInputError);
+  }
+
+  detach(): void {
+    if (!this.attached) return;
+    this.attached = false;
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.off('error', this.onInputError);
+  }
+
+  /** Sends one message; waits for the wire to be known, and for the output to drain. */
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!this.wire) await this.wireKnown;
+    if (this.wire === 'msgpack') await this.writer.write(() => this.msgpack.encodeFrame(message));
+    else await this.writer.write(() => this.json.encodeLine(message));
+  }
+
+  /** Fails every later send. */
+  closeOutput(reason: Error): void {
+    this.writer.close(reason);
+  }
+
+  private chooseWire(wire: WireKind): void {
+    this.wire = wire;
+    if (wire === 'msgpack') this.frames = new FrameReader({ maxFrameBytes: this.maxMessageBytes });
+    else this.lines = new LineReader({ maxLineBytes: this.maxMessageBytes });
+    this.resolveWire();
+    this.events.wireChosen?.(wire);
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (bytes.length === 0) return;
+    if (!this.wire) this.chooseWire(detectWire(bytes[0]!));
+    try {
+      if (this.frames) this.frames.push(bytes, this.onPayload);
+      else this.lines!.push(bytes, this.onLine);
+    } catch (error) {
+      if (error instanceof FramingError) {
+        this.detach();
+        this.events.error(error);
+        this.events.broken(error);
+      } else {
+        this.events.error(error as Error);
+      }
+    }
+  };
+
+  private readonly onPayload = (payload: Uint8Array): void => {
+    let message: JSONRPCMessage;
+    try {
+      message = this.msgpack.decodeMessage(payload);
+    } catch (error) {
+      this.rejectMessage(error);
+      return;
+    }
+    this.events.message(message);
+  };
+
+  private readonly onLine = (line: Uint8Array): void => {
+    if (isBlank(line)) return;
+    let message: JSONRPCMessage;
+    try {
+      message = this.json.decodeMessage(line);
+    } catch (error) {
+      this.rejectMessage(error);
+      return;
+    }
+    this.events.message(message);
+  };
+
+  private rejectMessage(error: unknown): void {
+    if (!(error instanceof PayloadError)) {
+      this.events.error(error as Error);
+      return;
+    }
+    handleBadMessage(error, {
+      report: (e) => this.events.error(e),
+      deliver: (m) => this.events.message(m),
+      reply: (m) => void this.send(m).catch((e: Error) => this.events.error(e)),
+    });
+  }
+
+  private readonly onEnd = (): void => {
+    this.detach();
+    let truncated: FramingError | undefined;
+    try {
+      this.frames?.end();
+      this.lines?.end();
+    } catch (error) {
+      truncated = error as FramingError;
+      this.events.error(truncated);
+    }
+    this.events.broken(truncated);
+  };
+
+  private readonly onInputError = (error: Error): void => {
+    this.events.error(error);
+  };
+}
+
+/**
+ * SPEC.md, "Wire detection on stdio": newline-delimited JSON starts with "{" or "[" (perhaps after
+ * whitespace or a UTF-8 byte order mark); a msgpack-v1 frame starts with the top byte of its length, which
+ * is 0x00-0x03 for any frame under the 64 MiB default cap.
+ */
+export function detectWire(firstByte: number): WireKind {
+  switch (firstByte) {
+    case 0x7b: // {
+    case 0x5b: // [
+    case 0x20:
+    case 0x09:
+    case 0x0a:
+    case 0x0d:
+    case 0xef: // UTF-8 byte order mark
+      return 'json';
+    default:
+      return 'msgpack';
+  }
+}
+
+function isBlank(line: Uint8Array): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}

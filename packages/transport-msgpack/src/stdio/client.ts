@@ -1,0 +1,172 @@
+import { spawn as nodeSpawn, type ChildProcess, type IOType, type SpawnOptions } from 'node:child_process';
+import process from 'node:process';
+import { PassThrough, type Stream } from 'node:stream';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
+import { StreamConnection, type StreamWireOptions } from '../connection/stream-connection.js';
+
+/** How long close() waits after ending the child's stdin, then after SIGTERM, before the next step. */
+const CLOSE_STEP_MS = 2000;
+
+export type SpawnFunction = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
+
+export interface StdioMsgpackServerParameters extends StreamWireOptions {
+  command: string;
+  args?: string[];
+  /** Added to a safe default environment (the SDK's getDefaultEnvironment()). */
+  env?: Record<string, string>;
+  stderr?: IOType | Stream | number;
+  cwd?: string;
+  /** The wire to speak: 'msgpack' (default) or 'json' (for servers that only speak MCP's JSON stdio). */
+  wire?: WireKind;
+  /** Replaces child_process.spawn (for example cross-spawn on Windows, or a sandboxing wrapper). */
+  spawn?: SpawnFunction;
+  /** @internal The native-bytes extension's message adapter. */
+  adapter?: MessageAdapter;
+}
+
+/**
+ * Drop-in for the SDK's StdioClientTransport that speaks msgpack-v1 (or JSON) to a child process.
+ *
+ * If the child exits, the transport closes at once, so the SDK fails every pending request with
+ * "Connection closed"; if it died in the middle of a message, onerror says so first.
+ */
+export class StdioMsgpackClientTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcess | undefined;
+  private connection: StreamConnection | undefined;
+  private readonly stderrStream: PassThrough | null = null;
+  private closedNotified = false;
+  private adapter: MessageAdapter | undefined;
+
+  constructor(private readonly params: StdioMsgpackServerParameters) {
+    if (params.stderr === 'pipe' || params.stderr === 'overlapped') this.stderrStream = new PassThrough();
+    this.adapter = params.adapter;
+  }
+
+  /** The wire in use. */
+  get wire(): WireKind {
+    return this.params.wire ?? 'msgpack';
+  }
+
+  /** The child's stderr when `stderr: 'pipe'` was given; available before start(), as in the SDK. */
+  get stderr(): Stream | null {
+    return this.stderrStream ?? this.child?.stderr ?? null;
+  }
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  /** @internal */
+  setAdapter(adapter: MessageAdapter): void {
+    this.adapter = adapter;
+    this.connection?.setAdapter(adapter);
+  }
+
+  start(): Promise<void> {
+    if (this.child) {
+      throw new Error('StdioMsgpackClientTransport already started! If using Client class, note that connect() calls start() automatically.');
+    }
+    return new Promise((resolve, reject) => {
+      const spawn = this.params.spawn ?? nodeSpawn;
+      const child = spawn(this.params.command, this.params.args ?? [], {
+        env: { ...getDefaultEnvironment(), ...this.params.env },
+        stdio: ['pipe', 'pipe', this.params.stderr ?? 'inherit'],
+        shell: false,
+        windowsHide: process.platform === 'win32',
+        cwd: this.params.cwd,
+      });
+      this.child = child;
+      const connection = new StreamConnection(
+        child.stdout!,
+        child.stdin!,
+        this.wire,
+        {
+          message: (message) => this.onmessage?.(message),
+          error: (error) => this.onerror?.(error),
+          // The child's stdout ended (it exited or closed it); 'close' below finishes the job.
+          broken: () => {},
+        },
+        { ...this.params, adapter: this.adapter },
+      );
+      this.connection = connection;
+      connection.attach();
+      child.on('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+        this.notifyClosed();
+      });
+      child.on('spawn', () => resolve());
+      child.on('close', (code, signal) => {
+        connection.closeOutput(new Error(`Not connected: server process exited (${describeExit(code, signal)})`));
+        connection.detach();
+        if (this.child === child) {
+          this.child = undefined;
+          // Exits we did not ask for are worth an error: pending requests are about to fail.
+          this.onerror?.(new Error(`MCP server process exited unexpectedly (${describeExit(code, signal)})`));
+        }
+        this.notifyClosed();
+      });
+      child.stdin!.on('error', (error) => this.onerror?.(error));
+      child.stdout!.on('error', (error) => this.onerror?.(error));
+      if (this.stderrStream && child.stderr) child.stderr.pipe(this.stderrStream);
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (!this.connection || !this.child) return Promise.reject(new Error('Not connected'));
+    return this.connection.send(message);
+  }
+
+  /** Ends the child's stdin, then SIGTERM, then SIGKILL, waiting up to 2 s between steps. */
+  async close(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child) {
+      this.notifyClosed();
+      return;
+    }
+    this.connection?.closeOutput(new Error('Not connected: transport closed'));
+    const exited = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('close', () => resolve());
+    });
+    const waitOrTimeout = () => Promise.race([exited, delay(CLOSE_STEP_MS)]);
+    try {
+      child.stdin?.end();
+    } catch {
+      // already closed
+    }
+    await waitOrTimeout();
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await waitOrTimeout();
+    }
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    this.connection?.detach();
+    this.notifyClosed();
+  }
+
+  private notifyClosed(): void {
+    if (this.closedNotified) return;
+    this.closedNotified = true;
+    this.onclose?.();
+  }
+}
+
+function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ? `signal ${signal}` : `code ${code}`;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

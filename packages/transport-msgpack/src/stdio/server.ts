@@ -1,0 +1,92 @@
+import process from 'node:process';
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
+import { StreamConnection, type StreamWireOptions, type WireChoice } from '../connection/stream-connection.js';
+
+export interface StdioMsgpackServerOptions extends StreamWireOptions {
+  /**
+   * 'auto' (default): answer in whatever the client speaks, detected from its first byte, so stock JSON
+   * clients and msgpack-v1 clients both work with one server binary. Or force 'msgpack' / 'json'.
+   */
+  wire?: WireChoice;
+  /** @internal The native-bytes extension's message adapter. */
+  adapter?: MessageAdapter;
+}
+
+/**
+ * Drop-in for the SDK's StdioServerTransport (same constructor shape) that also speaks msgpack-v1.
+ *
+ * When stdin ends the transport closes (after reporting a truncated message if one was cut off); a framing
+ * error (a header over the cap, a JSON line over the cap) also closes it, since the stream cannot be
+ * resynchronised. A bad message inside a good frame is reported and answered, and the connection goes on.
+ */
+export class StdioMsgpackServerTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private readonly connection: StreamConnection;
+  private started = false;
+  private closed = false;
+
+  constructor(
+    private readonly stdin: Readable = process.stdin,
+    stdout: Writable = process.stdout,
+    options: StdioMsgpackServerOptions = {},
+  ) {
+    this.connection = new StreamConnection(
+      stdin,
+      stdout,
+      options.wire ?? 'auto',
+      {
+        message: (message) => this.onmessage?.(message),
+        error: (error) => this.onerror?.(error),
+        broken: () => void this.close(),
+      },
+      options,
+    );
+    stdout.on('error', this.onOutputError);
+  }
+
+  /** The wire the client speaks ('msgpack' or 'json'), once its first byte has arrived. */
+  get wire(): WireKind | undefined {
+    return this.connection.currentWire;
+  }
+
+  /** @internal */
+  get streamConnection(): StreamConnection {
+    return this.connection;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) {
+      throw new Error('StdioMsgpackServerTransport already started! If using Server class, note that connect() calls start() automatically.');
+    }
+    this.started = true;
+    this.connection.attach();
+    this.stdin.resume();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('Not connected'));
+    return this.connection.send(message);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.connection.detach();
+    this.connection.closeOutput(new Error('Not connected: transport closed'));
+    // Pause stdin only if nobody else reads it, as the SDK's transport does.
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.onclose?.();
+  }
+
+  private readonly onOutputError = (error: Error): void => {
+    // EPIPE and friends: the client is gone; nothing more can be sent.
+    this.onerror?.(error);
+    void this.close();
+  };
+}

@@ -1,0 +1,365 @@
+import { FRAME_HEADER_BYTES, MAX_FRAME_BYTES_LIMIT } from './constants.js';
+import { PayloadError } from './errors.js';
+
+/**
+ * Canonical msgpack-v1 encoder (SPEC.md, "Canonical encoding").
+ *
+ * msgpackr is not used for encoding because it cannot produce canonical frames: it writes integers beyond
+ * 32 bits as float64, writes `undefined` as an ext, and packs into a shared target buffer that it keeps at
+ * its largest size. This encoder writes the JSON data model only, with the smallest header for every
+ * value, into an arena whose oversized buffers are dropped as soon as the message that needed them is out.
+ */
+
+const ARENA_BYTES = 64 * 1024;
+/** Below this many free bytes the arena is replaced before a message starts, so small frames rarely grow. */
+const ARENA_MIN_FREE = 4 * 1024;
+/** Deeper than this the value is almost certainly circular; JSON.stringify throws there too. */
+const MAX_ENCODE_DEPTH = 1000;
+const TWO_POW_32 = 0x1_0000_0000;
+const TWO_POW_63 = 2 ** 63;
+const TWO_POW_64 = 2 ** 64;
+/** Strings shorter than this are encoded by hand: cheaper than a native call for short keys and values. */
+const SHORT_STRING = 32;
+/** Strings longer than this are measured first, so a large text does not reserve three times its size. */
+const LONG_STRING = 4096;
+
+export class CanonicalEncoder {
+  private buf: Buffer = Buffer.allocUnsafe(ARENA_BYTES);
+  private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  private pos = 0;
+  private start = 0;
+  private grew = false;
+
+  /** One frame: the 4-byte big-endian payload length, then the payload. Written in place, never copied. */
+  encodeFrame(value: unknown): Uint8Array {
+    return this.run(value, true);
+  }
+
+  /** One bare MessagePack value (an HTTP body): no header. */
+  encode(value: unknown): Uint8Array {
+    return this.run(value, false);
+  }
+
+  private run(value: unknown, framed: boolean): Uint8Array {
+    if (this.buf.length - this.pos < ARENA_MIN_FREE) this.replaceArena(ARENA_BYTES);
+    this.start = this.pos;
+    this.grew = false;
+    try {
+      if (framed) this.pos += FRAME_HEADER_BYTES;
+      this.write(value, 0);
+      const payloadStart = this.start + (framed ? FRAME_HEADER_BYTES : 0);
+      const payloadBytes = this.pos - payloadStart;
+      if (framed) {
+        if (payloadBytes > MAX_FRAME_BYTES_LIMIT) {
+          throw new PayloadError('unencodable', `message of ${payloadBytes} bytes does not fit a 4-byte frame header`);
+        }
+        this.view.setUint32(this.start, payloadBytes);
+      }
+      const out = this.buf.subarray(this.start, this.pos);
+      // Later messages start after this one, so `out` is never overwritten. A buffer grown for one big
+      // message is not kept: the next message gets a fresh arena and the big one dies with `out`.
+      if (this.grew) this.replaceArena(ARENA_BYTES);
+      return out;
+    } catch (error) {
+      this.pos = this.start;
+      throw error;
+    }
+  }
+
+  private replaceArena(size: number): void {
+    this.buf = Buffer.allocUnsafe(size);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    this.pos = 0;
+    this.start = 0;
+  }
+
+  /** Makes room for `bytes` more, moving the message written so far to a larger buffer if needed. */
+  private ensure(bytes: number): void {
+    if (this.pos + bytes <= this.buf.length) return;
+    const used = this.pos - this.start;
+    const size = Math.max(this.buf.length * 2, used + bytes + ARENA_BYTES);
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, this.start, this.pos);
+    this.buf = next;
+    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
+    this.start = 0;
+    this.pos = used;
+    this.grew = true;
+  }
+
+  private write(value: unknown, depth: number): void {
+    switch (typeof value) {
+      case 'string':
+        return this.writeString(value);
+      case 'number':
+        return this.writeNumber(value);
+      case 'boolean':
+        this.ensure(1);
+        this.buf[this.pos++] = value ? 0xc3 : 0xc2;
+        return;
+      case 'object':
+        if (value === null) {
+          this.ensure(1);
+          this.buf[this.pos++] = 0xc0;
+          return;
+        }
+        if (depth >= MAX_ENCODE_DEPTH) {
+          throw new PayloadError('unencodable', `value nested deeper than ${MAX_ENCODE_DEPTH} levels (circular?)`);
+        }
+        if (Array.isArray(value)) return this.writeArray(value, depth + 1);
+        if (value instanceof Uint8Array) return this.writeBin(value);
+        if (ArrayBuffer.isView(value)) {
+          throw new PayloadError('unencodable', `${value.constructor.name} has no msgpack-v1 encoding; send a Uint8Array`);
+        }
+        if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+          // Same as JSON.stringify: a Date becomes its ISO string, and so on.
+          return this.write((value as { toJSON(): unknown }).toJSON(), depth);
+        }
+        return this.writeObject(value as Record<string, unknown>, depth + 1);
+      case 'bigint':
+        return this.writeBigInt(value);
+      default:
+        // undefined, functions and symbols: JSON.stringify writes null in arrays and at the top level.
+        this.ensure(1);
+        this.buf[this.pos++] = 0xc0;
+    }
+  }
+
+  private writeNumber(n: number): void {
+    this.ensure(9);
+    const buf = this.buf;
+    if (n >>> 0 === n) {
+      // 0 .. 2^32-1 (and -0, which JSON also writes as 0)
+      if (n < 0x80) buf[this.pos++] = n;
+      else if (n < 0x100) {
+        buf[this.pos++] = 0xcc;
+        buf[this.pos++] = n;
+      } else if (n < 0x10000) {
+        buf[this.pos++] = 0xcd;
+        buf[this.pos++] = n >>> 8;
+        buf[this.pos++] = n & 0xff;
+      } else {
+        buf[this.pos++] = 0xce;
+        this.view.setUint32(this.pos, n);
+        this.pos += 4;
+      }
+    } else if (n >> 0 === n) {
+      // -2^31 .. -1
+      if (n >= -0x20) buf[this.pos++] = n & 0xff;
+      else if (n >= -0x80) {
+        buf[this.pos++] = 0xd0;
+        buf[this.pos++] = n & 0xff;
+      } else if (n >= -0x8000) {
+        buf[this.pos++] = 0xd1;
+        this.view.setInt16(this.pos, n);
+        this.pos += 2;
+      } else {
+        buf[this.pos++] = 0xd2;
+        this.view.setInt32(this.pos, n);
+        this.pos += 4;
+      }
+    } else if (Number.isInteger(n) && n >= -TWO_POW_63 && n < TWO_POW_64) {
+      // Integral beyond 32 bits: uint64 / int64, as every other canonical msgpack encoder does.
+      if (n > 0) {
+        buf[this.pos++] = 0xcf;
+        this.view.setUint32(this.pos, Math.floor(n / TWO_POW_32));
+        this.view.setUint32(this.pos + 4, n % TWO_POW_32);
+      } else {
+        buf[this.pos++] = 0xd3;
+        this.view.setBigInt64(this.pos, BigInt(n));
+      }
+      this.pos += 8;
+    } else if (Number.isFinite(n)) {
+      buf[this.pos++] = 0xcb;
+      this.view.setFloat64(this.pos, n);
+      this.pos += 8;
+    } else {
+      // NaN and ±Infinity have no JSON form; JSON.stringify writes null, so the same message says null here.
+      buf[this.pos++] = 0xc0;
+    }
+  }
+
+  private writeBigInt(n: bigint): void {
+    if (n >= 0n && n < 0x1_0000_0000_0000_0000n) {
+      if (n < 0x1_0000_0000n) return this.writeNumber(Number(n));
+      this.ensure(9);
+      this.buf[this.pos++] = 0xcf;
+      this.view.setBigUint64(this.pos, n);
+      this.pos += 8;
+    } else if (n < 0n && n >= -0x8000_0000_0000_0000n) {
+      if (n >= -0x8000_0000n) return this.writeNumber(Number(n));
+      this.ensure(9);
+      this.buf[this.pos++] = 0xd3;
+      this.view.setBigInt64(this.pos, n);
+      this.pos += 8;
+    } else {
+      throw new PayloadError('unencodable', `bigint ${n} does not fit in 64 bits`);
+    }
+  }
+
+  private writeString(s: string): void {
+    const length = s.length;
+    if (length < SHORT_STRING) {
+      // At most 3 bytes per UTF-16 unit, so at most 93 bytes: fixstr or str8.
+      this.ensure(2 + length * 3);
+      const headerAt = this.pos;
+      const bytes = this.writeUtf8ByHand(s, headerAt + 1);
+      if (bytes < 32) {
+        this.buf[headerAt] = 0xa0 | bytes;
+        this.pos = headerAt + 1 + bytes;
+      } else {
+        this.buf.copyWithin(headerAt + 2, headerAt + 1, headerAt + 1 + bytes);
+        this.buf[headerAt] = 0xd9;
+        this.buf[headerAt + 1] = bytes;
+        this.pos = headerAt + 2 + bytes;
+      }
+      return;
+    }
+    // Long strings reserve their exact size (one native pass) instead of the 3-bytes-per-unit worst case.
+    const maxBytes = length > LONG_STRING ? Buffer.byteLength(s, 'utf8') : length * 3;
+    const reserved = headerBytesForStr(maxBytes);
+    this.ensure(reserved + maxBytes);
+    const headerAt = this.pos;
+    const bytes = this.buf.write(s, headerAt + reserved, 'utf8');
+    const header = headerBytesForStr(bytes);
+    if (header !== reserved) this.buf.copyWithin(headerAt + header, headerAt + reserved, headerAt + reserved + bytes);
+    this.writeStrHeader(headerAt, bytes);
+    this.pos = headerAt + header + bytes;
+  }
+
+  /** UTF-8 with lone surrogates replaced by U+FFFD, exactly as Buffer and TextEncoder do. */
+  private writeUtf8ByHand(s: string, at: number): number {
+    const buf = this.buf;
+    let p = at;
+    for (let i = 0; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) {
+        buf[p++] = c;
+      } else if (c < 0x800) {
+        buf[p++] = 0xc0 | (c >> 6);
+        buf[p++] = 0x80 | (c & 0x3f);
+      } else if (c >= 0xd800 && c <= 0xdfff) {
+        const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+          buf[p++] = 0xf0 | (c >> 18);
+          buf[p++] = 0x80 | ((c >> 12) & 0x3f);
+          buf[p++] = 0x80 | ((c >> 6) & 0x3f);
+          buf[p++] = 0x80 | (c & 0x3f);
+        } else {
+          buf[p++] = 0xef;
+          buf[p++] = 0xbf;
+          buf[p++] = 0xbd;
+        }
+      } else {
+        buf[p++] = 0xe0 | (c >> 12);
+        buf[p++] = 0x80 | ((c >> 6) & 0x3f);
+        buf[p++] = 0x80 | (c & 0x3f);
+      }
+    }
+    return p - at;
+  }
+
+  private writeStrHeader(at: number, bytes: number): void {
+    const buf = this.buf;
+    if (bytes < 32) buf[at] = 0xa0 | bytes;
+    else if (bytes < 0x100) {
+      buf[at] = 0xd9;
+      buf[at + 1] = bytes;
+    } else if (bytes < 0x10000) {
+      buf[at] = 0xda;
+      buf[at + 1] = bytes >>> 8;
+      buf[at + 2] = bytes & 0xff;
+    } else {
+      buf[at] = 0xdb;
+      this.view.setUint32(at + 1, bytes);
+    }
+  }
+
+  private writeBin(bytes: Uint8Array): void {
+    const length = bytes.byteLength;
+    this.ensure(5 + length);
+    const buf = this.buf;
+    if (length < 0x100) {
+      buf[this.pos++] = 0xc4;
+      buf[this.pos++] = length;
+    } else if (length < 0x10000) {
+      buf[this.pos++] = 0xc5;
+      buf[this.pos++] = length >>> 8;
+      buf[this.pos++] = length & 0xff;
+    } else {
+      buf[this.pos++] = 0xc6;
+      this.view.setUint32(this.pos, length);
+      this.pos += 4;
+    }
+    buf.set(bytes, this.pos);
+    this.pos += length;
+  }
+
+  private writeArray(items: unknown[], depth: number): void {
+    this.writeCollectionHeader(items.length, 0x90, 0xdc);
+    for (let i = 0; i < items.length; i++) this.write(items[i], depth);
+  }
+
+  private writeObject(object: Record<string, unknown>, depth: number): void {
+    const keys = Object.keys(object);
+    this.ensure(5);
+    // Relative to the message start: writing the values may move the message to a larger buffer.
+    const headerOffset = this.pos - this.start;
+    this.writeCollectionHeader(keys.length, 0x80, 0xde);
+    let written = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const value = object[key];
+      // JSON drops these keys from objects, and so does msgpack-v1.
+      if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+      this.writeString(key);
+      this.write(value, depth);
+      written++;
+    }
+    if (written !== keys.length) this.rewriteMapHeader(this.start + headerOffset, keys.length, written);
+  }
+
+  private writeCollectionHeader(count: number, fixBase: number, header16: number): void {
+    this.ensure(5);
+    this.pos += this.writeCollectionHeaderAt(this.pos, count, fixBase, header16);
+  }
+
+  /** Writes an array or map header at `at` (room already made) and returns its size. */
+  private writeCollectionHeaderAt(at: number, count: number, fixBase: number, header16: number): number {
+    const buf = this.buf;
+    if (count < 16) {
+      buf[at] = fixBase | count;
+      return 1;
+    }
+    if (count < 0x10000) {
+      buf[at] = header16;
+      buf[at + 1] = count >>> 8;
+      buf[at + 2] = count & 0xff;
+      return 3;
+    }
+    buf[at] = header16 + 1;
+    this.view.setUint32(at + 1, count);
+    return 5;
+  }
+
+  /** Rare path: some values were dropped, so the map header written up front may be too large. */
+  private rewriteMapHeader(at: number, reserved: number, count: number): void {
+    const oldSize = collectionHeaderBytes(reserved);
+    const newSize = collectionHeaderBytes(count);
+    if (newSize !== oldSize) {
+      this.buf.copyWithin(at + newSize, at + oldSize, this.pos);
+      this.pos -= oldSize - newSize;
+    }
+    this.writeCollectionHeaderAt(at, count, 0x80, 0xde);
+  }
+}
+
+function headerBytesForStr(bytes: number): number {
+  return bytes < 32 ? 1 : bytes < 0x100 ? 2 : bytes < 0x10000 ? 3 : 5;
+}
+
+function collectionHeaderBytes(count: number): number {
+  return count < 16 ? 1 : count < 0x10000 ? 3 : 5;
+}

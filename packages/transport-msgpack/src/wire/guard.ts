@@ -1,0 +1,249 @@
+import { PayloadError, type MessageClues, type PayloadErrorCode } from './errors.js';
+
+/**
+ * One pass over an untrusted payload, before any decoder sees it (SPEC.md, "Receiving").
+ *
+ * msgpackr always honours its private extensions (records, RegExp, Error, references, ...), recurses
+ * without a depth limit and trusts length headers. This scan makes those paths unreachable: it refuses
+ * every ext type and 0xc1, refuses bin unless the native-bytes extension allows it, requires string map
+ * keys other than `__proto__`, limits nesting without recursion, and rejects any array or map header
+ * that claims more items than there are bytes left, so decoding N bytes never allocates much more than N.
+ *
+ * On the way it notes the top-level `id` and whether `method`, `result` or `error` keys were seen, so a
+ * receiver can still answer or fail the right request when the rest of the message is bad.
+ */
+
+export interface GuardOptions {
+  maxDepth: number;
+  allowBin: boolean;
+}
+
+export interface GuardResult extends MessageClues {
+  containsBin: boolean;
+}
+
+const PROTO_KEY = [0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]; // "__proto__"
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+/** Scans `bytes` (one complete MessagePack value) and throws a PayloadError on anything msgpack-v1 refuses. */
+export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardResult {
+  const clues: GuardResult = { hasMethod: false, hasResultOrError: false, containsBin: false };
+  const end = bytes.length;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // remaining[d]: values still to read in the container at depth d; keyNext[d]: is the next value a map key.
+  const remaining: number[] = [1];
+  const isMap: boolean[] = [false];
+  let depth = 0;
+  let pos = 0;
+  // Top-level map bookkeeping, for the clues.
+  let topKey: string | undefined;
+  let topIsMap = false;
+
+  const fail = (code: PayloadErrorCode, message: string): never => {
+    throw new PayloadError(code, message, { id: clues.id, hasMethod: clues.hasMethod, hasResultOrError: clues.hasResultOrError });
+  };
+  const need = (n: number): void => {
+    if (pos + n > end) fail('malformed-msgpack', `payload ends inside a value at byte ${pos} (needs ${n} more)`);
+  };
+  const u8 = (): number => {
+    need(1);
+    return bytes[pos++]!;
+  };
+  const u16 = (): number => {
+    need(2);
+    const v = view.getUint16(pos);
+    pos += 2;
+    return v;
+  };
+  const u32 = (): number => {
+    need(4);
+    const v = view.getUint32(pos);
+    pos += 4;
+    return v;
+  };
+
+  while (depth >= 0) {
+    if (remaining[depth] === 0) {
+      depth--;
+      continue;
+    }
+    remaining[depth]!--;
+    // Within a map, values alternate key, value; remaining counts both, so keys sit at odd counts left.
+    const atKey = isMap[depth] === true && remaining[depth]! % 2 === 1;
+    const atTopValue = topIsMap && depth === 1 && !atKey;
+    const valueStart = pos;
+    const type = u8();
+
+    if (atKey && !((type >= 0xa0 && type <= 0xbf) || (type >= 0xd9 && type <= 0xdb))) {
+      fail('non-string-key', `map key at byte ${valueStart} is not a string (type 0x${hex(type)})`);
+    }
+
+    let strLength = -1;
+    let childCount = -1;
+    let childIsMap = false;
+    if (type <= 0x7f || type >= 0xe0) {
+      // fixint
+    } else if (type <= 0x8f) {
+      childCount = type & 0x0f;
+      childIsMap = true;
+    } else if (type <= 0x9f) {
+      childCount = type & 0x0f;
+    } else if (type <= 0xbf) {
+      strLength = type & 0x1f;
+    } else {
+      switch (type) {
+        case 0xc0:
+        case 0xc2:
+        case 0xc3:
+          break;
+        case 0xc1:
+          fail('forbidden-type', `reserved type 0xc1 at byte ${valueStart}`);
+          break;
+        case 0xc4:
+        case 0xc5:
+        case 0xc6: {
+          if (!options.allowBin) {
+            fail('forbidden-type', `bin at byte ${valueStart}: bin is only allowed once native bytes are negotiated`);
+          }
+          const length = type === 0xc4 ? u8() : type === 0xc5 ? u16() : u32();
+          need(length);
+          pos += length;
+          clues.containsBin = true;
+          break;
+        }
+        case 0xc7:
+        case 0xc8:
+        case 0xc9:
+        case 0xd4:
+        case 0xd5:
+        case 0xd6:
+        case 0xd7:
+        case 0xd8: {
+          const extType = type >= 0xd4 ? bytes[pos] : bytes[pos + (type === 0xc7 ? 1 : type === 0xc8 ? 2 : 4)];
+          fail('forbidden-type', `ext type ${extType ?? '?'} (0x${hex(type)}) at byte ${valueStart}: msgpack-v1 allows no ext types`);
+          break;
+        }
+        case 0xca:
+          need(4);
+          pos += 4;
+          break;
+        case 0xcb:
+        case 0xcf:
+        case 0xd3:
+          need(8);
+          pos += 8;
+          break;
+        case 0xcc:
+        case 0xd0:
+          need(1);
+          pos += 1;
+          break;
+        case 0xcd:
+        case 0xd1:
+          need(2);
+          pos += 2;
+          break;
+        case 0xce:
+        case 0xd2:
+          need(4);
+          pos += 4;
+          break;
+        case 0xd9:
+          strLength = u8();
+          break;
+        case 0xda:
+          strLength = u16();
+          break;
+        case 0xdb:
+          strLength = u32();
+          break;
+        case 0xdc:
+          childCount = u16();
+          break;
+        case 0xdd:
+          childCount = u32();
+          break;
+        case 0xde:
+          childCount = u16();
+          childIsMap = true;
+          break;
+        case 0xdf:
+          childCount = u32();
+          childIsMap = true;
+          break;
+      }
+    }
+
+    if (strLength >= 0) {
+      need(strLength);
+      if (atKey && strLength === 9 && isProtoKey(bytes, pos)) {
+        fail('forbidden-key', `map key "__proto__" at byte ${valueStart}`);
+      }
+      if (topIsMap && depth === 1) {
+        if (atKey) topKey = strLength <= 6 ? utf8.decode(bytes.subarray(pos, pos + strLength)) : undefined;
+        else if (topKey === 'id') clues.id = utf8.decode(bytes.subarray(pos, pos + strLength));
+      }
+      pos += strLength;
+    } else if (atTopValue && topKey === 'id' && childCount < 0) {
+      const id = readInteger(view, valueStart, type);
+      if (id !== undefined) clues.id = id;
+    }
+
+    if (atKey || !topIsMap || depth !== 1) {
+      // keys are noted above
+    } else if (topKey === 'method') clues.hasMethod = true;
+    else if (topKey === 'result' || topKey === 'error') clues.hasResultOrError = true;
+
+    if (childCount >= 0) {
+      const values = childIsMap ? childCount * 2 : childCount;
+      // Every value takes at least one byte: a header that claims more than is left is a lie.
+      if (values > end - pos) {
+        fail('malformed-msgpack', `${childIsMap ? 'map' : 'array'} at byte ${valueStart} claims ${childCount} entries but only ${end - pos} bytes follow`);
+      }
+      if (depth + 1 > options.maxDepth) {
+        fail('too-deep', `nesting deeper than ${options.maxDepth} levels at byte ${valueStart}`);
+      }
+      if (depth === 0 && childIsMap) topIsMap = true;
+      depth++;
+      remaining[depth] = values;
+      isMap[depth] = childIsMap;
+    }
+  }
+  if (pos !== end) fail('malformed-msgpack', `${end - pos} bytes after the end of the value`);
+  return clues;
+}
+
+function isProtoKey(bytes: Uint8Array, at: number): boolean {
+  for (let i = 0; i < 9; i++) if (bytes[at + i] !== PROTO_KEY[i]) return false;
+  return true;
+}
+
+/** Reads an integer id (header at `at`) if it is one; the bytes were bounds-checked already. */
+function readInteger(view: DataView, at: number, type: number): number | undefined {
+  if (type <= 0x7f) return type;
+  if (type >= 0xe0) return type - 0x100;
+  switch (type) {
+    case 0xcc:
+      return view.getUint8(at + 1);
+    case 0xcd:
+      return view.getUint16(at + 1);
+    case 0xce:
+      return view.getUint32(at + 1);
+    case 0xcf:
+      return Number(view.getBigUint64(at + 1));
+    case 0xd0:
+      return view.getInt8(at + 1);
+    case 0xd1:
+      return view.getInt16(at + 1);
+    case 0xd2:
+      return view.getInt32(at + 1);
+    case 0xd3:
+      return Number(view.getBigInt64(at + 1));
+    default:
+      return undefined;
+  }
+}
+
+function hex(n: number): string {
+  return n.toString(16).padStart(2, '0');
+}

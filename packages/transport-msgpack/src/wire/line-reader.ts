@@ -1,0 +1,83 @@
+import { DEFAULT_MAX_FRAME_BYTES } from './constants.js';
+import { FramingError } from './errors.js';
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * Splits newline-delimited JSON (MCP's stdio wire) into lines, in time linear in the bytes read.
+ *
+ * The SDK's ReadBuffer concatenates the whole buffer on every chunk and searches it from the start, so
+ * one large line costs time quadratic in its chunks. Here only new bytes are searched and a line spread
+ * over chunks is joined once, when its newline arrives.
+ */
+export class LineReader {
+  readonly maxLineBytes: number;
+  private pieces: Uint8Array[] = [];
+  private pendingLength = 0;
+
+  constructor(options: { maxLineBytes?: number } = {}) {
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  }
+
+  get pendingBytes(): number {
+    return this.pendingLength;
+  }
+
+  /** Feeds a chunk, calling onLine with each complete line (without "\n" or a trailing "\r"). */
+  push(chunk: Uint8Array, onLine: (line: Uint8Array) => void): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const newline = chunk.indexOf(NEWLINE, offset);
+      if (newline === -1) {
+        this.hold(chunk.subarray(offset));
+        return;
+      }
+      let line: Uint8Array;
+      if (this.pendingLength === 0) {
+        line = chunk.subarray(offset, newline);
+      } else {
+        this.hold(chunk.subarray(offset, newline));
+        line = this.joinPieces();
+      }
+      offset = newline + 1;
+      if (line.length > 0 && line[line.length - 1] === CARRIAGE_RETURN) line = line.subarray(0, line.length - 1);
+      if (line.length > this.maxLineBytes) {
+        throw new FramingError('line-too-long', `line of ${line.length} bytes is over the ${this.maxLineBytes}-byte cap`);
+      }
+      onLine(line);
+    }
+  }
+
+  /** Call at end of stream: a final line without a newline is an incomplete message. */
+  end(): void {
+    const pending = this.pendingLength;
+    this.pieces = [];
+    this.pendingLength = 0;
+    if (pending > 0) throw new FramingError('truncated-frame', `stream ended inside a line (${pending} bytes without a newline)`);
+  }
+
+  private hold(piece: Uint8Array): void {
+    if (piece.length === 0) return;
+    this.pendingLength += piece.length;
+    if (this.pendingLength > this.maxLineBytes) {
+      const held = this.pendingLength;
+      this.pieces = [];
+      this.pendingLength = 0;
+      throw new FramingError('line-too-long', `line grew past the ${this.maxLineBytes}-byte cap (${held} bytes without a newline)`);
+    }
+    this.pieces.push(piece);
+  }
+
+  private joinPieces(): Uint8Array {
+    const line = Buffer.allocUnsafe(this.pendingLength);
+    let at = 0;
+    for (const piece of this.pieces) {
+      line.set(piece, at);
+      at += piece.length;
+    }
+    this.pieces = [];
+    this.pendingLength = 0;
+    return line;
+  }
+}

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FrameReader, FramingError } from 'mcp-msgpack-transport';
+
+function frame(payload: number[]): Uint8Array {
+  const out = new Uint8Array(4 + payload.length);
+  new DataView(out.buffer).setUint32(0, payload.length);
+  out.set(payload, 4);
+  return out;
+}
+
+function collect(reader: FrameReader, chunks: Uint8Array[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (const chunk of chunks) reader.push(chunk, (p) => out.push(p));
+  return out;
+}
+
+describe('FrameReader', () => {
+  it('hands on a frame inside one chunk as a view of that chunk (no copy)', () => {
+    const chunk = new Uint8Array([...frame([1, 2, 3]), ...frame([4])]);
+    const payloads = collect(new FrameReader(), [chunk]);
+    assert.deepEqual(payloads.map((p) => [...p]), [[1, 2, 3], [4]]);
+    assert.equal(payloads[0]!.buffer, chunk.buffer, 'payload must alias the chunk');
+  });
+
+  it('reassembles frames split at every byte boundary, including inside the header', () => {
+    const stream = new Uint8Array([...frame([9, 8, 7, 6, 5]), ...frame([]), ...frame([42])]);
+    for (let cut = 0; cut <= stream.length; cut++) {
+      const payloads = collect(new FrameReader(), [stream.subarray(0, cut), stream.subarray(cut)]);
+      assert.deepEqual(payloads.map((p) => [...p]), [[9, 8, 7, 6, 5], [], [42]], `cut at ${cut}`);
+    }
+  });
+
+  it('rejects a header over the cap before allocating, with a FramingError', () => {
+    const reader = new FrameReader({ maxFrameBytes: 16 });
+    assert.throws(() => reader.push(new Uint8Array([0, 0, 0, 17]), () => {}), (e: unknown) => e instanceof FramingError && e.code === 'frame-too-large');
+    assert.throws(() => new FrameReader().push(new Uint8Array([0xff, 0xff, 0xff, 0xff]), () => {}), FramingError);
+  });
+
+  it('reports a stream that ends inside a header or a payload', () => {
+    const inHeader = new FrameReader();
+    inHeader.push(new Uint8Array([0, 0]), () => {});
+    assert.throws(() => inHeader.end(), (e: unknown) => e instanceof FramingError && e.code === 'truncated-frame' && /header/.test(e.message));
+    const inPayload = new FrameReader();
+    inPayload.push(new Uint8Array([0, 0, 0, 10, 1, 2]), () => {});
+    assert.equal(inPayload.pendingBytes, 2);
+    assert.throws(() => inPayload.end(), /2 of 10 payload bytes/);
+    const clean = new FrameReader();
+    clean.push(frame([1]), () => {});
+    assert.doesNotThrow(() => clean.end());
+  });
+});

@@ -1,0 +1,18 @@
+// Builds the package in the current directory: ESM (tsconfig.json), optionally CommonJS
+// (tsconfig.cjs.json, marked with its own package.json), and the compiled tests (tsconfig.test.json).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const tsc = join(require.resolve('typescript/package.json').replace(/package\.json$/, ''), 'bin', 'tsc');
+const run = (project) => execFileSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
+
+run('tsconfig.json');
+if (existsSync('tsconfig.cjs.json')) {
+  run('tsconfig.cjs.json');
+  mkdirSync(join('dist', 'cjs'), { recursive: true });
+  writeFileSync(join('dist', 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+}
+if (existsSync('tsconfig.test.json')) run('tsconfig.test.json');
