@@ -62,6 +62,8 @@ export class CanonicalEncoder {
       return out;
     } catch (error) {
       this.pos = this.start;
+      // A message that failed after growing the buffer must not leave the large buffer behind either.
+      if (this.grew) this.replaceArena(ARENA_BYTES);
       throw error;
     }
   }
