@@ -74,10 +74,6 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
     const valueStart = pos;
     const type = u8();
 
-    if (atKey && !((type >= 0xa0 && type <= 0xbf) || (type >= 0xd9 && type <= 0xdb))) {
-      fail('non-string-key', `map key at byte ${valueStart} is not a string (type 0x${hex(type)})`);
-    }
-
     let strLength = -1;
     let childCount = -1;
     let childIsMap = false;
@@ -174,25 +170,30 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
       }
     }
 
+    // Checked after the type switch, so an ext or 0xc1 used as a key is reported as the forbidden type it is.
+    if (atKey && strLength < 0) {
+      fail('non-string-key', `map key at byte ${valueStart} is not a string (type 0x${hex(type)})`);
+    }
+
     if (strLength >= 0) {
       need(strLength);
       if (atKey && strLength === 9 && isProtoKey(bytes, pos)) {
         fail('forbidden-key', `map key "__proto__" at byte ${valueStart}`);
       }
       if (topIsMap && depth === 1) {
-        if (atKey) topKey = strLength <= 6 ? utf8.decode(bytes.subarray(pos, pos + strLength)) : undefined;
-        else if (topKey === 'id') clues.id = utf8.decode(bytes.subarray(pos, pos + strLength));
+        if (atKey) {
+          topKey = strLength <= 6 ? utf8.decode(bytes.subarray(pos, pos + strLength)) : undefined;
+          // Noted at the key, so a message whose `method` or `result` value is itself bad still counts.
+          if (topKey === 'method') clues.hasMethod = true;
+          else if (topKey === 'result' || topKey === 'error') clues.hasResultOrError = true;
+        } else if (topKey === 'id') clues.id = utf8.decode(bytes.subarray(pos, pos + strLength));
       }
       pos += strLength;
     } else if (atTopValue && topKey === 'id' && childCount < 0) {
       const id = readInteger(view, valueStart, type);
-      if (id !== undefined) clues.id = id;
+      // Only an id JSON-RPC allows (a safe integer) can be echoed back faithfully.
+      if (id !== undefined && Number.isSafeInteger(id)) clues.id = id;
     }
-
-    if (atKey || !topIsMap || depth !== 1) {
-      // keys are noted above
-    } else if (topKey === 'method') clues.hasMethod = true;
-    else if (topKey === 'result' || topKey === 'error') clues.hasResultOrError = true;
 
     if (childCount >= 0) {
       const values = childIsMap ? childCount * 2 : childCount;
