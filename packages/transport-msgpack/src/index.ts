@@ -21,3 +21,21 @@ export {
 } from './codec/message-codec.js';
 export { StreamConnection, detectWire, type WireChoice, type StreamWireOptions } from './connection/stream-connection.js';
 export { handleBadMessage, PARSE_ERROR, INVALID_REQUEST } from './connection/bad-message.js';
+
+// Streamable HTTP (SPEC.md, "HTTP")
+export {
+  WebHttpMsgpackServerTransport,
+  errorResponse,
+  type HttpMsgpackServerOptions,
+  type HttpHandleOptions,
+  type HttpRequestLike,
+  type EventStore,
+} from './http/server-transport.js';
+export { HttpMsgpackServerTransport } from './http/node-transport.js';
+export { McpHttpHandler, listenNode, afterBody, type McpHttpHandlerOptions, type ConnectableServer, type ListenOptions, type RunningHttpServer } from './http/handler.js';
+export { nodeRequest, writeNodeResponse } from './http/node-adapter.js';
+export { type HostCheckOptions, isLoopbackAddress } from './http/host-check.js';
+export { MSGPACK_STREAM_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT } from './http/media.js';
+export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/body.js';
+
+export { HttpMsgpackClientTransport, type HttpMsgpackClientOptions, type WireFallback } from './http/client-transport.js';

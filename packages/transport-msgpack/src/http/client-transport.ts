@@ -1,0 +1,475 @@
+import { auth, extractWWWAuthenticateParams, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPError, type StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createFetchWithInit, fetchWithinOrigin, normalizeHeaders, type FetchLike, type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isInitializedNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
+import { handleBadMessage } from '../connection/bad-message.js';
+import { PayloadError } from '../wire/errors.js';
+import { FrameReader } from '../wire/frame-reader.js';
+import { defaultFetch } from './client-fetch.js';
+import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
+import { SseReader } from './sse-reader.js';
+
+const DEFAULT_RECONNECTION: StreamableHTTPReconnectionOptions = {
+  initialReconnectionDelay: 1000,
+  maxReconnectionDelay: 30000,
+  reconnectionDelayGrowFactor: 1.5,
+  maxRetries: 2,
+};
+
+/** Why and when the client stopped speaking MessagePack to a server. */
+export interface WireFallback {
+  from: 'msgpack';
+  to: 'json';
+  reason: 'unsupported-media-type' | 'json-reply';
+  status: number;
+}
+
+export interface HttpMsgpackClientOptions {
+  requestInit?: RequestInit;
+  authProvider?: OAuthClientProvider;
+  /** Replaces the default fetch (an undici keep-alive agent on Node, the global fetch on Bun). */
+  fetch?: FetchLike;
+  reconnectionOptions?: StreamableHTTPReconnectionOptions;
+  sessionId?: string;
+  /** The wire to start with. Default 'msgpack' (falls back to JSON on its own); 'json' never tries it. */
+  wire?: WireKind;
+  /** Called once if the server turns out not to speak MessagePack and the client switches to JSON. */
+  onwirefallback?: (fallback: WireFallback) => void;
+  /** Largest frame accepted on a MessagePack stream. Default 64 MiB. */
+  maxFrameBytes?: number;
+  /** Deepest nesting accepted in a received MessagePack message. Default 128. */
+  maxDepth?: number;
+  /** @internal The native-bytes extension's message adapter. */
+  adapter?: MessageAdapter;
+}
+
+interface StreamOptions {
+  resumptionToken?: string;
+  onresumptiontoken?: (token: string) => void;
+  replayMessageId?: RequestId;
+}
+
+/** One decoded thing from a server stream, whichever wire it came on. */
+type StreamItem = { kind: 'message'; message: JSONRPCMessage; eventId?: string } | { kind: 'event'; eventId?: string; retry?: number };
+
+/**
+ * Drop-in for the SDK's StreamableHTTPClientTransport that speaks MessagePack to servers that accept it
+ * (posts application/msgpack, asks for application/msgpack first) and JSON to the rest: on a 415, or a
+ * reply in JSON, it switches to JSON for this server, says so through `onwirefallback`, and goes on.
+ */
+export class HttpMsgpackClientTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  onwirefallback?: (fallback: WireFallback) => void;
+
+  private readonly url: URL;
+  private readonly options: HttpMsgpackClientOptions;
+  private readonly fetchFn: FetchLike;
+  private readonly fetchWithInit: FetchLike;
+  private readonly closeFetch: (() => Promise<void>) | undefined;
+  private readonly reconnection: StreamableHTTPReconnectionOptions;
+  private readonly msgpack: MsgpackMessageCodec;
+  private readonly json: JsonMessageCodec;
+  private currentWire: WireKind;
+  private abort: AbortController | undefined;
+  private session: string | undefined;
+  private version: string | undefined;
+  private serverRetryMs: number | undefined;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private resourceMetadataUrl: URL | undefined;
+  private scope: string | undefined;
+  private authCompleted = false;
+
+  constructor(url: URL, options: HttpMsgpackClientOptions = {}) {
+    this.url = url;
+    this.options = options;
+    this.session = options.sessionId;
+    this.reconnection = options.reconnectionOptions ?? DEFAULT_RECONNECTION;
+    this.currentWire = options.wire ?? 'msgpack';
+    this.onwirefallback = options.onwirefallback;
+    if (options.fetch) {
+      this.fetchFn = options.fetch;
+    } else {
+      const made = defaultFetch();
+      this.fetchFn = made.fetch;
+      this.closeFetch = made.close;
+    }
+    this.fetchWithInit = createFetchWithInit(this.fetchFn, options.requestInit);
+    this.msgpack = new MsgpackMessageCodec({ adapter: options.adapter, maxDepth: options.maxDepth });
+    this.json = new JsonMessageCodec({ adapter: options.adapter });
+  }
+
+  /** The wire in use with this server: 'msgpack' until the server shows it does not speak it. */
+  get wire(): WireKind {
+    return this.currentWire;
+  }
+
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.version;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.version = version;
+  }
+
+  /** @internal */
+  setAdapter(adapter: MessageAdapter): void {
+    this.msgpack.adapter = adapter;
+    this.json.adapter = adapter;
+  }
+
+  async start(): Promise<void> {
+    if (this.abort) {
+      throw new Error('HttpMsgpackClientTransport already started! If using Client class, note that connect() calls start() automatically.');
+    }
+    this.abort = new AbortController();
+  }
+
+  async close(): Promise<void> {
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.abort?.abort();
+    await this.closeFetch?.().catch(() => {});
+    this.onclose?.();
+  }
+
+  async finishAuth(authorizationCode: string): Promise<void> {
+    if (!this.options.authProvider) throw new UnauthorizedError('No auth provider');
+    const result = await auth(this.options.authProvider, {
+      serverUrl: this.url,
+      authorizationCode,
+      resourceMetadataUrl: this.resourceMetadataUrl,
+      scope: this.scope,
+      fetchFn: this.fetchWithInit,
+    });
+    if (result !== 'AUTHORIZED') throw new UnauthorizedError('Failed to authorize');
+  }
+
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: { resumptionToken?: string; onresumptiontoken?: (token: string) => void }): Promise<void> {
+    try {
+      if (options?.resumptionToken) {
+        const replayMessageId = !Array.isArray(message) && isJSONRPCRequest(message) ? message.id : undefined;
+        this.openGetStream({ resumptionToken: options.resumptionToken, replayMessageId }).catch((error) => this.onerror?.(error));
+        return;
+      }
+      await this.post(message, options?.onresumptiontoken);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      throw error;
+    }
+  }
+
+  async terminateSession(): Promise<void> {
+    if (!this.session) return;
+    try {
+      const headers = await this.commonHeaders();
+      const init: RequestInit = { ...this.options.requestInit, method: 'DELETE', headers, signal: this.abort?.signal };
+      const response = await fetchWithinOrigin(this.fetchFn)(this.url, init);
+      await response.body?.cancel();
+      if (!response.ok && response.status !== 405) {
+        throw new StreamableHTTPError(response.status, `Failed to terminate session: ${response.statusText}`);
+      }
+      this.session = undefined;
+    } catch (error) {
+      this.onerror?.(error as Error);
+      throw error;
+    }
+  }
+
+  async resumeStream(lastEventId: string, options?: { onresumptiontoken?: (token: string) => void }): Promise<void> {
+    await this.openGetStream({ resumptionToken: lastEventId, onresumptiontoken: options?.onresumptiontoken });
+  }
+
+  private async post(message: JSONRPCMessage | JSONRPCMessage[], onresumptiontoken?: (token: string) => void): Promise<void> {
+    const wire = this.currentWire;
+    const headers = await this.commonHeaders();
+    headers.set('content-type', wire === 'msgpack' ? MSGPACK_MEDIA_TYPE : JSON_MEDIA_TYPE);
+    headers.set('accept', wire === 'msgpack' ? MSGPACK_CLIENT_ACCEPT : `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`);
+    const body = wire === 'msgpack' ? this.msgpack.encodeBody(message) : this.json.encodeBody(message);
+    const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: body as BodyInit, signal: this.abort?.signal };
+    const response = await fetchWithinOrigin(this.fetchFn)(this.url, init);
+    const sessionId = response.headers.get('mcp-session-id');
+    if (sessionId) this.session = sessionId;
+
+    if (!response.ok) {
+      if (response.status === 415 && wire === 'msgpack') {
+        await response.body?.cancel();
+        this.fallBack('unsupported-media-type', 415);
+        return this.post(message, onresumptiontoken);
+      }
+      const detail = await this.errorText(response);
+      if (response.status === 401 && this.options.authProvider) {
+        if (this.authCompleted) throw new StreamableHTTPError(401, 'Server returned 401 after successful authentication');
+        const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+        this.resourceMetadataUrl = resourceMetadataUrl;
+        this.scope = scope;
+        const result = await auth(this.options.authProvider, {
+          serverUrl: this.url,
+          resourceMetadataUrl: this.resourceMetadataUrl,
+          scope: this.scope,
+          fetchFn: this.fetchWithInit,
+        });
+        if (result !== 'AUTHORIZED') throw new UnauthorizedError();
+        this.authCompleted = true;
+        return this.post(message, onresumptiontoken);
+      }
+      throw new StreamableHTTPError(response.status, `Error POSTing to endpoint: ${detail}`);
+    }
+    this.authCompleted = false;
+
+    if (response.status === 202) {
+      await response.body?.cancel();
+      if (!Array.isArray(message) && isInitializedNotification(message)) {
+        this.openGetStream({}).catch((error) => this.onerror?.(error));
+      }
+      return;
+    }
+    const messages = Array.isArray(message) ? message : [message];
+    const hasRequests = messages.some((m) => 'method' in m && 'id' in m && m.id !== undefined);
+    const contentType = response.headers.get('content-type');
+    const type = mediaTypeEssence(contentType);
+    if (!hasRequests) {
+      await response.body?.cancel();
+      return;
+    }
+    if (wire === 'msgpack' && (type === JSON_MEDIA_TYPE || type === SSE_MEDIA_TYPE)) this.fallBack('json-reply', response.status);
+    if (type === SSE_MEDIA_TYPE || type === MSGPACK_STREAM_MEDIA_TYPE) {
+      this.consumeStream(response.body, type, { onresumptiontoken }, false);
+    } else if (type === JSON_MEDIA_TYPE || type === MSGPACK_MEDIA_TYPE) {
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const value = type === JSON_MEDIA_TYPE ? this.json.decodeValue(bytes) : this.msgpack.decodeValue(bytes);
+      const replies = Array.isArray(value) ? value.map(validated) : [validated(value)];
+      for (const reply of replies) this.onmessage?.(reply);
+    } else {
+      await response.body?.cancel();
+      throw new StreamableHTTPError(-1, `Unexpected content type: ${contentType}`);
+    }
+  }
+
+  private fallBack(reason: WireFallback['reason'], status: number): void {
+    if (this.currentWire === 'json') return;
+    this.currentWire = 'json';
+    this.onwirefallback?.({ from: 'msgpack', to: 'json', reason, status });
+  }
+
+  /** The text of an error reply, decoding a MessagePack error body to its message. */
+  private async errorText(response: Response): Promise<string> {
+    try {
+      if (mediaTypeEssence(response.headers.get('content-type')) === MSGPACK_MEDIA_TYPE) {
+        const value = this.msgpack.decodeValue(new Uint8Array(await response.arrayBuffer())) as { error?: { message?: unknown } };
+        return String(value?.error?.message ?? response.statusText);
+      }
+      return await response.text();
+    } catch {
+      return response.statusText;
+    }
+  }
+
+  private async commonHeaders(): Promise<Headers> {
+    const headers: Record<string, string> = {};
+    if (this.options.authProvider) {
+      const tokens = await this.options.authProvider.tokens();
+      if (tokens) headers['Authorization'] = `Bearer ${tokens.access_token}`;
+    }
+    if (this.session) headers['mcp-session-id'] = this.session;
+    if (this.version) headers['mcp-protocol-version'] = this.version;
+    return new Headers({ ...headers, ...normalizeHeaders(this.options.requestInit?.headers) });
+  }
+
+  private async openGetStream(options: StreamOptions): Promise<void> {
+    try {
+      const headers = await this.commonHeaders();
+      headers.set('accept', this.currentWire === 'msgpack' ? `${MSGPACK_STREAM_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}` : SSE_MEDIA_TYPE);
+      if (options.resumptionToken) headers.set('last-event-id', options.resumptionToken);
+      const response = await fetchWithinOrigin(this.fetchFn)(this.url, { method: 'GET', headers, signal: this.abort?.signal });
+      if (!response.ok) {
+        await response.body?.cancel();
+        if (response.status === 401 && this.options.authProvider) return await this.authThenOpen();
+        if (response.status === 405) return;
+        throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${response.statusText}`);
+      }
+      const type = mediaTypeEssence(response.headers.get('content-type'));
+      this.consumeStream(response.body, type === MSGPACK_STREAM_MEDIA_TYPE ? type : SSE_MEDIA_TYPE, options, true);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      throw error;
+    }
+  }
+
+  private async authThenOpen(): Promise<void> {
+    const result = await auth(this.options.authProvider!, {
+      serverUrl: this.url,
+      resourceMetadataUrl: this.resourceMetadataUrl,
+      scope: this.scope,
+      fetchFn: this.fetchWithInit,
+    });
+    if (result !== 'AUTHORIZED') throw new UnauthorizedError();
+    return this.openGetStream({});
+  }
+
+  /**
+   * Reads a reply stream or the GET stream to its end, handing each message on as soon as its last byte
+   * arrives. If it ends before the reply it was waiting for, it reconnects with Last-Event-ID (when the
+   * server gave event ids), as the SDK's client does.
+   */
+  private consumeStream(body: ReadableStream<Uint8Array> | null, type: string, options: StreamOptions, reconnectable: boolean): void {
+    if (!body) return;
+    const { onresumptiontoken, replayMessageId } = options;
+    let lastEventId: string | undefined;
+    let sawEventId = false;
+    let gotResponse = false;
+    const onItem = (item: StreamItem) => {
+      if (item.kind === 'event') {
+        if (item.retry !== undefined) this.serverRetryMs = item.retry;
+      }
+      if (item.eventId) {
+        lastEventId = item.eventId;
+        sawEventId = true;
+        onresumptiontoken?.(item.eventId);
+      }
+      if (item.kind === 'message') {
+        const message = item.message;
+        if (isJSONRPCResultResponse(message)) {
+          gotResponse = true;
+          if (replayMessageId !== undefined) message.id = replayMessageId;
+        }
+        this.onmessage?.(message);
+      }
+    };
+    const reconnectIfNeeded = () => {
+      if ((reconnectable || sawEventId) && !gotResponse && this.abort && !this.abort.signal.aborted) {
+        this.scheduleReconnection({ resumptionToken: lastEventId, onresumptiontoken, replayMessageId }, 0);
+      }
+    };
+    // Items decoded from one chunk are handed on one per microtask: the SDK runs notification handlers a
+    // microtask late but response handlers at once, so a progress notification delivered in the same tick
+    // as its result would find its handler already gone.
+    const ready: StreamItem[] = [];
+    const deliverReady = async () => {
+      for (let i = 0; i < ready.length; i++) {
+        if (i > 0) await Promise.resolve();
+        onItem(ready[i]!);
+      }
+      ready.length = 0;
+    };
+    const run = async () => {
+      const reader = body.getReader();
+      const collect = (item: StreamItem) => void ready.push(item);
+      const decode = type === MSGPACK_STREAM_MEDIA_TYPE ? this.frameDecoder(collect) : this.sseDecoder(collect);
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          try {
+            decode.push(value);
+          } finally {
+            await deliverReady();
+          }
+        }
+        decode.end();
+        reconnectIfNeeded();
+      } catch (error) {
+        void reader.cancel().catch(() => {});
+        this.onerror?.(new Error(`SSE stream disconnected: ${String(error)}`));
+        reconnectIfNeeded();
+      }
+    };
+    void run();
+  }
+
+  /** JSON wire: SSE events whose data is one JSON-RPC message. */
+  private sseDecoder(onItem: (item: StreamItem) => void): { push(chunk: Uint8Array): void; end(): void } {
+    const sse = new SseReader();
+    return {
+      push: (chunk) =>
+        sse.push(chunk, (event) => {
+          if (!event.data) {
+            onItem({ kind: 'event', eventId: event.id, retry: event.retry });
+            return;
+          }
+          if (event.retry !== undefined) this.serverRetryMs = event.retry;
+          if (event.event && event.event !== 'message') return;
+          try {
+            onItem({ kind: 'message', message: this.json.decodeMessage(event.data), eventId: event.id });
+          } catch (error) {
+            if (event.id) onItem({ kind: 'event', eventId: event.id });
+            this.onerror?.(error as Error);
+          }
+        }),
+      end: () => {},
+    };
+  }
+
+  /**
+   * MessagePack wire: msgpack-v1 frames (SPEC.md, "HTTP"). A control frame `{id}` names the event id of the
+   * message frame that follows it; `{prime, retry?}` is an event without a message; `{}` is a keep-alive.
+   */
+  private frameDecoder(onItem: (item: StreamItem) => void): { push(chunk: Uint8Array): void; end(): void } {
+    const frames = new FrameReader({ maxFrameBytes: this.options.maxFrameBytes });
+    let pendingId: string | undefined;
+    const onPayload = (payload: Uint8Array) => {
+      let value: unknown;
+      try {
+        value = this.msgpack.decodeValue(payload);
+        if (isControl(value)) {
+          if (typeof value.id === 'string') pendingId = value.id;
+          if (typeof value.prime === 'string' || typeof value.retry === 'number') {
+            onItem({ kind: 'event', eventId: typeof value.prime === 'string' ? value.prime : undefined, retry: typeof value.retry === 'number' ? value.retry : undefined });
+          }
+          return;
+        }
+        const eventId = pendingId;
+        pendingId = undefined;
+        onItem({ kind: 'message', message: validated(value), eventId });
+      } catch (error) {
+        if (!(error instanceof PayloadError)) throw error;
+        // The frame was whole, so the stream goes on; its id still counts as delivered.
+        const eventId = pendingId;
+        pendingId = undefined;
+        if (eventId) onItem({ kind: 'event', eventId });
+        handleBadMessage(error, {
+          reply: (message) => void this.post(message).catch((failure) => this.onerror?.(failure as Error)),
+          deliver: (message) => this.onmessage?.(message),
+          report: (problem) => this.onerror?.(problem),
+        });
+      }
+    };
+    return {
+      push: (chunk) => frames.push(chunk, onPayload),
+      end: () => frames.end(),
+    };
+  }
+
+  private scheduleReconnection(options: StreamOptions, attempt: number): void {
+    const maxRetries = this.reconnection.maxRetries;
+    if (attempt >= maxRetries) {
+      this.onerror?.(new Error(`Maximum reconnection attempts (${maxRetries}) exceeded.`));
+      return;
+    }
+    const delay =
+      this.serverRetryMs ??
+      Math.min(this.reconnection.initialReconnectionDelay * Math.pow(this.reconnection.reconnectionDelayGrowFactor, attempt), this.reconnection.maxReconnectionDelay);
+    this.reconnectTimer = setTimeout(() => {
+      this.openGetStream(options).catch((error) => {
+        this.onerror?.(new Error(`Failed to reconnect SSE stream: ${error instanceof Error ? error.message : String(error)}`));
+        this.scheduleReconnection(options, attempt + 1);
+      });
+    }, delay);
+  }
+}
+
+function isControl(value: unknown): value is { id?: unknown; prime?: unknown; retry?: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !('jsonrpc' in value);
+}

@@ -1,0 +1,108 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonMessageCodec, MsgpackMessageCodec } from '../codec/message-codec.js';
+import { CanonicalEncoder } from '../wire/encoder.js';
+import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from './media.js';
+
+/** Default interval between keep-alives on an open stream (the SDK's SSE default). */
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * One open server-to-client stream: the reply stream of a POST or the standalone GET stream. The JSON wire
+ * writes SSE exactly as the SDK does; the MessagePack wire writes msgpack-v1 frames (SPEC.md, "HTTP"):
+ * a message frame, optionally preceded by a control frame `{id}` naming its event id, a control frame
+ * `{prime, retry?}` for an event that carries no message, and `{}` as keep-alive.
+ */
+export class EventStream {
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly contentType: string;
+  /** Event ids sent during a replay; live sends of the same ids are skipped. */
+  replayedEventIds: Set<string> | undefined;
+  private controller!: ReadableStreamDefaultController<Uint8Array>;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private done = false;
+  private readonly text = new TextEncoder();
+  private readonly control = new CanonicalEncoder();
+
+  constructor(
+    private readonly codec: MsgpackMessageCodec | JsonMessageCodec,
+    onCancel: (stream: EventStream) => void,
+  ) {
+    this.contentType = codec.wire === 'msgpack' ? MSGPACK_STREAM_MEDIA_TYPE : SSE_MEDIA_TYPE;
+    this.readable = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller;
+      },
+      cancel: () => {
+        // The client went away: stop everything that would write to it.
+        this.finish();
+        onCancel(this);
+      },
+    });
+  }
+
+  get closed(): boolean {
+    return this.done;
+  }
+
+  /** Writes one message; false if the stream is gone or the message could not be encoded (reported by caller). */
+  send(message: JSONRPCMessage, eventId?: string): boolean {
+    if (this.done) return false;
+    if (this.codec.wire === 'json') {
+      const id = eventId ? `id: ${eventId}\n` : '';
+      return this.enqueue(this.text.encode(`event: message\n${id}data: ${this.codec.encodeBody(message)}\n\n`));
+    }
+    const frame = this.codec.encodeFrame(message);
+    if (!eventId) return this.enqueue(frame);
+    const label = this.control.encodeFrame({ id: eventId });
+    const both = new Uint8Array(label.length + frame.length);
+    both.set(label, 0);
+    both.set(frame, label.length);
+    return this.enqueue(both);
+  }
+
+  /** An event with an id and no message, so a client can resume from the very start of the stream. */
+  prime(eventId: string, retryMs?: number): void {
+    if (this.codec.wire === 'json') {
+      const retry = retryMs !== undefined ? `retry: ${retryMs}\n` : '';
+      this.enqueue(this.text.encode(`id: ${eventId}\n${retry}data: \n\n`));
+    } else {
+      this.enqueue(this.control.encodeFrame(retryMs !== undefined ? { prime: eventId, retry: retryMs } : { prime: eventId }));
+    }
+  }
+
+  startKeepAlive(intervalMs: number): void {
+    if (this.done || !Number.isFinite(intervalMs) || intervalMs < 1) return;
+    const beat = this.codec.wire === 'json' ? this.text.encode(': keepalive\n\n') : this.control.encodeFrame({});
+    this.timer = setInterval(() => {
+      if (!this.enqueue(beat)) this.finish();
+    }, Math.min(intervalMs, MAX_TIMER_MS));
+    this.timer.unref?.();
+  }
+
+  /** Ends the stream normally. */
+  close(): void {
+    if (this.done) return;
+    this.finish();
+    try {
+      this.controller.close();
+    } catch {
+      // already closed or errored
+    }
+  }
+
+  private finish(): void {
+    this.done = true;
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private enqueue(bytes: Uint8Array): boolean {
+    try {
+      this.controller.enqueue(bytes);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * DNS-rebinding protection. A page on evil.example whose name is made to resolve to 127.0.0.1 can reach a
+ * loopback server, but its requests still carry `Host: evil.example` (and its Origin): refusing unknown
+ * hosts and origins closes that door.
+ */
+
+export interface HostCheckOptions {
+  /** Host header values accepted (`name` matches any port, `name:port` only that port). */
+  allowedHosts?: string[];
+  /** Origin header values accepted when an Origin is sent (`scheme://name[:port]`). */
+  allowedOrigins?: string[];
+  /**
+   * true: check Host and Origin against the lists above (or the loopback names when a list is not given).
+   * false: no checks. Default: checks on for requests that arrive on a loopback address, off otherwise.
+   */
+  enableDnsRebindingProtection?: boolean;
+}
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address === 'localhost' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+/** Returns the reason to refuse the request (403), or undefined to accept it. */
+export function checkHostAndOrigin(
+  options: HostCheckOptions,
+  host: string | null,
+  origin: string | null,
+  localAddress: string | undefined,
+): string | undefined {
+  const enabled = options.enableDnsRebindingProtection ?? isLoopbackAddress(localAddress);
+  if (!enabled) return undefined;
+  const hosts = options.allowedHosts ?? LOOPBACK_NAMES;
+  if (hosts && hosts.length > 0 && (!host || !hostAllowed(host.toLowerCase(), hosts))) return `Invalid Host header: ${host}`;
+  const origins = options.allowedOrigins;
+  if (origin) {
+    if (origins && origins.length > 0) {
+      if (!origins.includes(origin)) return `Invalid Origin header: ${origin}`;
+    } else if (!options.allowedHosts && !originIsLoopback(origin)) {
+      return `Invalid Origin header: ${origin}`;
+    }
+  }
+  return undefined;
+}
+
+function hostAllowed(host: string, allowed: string[]): boolean {
+  if (allowed.includes(host)) return true;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':', 1)[0]!;
+  return allowed.includes(name);
+}
+
+function originIsLoopback(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return LOOPBACK_NAMES.includes(url.hostname) || url.hostname === '::1';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,58 @@
+import { MSGPACK_MEDIA_TYPE } from '../wire/constants.js';
+import type { WireKind } from '../codec/message-codec.js';
+
+/**
+ * Media type of a streamed MessagePack response and of the GET stream: a sequence of msgpack-v1 frames
+ * (SPEC.md, "HTTP"). It plays the part text/event-stream plays for JSON.
+ */
+export const MSGPACK_STREAM_MEDIA_TYPE = 'application/vnd.mcp-msgpack.stream';
+export const JSON_MEDIA_TYPE = 'application/json';
+export const SSE_MEDIA_TYPE = 'text/event-stream';
+export { MSGPACK_MEDIA_TYPE };
+
+/** What a MessagePack-capable client sends: MessagePack first, JSON after it for servers without it. */
+export const MSGPACK_CLIENT_ACCEPT = `${MSGPACK_MEDIA_TYPE}, ${MSGPACK_STREAM_MEDIA_TYPE}, ${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`;
+
+/** The media type without parameters, lower-cased; undefined when absent or ambiguous (joined duplicates). */
+export function mediaTypeEssence(header: string | null | undefined): string | undefined {
+  if (!header) return undefined;
+  const semicolon = header.indexOf(';');
+  const essence = (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+  if (essence === '' || essence.includes(',') || (semicolon >= 0 && header.slice(semicolon).includes(','))) return undefined;
+  return essence;
+}
+
+/** The wire a request body is written in, from its Content-Type; undefined for anything else (415). */
+export function bodyWire(contentType: string | null): WireKind | undefined {
+  if (contentType === JSON_MEDIA_TYPE) return 'json'; // what every SDK client sends
+  const essence = mediaTypeEssence(contentType);
+  if (essence === JSON_MEDIA_TYPE) return 'json';
+  if (essence === MSGPACK_MEDIA_TYPE) return 'msgpack';
+  return undefined;
+}
+
+/**
+ * Whether the client asked for MessagePack replies: Accept lists application/msgpack, and not after
+ * application/json (a client that lists JSON first prefers it). Substring tests, as the SDK does for JSON.
+ */
+export function prefersMsgpack(accept: string | null): boolean {
+  if (!accept) return false;
+  const msgpack = accept.indexOf(MSGPACK_MEDIA_TYPE);
+  if (msgpack < 0) return false;
+  const json = accept.indexOf(JSON_MEDIA_TYPE);
+  return json < 0 || msgpack < json;
+}
+
+/** POST: the response wire, or undefined when Accept does not allow a full set of replies (406). */
+export function postResponseWire(accept: string | null): WireKind | undefined {
+  if (prefersMsgpack(accept) && accept!.includes(MSGPACK_STREAM_MEDIA_TYPE)) return 'msgpack';
+  if (accept?.includes(JSON_MEDIA_TYPE) && accept.includes(SSE_MEDIA_TYPE)) return 'json';
+  return undefined;
+}
+
+/** GET: the stream wire, or undefined (406). */
+export function getStreamWire(accept: string | null): WireKind | undefined {
+  if (accept?.includes(MSGPACK_STREAM_MEDIA_TYPE)) return 'msgpack';
+  if (accept?.includes(SSE_MEDIA_TYPE)) return 'json';
+  return undefined;
+}

@@ -1,0 +1,150 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BodyChunks } from './body.js';
+import type { HttpRequestLike } from './server-transport.js';
+import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
+
+/** Chunks buffered before the request is paused: the reader drives the pace. */
+const HIGH_WATER_CHUNKS = 16;
+
+/**
+ * A light view of a node request for the web-standard core: no Request object, no stream conversion.
+ * `body` is read on demand; leaving it early stops reading without destroying the socket, so a 413 can
+ * still be written (with `Connection: close`, after which node drops the unread rest).
+ */
+export function nodeRequest(req: IncomingMessage): HttpRequestLike {
+  const raw = req.headers;
+  const headers = {
+    get(name: string): string | null {
+      const value = raw[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    *entries(): IterableIterator<[string, string]> {
+      for (const [name, value] of Object.entries(raw)) {
+        if (value !== undefined) yield [name, Array.isArray(value) ? value.join(', ') : value];
+      }
+    },
+  };
+  const method = req.method ?? 'GET';
+  return {
+    method,
+    url: `http://${raw.host ?? 'localhost'}${req.url ?? '/'}`,
+    headers,
+    body: method === 'POST' ? requestChunks(req) : null,
+  };
+}
+
+function requestChunks(req: IncomingMessage): BodyChunks {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      const queue: Uint8Array[] = [];
+      let ended = false;
+      let failure: Error | undefined;
+      let wake: (() => void) | undefined;
+      const onData = (chunk: Buffer) => {
+        queue.push(chunk);
+        if (queue.length >= HIGH_WATER_CHUNKS) req.pause();
+        wake?.();
+      };
+      const onEnd = () => {
+        ended = true;
+        wake?.();
+      };
+      const onError = (error: Error) => {
+        failure = error;
+        wake?.();
+      };
+      const onClose = () => {
+        if (!req.complete) failure ??= new Error('request body aborted by the client');
+        wake?.();
+      };
+      const detach = () => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
+        req.off('close', onClose);
+        req.pause();
+      };
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onError);
+      req.on('close', onClose);
+      return {
+        async next(): Promise<IteratorResult<Uint8Array>> {
+          for (;;) {
+            const chunk = queue.shift();
+            if (chunk) {
+              if (queue.length < HIGH_WATER_CHUNKS && !ended) req.resume();
+              return { value: chunk, done: false };
+            }
+            if (failure) {
+              detach();
+              throw failure;
+            }
+            if (ended) {
+              detach();
+              return { value: undefined, done: true };
+            }
+            await new Promise<void>((resolve) => (wake = resolve));
+            wake = undefined;
+          }
+        },
+        async return(): Promise<IteratorResult<Uint8Array>> {
+          detach();
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Writes a web Response to a node ServerResponse. A stream is written as it is produced, with node's
+ * backpressure; when the client goes away the stream is cancelled, which releases everything the
+ * transport holds for it (keep-alive timer, stream mapping).
+ */
+export async function writeNodeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const body = response.body;
+  const type = mediaTypeEssence(response.headers.get('content-type'));
+  if (!body || (type !== SSE_MEDIA_TYPE && type !== MSGPACK_STREAM_MEDIA_TYPE)) {
+    const bytes = body ? new Uint8Array(await response.arrayBuffer()) : undefined;
+    if (bytes) headers['content-length'] = String(bytes.byteLength);
+    res.writeHead(response.status, headers);
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  const reader = body.getReader();
+  const onClose = () => void reader.cancel().catch(() => {});
+  res.on('close', onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await drainOrClose(res);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+function drainOrClose(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

@@ -1,0 +1,492 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type InitializeRequest,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
+import { PayloadError } from '../wire/errors.js';
+import { MAX_BATCH_SIZE, readBody, resolveMaxBodyBytes, type BodyChunks } from './body.js';
+import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
+import { checkHostAndOrigin, type HostCheckOptions } from './host-check.js';
+import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, bodyWire, getStreamWire, postResponseWire, prefersMsgpack } from './media.js';
+
+export type { EventStore };
+
+/** The parts of a request the transport reads: a web Request, or the node adapter's light stand-in. */
+export interface HttpRequestLike {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: { get(name: string): string | null; entries(): IterableIterator<[string, string]> };
+  readonly body: BodyChunks | null;
+}
+
+export interface HttpHandleOptions {
+  authInfo?: AuthInfo;
+  /** A body already parsed as JSON by a framework (express.json()); used for JSON bodies only. */
+  parsedBody?: unknown;
+  /** The local address the request arrived on; loopback turns DNS-rebinding checks on by default. */
+  localAddress?: string;
+}
+
+export interface HttpMsgpackServerOptions extends HostCheckOptions {
+  /** Makes a session id (stateful mode); leave undefined for stateless mode, one transport per request. */
+  sessionIdGenerator?: (() => string) | undefined;
+  onsessioninitialized?: (sessionId: string) => void | Promise<void>;
+  onsessionclosed?: (sessionId: string | undefined) => void | Promise<void>;
+  /** Reply with one body (application/json or application/msgpack) instead of a stream. */
+  enableJsonResponse?: boolean;
+  /** Stores sent events so a client can resume a cut stream (Last-Event-ID), on both wires. */
+  eventStore?: EventStore;
+  /** Sent to clients as the reconnection delay with the priming event. */
+  retryInterval?: number;
+  /** Interval between keep-alives on open streams; 0 turns them off. Default 15 s. */
+  keepAliveMs?: number;
+  /** Largest request body accepted, in bytes (413 above it). Default 4 MiB. */
+  maxRequestBodySize?: number;
+  /** Deepest nesting accepted in a received MessagePack message. Default 128. */
+  maxDepth?: number;
+  /** Makes this session's message adapter (the native-bytes extension plugs in here). */
+  adapterFactory?: () => MessageAdapter;
+}
+
+const STANDALONE_STREAM = '_GET_stream';
+
+interface StreamEntry {
+  stream?: EventStream;
+  resolveSingle?: (response: Response) => void;
+  wire: WireKind;
+  cleanup(): void;
+}
+
+/**
+ * Streamable HTTP server transport on the web standard (Request in, Response out: Bun.serve, Deno, Hono,
+ * any fetch handler), speaking MessagePack to clients that ask for it and exactly the SDK's JSON to the
+ * rest, at the same URL. Like the SDK's, one instance is one session (or one request, in stateless mode).
+ */
+export class WebHttpMsgpackServerTransport implements Transport {
+  sessionId?: string;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
+  private readonly options: HttpMsgpackServerOptions;
+  private readonly maxBodyBytes: number;
+  private readonly keepAliveMs: number;
+  private readonly msgpack: MsgpackMessageCodec;
+  private readonly json: JsonMessageCodec;
+  private readonly streams = new Map<string, StreamEntry>();
+  private readonly requestToStream = new Map<RequestId, string>();
+  private readonly responses = new Map<RequestId, JSONRPCMessage>();
+  private readonly resumable = new Set<string>();
+  private started = false;
+  private handledOne = false;
+  private initialized = false;
+  private closed = false;
+
+  constructor(options: HttpMsgpackServerOptions = {}) {
+    this.options = options;
+    this.maxBodyBytes = resolveMaxBodyBytes(options.maxRequestBodySize);
+    this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+    // One adapter per transport, i.e. per session (or per request when stateless), shared by both wires.
+    const adapter = options.adapterFactory?.();
+    this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth });
+    this.json = new JsonMessageCodec({ adapter });
+  }
+
+  /** This session's message adapter, as made by adapterFactory. */
+  get adapter(): MessageAdapter {
+    return this.msgpack.adapter;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('Transport already started');
+    this.started = true;
+  }
+
+  async handleRequest(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
+    if (this.closed) return this.errorResponse(req, 404, -32001, 'Session not found');
+    if (!this.options.sessionIdGenerator && this.handledOne) {
+      throw new Error('Stateless transport cannot be reused across requests. Create a new transport per request.');
+    }
+    this.handledOne = true;
+    const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
+    if (refused) {
+      this.onerror?.(new Error(refused));
+      return this.errorResponse(req, 403, -32000, refused);
+    }
+    switch (req.method) {
+      case 'POST':
+        return this.handlePost(req, options);
+      case 'GET':
+        return this.handleGet(req);
+      case 'DELETE':
+        return this.handleDelete(req);
+      default: {
+        this.onerror?.(new Error('Method not allowed.'));
+        return this.errorResponse(req, 405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
+      }
+    }
+  }
+
+  private async handlePost(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
+    try {
+      const accept = req.headers.get('accept');
+      const replyWire = postResponseWire(accept);
+      if (!replyWire) {
+        return this.refuse(req, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+      }
+      const inWire = bodyWire(req.headers.get('content-type'));
+      if (!inWire) return this.refuse(req, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+
+      const requestInfo = { headers: Object.fromEntries(req.headers.entries()), url: new URL(req.url) };
+      let raw: unknown;
+      if (inWire === 'json' && options.parsedBody !== undefined) {
+        raw = options.parsedBody;
+      } else {
+        const body = await readBody(req.headers.get('content-length'), req.body, this.maxBodyBytes);
+        if (body.tooLarge) {
+          const message = `Payload Too Large: Request body must not exceed ${this.maxBodyBytes} bytes`;
+          return this.refuse(req, 413, -32000, message, { Connection: 'close' });
+        }
+        try {
+          raw = inWire === 'json' ? this.json.decodeValue(body.bytes) : this.msgpack.decodeValue(body.bytes);
+        } catch (error) {
+          if (inWire === 'json') return this.refuse(req, 400, -32700, 'Parse error: Invalid JSON');
+          return this.refuse(req, 400, -32700, `Parse error: ${(error as Error).message}`, undefined, reasonOf(error));
+        }
+      }
+      if (Array.isArray(raw) && raw.length > MAX_BATCH_SIZE) {
+        return this.refuse(req, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+      }
+      let messages: JSONRPCMessage[];
+      try {
+        messages = Array.isArray(raw) ? raw.map(validated) : [validated(raw)];
+      } catch (error) {
+        if (inWire === 'json') return this.refuse(req, 400, -32700, 'Parse error: Invalid JSON-RPC message');
+        return this.refuse(req, 400, -32700, `Parse error: ${(error as Error).message}`, undefined, reasonOf(error));
+      }
+      if (this.closed) return this.errorResponse(req, 404, -32001, 'Session not found');
+
+      const initialize = messages.find(isInitializeRequest) as InitializeRequest | undefined;
+      if (initialize) {
+        if (this.initialized && this.sessionId !== undefined) return this.refuse(req, 400, -32600, 'Invalid Request: Server already initialized');
+        if (messages.length > 1) return this.refuse(req, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
+        this.sessionId = this.options.sessionIdGenerator?.();
+        this.initialized = true;
+        if (this.sessionId && this.options.onsessioninitialized) await this.options.onsessioninitialized(this.sessionId);
+      } else {
+        const problem = this.validateSession(req) ?? this.validateProtocolVersion(req);
+        if (problem) return problem;
+      }
+      if (this.closed) return this.errorResponse(req, 404, -32001, 'Session not found');
+
+      if (!messages.some(isJSONRPCRequest)) {
+        for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo });
+        return this.respond(202, null, {});
+      }
+
+      const streamId = crypto.randomUUID();
+      const protocolVersion = initialize ? initialize.params.protocolVersion : (req.headers.get('mcp-protocol-version') ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION);
+      const codec = replyWire === 'msgpack' ? this.msgpack : this.json;
+
+      if (this.options.enableJsonResponse) {
+        return await new Promise<Response>((resolve) => {
+          this.streams.set(streamId, { resolveSingle: resolve, wire: replyWire, cleanup: () => this.streams.delete(streamId) });
+          for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.set(message.id, streamId);
+          for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo });
+        });
+      }
+
+      const stream = new EventStream(codec, (cancelled) => {
+        if (this.streams.get(streamId)?.stream === cancelled) this.streams.delete(streamId);
+      });
+      this.streams.set(streamId, { stream, wire: replyWire, cleanup: () => this.endStream(streamId, stream) });
+      for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.set(message.id, streamId);
+      const resumable = this.options.eventStore !== undefined && protocolVersion >= '2025-11-25';
+      try {
+        if (resumable) await this.writePriming(stream, streamId);
+        for (const message of messages) {
+          const extra: MessageExtraInfo = { authInfo: options.authInfo, requestInfo };
+          if (isJSONRPCRequest(message) && resumable) {
+            extra.closeSSEStream = () => this.closeSSEStream(message.id);
+            extra.closeStandaloneSSEStream = () => this.closeStandaloneSSEStream();
+          }
+          this.onmessage?.(message, extra);
+        }
+      } catch (error) {
+        this.streams.get(streamId)?.cleanup();
+        this.resumable.delete(streamId);
+        for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.delete(message.id);
+        throw error;
+      }
+      if (this.streams.get(streamId)?.stream === stream) stream.startKeepAlive(this.keepAliveMs);
+      return this.streamResponse(stream);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return this.errorResponse(req, 400, -32700, 'Parse error', undefined, String(error));
+    }
+  }
+
+  private async handleGet(req: HttpRequestLike): Promise<Response> {
+    const wire = getStreamWire(req.headers.get('accept'));
+    if (!wire) return this.refuse(req, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+    const problem = this.validateSession(req) ?? this.validateProtocolVersion(req);
+    if (problem) return problem;
+    const codec = wire === 'msgpack' ? this.msgpack : this.json;
+    const lastEventId = req.headers.get('last-event-id');
+    if (this.options.eventStore && lastEventId) return this.replay(req, codec, lastEventId);
+    if (this.streams.has(STANDALONE_STREAM)) {
+      return this.refuse(req, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
+    }
+    const stream = new EventStream(codec, (cancelled) => {
+      if (this.streams.get(STANDALONE_STREAM)?.stream === cancelled) this.streams.delete(STANDALONE_STREAM);
+    });
+    this.streams.set(STANDALONE_STREAM, { stream, wire, cleanup: () => this.endStream(STANDALONE_STREAM, stream) });
+    stream.startKeepAlive(this.keepAliveMs);
+    return this.streamResponse(stream);
+  }
+
+  private async replay(req: HttpRequestLike, codec: MsgpackMessageCodec | JsonMessageCodec, lastEventId: string): Promise<Response> {
+    const store = this.options.eventStore!;
+    try {
+      if (store.getStreamIdForEventId) {
+        const known = await store.getStreamIdForEventId(lastEventId);
+        if (!known) return this.refuse(req, 400, -32000, 'Invalid event ID format');
+        if (this.streams.has(known)) return this.refuse(req, 409, -32000, 'Conflict: Stream already has an active connection');
+      }
+      let streamId: string | undefined;
+      let cancelled = false;
+      const stream = new EventStream(codec, (gone) => {
+        cancelled = true;
+        if (streamId !== undefined && this.streams.get(streamId)?.stream === gone) this.streams.delete(streamId);
+      });
+      const replayed = new Set<string>();
+      stream.replayedEventIds = replayed;
+      streamId = await store.replayEventsAfter(lastEventId, {
+        send: async (eventId, message) => {
+          if (this.writeEvent(stream, message, eventId)) replayed.add(eventId);
+          else {
+            this.onerror?.(new Error('Failed replay events'));
+            stream.close();
+          }
+        },
+      });
+      if (this.closed || cancelled) {
+        stream.close();
+        return this.errorResponse(req, 404, -32001, 'Session not found');
+      }
+      const id = streamId;
+      this.streams.get(id)?.cleanup();
+      this.streams.set(id, { stream, wire: codec.wire, cleanup: () => this.endStream(id, stream) });
+      this.resumable.add(id);
+      stream.startKeepAlive(this.keepAliveMs);
+      return this.streamResponse(stream);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return this.errorResponse(req, 500, -32000, 'Error replaying events');
+    }
+  }
+
+  private async handleDelete(req: HttpRequestLike): Promise<Response> {
+    const problem = this.validateSession(req) ?? this.validateProtocolVersion(req);
+    if (problem) return problem;
+    try {
+      await this.options.onsessionclosed?.(this.sessionId);
+      return this.respond(200, null, {});
+    } finally {
+      await this.close();
+    }
+  }
+
+  private validateSession(req: HttpRequestLike): Response | undefined {
+    if (this.options.sessionIdGenerator === undefined) return undefined;
+    if (!this.initialized) return this.refuse(req, 400, -32000, 'Bad Request: Server not initialized');
+    const sessionId = req.headers.get('mcp-session-id');
+    if (!sessionId) return this.refuse(req, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (sessionId !== this.sessionId) return this.refuse(req, 404, -32001, 'Session not found');
+    return undefined;
+  }
+
+  private validateProtocolVersion(req: HttpRequestLike): Response | undefined {
+    const version = req.headers.get('mcp-protocol-version');
+    if (version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+    const message = `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
+    return this.refuse(req, 400, -32000, message);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const entry of [...this.streams.values()]) entry.cleanup();
+    this.streams.clear();
+    this.responses.clear();
+    this.resumable.clear();
+    this.onclose?.();
+  }
+
+  /** Ends the reply stream of one request; the client may resume it from the event store. */
+  closeSSEStream(requestId: RequestId): void {
+    const streamId = this.requestToStream.get(requestId);
+    if (streamId) this.streams.get(streamId)?.cleanup();
+  }
+
+  closeStandaloneSSEStream(): void {
+    this.streams.get(STANDALONE_STREAM)?.cleanup();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const requestId = isResponse ? message.id : options?.relatedRequestId;
+    const store = this.options.eventStore;
+
+    if (requestId === undefined) {
+      if (isResponse) throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
+      const eventId = store ? await store.storeEvent(STANDALONE_STREAM, message) : undefined;
+      const standalone = this.streams.get(STANDALONE_STREAM)?.stream;
+      if (standalone && (eventId === undefined || !standalone.replayedEventIds?.has(eventId))) this.writeEvent(standalone, message, eventId);
+      return;
+    }
+
+    const streamId = this.requestToStream.get(requestId);
+    if (!streamId) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    let entry = this.streams.get(streamId);
+    if (!this.options.enableJsonResponse) {
+      let eventId: string | undefined;
+      if (store) {
+        eventId = await store.storeEvent(streamId, message);
+        entry = this.streams.get(streamId);
+      }
+      const stream = entry?.stream;
+      if (stream && (eventId === undefined || !stream.replayedEventIds?.has(eventId))) {
+        if (this.writeEvent(stream, message, eventId) && eventId !== undefined) this.resumable.add(streamId);
+      }
+    }
+    if (!isResponse) return;
+
+    this.responses.set(requestId, message);
+    const related = [...this.requestToStream].filter(([, id]) => id === streamId).map(([id]) => id);
+    if (!related.every((id) => this.responses.has(id))) return;
+    const replies = related.map((id) => this.responses.get(id)!);
+    const forget = () => {
+      for (const id of related) {
+        this.responses.delete(id);
+        this.requestToStream.delete(id);
+      }
+    };
+    if (!entry) {
+      forget();
+      // Closed session, or a cut stream whose events wait in the store for the client to resume.
+      if (this.closed) return;
+      if (!this.options.enableJsonResponse && store && this.resumable.has(streamId)) {
+        this.resumable.delete(streamId);
+        return;
+      }
+      throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    }
+    if (this.options.enableJsonResponse && entry.resolveSingle) {
+      entry.resolveSingle(this.singleResponse(entry.wire, replies.length === 1 ? replies[0]! : replies));
+      entry.cleanup();
+    } else {
+      entry.cleanup();
+    }
+    forget();
+    this.resumable.delete(streamId);
+  }
+
+  private async writePriming(stream: EventStream, streamId: string): Promise<void> {
+    const eventId = await this.options.eventStore!.storeEvent(streamId, {} as JSONRPCMessage);
+    stream.prime(eventId, this.options.retryInterval);
+    this.resumable.add(streamId);
+  }
+
+  private writeEvent(stream: EventStream, message: JSONRPCMessage, eventId?: string): boolean {
+    try {
+      return stream.send(message, eventId);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return false;
+    }
+  }
+
+  private endStream(streamId: string, stream: EventStream): void {
+    if (this.streams.get(streamId)?.stream === stream) this.streams.delete(streamId);
+    stream.close();
+  }
+
+  private singleResponse(wire: WireKind, body: JSONRPCMessage | JSONRPCMessage[]): Response {
+    const headers = this.sessionHeaders();
+    if (wire === 'msgpack') {
+      headers['Content-Type'] = MSGPACK_MEDIA_TYPE;
+      return this.respond(200, this.msgpack.encodeBody(body) as Uint8Array<ArrayBuffer>, headers);
+    }
+    headers['Content-Type'] = JSON_MEDIA_TYPE;
+    return this.respond(200, this.json.encodeBody(body), headers);
+  }
+
+  private streamResponse(stream: EventStream): Response {
+    return this.respond(200, stream.readable, {
+      ...this.sessionHeaders(),
+      'Content-Type': stream.contentType,
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+  }
+
+  private sessionHeaders(): Record<string, string> {
+    return this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {};
+  }
+
+  private respond(status: number, body: BodyInit | null, headers: Record<string, string>): Response {
+    // Replies differ by Accept and Content-Type: caches must never hand one client's encoding to another.
+    headers.Vary = 'Accept, Content-Type';
+    return new Response(body, { status, headers });
+  }
+
+  /** Reports the problem, then answers it (the SDK reports every refused request through onerror). */
+  private refuse(req: HttpRequestLike, status: number, code: number, message: string, headers?: Record<string, string>, data?: unknown): Response {
+    this.onerror?.(new Error(message));
+    return this.errorResponse(req, status, code, message, headers, data);
+  }
+
+  private errorResponse(req: HttpRequestLike, status: number, code: number, message: string, headers?: Record<string, string>, data?: unknown): Response {
+    return errorResponse(req, status, code, message, headers, data, this.msgpack);
+  }
+}
+
+const ERROR_CODEC = new MsgpackMessageCodec();
+
+/** A JSON-RPC error with a null id, in the encoding the client asked for (JSON exactly as the SDK writes it). */
+export function errorResponse(
+  req: HttpRequestLike,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  data?: unknown,
+  codec: MsgpackMessageCodec = ERROR_CODEC,
+): Response {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  const value = { jsonrpc: '2.0', error, id: null } as unknown as JSONRPCMessage;
+  const all: Record<string, string> = { ...headers, Vary: 'Accept, Content-Type' };
+  if (prefersMsgpack(req.headers.get('accept'))) {
+    all['Content-Type'] = MSGPACK_MEDIA_TYPE;
+    return new Response(codec.encodeBody(value) as Uint8Array<ArrayBuffer>, { status, headers: all });
+  }
+  all['Content-Type'] = JSON_MEDIA_TYPE;
+  return new Response(JSON.stringify(value), { status, headers: all });
+}
+
+function reasonOf(error: unknown): unknown {
+  return error instanceof PayloadError ? { reason: error.code } : undefined;
+}
