@@ -1,0 +1,16 @@
+import type { AllowedDirectories } from '../security/allowed-directories.js';
+import type { GuardedFs } from '../security/guarded-fs.js';
+
+/** What every tool group needs: the guarded file system, the allowed list and the limits. */
+export interface ToolContext {
+  readonly fs: GuardedFs;
+  readonly allowed: AllowedDirectories;
+  readonly maxMediaBytes: number;
+}
+
+/** The official server's result shape for text tools: the text, and the same text as structuredContent. */
+export function textResult(text: string) {
+  return { content: [{ type: 'text' as const, text }], structuredContent: { content: text } };
+}
+
+export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
