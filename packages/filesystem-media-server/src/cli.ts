@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import process from 'node:process';
-import { StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
+import { listenNode, McpHttpHandler, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
 import { createFilesystemServer, resolveAllowedDirectories } from './server.js';
 
@@ -27,8 +27,15 @@ async function main(): Promise<void> {
   const serverOptions = { allowedDirectories, maxMediaBytes: options.maxMediaBytes, log };
 
   if (options.http) {
-    log('mcp-filesystem-media-server: --http is not available yet in this build (the MessagePack HTTP transport has not landed); use stdio');
-    process.exit(2);
+    const handler = new McpHttpHandler({ createServer: () => createFilesystemServer(serverOptions) });
+    const running = await listenNode(handler, { host: options.http.host, port: options.http.port });
+    const stop = () => void running.close().finally(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    // The URL on stdout (one line) so scripts and tests can find the port when 0 was asked for.
+    process.stdout.write(`${running.url.href}\n`);
+    log(`mcp-filesystem-media-server listening on ${running.url.href} (Streamable HTTP, JSON or MessagePack)`);
+    return;
   }
   const server = createFilesystemServer(serverOptions);
   await server.connect(new StdioMsgpackServerTransport());

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { READ_ONLY, textResult, type ToolContext } from './context.js';
 import type { GuardedFs } from '../security/guarded-fs.js';
-import { errorCode } from '../security/fs-errors.js';
+import { describeFsError, errorCode } from '../security/fs-errors.js';
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -18,7 +18,7 @@ async function statInside(guarded: GuardedFs, requested: string): Promise<Stats>
     await entry.handle.close();
     return entry.stats;
   } catch (error) {
-    if (errorCode(error) !== 'EACCES' || guarded.allowed.isRoot(absolute)) throw error;
+    if (errorCode(error) !== 'EACCES' || guarded.allowed.isRoot(absolute)) throw describeFsError(error, 'stat', requested);
   }
   const parent = await guarded.openDirectory(path.dirname(absolute), requested);
   try {
