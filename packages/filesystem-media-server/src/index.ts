@@ -9,3 +9,7 @@ export { AllowedDirectories, type AllowedDirectory } from './security/allowed-di
 export { AccessDeniedError, PathChangedError } from './security/errors.js';
 export { DEFAULT_MAX_MEDIA_BYTES } from './media/limits.js';
 export { mediaTypeOf } from './media/mime.js';
+export { resolveRequestPath } from './security/request-path.js';
+export { isInsideDirectory } from './security/path-inside.js';
+export { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
+export { formatSize } from './text/format-size.js';

@@ -1,0 +1,68 @@
+// The mcp-filesystem-media-server binary: usage and errors, the media limit flag, --http on loopback.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { call, connectOver, LIMIT, OUR_CLI, textOf } from './helpers/client.js';
+import { spawnHttpServer } from './helpers/http-server.js';
+import { makeLayout, type Layout } from './helpers/layout.js';
+
+let layout: Layout;
+before(async () => {
+  layout = await makeLayout();
+});
+after(async () => {
+  await layout?.cleanup();
+});
+
+function runCli(args: string[]) {
+  return spawnSync(process.execPath, [OUR_CLI, ...args], { encoding: 'utf8', timeout: LIMIT, input: '' });
+}
+
+describe('command line', { timeout: LIMIT * 2 }, () => {
+  it('is an executable script with a node shebang', async () => {
+    assert.match(await fs.readFile(OUR_CLI, 'utf8'), /^#!\/usr\/bin\/env node\n/);
+  });
+
+  it('--help prints usage; bad options exit 2 with the reason and usage', () => {
+    const help = runCli(['--help']);
+    assert.equal(help.status, 0);
+    assert.match(help.stderr, /Usage: mcp-filesystem-media-server \[--http HOST:PORT\]/);
+    const bad = runCli(['--http', 'nonsense', layout.allowed]);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--http needs HOST:PORT or PORT/);
+    assert.match(bad.stderr, /Usage:/);
+    assert.equal(runCli(['--frobnicate']).status, 2);
+  });
+
+  it('exits 1 when none of the directories is accessible', () => {
+    const result = runCli([path.join(layout.root, 'missing'), path.join(layout.allowed, 'hello.txt')]);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /Cannot access directory .*missing/);
+    assert.match(result.stderr, /is not a directory/);
+    assert.match(result.stderr, /none of the given directories is accessible/);
+  });
+
+  it('--max-media-bytes sets the media limit', async () => {
+    const conn = await connectOver(new StdioClientTransport({ command: process.execPath, args: [OUR_CLI, '--max-media-bytes', '10', layout.allowed], stderr: 'ignore' }));
+    try {
+      const result = await call(conn.client, 'read_media_file', { path: path.join(layout.allowed, 'pixel.png') });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /media limit of .* \(10 bytes\)/);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('--http PORT listens on loopback only, with the URL on stdout', async () => {
+    const server = await spawnHttpServer([layout.allowed]);
+    try {
+      assert.equal(server.url.hostname, '127.0.0.1');
+      assert.equal(server.url.pathname, '/mcp');
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,120 @@
+// MCP roots: a client that declares roots replaces the allowed list after initialize; roots/list_changed
+// makes the server ask again; unusable roots are skipped; each server instance (each HTTP session) keeps
+// its own list.
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { ListRootsRequestSchema, type Root } from '@modelcontextprotocol/sdk/types.js';
+import { call, connectInProcess, LIMIT, newClient, textOf, type Connected } from './helpers/client.js';
+import { makeLayout, type Layout } from './helpers/layout.js';
+
+let layout: Layout;
+let rootA: string;
+let rootB: string;
+const open: Connected[] = [];
+
+before(async () => {
+  layout = await makeLayout();
+  rootA = path.join(layout.root, 'rootA');
+  rootB = path.join(layout.root, 'rootB');
+  for (const dir of [rootA, rootB]) {
+    await fs.mkdir(dir);
+    await fs.writeFile(path.join(dir, 'here.txt'), `in ${path.basename(dir)}`);
+  }
+});
+after(async () => {
+  for (const c of open) await c.close();
+  await layout?.cleanup();
+});
+
+/** A client offering `roots` (changeable), connected to a server started with `dirs`. */
+async function connectWithRoots(dirs: string[], roots: Root[]): Promise<{ conn: Connected; setRoots(next: Root[]): Promise<void> }> {
+  let current = roots;
+  const client = newClient({ roots: { listChanged: true } });
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: current }));
+  const conn = await connectInProcess(dirs, {}, client);
+  open.push(conn);
+  return {
+    conn,
+    setRoots: async (next) => {
+      current = next;
+      await client.sendRootsListChanged();
+    },
+  };
+}
+
+async function allowedList(conn: Connected): Promise<string> {
+  return textOf(await call(conn.client, 'list_allowed_directories'));
+}
+
+/** Polls until the allowed list satisfies `ok` (roots are fetched asynchronously after initialize). */
+async function waitForAllowed(conn: Connected, ok: (text: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const text = await allowedList(conn);
+    if (ok(text)) return text;
+    if (Date.now() > deadline) throw new Error(`allowed directories never became as expected: ${text}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const uri = (dir: string) => pathToFileURL(dir).href;
+
+describe('MCP roots', { timeout: LIMIT }, () => {
+  it('roots replace the command-line directories after initialize', async () => {
+    const { conn } = await connectWithRoots([layout.allowed], [{ uri: uri(rootA), name: 'A' }]);
+    assert.equal(await waitForAllowed(conn, (t) => t.includes(rootA)), `Allowed directories:\n${rootA}`);
+    const denied = await call(conn.client, 'read_text_file', { path: path.join(layout.allowed, 'hello.txt') });
+    assert.equal(denied.isError, true);
+    assert.equal(textOf(await call(conn.client, 'read_text_file', { path: path.join(rootA, 'here.txt') })), 'in rootA');
+  });
+
+  it('roots/list_changed makes the server fetch the new list', async () => {
+    const { conn, setRoots } = await connectWithRoots([layout.allowed], [{ uri: uri(rootA) }]);
+    await waitForAllowed(conn, (t) => t.includes(rootA));
+    await setRoots([{ uri: uri(rootB) }]);
+    await waitForAllowed(conn, (t) => t.includes(rootB) && !t.includes(rootA));
+    assert.equal((await call(conn.client, 'read_text_file', { path: path.join(rootA, 'here.txt') })).isError, true);
+    assert.equal(textOf(await call(conn.client, 'read_text_file', { path: path.join(rootB, 'here.txt') })), 'in rootB');
+  });
+
+  it('unusable roots are skipped; when none is usable the list stays as it was', async () => {
+    const missing = path.join(layout.root, 'missing');
+    const file = path.join(layout.allowed, 'hello.txt');
+    const { conn, setRoots } = await connectWithRoots([layout.allowed], [{ uri: uri(missing) }, { uri: uri(file) }, { uri: uri(rootB) }]);
+    assert.equal(await waitForAllowed(conn, (t) => t.includes(rootB)), `Allowed directories:\n${rootB}`);
+    await setRoots([{ uri: uri(missing) }, { uri: 'https://example.com/' }]);
+    assert.equal(await allowedList(conn), `Allowed directories:\n${rootB}`);
+    // A later valid change still goes through.
+    await setRoots([{ uri: uri(missing) }, { uri: uri(rootA) }]);
+    await waitForAllowed(conn, (t) => t.includes(rootA));
+  });
+
+  it('a root given as a symlink is stored as its real path', async () => {
+    const link = path.join(layout.root, 'root-link');
+    await fs.symlink(rootA, link);
+    const { conn } = await connectWithRoots([], [{ uri: uri(link) }]);
+    assert.equal(await waitForAllowed(conn, (t) => t.includes(rootA)), `Allowed directories:\n${rootA}`);
+    // Like the official server, only the real path is kept for roots: the link's own path is not allowed.
+    assert.equal(textOf(await call(conn.client, 'read_text_file', { path: path.join(rootA, 'here.txt') })), 'in rootA');
+    assert.equal((await call(conn.client, 'read_text_file', { path: path.join(link, 'here.txt') })).isError, true);
+  });
+
+  it('each server instance keeps its own list (one client’s roots do not leak into another session)', async () => {
+    const first = await connectWithRoots([layout.allowed], [{ uri: uri(rootA) }]);
+    await waitForAllowed(first.conn, (t) => t.includes(rootA));
+    const second = await connectInProcess([layout.allowed]);
+    open.push(second);
+    assert.equal(await allowedList(second), `Allowed directories:\n${layout.allowed}`);
+  });
+
+  it('no directories and no roots: every call fails clearly', async () => {
+    const conn = await connectInProcess([]);
+    open.push(conn);
+    const result = await call(conn.client, 'read_text_file', { path: path.join(layout.allowed, 'hello.txt') });
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /no allowed directories/);
+  });
+});

@@ -1,0 +1,100 @@
+// Pure pieces: lexical path resolution, the inside check, command-line parsing, sizes and MIME types.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AccessDeniedError, AllowedDirectories, formatSize, isInsideDirectory, mediaTypeOf, parseCliArgs, resolveRequestPath } from 'mcp-filesystem-media-server';
+
+const allowed = new AllowedDirectories([
+  { given: '/srv/data', real: '/srv/data' },
+  { given: '/tmp/link', real: '/private/tmp/real' },
+]);
+
+describe('resolveRequestPath', () => {
+  it('accepts paths inside either form of an allowed directory, normalised', () => {
+    assert.equal(resolveRequestPath('/srv/data', allowed), '/srv/data');
+    assert.equal(resolveRequestPath('/srv/data/a/../b.txt', allowed), '/srv/data/b.txt');
+    assert.equal(resolveRequestPath('/srv//data/./x', allowed), '/srv/data/x');
+    assert.equal(resolveRequestPath('/tmp/link/x', allowed), '/tmp/link/x');
+    assert.equal(resolveRequestPath('/private/tmp/real/x', allowed), '/private/tmp/real/x');
+    assert.equal(resolveRequestPath('notes/a.md', allowed), '/srv/data/notes/a.md');
+  });
+
+  it('refuses everything else, taking the string literally', () => {
+    for (const bad of [
+      '/srv/data_evil/x',
+      '/srv/dat',
+      '/srv/data/../etc/passwd',
+      '../etc/passwd',
+      "/srv/data'",
+      '/SRV/data/x',
+      '/srv/Data/x',
+      '/srv/data\0/x',
+      '/srv/data\\..\\..\\etc',
+      'C:\\Windows',
+      'c:/x',
+      '',
+    ]) {
+      assert.throws(() => resolveRequestPath(bad, allowed), AccessDeniedError, JSON.stringify(bad));
+    }
+    // Quotes and spaces become part of a relative name inside, never an unwrapped allowed path.
+    assert.equal(resolveRequestPath("'/srv/data/x'", allowed), "/srv/data/'/srv/data/x'");
+    assert.equal(resolveRequestPath(' x ', allowed), '/srv/data/ x ');
+    assert.equal(resolveRequestPath('"/srv/data"/x', allowed), '/srv/data/"/srv/data"/x');
+  });
+
+  it('refuses when nothing is allowed yet', () => {
+    assert.throws(() => resolveRequestPath('/srv/data/x', new AllowedDirectories()), /no allowed directories/);
+  });
+});
+
+describe('isInsideDirectory', () => {
+  it('needs a separator after the directory', () => {
+    assert.equal(isInsideDirectory('/a/b', '/a/b'), true);
+    assert.equal(isInsideDirectory('/a/b/c', '/a/b'), true);
+    assert.equal(isInsideDirectory('/a/bc', '/a/b'), false);
+    assert.equal(isInsideDirectory('/a', '/a/b'), false);
+    assert.equal(isInsideDirectory('/anything', '/'), true);
+  });
+});
+
+describe('parseCliArgs', () => {
+  it('directories, --http forms and --max-media-bytes', () => {
+    assert.deepEqual(parseCliArgs(['/a', '/b']), { directories: ['/a', '/b'], help: false });
+    assert.deepEqual(parseCliArgs(['--http', '8080', '/a']).http, { host: '127.0.0.1', port: 8080 });
+    assert.deepEqual(parseCliArgs(['--http=0.0.0.0:80', '/a']).http, { host: '0.0.0.0', port: 80 });
+    assert.deepEqual(parseCliArgs(['--http', '[::1]:3000']).http, { host: '::1', port: 3000 });
+    assert.deepEqual(parseCliArgs(['--http', ':3000']).http, { host: '127.0.0.1', port: 3000 });
+    assert.equal(parseCliArgs(['--max-media-bytes', '1048576', '/a']).maxMediaBytes, 1048576);
+    assert.deepEqual(parseCliArgs(['--', '--weird-dir']).directories, ['--weird-dir']);
+    assert.equal(parseCliArgs(['-h']).help, true);
+  });
+
+  it('clear errors for malformed options', () => {
+    assert.throws(() => parseCliArgs(['--http']), /--http needs a value/);
+    assert.throws(() => parseCliArgs(['--http', 'host']), /HOST:PORT/);
+    assert.throws(() => parseCliArgs(['--http', 'h:99999']), /HOST:PORT/);
+    assert.throws(() => parseCliArgs(['--max-media-bytes', '-5']), /whole number/);
+    assert.throws(() => parseCliArgs(['--max-media-bytes', '1e6']), /whole number/);
+    assert.throws(() => parseCliArgs(['--verbose']), /unknown option --verbose/);
+  });
+});
+
+describe('formatting and MIME types', () => {
+  it("formatSize matches the official server's format", () => {
+    assert.equal(formatSize(0), '0 B');
+    assert.equal(formatSize(1023), '1023 B');
+    assert.equal(formatSize(1024), '1.00 KB');
+    assert.equal(formatSize(1536), '1.50 KB');
+    assert.equal(formatSize(5 * 1024 ** 3), '5.00 GB');
+    assert.equal(formatSize(3 * 1024 ** 5), '3072.00 TB');
+  });
+
+  it('the official extension map, case-insensitive, octet-stream otherwise', () => {
+    assert.equal(mediaTypeOf('/x/a.PNG'), 'image/png');
+    assert.equal(mediaTypeOf('/x/a.jpeg'), 'image/jpeg');
+    assert.equal(mediaTypeOf('/x/a.svg'), 'image/svg+xml');
+    assert.equal(mediaTypeOf('/x/a.flac'), 'audio/flac');
+    assert.equal(mediaTypeOf('/x/a.mp3'), 'audio/mpeg');
+    assert.equal(mediaTypeOf('/x/a.pdf'), 'application/octet-stream');
+    assert.equal(mediaTypeOf('/x/png'), 'application/octet-stream');
+  });
+});
