@@ -41,6 +41,10 @@ export class StreamConnection {
   private resolveWire!: () => void;
   private attached = false;
   private readonly maxMessageBytes: number;
+  /** Events read but not yet handed on; see deliver(). */
+  private readonly queue: Array<() => void> = [];
+  private queueHead = 0;
+  private pumping = false;
 
   constructor(
     private readonly input: Readable,
@@ -91,9 +95,10 @@ export class StreamConnection {
     else await this.writer.write(() => this.json.encodeLine(message));
   }
 
-  /** Fails every later send. */
+  /** Fails every later send, and those still waiting (for the wire to be known, or for a drain). */
   closeOutput(reason: Error): void {
     this.writer.close(reason);
+    this.resolveWire();
   }
 
   private chooseWire(wire: WireKind): void {
@@ -113,16 +118,28 @@ export class StreamConnection {
       else this.lines!.push(bytes, this.onLine);
     } catch (error) {
       if (error instanceof FramingError) {
+        // Stop reading at once; report after the messages that came before the bad bytes.
         this.detach();
-        this.events.error(error);
-        this.events.broken(error);
+        this.deliver(() => {
+          this.events.error(error);
+          this.events.broken(error);
+        });
       } else {
-        this.events.error(error as Error);
+        this.deliver(() => this.events.error(error as Error));
       }
     }
   };
 
+  // Decoding waits for the message's turn too, so it sees the adapter its predecessors left in place.
   private readonly onPayload = (payload: Uint8Array): void => {
+    this.deliver(() => this.decodePayload(payload));
+  };
+
+  private readonly onLine = (line: Uint8Array): void => {
+    if (!isBlank(line)) this.deliver(() => this.decodeLine(line));
+  };
+
+  private decodePayload(payload: Uint8Array): void {
     let message: JSONRPCMessage;
     try {
       message = this.msgpack.decodeMessage(payload);
@@ -131,10 +148,9 @@ export class StreamConnection {
       return;
     }
     this.events.message(message);
-  };
+  }
 
-  private readonly onLine = (line: Uint8Array): void => {
-    if (isBlank(line)) return;
+  private decodeLine(line: Uint8Array): void {
     let message: JSONRPCMessage;
     try {
       message = this.json.decodeMessage(line);
@@ -143,6 +159,39 @@ export class StreamConnection {
       return;
     }
     this.events.message(message);
+  }
+
+  /**
+   * Hands events on in order, one per microtask. The SDK's Protocol runs notification handlers in a
+   * microtask but handles a response at once, so when progress notifications and the final result arrive
+   * in one chunk, delivering them back to back would let the result remove the progress handler before
+   * the notifications reach it (they would be dropped). One event per microtask keeps the sender's order
+   * all the way to the handlers. The queue empties before the next chunk is read (microtasks run before
+   * I/O), so it holds at most one chunk's messages. A handler that throws is reported, never stalls it.
+   */
+  private deliver(event: () => void): void {
+    this.queue.push(event);
+    if (this.pumping) return;
+    this.pumping = true;
+    queueMicrotask(this.pump);
+  }
+
+  private readonly pump = (): void => {
+    const event = this.queue[this.queueHead]!;
+    this.queue[this.queueHead++] = undefined as unknown as () => void;
+    try {
+      event();
+    } catch (error) {
+      this.events.error(error instanceof Error ? error : new Error(String(error)));
+    }
+    // Queued only now, after whatever microtasks the event itself queued.
+    if (this.queueHead < this.queue.length) {
+      queueMicrotask(this.pump);
+    } else {
+      this.queue.length = 0;
+      this.queueHead = 0;
+      this.pumping = false;
+    }
   };
 
   private rejectMessage(error: unknown): void {
@@ -165,13 +214,16 @@ export class StreamConnection {
       this.lines?.end();
     } catch (error) {
       truncated = error as FramingError;
-      this.events.error(truncated);
     }
-    this.events.broken(truncated);
+    // After every message read before the end.
+    this.deliver(() => {
+      if (truncated) this.events.error(truncated);
+      this.events.broken(truncated);
+    });
   };
 
   private readonly onInputError = (error: Error): void => {
-    this.events.error(error);
+    this.deliver(() => this.events.error(error));
   };
 }
 

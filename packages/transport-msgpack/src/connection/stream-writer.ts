@@ -7,6 +7,7 @@ import type { Writable } from 'node:stream';
  */
 export class StreamWriter {
   private drained: Promise<void> | undefined;
+  private releaseWaiters: (() => void) | undefined;
   private closedReason: Error | undefined;
 
   constructor(private readonly stream: Writable) {}
@@ -24,8 +25,10 @@ export class StreamWriter {
           this.stream.off('close', done);
           this.stream.off('error', done);
           this.drained = undefined;
+          this.releaseWaiters = undefined;
           resolve();
         };
+        this.releaseWaiters = done;
         this.stream.on('drain', done);
         this.stream.on('close', done);
         this.stream.on('error', done);
@@ -34,8 +37,9 @@ export class StreamWriter {
     }
   }
 
-  /** Makes every later write fail with `reason`. */
+  /** Makes every later write fail with `reason`, including those waiting for a drain that may never come. */
   close(reason: Error): void {
     this.closedReason = reason;
+    this.releaseWaiters?.();
   }
 }
