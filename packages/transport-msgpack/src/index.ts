@@ -39,3 +39,6 @@ export { MSGPACK_STREAM_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT } from './http/media.j
 export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/body.js';
 
 export { HttpMsgpackClientTransport, type HttpMsgpackClientOptions, type WireFallback } from './http/client-transport.js';
+
+// Native-bytes extension (SPEC.md, "Native bytes extension"): media as MessagePack bin, negotiated
+export * from './native-bytes/index.js';

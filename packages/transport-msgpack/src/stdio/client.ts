@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
 import { StreamConnection, type StreamWireOptions } from '../connection/stream-connection.js';
+import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 
 /** How long close() waits after ending the child's stdin, then after SIGTERM, before the next step. */
 const CLOSE_STEP_MS = 2000;
@@ -23,6 +24,12 @@ export interface StdioMsgpackServerParameters extends StreamWireOptions {
   wire?: WireKind;
   /** Replaces child_process.spawn (for example cross-spawn on Windows, or a sandboxing wrapper). */
   spawn?: SpawnFunction;
+  /**
+   * The native-bytes extension (SPEC.md): offer it on the msgpack wire; once the server confirms, media
+   * arrives as bin (handed to the SDK as base64, or as bytes through callToolNative() & co.). Default: not
+   * offered, but placeholders from nativeImage() & co. are still sent as base64; false: no adapter at all.
+   */
+  nativeBytes?: boolean | NativeBytesOptions;
   /** @internal The native-bytes extension's message adapter. */
   adapter?: MessageAdapter;
 }
@@ -46,7 +53,7 @@ export class StdioMsgpackClientTransport implements Transport {
 
   constructor(private readonly params: StdioMsgpackServerParameters) {
     if (params.stderr === 'pipe' || params.stderr === 'overlapped') this.stderrStream = new PassThrough();
-    this.adapter = params.adapter;
+    this.adapter = params.adapter ?? adapterFromOption('client', params.nativeBytes);
   }
 
   /** The wire in use. */

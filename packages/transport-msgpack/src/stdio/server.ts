@@ -4,6 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
 import { StreamConnection, type StreamWireOptions, type WireChoice } from '../connection/stream-connection.js';
+import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 
 export interface StdioMsgpackServerOptions extends StreamWireOptions {
   /**
@@ -11,6 +12,12 @@ export interface StdioMsgpackServerOptions extends StreamWireOptions {
    * clients and msgpack-v1 clients both work with one server binary. Or force 'msgpack' / 'json'.
    */
   wire?: WireChoice;
+  /**
+   * The native-bytes extension (SPEC.md): confirm it to msgpack clients that offer it, and send the media
+   * of nativeImage() & co. as bin (or as base64 to everyone else). Default: not negotiated, but
+   * placeholders from nativeImage() & co. are still sent as base64; false: no adapter at all.
+   */
+  nativeBytes?: boolean | NativeBytesOptions;
   /** @internal The native-bytes extension's message adapter. */
   adapter?: MessageAdapter;
 }
@@ -45,7 +52,7 @@ export class StdioMsgpackServerTransport implements Transport {
         error: (error) => this.onerror?.(error),
         broken: () => void this.close(),
       },
-      options,
+      { ...options, adapter: options.adapter ?? adapterFromOption('server', options.nativeBytes) },
     );
     stdout.on('error', this.onOutputError);
   }
