@@ -52,9 +52,15 @@ describe('race attacks (bounded concurrent swapper)', { timeout: 60_000 }, () =>
   it('read race: the file is swapped for a symlink to the secret during reads (GHSA-p9cv-8g75-4xcg)', async () => {
     const file = path.join(layout.allowed, 'racy.txt');
     await fs.writeFile(file, 'harmless');
-    const tools = ['read_text_file', 'read_media_file', 'get_file_info'] as const;
+    const tools = ['read_text_file', 'read_media_file', 'get_file_info', 'resources/read'] as const;
     const stats = await race(file, layout.secretFile, async (i) => {
-      const result = await call(conn.client, tools[i % tools.length]!, { path: file });
+      if (tools[i % tools.length] === 'resources/read') {
+        const read = await conn.client.readResource({ uri: `file://${file}` }).catch((error: Error) => error);
+        const seen = read instanceof Error ? read.message : JSON.stringify(read);
+        assert.ok(!seen.includes(SECRET) && !seen.includes(SECRET_B64), `leak on resources/read ${i}`);
+        return !(read instanceof Error);
+      }
+      const result = await call(conn.client, tools[i % tools.length]! as string, { path: file });
       const everything = JSON.stringify(result);
       assert.ok(!everything.includes(SECRET) && !everything.includes(SECRET_B64), `leak on call ${i}: ${everything.slice(0, 200)}`);
       if (tools[i % tools.length] === 'get_file_info' && !result.isError) {
@@ -63,8 +69,6 @@ describe('race attacks (bounded concurrent swapper)', { timeout: 60_000 }, () =>
       }
       return !result.isError;
     });
-    const resource = await conn.client.readResource({ uri: `file://${file}` });
-    assert.ok(!JSON.stringify(resource).includes(SECRET_B64));
     await assertOutsideUntouched();
     assert.ok(stats.ok + stats.failed === CALLS && stats.swaps > 0, JSON.stringify(stats));
   });
