@@ -32,7 +32,7 @@ export {
   type EventStore,
 } from './http/server-transport.js';
 export { HttpMsgpackServerTransport } from './http/node-transport.js';
-export { McpHttpHandler, listenNode, afterBody, type McpHttpHandlerOptions, type ConnectableServer, type ListenOptions, type RunningHttpServer } from './http/handler.js';
+export { McpHttpHandler, listenNode, listenBun, afterBody, type RunningBunServer, type McpHttpHandlerOptions, type ConnectableServer, type ListenOptions, type RunningHttpServer } from './http/handler.js';
 export { nodeRequest, writeNodeResponse } from './http/node-adapter.js';
 export { type HostCheckOptions, isLoopbackAddress } from './http/host-check.js';
 export { MSGPACK_STREAM_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT } from './http/media.js';

@@ -6,6 +6,12 @@ import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from './media.js';
 /** Default interval between keep-alives on an open stream (the SDK's SSE default). */
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * Bun.serve sends a streamed response's headers only with its first chunk, so a stream with nothing to say
+ * yet would leave the client waiting (up to a keep-alive interval) for the status and session id. On Bun
+ * every stream therefore starts with one keep-alive, which clients ignore on both wires.
+ */
+const HEADERS_WAIT_FOR_FIRST_CHUNK = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
 
 /**
  * One open server-to-client stream: the reply stream of a POST or the standalone GET stream. The JSON wire
@@ -23,15 +29,24 @@ export class EventStream {
   private done = false;
   private readonly text = new TextEncoder();
   private readonly control = new CanonicalEncoder();
+  private readonly signal: AbortSignal | undefined;
+  private readonly onAbort: (() => void) | undefined;
 
+  /**
+   * `signal` is the request's, where the server gives one that fires when the client goes away (Bun.serve
+   * does): some servers cancel a response stream only when a later write fails, which can be a
+   * keep-alive interval later.
+   */
   constructor(
     private readonly codec: MsgpackMessageCodec | JsonMessageCodec,
     onCancel: (stream: EventStream) => void,
+    signal?: AbortSignal,
   ) {
     this.contentType = codec.wire === 'msgpack' ? MSGPACK_STREAM_MEDIA_TYPE : SSE_MEDIA_TYPE;
     this.readable = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.controller = controller;
+        if (HEADERS_WAIT_FOR_FIRST_CHUNK) controller.enqueue(this.keepAliveBytes());
       },
       cancel: () => {
         // The client went away: stop everything that would write to it.
@@ -39,6 +54,15 @@ export class EventStream {
         onCancel(this);
       },
     });
+    if (signal && !signal.aborted) {
+      this.signal = signal;
+      this.onAbort = () => {
+        if (this.done) return;
+        this.close();
+        onCancel(this);
+      };
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
   }
 
   get closed(): boolean {
@@ -73,11 +97,15 @@ export class EventStream {
 
   startKeepAlive(intervalMs: number): void {
     if (this.done || !Number.isFinite(intervalMs) || intervalMs < 1) return;
-    const beat = this.codec.wire === 'json' ? this.text.encode(': keepalive\n\n') : this.control.encodeFrame({});
+    const beat = this.keepAliveBytes();
     this.timer = setInterval(() => {
       if (!this.enqueue(beat)) this.finish();
     }, Math.min(intervalMs, MAX_TIMER_MS));
     this.timer.unref?.();
+  }
+
+  private keepAliveBytes(): Uint8Array {
+    return this.codec.wire === 'json' ? this.text.encode(': keepalive\n\n') : this.control.encodeFrame({});
   }
 
   /** Ends the stream normally. */
@@ -93,6 +121,7 @@ export class EventStream {
 
   private finish(): void {
     this.done = true;
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
   }

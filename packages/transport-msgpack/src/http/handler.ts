@@ -40,6 +40,13 @@ export class McpHttpHandler {
     return this.sessions.size;
   }
 
+  /** @internal Streams open across sessions (stateful mode), for leak checks. */
+  get openStreamCount(): number {
+    let count = 0;
+    for (const session of this.sessions.values()) count += session.transport.openStreamCount;
+    return count;
+  }
+
   async handle(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
     if (this.options.stateless) return this.handleStateless(req, options);
     const sessionId = req.headers.get('mcp-session-id');
@@ -183,6 +190,50 @@ export async function listenNode(handler: McpHttpHandler, options: ListenOptions
       await handler.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+interface BunServer {
+  port: number;
+  stop(closeActiveConnections?: boolean): void | Promise<void>;
+}
+interface BunGlobal {
+  serve(options: {
+    hostname: string;
+    port: number;
+    idleTimeout?: number;
+    fetch(req: Request): Response | Promise<Response>;
+  }): BunServer;
+}
+
+export interface RunningBunServer {
+  url: URL;
+  close(): Promise<void>;
+}
+
+/** Starts Bun.serve for the handler (Bun only), on loopback unless told otherwise. */
+export async function listenBun(handler: McpHttpHandler, options: ListenOptions = {}): Promise<RunningBunServer> {
+  const bun = (globalThis as { Bun?: BunGlobal }).Bun;
+  if (!bun) throw new Error('listenBun needs the Bun runtime');
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const server = bun.serve({
+    hostname: host,
+    port: options.port ?? 0,
+    // Bun closes connections idle for 10 s by default, which would cut long-lived streams.
+    idleTimeout: 0,
+    fetch: (req) => {
+      if (new URL(req.url).pathname !== path) return new Response('Not Found', { status: 404 });
+      return handler.handle(req, { localAddress: host });
+    },
+  });
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: new URL(`http://${shownHost}:${server.port}${path}`),
+    close: async () => {
+      await handler.close();
+      await server.stop(true);
     },
   };
 }

@@ -28,6 +28,8 @@ export interface HttpRequestLike {
   readonly url: string;
   readonly headers: { get(name: string): string | null; entries(): IterableIterator<[string, string]> };
   readonly body: BodyChunks | null;
+  /** Fires when the client goes away, where the server provides one (web Request.signal). */
+  readonly signal?: AbortSignal;
 }
 
 export interface HttpHandleOptions {
@@ -106,6 +108,13 @@ export class WebHttpMsgpackServerTransport implements Transport {
   /** This session's message adapter, as made by adapterFactory. */
   get adapter(): MessageAdapter {
     return this.msgpack.adapter;
+  }
+
+  /** @internal Streams currently open to clients (for leak checks). */
+  get openStreamCount(): number {
+    let count = 0;
+    for (const entry of this.streams.values()) if (entry.stream && !entry.stream.closed) count++;
+    return count;
   }
 
   async start(): Promise<void> {
@@ -209,7 +218,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
       const stream = new EventStream(codec, (cancelled) => {
         if (this.streams.get(streamId)?.stream === cancelled) this.streams.delete(streamId);
-      });
+      }, req.signal);
       this.streams.set(streamId, { stream, wire: replyWire, cleanup: () => this.endStream(streamId, stream) });
       for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.set(message.id, streamId);
       const resumable = this.options.eventStore !== undefined && protocolVersion >= '2025-11-25';
@@ -250,7 +259,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     }
     const stream = new EventStream(codec, (cancelled) => {
       if (this.streams.get(STANDALONE_STREAM)?.stream === cancelled) this.streams.delete(STANDALONE_STREAM);
-    });
+    }, req.signal);
     this.streams.set(STANDALONE_STREAM, { stream, wire, cleanup: () => this.endStream(STANDALONE_STREAM, stream) });
     stream.startKeepAlive(this.keepAliveMs);
     return this.streamResponse(stream);
@@ -269,7 +278,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       const stream = new EventStream(codec, (gone) => {
         cancelled = true;
         if (streamId !== undefined && this.streams.get(streamId)?.stream === gone) this.streams.delete(streamId);
-      });
+      }, req.signal);
       const replayed = new Set<string>();
       stream.replayedEventIds = replayed;
       streamId = await store.replayEventsAfter(lastEventId, {

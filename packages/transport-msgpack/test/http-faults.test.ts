@@ -1,0 +1,311 @@
+// Bad input and faults over HTTP: each gets a clear error and loses nothing else in flight.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { connect as connectTcp } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CanonicalEncoder, FrameReader, HttpMsgpackClientTransport, MsgpackDecoder, MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport';
+import { serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
+
+const LIMIT = 20_000;
+const JSON_ACCEPT = 'application/json, text/event-stream';
+const MSGPACK_ACCEPT = `application/msgpack, ${MSGPACK_STREAM_MEDIA_TYPE}`;
+const encoder = new CanonicalEncoder();
+const decoder = new MsgpackDecoder();
+
+const initialize = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+/** Reads a whole msgpack-v1 stream body into the messages it carries (control frames left out). */
+async function framesOf(response: Response): Promise<unknown[]> {
+  const reader = new FrameReader();
+  const values: unknown[] = [];
+  reader.push(new Uint8Array(await response.arrayBuffer()), (payload) => values.push(decoder.decode(payload, false).value));
+  reader.end();
+  return values.filter((value) => typeof value === 'object' && value !== null && 'jsonrpc' in value);
+}
+
+async function msgpackError(response: Response): Promise<{ code: number; message: string; data?: { reason?: string } }> {
+  assert.equal(response.headers.get('content-type'), 'application/msgpack');
+  const value = decoder.decode(new Uint8Array(await response.arrayBuffer()), false).value as { error: { code: number; message: string } };
+  return value.error;
+}
+
+for (const kind of serverKinds) {
+  describe(`HTTP bad input (${kind})`, { timeout: LIMIT }, () => {
+    let server: TestHttpServer;
+    let sessionId: string;
+    const post = (body: BodyInit, headers: Record<string, string>) =>
+      fetch(server.url, { method: 'POST', body, headers: { 'mcp-session-id': sessionId, ...headers } });
+
+    before(async () => {
+      server = await startTestServer(kind, { maxRequestBodySize: 64 * 1024 });
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT },
+        body: encoder.encode(initialize) as BodyInit,
+      });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), MSGPACK_STREAM_MEDIA_TYPE);
+      assert.match(response.headers.get('vary') ?? '', /Accept/);
+      sessionId = response.headers.get('mcp-session-id')!;
+      const [reply] = (await framesOf(response)) as { result: { serverInfo: { name: string } } }[];
+      assert.equal(reply!.result.serverInfo.name, 'http-test-server');
+      const ok = await post(encoder.encode({ jsonrpc: '2.0', method: 'notifications/initialized' }) as BodyInit, {
+        'content-type': 'application/msgpack',
+        accept: MSGPACK_ACCEPT,
+      });
+      assert.equal(ok.status, 202);
+    });
+    after(async () => {
+      await server.close();
+    });
+
+    /** The session still answers after each fault. */
+    async function stillWorks(): Promise<void> {
+      const response = await post(encoder.encode({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'echo', arguments: { text: 'alive' } } }) as BodyInit, {
+        'content-type': 'application/msgpack',
+        accept: MSGPACK_ACCEPT,
+      });
+      const frames = (await framesOf(response)) as { id: number; result: unknown }[];
+      assert.equal(textOf(frames.at(-1)!.result), 'alive');
+    }
+
+    it('answers a batch on one msgpack-v1 stream', async () => {
+      const batch = [
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'a' } } },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ];
+      const response = await post(encoder.encode(batch) as BodyInit, { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT });
+      const frames = (await framesOf(response)) as { id: number }[];
+      assert.deepEqual(frames.map((frame) => frame.id).sort(), [1, 2]);
+    });
+
+    it('415 for a Content-Type that is neither JSON nor MessagePack (in the encoding Accept asks for)', async () => {
+      const json = await post('{}', { 'content-type': 'text/plain', accept: JSON_ACCEPT });
+      assert.equal(json.status, 415);
+      assert.equal((await json.json()).error.code, -32000);
+      const msgpack = await post('{}', { 'content-type': 'text/plain', accept: MSGPACK_ACCEPT });
+      assert.equal(msgpack.status, 415);
+      assert.match((await msgpackError(msgpack)).message, /Unsupported Media Type/);
+      await stillWorks();
+    });
+
+    it('406 when Accept allows no full set of replies', async () => {
+      const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), { 'content-type': 'application/json', accept: 'application/json' });
+      assert.equal(response.status, 406);
+      const get = await fetch(server.url, { headers: { accept: 'application/json', 'mcp-session-id': sessionId } });
+      assert.equal(get.status, 406);
+      await get.body?.cancel();
+      await response.body?.cancel();
+    });
+
+    it('400 with -32700 and a reason for a malformed MessagePack body, a forbidden ext type, or a non-message', async () => {
+      const cases: [Uint8Array, RegExp][] = [
+        [Uint8Array.of(0x81, 0xa1), /malformed|truncat|unexpected|end|follow/i],
+        [Uint8Array.of(0xc1), /./],
+        [Uint8Array.of(0xd4, 0x72, 0x00), /ext|forbidden/i],
+        [encoder.encode({ hello: 'world' }), /JSON-RPC/],
+      ];
+      for (const [body, pattern] of cases) {
+        const response = await post(body as BodyInit, { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT });
+        assert.equal(response.status, 400);
+        const error = await msgpackError(response);
+        assert.equal(error.code, -32700);
+        assert.match(error.message, pattern);
+        assert.equal(typeof error.data?.reason, 'string');
+      }
+      const forbidden = await post(Uint8Array.of(0xd4, 0x72, 0x00) as BodyInit, { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT });
+      assert.equal((await msgpackError(forbidden)).data?.reason, 'forbidden-type');
+      const json = await post('{nope', { 'content-type': 'application/json', accept: JSON_ACCEPT });
+      assert.equal(json.status, 400);
+      assert.deepEqual(await json.json(), { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null });
+      await stillWorks();
+    });
+
+    it('404 with -32001 for an unknown session, on both wires', async () => {
+      const json = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: JSON_ACCEPT, 'mcp-session-id': 'no-such-session' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      assert.equal(json.status, 404);
+      assert.equal((await json.json()).error.code, -32001);
+      const msgpack = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT, 'mcp-session-id': 'no-such-session' },
+        body: encoder.encode({ jsonrpc: '2.0', id: 1, method: 'ping' }) as BodyInit,
+      });
+      assert.equal(msgpack.status, 404);
+      assert.equal((await msgpackError(msgpack)).code, -32001);
+    });
+
+    it('403 for a Host or Origin that is not loopback', async () => {
+      const port = server.url.port;
+      for (const headers of [{ host: `evil.example:${port}` }, { origin: 'http://evil.example' }] as Record<string, string>[]) {
+        const status = await rawStatus(server.url, 'POST', { 'content-type': 'application/json', accept: JSON_ACCEPT, ...headers }, '{}');
+        assert.equal(status, 403);
+      }
+      await stillWorks();
+    });
+
+    it('413 for a declared body over the limit, answered before the body is sent', async () => {
+      // Content-Length announces 100 MB; only the headers go out. The answer must come anyway.
+      const status = await rawStatus(server.url, 'POST', { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT, 'mcp-session-id': sessionId, 'content-length': String(100 * 1024 * 1024) }, '');
+      assert.equal(status, 413);
+      await stillWorks();
+    });
+
+    it('413 for a chunked body that grows past the limit', async () => {
+      const big = new Uint8Array(200 * 1024);
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < 8; i++) controller.enqueue(big.subarray(i * 25 * 1024, (i + 1) * 25 * 1024));
+          controller.close();
+        },
+      });
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT, 'mcp-session-id': sessionId },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit);
+      assert.equal(response.status, 413);
+      await response.body?.cancel();
+      await stillWorks();
+    });
+
+    {
+      it('a client that disconnects mid-stream leaves no stream, listener or timer behind', async () => {
+        // Bun has no getActiveResourcesInfo: there the stream count is the check.
+        const timers = () => (typeof process.getActiveResourcesInfo === 'function' ? process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length : 0);
+        const baseline = timers();
+        const controller = new AbortController();
+        const response = await fetch(server.url, {
+          method: 'POST',
+          body: encoder.encode({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', arguments: { ms: 60_000 } } }) as BodyInit,
+          headers: { 'mcp-session-id': sessionId, 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT },
+          signal: controller.signal,
+        });
+        assert.equal(response.status, 200);
+        await waitUntil(() => server.handler.openStreamCount >= 1, 'the reply stream to open');
+        controller.abort();
+        await response.body!.cancel().catch(() => {});
+        await waitUntil(() => server.handler.openStreamCount === 0, 'the server to drop the stream');
+        await waitUntil(() => timers() <= baseline + 1, 'keep-alive timers to be cleared');
+        await stillWorks();
+      });
+    }
+  });
+}
+
+/** Sends a request on a raw socket (so Host and Content-Length can be anything) and returns the status. */
+function rawStatus(url: URL, method: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp(Number(url.port), url.hostname);
+    const lines = [`${method} ${url.pathname} HTTP/1.1`];
+    const all: Record<string, string> = { host: url.host, connection: 'close', ...headers };
+    if (!('content-length' in all)) all['content-length'] = String(Buffer.byteLength(body));
+    for (const [name, value] of Object.entries(all)) lines.push(`${name}: ${value}`);
+    socket.write(lines.join('\r\n') + '\r\n\r\n' + body);
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString('latin1');
+      const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      if (match) {
+        socket.destroy();
+        resolve(Number(match[1]));
+      }
+    });
+    socket.on('error', reject);
+    socket.setTimeout(5000, () => {
+      socket.destroy();
+      reject(new Error('no answer within 5 s'));
+    });
+  });
+}
+
+describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, () => {
+  let http: Server;
+  let url: URL;
+  let mode: 'cut' | 'bad-frame' = 'cut';
+  before(async () => {
+    http = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': MSGPACK_STREAM_MEDIA_TYPE });
+        const progress = encoder.encodeFrame({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'first' } });
+        if (mode === 'cut') {
+          const result = encoder.encodeFrame({ jsonrpc: '2.0', id: 1, result: {} });
+          res.end(Buffer.concat([progress, result.subarray(0, result.length - 3)]));
+        } else {
+          // A whole frame holding a value the guard refuses (an ext), then a good result.
+          const bad = Uint8Array.of(0, 0, 0, 3, 0xd4, 0x72, 0x00);
+          res.end(Buffer.concat([progress, bad, encoder.encodeFrame({ jsonrpc: '2.0', id: 1, result: { fine: true } })]));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+  });
+  after(async () => {
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  });
+
+  async function exchange(): Promise<{ messages: JSONRPCMessage[]; errors: Error[] }> {
+    const transport = new HttpMsgpackClientTransport(url);
+    const messages: JSONRPCMessage[] = [];
+    const errors: Error[] = [];
+    transport.onmessage = (message) => messages.push(message);
+    transport.onerror = (error) => errors.push(error);
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    await waitUntil(() => errors.length > 0 && (mode === 'cut' || messages.length >= 2), 'the stream to be read');
+    await transport.close();
+    return { messages, errors };
+  }
+
+  it('a frame cut short: messages before it arrive, then a clear error', async () => {
+    mode = 'cut';
+    const { messages, errors } = await exchange();
+    assert.equal(messages.length, 1);
+    assert.match(errors[0]!.message, /inside a frame/);
+  });
+
+  it('a refused frame is reported and the stream goes on', async () => {
+    mode = 'bad-frame';
+    const { messages, errors } = await exchange();
+    assert.equal(messages.length, 2);
+    assert.deepEqual((messages[1] as { result: unknown }).result, { fine: true });
+    assert.match(errors[0]!.message, /ext|forbidden/i);
+  });
+});
+
+describe('HTTP session lifecycle with the SDK client', { timeout: LIMIT }, () => {
+  it('a stateful server keeps sessions apart', async () => {
+    const server = await startTestServer('node:http');
+    try {
+      const a = new Client({ name: 'a', version: '1' });
+      const b = new Client({ name: 'b', version: '1' });
+      const ta = new HttpMsgpackClientTransport(server.url);
+      const tb = new HttpMsgpackClientTransport(server.url, { wire: 'json' });
+      await a.connect(ta);
+      await b.connect(tb);
+      assert.notEqual(ta.sessionId, tb.sessionId);
+      assert.equal(server.handler.sessionCount, 2);
+      assert.equal(textOf(await a.callTool({ name: 'echo', arguments: { text: 'a' } })), 'a');
+      assert.equal(textOf(await b.callTool({ name: 'echo', arguments: { text: 'b' } })), 'b');
+      await a.close();
+      await b.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
