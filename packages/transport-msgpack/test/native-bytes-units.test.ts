@@ -1,0 +1,230 @@
+// The native-bytes pieces on their own: media fields, placeholders, the adapter's rules, bad input.
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, it } from 'node:test';
+import { decode } from '@msgpack/msgpack';
+import {
+  CanonicalEncoder,
+  FrameReader,
+  NATIVE_BYTES_CAPABILITY,
+  NativeBytesAdapter,
+  NativeCallToolResultSchema,
+  PayloadError,
+  PlaceholderRegistry,
+  StdioMsgpackServerTransport,
+  configureNativeBytes,
+  nativeBytesPlaceholders,
+  nativeImage,
+} from 'mcp-msgpack-transport';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { withTimeout } from './fixtures/native-helpers.js';
+import { createNativeServer, mediaBytes } from './fixtures/native-tools.js';
+
+const offer = { experimental: { [NATIVE_BYTES_CAPABILITY]: { version: 1 } } };
+const initialize = (id: number, capabilities: object): JSONRPCMessage =>
+  ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 't', version: '1' } } }) as JSONRPCMessage;
+
+/** A server adapter that has seen an offering initialize and sent its result: negotiated. */
+function negotiatedServer(): NativeBytesAdapter {
+  const adapter = new NativeBytesAdapter('server');
+  adapter.fromWire(initialize(1, offer), 'msgpack', false);
+  adapter.toWire({ jsonrpc: '2.0', id: 1, result: { capabilities: {} } } as JSONRPCMessage, 'msgpack');
+  assert.equal(adapter.negotiated, true);
+  return adapter;
+}
+
+afterEach(() => {
+  configureNativeBytes({ ttlMs: 5 * 60_000, maxBytes: 512 * 1024 * 1024 });
+  nativeBytesPlaceholders.clear();
+});
+
+describe('placeholders', () => {
+  it('are short valid base64 that atob accepts, unique, and taken once', () => {
+    const registry = new PlaceholderRegistry();
+    const a = registry.register(new Uint8Array([1, 2, 3]));
+    const b = registry.register(new Uint8Array([4]));
+    assert.notEqual(a, b);
+    for (const p of [a, b]) {
+      assert.equal(p.length % 4, 0);
+      assert.ok(atob(p).length > 0, 'atob("") is "" and would fail the SDK check; placeholders are never empty');
+      assert.ok(registry.isPlaceholder(p));
+    }
+    assert.deepEqual([...registry.take(a)!], [1, 2, 3]);
+    assert.equal(registry.take(a), undefined, 'a placeholder is good for one send');
+    assert.equal(registry.isPlaceholder(Buffer.from('hello world, this is 32 chars!!').toString('base64')), false);
+    assert.equal(new PlaceholderRegistry().isPlaceholder(b), false, 'each registry has its own random stem');
+  });
+
+  it('stay within the byte budget by dropping the oldest, and refuse one item over it', () => {
+    const registry = new PlaceholderRegistry({ maxBytes: 100 });
+    const first = registry.register(new Uint8Array(60));
+    const second = registry.register(new Uint8Array(30));
+    const third = registry.register(new Uint8Array(40));
+    assert.deepEqual(registry.size, { entries: 2, bytes: 70 });
+    assert.equal(registry.take(first), undefined);
+    assert.ok(registry.take(second) && registry.take(third));
+    assert.throws(() => registry.register(new Uint8Array(101)), RangeError);
+    assert.throws(() => registry.register('text' as unknown as Uint8Array), TypeError);
+  });
+
+  it('expire after the TTL even if nobody asks', async () => {
+    const registry = new PlaceholderRegistry({ ttlMs: 20 });
+    const p = registry.register(new Uint8Array(10));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    assert.deepEqual(registry.size, { entries: 0, bytes: 0 });
+    assert.equal(registry.take(p), undefined);
+  });
+});
+
+describe('the adapter', () => {
+  it('offers only on the msgpack wire, without touching the SDK message', () => {
+    const client = new NativeBytesAdapter('client');
+    const json = initialize(0, {});
+    assert.equal(client.toWire(json, 'json'), json);
+    const capabilities = { sampling: {} };
+    const message = initialize(1, capabilities);
+    const sent = client.toWire(message, 'msgpack') as any;
+    assert.deepEqual(sent.params.capabilities, { sampling: {}, ...offer });
+    assert.deepEqual(capabilities, { sampling: {} }, 'the original capabilities are unchanged');
+    assert.equal(client.negotiated, false);
+    client.fromWire({ jsonrpc: '2.0', id: 1, result: { capabilities: offer } }, 'msgpack', false);
+    assert.equal(client.negotiated, true);
+    assert.equal(client.binAllowed, true);
+  });
+
+  it('server: confirms an offer on msgpack only, and allows bin only from then on', () => {
+    const onJson = new NativeBytesAdapter('server');
+    onJson.fromWire(initialize(1, offer), 'json', false);
+    const jsonResult = onJson.toWire({ jsonrpc: '2.0', id: 1, result: { capabilities: {} } } as JSONRPCMessage, 'json') as any;
+    assert.equal(jsonResult.result.capabilities.experimental, undefined);
+    assert.equal(onJson.binAllowed, false);
+
+    const server = new NativeBytesAdapter('server');
+    server.fromWire(initialize(7, offer), 'msgpack', false);
+    assert.equal(server.binAllowed, false, 'not before the result is sent');
+    const result = server.toWire({ jsonrpc: '2.0', id: 7, result: { capabilities: { tools: {} } } } as JSONRPCMessage, 'msgpack') as any;
+    assert.deepEqual(result.result.capabilities, { tools: {}, ...offer });
+    assert.equal(server.binAllowed, true);
+  });
+
+  it('walks only media fields: structuredContent and arguments are never touched', () => {
+    const server = negotiatedServer();
+    const bytes = new Uint8Array([9, 9, 9]);
+    const image = nativeImage(bytes, 'image/png');
+    const lookalike = { type: 'image', data: image.data, mimeType: 'image/png' };
+    const message = { jsonrpc: '2.0', id: 2, result: { content: [image], structuredContent: { preview: lookalike } } } as unknown as JSONRPCMessage;
+    const sent = server.toWire(message, 'msgpack') as any;
+    assert.equal(sent.result.content[0].data, bytes, 'the same bytes, not a copy');
+    assert.equal(sent.result.structuredContent.preview.data, image.data, 'left alone outside media fields');
+    assert.equal((message as any).result.content[0].data, image.data, 'the SDK message is not modified');
+    const plain = { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'x' }] } } as JSONRPCMessage;
+    assert.equal(server.toWire(plain, 'msgpack'), plain, 'nothing to change: the same object');
+  });
+
+  it('reaches image data inside a sampling tool_result and an embedded resource', () => {
+    const server = negotiatedServer();
+    const block = nativeImage(new Uint8Array(5), 'image/png');
+    const request = {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'sampling/createMessage',
+      params: { maxTokens: 1, messages: [{ role: 'user', content: [{ type: 'tool_result', toolUseId: 'u', content: [block] }] }] },
+    } as unknown as JSONRPCMessage;
+    const sent = server.toWire(request, 'json') as any;
+    assert.equal(sent.params.messages[0].content[0].content[0].data, 'AAAAAAA=');
+  });
+
+  it('turns bin into base64 for the SDK, except for results of native requests', () => {
+    const client = new NativeBytesAdapter('client');
+    client.toWire(initialize(1, {}), 'msgpack');
+    client.fromWire({ jsonrpc: '2.0', id: 1, result: { capabilities: offer } }, 'msgpack', false);
+    const bin = new Uint8Array([1, 2, 3]);
+    const response = (id: number) => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'image', data: bin, mimeType: 'image/png' }] } });
+    assert.equal((client.fromWire(response(2), 'msgpack', true) as any).result.content[0].data, 'AQID');
+    const marked = Object.assign({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'x' } }, { [Symbol.for('mcp-msgpack-transport.native-result')]: true });
+    client.toWire(marked as JSONRPCMessage, 'msgpack');
+    assert.equal((client.fromWire(response(3), 'msgpack', true) as any).result.content[0].data, bin);
+    assert.equal((client.fromWire(response(3), 'msgpack', true) as any).result.content[0].data, 'AQID', 'one response per marked id');
+  });
+
+  it('refuses bin outside a media field with a forbidden-type payload error that carries the id', () => {
+    const server = negotiatedServer();
+    const bad = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'x', arguments: { blob: new Uint8Array(3) } } };
+    assert.throws(
+      () => server.fromWire(bad, 'msgpack', true),
+      (e: unknown) => e instanceof PayloadError && e.code === 'forbidden-type' && e.clues?.id === 5 && e.clues.hasMethod,
+    );
+  });
+
+  it('a placeholder that is gone: a result becomes an error response; a request fails to send', () => {
+    const server = negotiatedServer();
+    const registryStub = nativeImage(new Uint8Array(1), 'image/png');
+    nativeBytesPlaceholders.clear();
+    const answer = server.toWire({ jsonrpc: '2.0', id: 6, result: { content: [registryStub] } } as unknown as JSONRPCMessage, 'msgpack') as any;
+    assert.equal(answer.id, 6);
+    assert.match(answer.error.message, /are gone/);
+    const request = { jsonrpc: '2.0', id: 7, method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: registryStub }] } };
+    assert.throws(() => server.toWire(request as unknown as JSONRPCMessage, 'msgpack'), /are gone/);
+  });
+
+  it('the native schemas accept bytes or base64, and refuse bad base64', () => {
+    const parse = (data: unknown) => NativeCallToolResultSchema.safeParse({ content: [{ type: 'image', data, mimeType: 'image/png' }] });
+    assert.deepEqual([...(parse('AQID').data!.content[0] as { data: Uint8Array }).data], [1, 2, 3]);
+    assert.deepEqual([...(parse(new Uint8Array([7])).data!.content[0] as { data: Uint8Array }).data], [7]);
+    assert.equal(parse('AQ!D').success, false);
+    assert.equal(parse('A').success, false);
+  });
+});
+
+describe('bin from a peer over stdio (raw frames)', { timeout: 30_000 }, () => {
+  /** A raw msgpack-v1 peer talking to a server transport with native bytes enabled. */
+  async function rawPeer() {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const transport = new StdioMsgpackServerTransport(stdin, stdout, { nativeBytes: true });
+    const errors: Error[] = [];
+    const server = createNativeServer();
+    await server.connect(transport);
+    transport.onerror = (e) => errors.push(e);
+    const received: any[] = [];
+    const reader = new FrameReader();
+    stdout.on('data', (chunk: Buffer) => reader.push(chunk, (p) => received.push(decode(p))));
+    const encoder = new CanonicalEncoder();
+    const send = (value: unknown) => stdin.write(encoder.encodeFrame(value));
+    const reply = async (id: number) => {
+      await withTimeout(
+        (async () => {
+          while (!received.some((m) => m.id === id)) await new Promise((resolve) => setTimeout(resolve, 5));
+        })(),
+        5000,
+        `reply ${id}`,
+      );
+      return received.find((m) => m.id === id);
+    };
+    return { send, reply, errors, close: () => server.close() };
+  }
+
+  for (const negotiated of [false, true]) {
+    it(`${negotiated ? 'negotiated' : 'not negotiated'}: bin in tool arguments is refused as forbidden-type, and the connection goes on`, async () => {
+      const peer = await rawPeer();
+      try {
+        peer.send(initialize(1, negotiated ? offer : {}));
+        const init = await peer.reply(1);
+        assert.equal(init.result.capabilities.experimental?.[NATIVE_BYTES_CAPABILITY] !== undefined, negotiated);
+        peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        peer.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'image', arguments: { bytes: 3, extra: new Uint8Array(4) } } });
+        const refused = await peer.reply(2);
+        assert.equal(refused.error.data.reason, 'forbidden-type');
+        assert.match(refused.error.message, negotiated ? /outside a media field/ : /only allowed once native bytes are negotiated/);
+        assert.ok(peer.errors.some((e) => e instanceof PayloadError && e.code === 'forbidden-type'));
+        peer.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'image', arguments: { bytes: 3 } } });
+        const ok = await peer.reply(3);
+        const data = ok.result.content[1].data;
+        if (negotiated) assert.deepEqual([...data], [...mediaBytes(3)]);
+        else assert.equal(data, Buffer.from(mediaBytes(3)).toString('base64'));
+      } finally {
+        await peer.close();
+      }
+    });
+  }
+});
