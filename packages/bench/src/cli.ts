@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { currentRuntime, describeEnvironment } from './environment.js';
+import { HELP, parseOptions, type BenchOptions } from './options.js';
+import { renderHtml } from './report/html.js';
+import { StreamProgress, SilentProgress } from './report/progress.js';
+import { renderText } from './report/table.js';
+import { SCHEMA, type BenchResult } from './results.js';
+import { runInThisRuntime, type RuntimeRun } from './run.js';
+import { runtimeExecutable, runtimeVersion } from './runtimes.js';
+import { NOISE_BAND } from './stats.js';
+import { evaluateTargets } from './targets.js';
+
+async function main(): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (options.childResultFile) {
+    // A child run for one runtime: progress on stderr, results to the file.
+    const run = await runInThisRuntime(options, new StreamProgress(process.stderr));
+    writeFileSync(options.childResultFile, JSON.stringify(run));
+    return 0;
+  }
+
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const runs: RuntimeRun[] = [];
+  const here = currentRuntime();
+  for (const runtime of options.runtimes) {
+    if (runtime === here.name) runs.push(await runInThisRuntime(options, new StreamProgress(process.stderr)));
+    else runs.push(await runInChild(runtime, options));
+  }
+  const scenarios = runs.flatMap((r) => r.scenarios);
+  const partial = {
+    schema: SCHEMA,
+    mode: options.mode,
+    command: commandLine(),
+    startedAt,
+    durationMs: Date.now() - started,
+    environment: describeEnvironment(Object.fromEntries(runs.map((r) => [r.runtime, r.version]))),
+    noiseBand: NOISE_BAND,
+    scenarios,
+    skipped: runs.flatMap((r) => r.skipped),
+  } satisfies Omit<BenchResult, 'targets'>;
+  const result: BenchResult = { ...partial, targets: evaluateTargets(partial) };
+  process.stdout.write('\n' + renderText(result));
+  if (options.jsonFile) {
+    writeFileSync(options.jsonFile, JSON.stringify(result, null, 2) + '\n');
+    process.stdout.write(`results written to ${options.jsonFile}\n`);
+  }
+  if (options.reportFile) {
+    writeFileSync(options.reportFile, renderHtml(result));
+    process.stdout.write(`report written to ${options.reportFile}\n`);
+  }
+  return 0;
+}
+
+function commandLine(): string {
+  return ['mcp-msgpack-bench', ...process.argv.slice(2)].join(' ');
+}
+
+/** Re-runs this CLI under another runtime for the measurement part and reads back its results. */
+async function runInChild(runtime: 'node' | 'bun', options: BenchOptions): Promise<RuntimeRun> {
+  const executable = runtimeExecutable(runtime);
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-msgpack-bench-'));
+  const file = join(dir, 'result.json');
+  const args = [fileURLToPath(import.meta.url), '--child-result', file, '--runtime', runtime];
+  if (options.mode === 'full') args.push('--full');
+  for (const s of options.scenarios) args.push('--scenario', s);
+  for (const t of options.transports) args.push('--transport', t);
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(executable, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+      child.once('error', reject);
+      child.once('exit', (c) => resolve(c));
+    });
+    if (code !== 0) throw new Error(`${runtime} run exited with code ${code}`);
+    return JSON.parse(readFileSync(file, 'utf8')) as RuntimeRun;
+  } catch (error) {
+    return { runtime, version: runtimeVersion(executable), scenarios: [], skipped: [`${runtime}: the whole run failed: ${(error as Error).message}`] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void SilentProgress;
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`mcp-msgpack-bench failed: ${error?.stack ?? error}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,12 @@
+export { parseOptions, HELP, type BenchOptions } from './options.js';
+export { runInThisRuntime, type RuntimeRun } from './run.js';
+export { buildPlan, type Plan } from './plan.js';
+export { renderText } from './report/table.js';
+export { renderHtml } from './report/html.js';
+export { evaluateTargets } from './targets.js';
+export { percentile, median, summarizeRatios, classify, NOISE_BAND, type Verdict, type RatioSummary } from './stats.js';
+export { readProcessCpuNs } from './metrics/cpu.js';
+export { readRss, resetPeakRss } from './metrics/rss.js';
+export { ByteCounter, CountingProxy, countingSpawn } from './metrics/bytes.js';
+export { SCHEMA, METRICS, type BenchResult, type ScenarioResult } from './results.js';
+export * as payloads from './payloads.js';

@@ -1,0 +1,95 @@
+import { parseArgs } from 'node:util';
+
+export type Venue = 'codec' | 'text' | 'object' | 'media' | 'small';
+export const VENUES: readonly Venue[] = ['codec', 'text', 'object', 'media', 'small'];
+
+export interface BenchOptions {
+  mode: 'quick' | 'full';
+  /** Scenario filters: a venue name ("object") or the start of a scenario name ("object-1MB/stdio"). */
+  scenarios: string[];
+  runtimes: Array<'node' | 'bun'>;
+  transports: Array<'stdio' | 'http'>;
+  jsonFile?: string;
+  reportFile?: string;
+  /** Internal: this process is a child run for one runtime; write results here and print nothing else. */
+  childResultFile?: string;
+  help: boolean;
+}
+
+export const HELP = `Usage: mcp-msgpack-bench [options]
+
+Measures, on this machine, what the MessagePack wire (msgpack-v1) and native bytes change for an MCP
+server, side by side with JSON and the stock SDK transports, and says plainly where they do not help.
+
+Options:
+  --full                 Longer and larger run (more rounds, more calls, 1 MB text, more concurrency
+                         cases). The default is the quick mode, under 2 minutes on a 2-core machine.
+  --scenario NAME        Run only matching scenarios. NAME is a venue (codec, text, object, media, small)
+                         or the start of a scenario name as printed in the table (e.g. object-1MB/stdio,
+                         media-5MiB/http-1). Repeat the option or give a comma-separated list.
+  --runtime node|bun     Run the servers and clients under this runtime (default: node). Repeat or give
+                         "node,bun" to measure both; bun is taken from the repository's node_modules/bun
+                         or from PATH.
+  --transport stdio|http Only this transport (default: both). Repeatable or comma-separated.
+  --json FILE            Also write the machine-readable results (schema "mcp-msgpack-bench/1") to FILE.
+  --report FILE          Also write a self-contained HTML report with charts (no external assets) to FILE.
+  -h, --help             Show this help.
+
+What it measures, per scenario and variant:
+  server CPU/call        user + system CPU time of the server process (all threads) per call, from /proc
+  server peak RSS        highest resident memory of the server process during a round (VmHWM, reset
+                         before each round)
+  server steady RSS      resident memory right after a round
+  wire bytes/call        bytes on the pipe or socket, both directions (HTTP: headers and gzip included)
+  client p50/p95/p99     latency of each call as the client sees it
+  calls/s                calls completed per second of wall time
+
+How to read the verdicts: every comparison is candidate / baseline, computed per round (rounds alternate
+the variants so drift hits all of them), and reported as the median ratio with its min..max over rounds.
+"wins" means every round favoured the candidate and the median is beyond the noise band (±5%); "loses"
+the same against it; anything else is "ties". Lower is better for costs, higher for calls/s.
+`;
+
+function list(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      full: { type: 'boolean', default: false },
+      quick: { type: 'boolean', default: false },
+      scenario: { type: 'string', multiple: true },
+      runtime: { type: 'string', multiple: true },
+      transport: { type: 'string', multiple: true },
+      json: { type: 'string' },
+      report: { type: 'string' },
+      'child-result': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.full && values.quick) throw new Error('--full and --quick cannot be combined');
+  const runtimes = list(values.runtime);
+  for (const r of runtimes) if (r !== 'node' && r !== 'bun') throw new Error(`--runtime must be node or bun, not "${r}"`);
+  const transports = list(values.transport);
+  for (const t of transports) if (t !== 'stdio' && t !== 'http') throw new Error(`--transport must be stdio or http, not "${t}"`);
+  return {
+    mode: values.full ? 'full' : 'quick',
+    scenarios: list(values.scenario),
+    runtimes: runtimes.length > 0 ? [...new Set(runtimes as Array<'node' | 'bun'>)] : ['node'],
+    transports: transports.length > 0 ? [...new Set(transports as Array<'stdio' | 'http'>)] : ['stdio', 'http'],
+    jsonFile: values.json,
+    reportFile: values.report,
+    childResultFile: values['child-result'],
+    help: values.help ?? false,
+  };
+}
+
+/** Whether a scenario (by venue and name) passes the --scenario filters. */
+export function scenarioSelected(filters: readonly string[], venue: Venue, name: string): boolean {
+  if (filters.length === 0) return true;
+  return filters.some((f) => f === venue || name === f || name.startsWith(f + '/') || name.startsWith(f + '-'));
+}

@@ -1,0 +1,64 @@
+import { scenarioSelected, type BenchOptions } from './options.js';
+import type { CallScenario } from './runner/rounds.js';
+import type { Budget } from './scenarios/calls.js';
+import { codecPayloads, type CodecPayload } from './scenarios/codec.js';
+import { mediaScenarios } from './scenarios/media.js';
+import { objectScenarios } from './scenarios/object.js';
+import { smallScenarios } from './scenarios/small.js';
+import { textScenarios } from './scenarios/text.js';
+import { httpTransportAvailable, mediaServerAvailable } from './servers/optional.js';
+
+export interface Plan {
+  codec: { payloads: CodecPayload[]; rounds: number; timeMs: number };
+  calls: CallScenario[];
+  skipped: string[];
+  /** Rounds in the whole plan, for the progress display. */
+  steps: number;
+}
+
+/** Tiny budgets for the test suite's smoke run: every scenario for a moment. */
+export interface PlanTuning {
+  smoke?: boolean;
+  mediaDir?: string;
+}
+
+/** Round lengths per mode; quick mode keeps the whole run under 2 minutes on a 2-core machine. */
+function budgetFor(mode: 'quick' | 'full', smoke: boolean): Budget {
+  if (smoke) return { rounds: 2, roundMs: 0, warmupMs: 0, minCalls: 2, maxCalls: 16 };
+  if (mode === 'full') return { rounds: 8, roundMs: 1000, warmupMs: 1000, minCalls: 4, maxCalls: 5000 };
+  return { rounds: 4, roundMs: 150, warmupMs: 150, minCalls: 3, maxCalls: 1000 };
+}
+
+export async function buildPlan(options: BenchOptions, tuning: PlanTuning = {}): Promise<Plan> {
+  const full = options.mode === 'full';
+  const smoke = tuning.smoke ?? false;
+  const skipped: string[] = [];
+  const calls: CallScenario[] = [];
+  const httpOurs = await httpTransportAvailable();
+  const media = await mediaServerAvailable();
+  if (options.transports.includes('http') && !httpOurs) {
+    skipped.push('MessagePack over HTTP: the transport package does not export its HTTP transport yet; HTTP scenarios compare the SDK\'s JSON with JSON + gzip only');
+  }
+  if (!media) skipped.push('media venue: mcp-filesystem-media-server is not built yet (no createFilesystemServer)');
+
+  for (const transport of options.transports) {
+    const clientCounts = transport === 'stdio' ? [1] : smoke ? [1, 16] : full ? [1, 16] : [1, 16];
+    for (const clients of clientCounts) {
+      const budget = budgetFor(options.mode, smoke);
+      const many = clients > 1;
+      // With 16 clients, quick mode keeps to the venues where concurrency changes the picture.
+      // Ordered so that servers reused from one scenario to the next see growing payloads; with 16 clients,
+      // quick mode keeps to one case per venue where concurrency changes the picture.
+      calls.push(...smallScenarios(transport, clients, httpOurs, budget));
+      if (!many || full || smoke) calls.push(...textScenarios(full, transport, clients, httpOurs, budget));
+      calls.push(...objectScenarios(full, transport, clients, httpOurs, budget).filter((s) => !many || full || smoke || s.name.startsWith('object-50KB/')));
+      if (media) calls.push(...(await mediaScenarios(full, transport, clients, httpOurs, budget, tuning.mediaDir)).filter((s) => !many || full || smoke || s.name.startsWith('media-1MiB/')));
+    }
+  }
+  const selected = calls.filter((s) => scenarioSelected(options.scenarios, s.venue, s.name));
+  const payloads = codecPayloads(full).filter((p) => scenarioSelected(options.scenarios, 'codec', `codec/${p.name}`));
+  const codecRounds = smoke ? 1 : full ? 7 : 3;
+  const codec = { payloads, rounds: codecRounds, timeMs: smoke ? 5 : full ? 300 : 40 };
+  const steps = payloads.length * codecRounds + selected.reduce((sum, s) => sum + s.rounds, 0);
+  return { codec, calls: selected, skipped, steps };
+}

@@ -1,0 +1,23 @@
+import { METRICS, type MetricKey } from '../results.js';
+import type { RatioSummary, Verdict } from '../stats.js';
+
+export function formatValue(key: MetricKey, value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return '-';
+  const unit = METRICS[key].unit;
+  if (unit === 'bytes') return formatBytes(value);
+  if (unit === 'ms') return value >= 100 ? value.toFixed(0) + ' ms' : value >= 1 ? value.toFixed(2) + ' ms' : (value * 1000).toFixed(1) + ' µs';
+  return value >= 100 ? value.toFixed(0) : value.toFixed(1);
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return (bytes / (1024 * 1024)).toFixed(1) + ' MiB';
+  if (bytes >= 1024) return (bytes / 1024).toFixed(1) + ' KiB';
+  return bytes.toFixed(0) + ' B';
+}
+
+export function formatRatio(ratio: RatioSummary): string {
+  const digits = (n: number) => (n >= 10 ? n.toFixed(1) : n.toFixed(2));
+  return ratio.min === ratio.max || ratio.rounds === 1 ? `${digits(ratio.median)}x` : `${digits(ratio.median)}x (${digits(ratio.min)}-${digits(ratio.max)})`;
+}
+
+export const VERDICT_MARK: Record<Verdict, string> = { wins: 'W', ties: '=', loses: 'L' };

@@ -1,0 +1,100 @@
+import type { RatioSummary, Verdict } from './stats.js';
+
+/** The machine-readable result of a run (--json FILE). Bump SCHEMA on incompatible changes. */
+export const SCHEMA = 'mcp-msgpack-bench/1';
+
+export interface MetricInfo {
+  label: string;
+  unit: 'ms' | 'bytes' | 'calls/s' | 'ops/s';
+  lowerIsBetter: boolean;
+}
+
+/** Every metric a scenario can report, with how to read it. */
+export const METRICS = {
+  cpu: { label: 'server CPU/call', unit: 'ms', lowerIsBetter: true },
+  peakRss: { label: 'server peak RSS', unit: 'bytes', lowerIsBetter: true },
+  steadyRss: { label: 'server steady RSS', unit: 'bytes', lowerIsBetter: true },
+  wire: { label: 'wire bytes/call', unit: 'bytes', lowerIsBetter: true },
+  sent: { label: 'bytes/call to server', unit: 'bytes', lowerIsBetter: true },
+  received: { label: 'bytes/call to client', unit: 'bytes', lowerIsBetter: true },
+  p50: { label: 'client p50', unit: 'ms', lowerIsBetter: true },
+  p95: { label: 'client p95', unit: 'ms', lowerIsBetter: true },
+  p99: { label: 'client p99', unit: 'ms', lowerIsBetter: true },
+  throughput: { label: 'calls/s', unit: 'calls/s', lowerIsBetter: false },
+  codecTime: { label: 'encode+decode', unit: 'ms', lowerIsBetter: true },
+  encodeTime: { label: 'encode', unit: 'ms', lowerIsBetter: true },
+  decodeTime: { label: 'decode', unit: 'ms', lowerIsBetter: true },
+  encodedBytes: { label: 'encoded bytes', unit: 'bytes', lowerIsBetter: true },
+} as const satisfies Record<string, MetricInfo>;
+
+export type MetricKey = keyof typeof METRICS;
+
+export interface VariantResult {
+  id: string;
+  label: string;
+  /** Typical value of each metric (median over rounds; latency percentiles over every call). */
+  values: Partial<Record<MetricKey, number>>;
+  /** Why this variant produced no (or not all) rounds, when it failed. */
+  failed?: string;
+}
+
+export interface MetricComparison {
+  ratio: RatioSummary;
+  verdict: Verdict;
+}
+
+export interface ComparisonResult {
+  candidate: string;
+  baseline: string;
+  /** candidate / baseline, computed per round. */
+  metrics: Partial<Record<MetricKey, MetricComparison>>;
+}
+
+export interface ScenarioResult {
+  name: string;
+  venue: 'codec' | 'text' | 'object' | 'media' | 'small';
+  title: string;
+  runtime: string;
+  transport: 'in-process' | 'stdio' | 'http';
+  clients: number;
+  rounds: number;
+  callsPerRound: number;
+  warmupCalls: number;
+  variants: VariantResult[];
+  comparisons: ComparisonResult[];
+  /** Failures and comparisons that could not be made, said plainly. */
+  notes: string[];
+}
+
+export interface TargetResult {
+  id: string;
+  description: string;
+  /** "met", "missed", or "not measured" (with the reason in `note`). */
+  status: 'met' | 'missed' | 'not measured';
+  measured?: number;
+  threshold: number;
+  note?: string;
+}
+
+export interface Environment {
+  cpu: string;
+  cores: number;
+  memoryBytes: number;
+  os: string;
+  runtimes: Record<string, string>;
+  packages: Record<string, string>;
+}
+
+export interface BenchResult {
+  schema: typeof SCHEMA;
+  mode: 'quick' | 'full';
+  command: string;
+  startedAt: string;
+  durationMs: number;
+  environment: Environment;
+  noiseBand: number;
+  scenarios: ScenarioResult[];
+  targets: TargetResult[];
+  /** Venues or variants that could not run, and why. */
+  skipped: string[];
+}

@@ -1,0 +1,69 @@
+import type { BenchOptions } from './options.js';
+import { buildPlan, type PlanTuning } from './plan.js';
+import type { Progress } from './report/progress.js';
+import type { ScenarioResult } from './results.js';
+import { SessionPool } from './runner/pool.js';
+import { runCallScenario } from './runner/rounds.js';
+import { runCodecPayload } from './scenarios/codec.js';
+import { createMediaDir } from './scenarios/media.js';
+import { currentRuntime } from './environment.js';
+
+export interface RuntimeRun {
+  runtime: string;
+  version: string;
+  scenarios: ScenarioResult[];
+  skipped: string[];
+}
+
+/**
+ * Runs the plan in this process's runtime: the codec venue in-process, every other venue through server
+ * children started with this same executable. A scenario that fails is reported as skipped (with its
+ * error) and the run goes on.
+ */
+export async function runInThisRuntime(options: BenchOptions, progress: Progress, tuning: PlanTuning = {}): Promise<RuntimeRun> {
+  const runtime = currentRuntime();
+  const media = tuning.mediaDir ? undefined : createMediaDir();
+  try {
+    return await runPlan(options, progress, { ...tuning, mediaDir: tuning.mediaDir ?? media?.dir }, runtime);
+  } finally {
+    media?.remove();
+  }
+}
+
+async function runPlan(options: BenchOptions, progress: Progress, tuning: PlanTuning, runtime: { name: string; version: string }): Promise<RuntimeRun> {
+  const plan = await buildPlan(options, tuning);
+  progress.begin(plan.steps);
+  const scenarios: ScenarioResult[] = [];
+  const skipped = plan.skipped.map((s) => `${runtime.name}: ${s}`);
+  for (const line of skipped) progress.note(`skipped: ${line}`);
+  const count = plan.codec.payloads.length + plan.calls.length;
+  let index = 0;
+  for (const payload of plan.codec.payloads) {
+    progress.scenario(`codec/${payload.name} (${runtime.name})`, ++index, count);
+    try {
+      scenarios.push(await runCodecPayload(payload, plan.codec.rounds, plan.codec.timeMs, runtime.name, progress));
+    } catch (error) {
+      const line = `${runtime.name}: codec/${payload.name} failed: ${(error as Error).message}`;
+      skipped.push(line);
+      progress.note(line);
+    }
+  }
+  const pool = new SessionPool(process.execPath, tuning.mediaDir);
+  try {
+    for (const scenario of plan.calls) {
+      progress.scenario(`${scenario.name} (${runtime.name})`, ++index, count);
+      await pool.keepOnly(scenario.variants);
+      try {
+        scenarios.push(await runCallScenario(scenario, runtime.name, pool, progress));
+      } catch (error) {
+        const line = `${runtime.name}: ${scenario.name} failed: ${(error as Error).message}`;
+        skipped.push(line);
+        progress.note(line);
+      }
+    }
+  } finally {
+    await pool.closeAll();
+  }
+  progress.end();
+  return { runtime: runtime.name, version: runtime.version, scenarios, skipped };
+}

@@ -1,0 +1,46 @@
+import { startSession, type Session } from './session.js';
+import type { VariantSpec } from './variant.js';
+
+/** Two variants with the same key run the same server program with the same transports and clients. */
+export function sessionKey(spec: VariantSpec): string {
+  return [spec.transport, spec.server, spec.stack, spec.wire, spec.gzip ? 'gzip' : '', spec.nativeBytes ? 'native' : '', spec.clients].join('|');
+}
+
+/**
+ * Keeps server processes (and their connected clients) alive from one scenario to the next when the next
+ * one needs the same variant: starting a server costs more than many calls, and quick mode has 2 minutes.
+ */
+export class SessionPool {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly runtime: string, private readonly mediaDir: string | undefined) {}
+
+  async get(spec: VariantSpec): Promise<Session> {
+    const key = sessionKey(spec);
+    const existing = this.sessions.get(key);
+    if (existing) return { ...existing, spec };
+    const session = await startSession(spec, this.runtime, this.mediaDir);
+    this.sessions.set(key, session);
+    return session;
+  }
+
+  /** Closes a session that failed, so the next scenario gets a fresh server. */
+  async drop(spec: VariantSpec): Promise<void> {
+    const key = sessionKey(spec);
+    const session = this.sessions.get(key);
+    this.sessions.delete(key);
+    await session?.close().catch(() => {});
+  }
+
+  /** Closes every session the coming scenario does not use. */
+  async keepOnly(specs: readonly VariantSpec[]): Promise<void> {
+    const keep = new Set(specs.map(sessionKey));
+    const closing = [...this.sessions].filter(([key]) => !keep.has(key));
+    for (const [key] of closing) this.sessions.delete(key);
+    await Promise.all(closing.map(([, session]) => session.close().catch(() => {})));
+  }
+
+  async closeAll(): Promise<void> {
+    await this.keepOnly([]);
+  }
+}

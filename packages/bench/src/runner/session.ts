@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { ByteCounter, CountingProxy, countChildStdio, countingSpawn } from '../metrics/bytes.js';
+import type { VariantSpec } from './variant.js';
+
+/** A running variant: its server process, its connected clients and the byte counter between them. */
+export interface Session {
+  spec: VariantSpec;
+  serverPid: number;
+  clients: Client[];
+  bytes: ByteCounter;
+  close(): Promise<void>;
+}
+
+const ENTRY = fileURLToPath(new URL('../servers/entry.js', import.meta.url));
+
+export function officialFilesystemEntry(): string {
+  const require = createRequire(import.meta.url);
+  return require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+}
+
+function serverArgs(spec: VariantSpec, mediaDir: string | undefined): string[] {
+  if (spec.server === 'official') return [officialFilesystemEntry(), mediaDir ?? process.cwd()];
+  const args = [ENTRY, '--app', spec.server, '--transport', spec.transport, '--stack', spec.stack];
+  if (mediaDir) args.push('--dir', mediaDir);
+  if (spec.gzip) args.push('--gzip');
+  return args;
+}
+
+function newClient(): Client {
+  return new Client({ name: 'mcp-msgpack-bench', version: '0.1.0' });
+}
+
+/** Starts the server and connects the variant's clients. `runtime` is the executable for the server. */
+export async function startSession(spec: VariantSpec, runtime: string, mediaDir?: string): Promise<Session> {
+  return spec.transport === 'stdio' ? startStdio(spec, runtime, mediaDir) : startHttp(spec, runtime, mediaDir);
+}
+
+async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string | undefined): Promise<Session> {
+  const bytes = new ByteCounter();
+  const args = serverArgs(spec, mediaDir);
+  const client = newClient();
+  let transport: Transport;
+  let pid: () => number | null;
+  if (spec.stack === 'stock') {
+    const stock = new StdioClientTransport({ command: runtime, args, stderr: 'inherit' });
+    transport = stock;
+    pid = () => stock.pid;
+    await stock.start();
+    // The SDK spawns the child itself and offers no hook: count on its private process handle.
+    const child = (stock as unknown as { _process?: ChildProcess })._process;
+    if (!child) throw new Error('the SDK stdio transport did not expose its child process');
+    countChildStdio(child, bytes);
+    // connect() calls start() again; make it a no-op now that the process runs.
+    stock.start = async () => {};
+  } else {
+    const ours = new StdioMsgpackClientTransport({ command: runtime, args, wire: spec.wire, stderr: 'inherit', spawn: countingSpawn(bytes) });
+    transport = ours;
+    pid = () => ours.pid;
+  }
+  await client.connect(transport);
+  const serverPid = pid();
+  if (!serverPid) throw new Error(`${spec.label}: server process has no pid`);
+  return {
+    spec,
+    serverPid,
+    clients: [client],
+    bytes,
+    close: async () => {
+      await client.close().catch(() => {});
+    },
+  };
+}
+
+async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | undefined): Promise<Session> {
+  const child = spawn(runtime, serverArgs(spec, mediaDir), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await readyPort(child);
+  const proxy = new CountingProxy(port);
+  const proxyPort = await proxy.listen();
+  const url = new URL(`http://127.0.0.1:${proxyPort}/mcp`);
+  const clients: Client[] = [];
+  try {
+    for (let i = 0; i < spec.clients; i++) {
+      const client = newClient();
+      await client.connect(httpClientTransport(spec, url));
+      clients.push(client);
+    }
+  } catch (error) {
+    child.kill('SIGKILL');
+    await proxy.close();
+    throw error;
+  }
+  return {
+    spec,
+    serverPid: child.pid!,
+    clients,
+    bytes: proxy.counter,
+    close: async () => {
+      await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      child.kill('SIGTERM');
+      await proxy.close();
+    },
+  };
+}
+
+function httpClientTransport(spec: VariantSpec, url: URL): Transport {
+  if (spec.stack === 'stock') return new StreamableHTTPClientTransport(url);
+  return new HttpMsgpackClientTransport(url, { wire: spec.wire });
+}
+
+function readyPort(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => fail(new Error('server did not become ready within 20 s')), 20_000);
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const match = /BENCH_READY (\d+)/.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        resolve(Number(match[1]));
+      }
+    };
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => fail(new Error(`server exited (code ${code}) before it was ready`)));
+    child.once('error', fail);
+  });
+}

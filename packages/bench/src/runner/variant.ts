@@ -1,0 +1,25 @@
+/** What one side of a comparison is: which server, which transports, which wire. */
+export interface VariantSpec {
+  /** Short stable id used in results and ratios, e.g. "msgpack", "json", "stock-json". */
+  id: string;
+  /** Human label for tables. */
+  label: string;
+  transport: 'stdio' | 'http';
+  /** Which server program: the bench tool server, the media server, or the official filesystem server. */
+  server: 'tools' | 'media' | 'official';
+  /** stock: the SDK's own transports on both sides; ours: mcp-msgpack-transport. */
+  stack: 'stock' | 'ours';
+  /** The wire our client speaks (stock is always JSON). */
+  wire: 'json' | 'msgpack';
+  /** Native bytes negotiated (media over MessagePack). */
+  nativeBytes?: boolean;
+  /** Over HTTP: the server gzips JSON replies. */
+  gzip?: boolean;
+  /** Number of concurrent clients (HTTP); stdio always has one. */
+  clients: number;
+}
+
+export interface ScenarioContext {
+  /** Directory holding the media files (media venue). */
+  mediaDir?: string;
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/**
+ * A benchmark server child. The harness starts it under the runtime being measured:
+ *   entry.js --app tools|media [--dir DIR] --transport stdio|http --stack stock|ours [--gzip]
+ * Over HTTP it prints "BENCH_READY <port>" on stdout once listening.
+ */
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
+import { createMediaServer, oursHttpHandler } from './optional.js';
+import { createToolServer } from './tool-app.js';
+import { listen, stockSessionHandler, type Connectable } from './http-host.js';
+
+const { values } = parseArgs({
+  options: {
+    app: { type: 'string', default: 'tools' },
+    dir: { type: 'string' },
+    transport: { type: 'string', default: 'stdio' },
+    stack: { type: 'string', default: 'ours' },
+    gzip: { type: 'boolean', default: false },
+  },
+});
+
+async function main(): Promise<void> {
+  const makeServer = async (): Promise<Connectable> => {
+    if (values.app === 'media') return createMediaServer(values.dir ?? process.cwd());
+    return createToolServer();
+  };
+  if (values.transport === 'stdio') {
+    const server = await makeServer();
+    const transport = values.stack === 'stock' ? new StdioServerTransport() : new StdioMsgpackServerTransport();
+    await server.connect(transport);
+    return;
+  }
+  // One server instance per session, as the SDK's HTTP examples do; created ahead so the factory is sync.
+  const pool: Connectable[] = [];
+  const next = () => pool.pop()!;
+  const refill = async () => {
+    while (pool.length < 2) pool.push(await makeServer());
+  };
+  await refill();
+  const factory = () => {
+    const server = next();
+    void refill();
+    return server;
+  };
+  const handler = values.stack === 'stock' ? stockSessionHandler(factory) : await oursHttpHandler(factory);
+  const port = await listen(handler, { gzip: values.gzip });
+  process.stdout.write(`BENCH_READY ${port}\n`);
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`bench server failed: ${error?.stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+
+/** Something that can be connected to a transport: the SDK's Server or McpServer. */
+export interface Connectable {
+  connect(transport: import('@modelcontextprotocol/sdk/shared/transport.js').Transport): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type WebHandler = (request: Request) => Promise<Response>;
+
+export interface HostOptions {
+  /** Compress JSON response bodies with gzip when the client accepts it (the "JSON + gzip" variant). */
+  gzip?: boolean;
+}
+
+/**
+ * The stock SDK's Streamable HTTP transport (web-standard flavour, JSON responses), one transport and one
+ * server instance per session, as the SDK's examples do.
+ */
+export function stockSessionHandler(createServer: () => Connectable): WebHandler {
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  return async (request) => {
+    const id = request.headers.get('mcp-session-id');
+    let transport = id ? sessions.get(id) : undefined;
+    if (!transport) {
+      if (id) return new Response('unknown session', { status: 404 });
+      const fresh = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        enableJsonResponse: true,
+        onsessioninitialized: (sessionId) => void sessions.set(sessionId, fresh),
+        onsessionclosed: (sessionId) => void sessions.delete(sessionId),
+      });
+      await createServer().connect(fresh);
+      transport = fresh;
+    }
+    return transport.handleRequest(request);
+  };
+}
+
+/** Serves a web-standard handler on node:http (works on Node and Bun), optionally gzipping JSON bodies. */
+export function listen(handler: WebHandler, options: HostOptions = {}): Promise<number> {
+  const server = createServer((req, res) => {
+    void serve(handler, options, req, res).catch((error: Error) => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(String(error?.message ?? error));
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : 0);
+    });
+  });
+}
+
+async function serve(handler: WebHandler, options: HostOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && chunks.length > 0;
+  const request = new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, {
+    method: req.method,
+    headers,
+    body: hasBody ? Buffer.concat(chunks) : undefined,
+  });
+  const response = await handler(request);
+  const outHeaders: Record<string, string> = {};
+  response.headers.forEach((value, name) => (outHeaders[name] = value));
+  const type = response.headers.get('content-type') ?? '';
+  const compress = options.gzip && type.includes('application/json') && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  if (!response.body || compress || !type.includes('text/event-stream')) {
+    // A finite body: read it whole (JSON replies, errors), gzip it when asked.
+    let body = Buffer.from(await response.arrayBuffer());
+    if (compress) {
+      body = gzipSync(body);
+      outHeaders['content-encoding'] = 'gzip';
+      outHeaders['vary'] = 'accept-encoding';
+    }
+    outHeaders['content-length'] = String(body.length);
+    res.writeHead(response.status, outHeaders);
+    res.end(body);
+    return;
+  }
+  // An SSE stream (the standalone GET stream): pass it through as it comes.
+  res.writeHead(response.status, outHeaders);
+  const reader = response.body.getReader();
+  res.on('close', () => void reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    res.write(value);
+  }
+  res.end();
+}

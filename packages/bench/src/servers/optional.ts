@@ -1,0 +1,47 @@
+/**
+ * The parts of the project that other packages provide and that may not be built yet (the HTTP transport,
+ * the filesystem media server, native bytes). Loaded lazily so the benchmark runs whatever is available
+ * and says what it skipped.
+ */
+import type { Connectable, WebHandler } from './http-host.js';
+
+type Module = Record<string, unknown>;
+
+async function load(name: string): Promise<Module | undefined> {
+  try {
+    return (await import(name)) as Module;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function createMediaServer(dir: string): Promise<Connectable> {
+  const media = await load('mcp-filesystem-media-server');
+  const resolve = media?.resolveAllowedDirectories as ((dirs: string[]) => Promise<unknown>) | undefined;
+  const create = media?.createFilesystemServer as ((options: unknown) => Connectable) | undefined;
+  if (typeof create !== 'function' || typeof resolve !== 'function') throw new Error('mcp-filesystem-media-server does not export createFilesystemServer');
+  return create({ allowedDirectories: await resolve([dir]), log: () => {} });
+}
+
+/** Our Streamable HTTP handler (both wires at one URL), with single-body replies like the stock variant. */
+export async function oursHttpHandler(factory: () => Connectable): Promise<WebHandler> {
+  const transport = await load('mcp-msgpack-transport');
+  const Handler = transport?.McpHttpHandler as
+    | (new (options: Record<string, unknown>) => { handle(request: Request): Promise<Response> })
+    | undefined;
+  if (typeof Handler !== 'function') throw new Error('the MessagePack HTTP transport is not available yet');
+  const handler = new Handler({ createServer: factory, enableJsonResponse: true });
+  return (request) => handler.handle(request);
+}
+
+/** Whether the media server package is built and exports what the media venue needs. */
+export async function mediaServerAvailable(): Promise<boolean> {
+  const media = await load('mcp-filesystem-media-server');
+  return typeof media?.createFilesystemServer === 'function';
+}
+
+/** Whether the transport package exports its HTTP transport yet. */
+export async function httpTransportAvailable(): Promise<boolean> {
+  const transport = await load('mcp-msgpack-transport');
+  return typeof transport?.McpHttpHandler === 'function' && typeof transport?.HttpMsgpackClientTransport === 'function';
+}
