@@ -97,8 +97,12 @@ export class StdioMsgpackClientTransport implements Transport {
         {
           message: (message) => this.onmessage?.(message),
           error: (error) => this.onerror?.(error),
-          // The child's stdout ended (it exited or closed it); 'close' below finishes the job.
-          broken: () => {},
+          // A framing error (a header over the cap, a JSON line too long) leaves the child running but its
+          // output unreadable: end it, so pending requests fail now rather than never. When its stdout
+          // simply ended (it exited or closed it), 'close' below finishes the job.
+          broken: (error) => {
+            if (error && error.code !== 'truncated-frame') void this.close();
+          },
         },
         { ...this.params, adapter: this.adapter },
       );
