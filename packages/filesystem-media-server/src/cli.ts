@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import process from 'node:process';
-import { listenNode, McpHttpHandler, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
+import { listenNode, McpHttpHandler, nativeBytesAdapterFactory, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
 import { createFilesystemServer, resolveAllowedDirectories } from './server.js';
 
@@ -24,10 +24,14 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   if (options.directories.length === 0) log('No directories given: waiting for the client to provide MCP roots');
-  const serverOptions = { allowedDirectories, maxMediaBytes: options.maxMediaBytes, log };
+  // Our transports carry the native-bytes adapter: media leaves as bin for clients that negotiate it.
+  const serverOptions = { allowedDirectories, maxMediaBytes: options.maxMediaBytes, log, nativeBytes: true };
 
   if (options.http) {
-    const handler = new McpHttpHandler({ createServer: () => createFilesystemServer(serverOptions) });
+    const handler = new McpHttpHandler({
+      createServer: () => createFilesystemServer(serverOptions),
+      adapterFactory: nativeBytesAdapterFactory('server'),
+    });
     const running = await listenNode(handler, { host: options.http.host, port: options.http.port });
     const stop = () => void running.close().finally(() => process.exit(0));
     process.once('SIGINT', stop);
@@ -38,7 +42,7 @@ async function main(): Promise<void> {
     return;
   }
   const server = createFilesystemServer(serverOptions);
-  await server.connect(new StdioMsgpackServerTransport());
+  await server.connect(new StdioMsgpackServerTransport(process.stdin, process.stdout, { nativeBytes: true }));
   log('mcp-filesystem-media-server running on stdio (JSON or MessagePack)');
 }
 

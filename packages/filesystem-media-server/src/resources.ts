@@ -39,7 +39,7 @@ export function registerFileResources(server: McpServer, ctx: ToolContext): void
         const text = asText(file.bytes);
         if (text !== undefined) return { contents: [{ uri: file.uri, mimeType: 'text/plain', text }] };
       }
-      return { contents: [blobResourceContents(file)] };
+      return { contents: [blobResourceContents(file, ctx.media)] };
     },
   );
 }

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from './media/limits.js';
+import { deliveryFor } from './media/media-content.js';
 import { registerFileResources } from './resources.js';
 import { installRootsHandling } from './roots.js';
 import { AllowedDirectories, type AllowedDirectory } from './security/allowed-directories.js';
@@ -22,6 +23,13 @@ export interface FilesystemServerOptions {
   allowedDirectories: readonly AllowedDirectory[] | AllowedDirectories;
   /** Largest file read_media_file and resources/read return, in bytes. Default: 64 MiB minus 1 MiB. */
   maxMediaBytes?: number;
+  /**
+   * Hand media to the transport as bytes (mcp-msgpack-transport's native-bytes helpers): true when the
+   * server is connected through mcp-msgpack-transport's transports, which then send MessagePack bin to
+   * clients that negotiated native bytes and base64 (encoded once) to everyone else. Leave false (the
+   * default) for any other transport: the media is then encoded as base64 in the handler.
+   */
+  nativeBytes?: boolean;
   /** Diagnostics (roots updates and the like). Default: stderr. */
   log?: (message: string) => void;
 }
@@ -38,9 +46,9 @@ export function createFilesystemServer(options: FilesystemServerOptions): McpSer
   const log = options.log ?? ((message: string) => console.error(message));
   const given = options.allowedDirectories;
   const allowed = new AllowedDirectories(given instanceof AllowedDirectories ? given.snapshot() : given);
-  const ctx: ToolContext = { fs: new GuardedFs(allowed), allowed, maxMediaBytes };
-
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
+  const ctx: ToolContext = { fs: new GuardedFs(allowed), allowed, maxMediaBytes, media: deliveryFor(server, options.nativeBytes ?? false) };
+
   registerReadTools(server, ctx);
   registerMediaTool(server, ctx);
   registerWriteTools(server, ctx);

@@ -1,11 +1,13 @@
 import type { AllowedDirectories } from '../security/allowed-directories.js';
 import type { GuardedFs } from '../security/guarded-fs.js';
+import type { MediaDelivery } from '../media/media-content.js';
 
 /** What every tool group needs: the guarded file system, the allowed list and the limits. */
 export interface ToolContext {
   readonly fs: GuardedFs;
   readonly allowed: AllowedDirectories;
   readonly maxMediaBytes: number;
+  readonly media: MediaDelivery;
 }
 
 /** The official server's result shape for text tools: the text, and the same text as structuredContent. */

@@ -36,7 +36,7 @@ export function registerMediaTool(server: McpServer, ctx: ToolContext): void {
       }
       const file = await readMediaFile(ctx, path);
       return {
-        content: [mediaContentBlock(file)],
+        content: [mediaContentBlock(file, ctx.media)],
         structuredContent: { path: file.real, uri: file.uri, mimeType: file.mimeType, size: file.size },
       };
     },
