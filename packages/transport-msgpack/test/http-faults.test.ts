@@ -94,6 +94,10 @@ for (const kind of serverKinds) {
       const msgpack = await post('{}', { 'content-type': 'text/plain', accept: MSGPACK_ACCEPT });
       assert.equal(msgpack.status, 415);
       assert.match((await msgpackError(msgpack)).message, /Unsupported Media Type/);
+      // A later wire version is refused, not misread as v1.
+      const v2 = await post(encoder.encode({ jsonrpc: '2.0', id: 1, method: 'ping' }) as BodyInit, { 'content-type': 'application/msgpack; v=2', accept: MSGPACK_ACCEPT });
+      assert.equal(v2.status, 415);
+      await v2.body?.cancel();
       await stillWorks();
     });
 

@@ -9,6 +9,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
+import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { handleBadMessage } from '../connection/bad-message.js';
 import { PayloadError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';
@@ -46,6 +47,12 @@ export interface HttpMsgpackClientOptions {
   maxFrameBytes?: number;
   /** Deepest nesting accepted in a received MessagePack message. Default 128. */
   maxDepth?: number;
+  /**
+   * The native-bytes extension (SPEC.md section 8): offer it on the msgpack wire; once the server confirms,
+   * media arrives as bin (handed to the SDK as base64, or as bytes through callToolNative() & co.). Default:
+   * not offered, but placeholders from nativeImage() & co. are still sent as base64; false: no adapter.
+   */
+  nativeBytes?: boolean | NativeBytesOptions;
   /** @internal The native-bytes extension's message adapter. */
   adapter?: MessageAdapter;
 }
@@ -103,8 +110,9 @@ export class HttpMsgpackClientTransport implements Transport {
       this.closeFetch = made.close;
     }
     this.fetchWithInit = createFetchWithInit(this.fetchFn, options.requestInit);
-    this.msgpack = new MsgpackMessageCodec({ adapter: options.adapter, maxDepth: options.maxDepth });
-    this.json = new JsonMessageCodec({ adapter: options.adapter });
+    const adapter = options.adapter ?? adapterFromOption('client', options.nativeBytes);
+    this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth });
+    this.json = new JsonMessageCodec({ adapter });
   }
 
   /** The wire in use with this server: 'msgpack' until the server shows it does not speak it. */

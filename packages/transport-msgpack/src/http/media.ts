@@ -27,8 +27,14 @@ export function bodyWire(contentType: string | null): WireKind | undefined {
   if (contentType === JSON_MEDIA_TYPE) return 'json'; // what every SDK client sends
   const essence = mediaTypeEssence(contentType);
   if (essence === JSON_MEDIA_TYPE) return 'json';
-  if (essence === MSGPACK_MEDIA_TYPE) return 'msgpack';
+  if (essence === MSGPACK_MEDIA_TYPE) return wireVersionOf(contentType!) === '1' ? 'msgpack' : undefined;
   return undefined;
+}
+
+/** The `v` parameter of a MessagePack media type ('1' when absent): a later wire version is refused. */
+function wireVersionOf(header: string): string {
+  const match = /;\s*v\s*=\s*"?([^";,\s]*)/i.exec(header);
+  return match ? match[1]! : '1';
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
+import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { PayloadError } from '../wire/errors.js';
 import { MAX_BATCH_SIZE, readBody, resolveMaxBodyBytes, type BodyChunks } from './body.js';
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
@@ -59,6 +60,12 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
   maxDepth?: number;
   /** Makes this session's message adapter (the native-bytes extension plugs in here). */
   adapterFactory?: () => MessageAdapter;
+  /**
+   * The native-bytes extension (SPEC.md section 8), per session: confirm it to msgpack clients that offer
+   * it (never in stateless mode). Default: not negotiated, but placeholders from nativeImage() & co. are
+   * still sent as base64; false: no adapter at all. Ignored when adapterFactory is given.
+   */
+  nativeBytes?: boolean | NativeBytesOptions;
 }
 
 const STANDALONE_STREAM = '_GET_stream';
@@ -100,7 +107,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     this.maxBodyBytes = resolveMaxBodyBytes(options.maxRequestBodySize);
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     // One adapter per transport, i.e. per session (or per request when stateless), shared by both wires.
-    const adapter = options.adapterFactory?.();
+    const adapter = options.adapterFactory?.() ?? adapterFromOption('server', options.nativeBytes, { stateless: !options.sessionIdGenerator });
     this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth });
     this.json = new JsonMessageCodec({ adapter });
   }
@@ -160,7 +167,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
       const requestInfo = { headers: Object.fromEntries(req.headers.entries()), url: new URL(req.url) };
       let raw: unknown;
       if (inWire === 'json' && options.parsedBody !== undefined) {
-        raw = options.parsedBody;
+        // Already parsed by a framework; it still passes the session's adapter like any JSON body.
+        raw = this.json.adapter.fromWire(options.parsedBody, 'json', false);
       } else {
         const body = await readBody(req.headers.get('content-length'), req.body, this.maxBodyBytes);
         if (body.tooLarge) {
