@@ -159,8 +159,13 @@ export function nativeBytesAdapterFactory(role: NativeBytesRole, options: Native
  * swaps the placeholders of nativeImage() and friends for base64, so a handler using them never sends a
  * placeholder by mistake; `false` installs nothing at all.
  */
-export function adapterFromOption(role: NativeBytesRole, option: boolean | NativeBytesOptions | undefined): NativeBytesAdapter | undefined {
+export function adapterFromOption(
+  role: NativeBytesRole,
+  option: boolean | NativeBytesOptions | undefined,
+  context: { stateless?: boolean } = {},
+): NativeBytesAdapter | undefined {
   if (option === false) return undefined;
-  if (option === undefined) return new NativeBytesAdapter(role, { negotiate: false });
+  // A stateless server forgets the connection after each request, so it must not confirm (SPEC.md 8.1).
+  if (option === undefined || context.stateless) return new NativeBytesAdapter(role, { negotiate: false });
   return new NativeBytesAdapter(role, option === true ? {} : option);
 }
