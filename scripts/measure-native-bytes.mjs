@@ -40,7 +40,7 @@ async function cpu(client) {
   return user + system;
 }
 
-async function measure(mode) {
+async function open(mode) {
   const counter = { bytes: 0 };
   const transport = mode.stock
     ? new StdioClientTransport({ command: process.execPath, args: [server] })
@@ -48,36 +48,48 @@ async function measure(mode) {
   const client = new Client({ name: 'measure', version: '1.0.0' });
   await client.connect(transport);
   const call = () => (mode.native ? callToolNative(client, { name: mode.tool, arguments: { bytes: size } }) : client.callTool({ name: mode.tool, arguments: { bytes: size } }));
-  for (let i = 0; i < warmup; i++) await call();
-  const cpuBefore = await cpu(client);
-  const bytesBefore = counter.bytes;
-  const times = [];
-  for (let i = 0; i < calls; i++) {
-    const start = performance.now();
-    const result = await call();
-    times.push(performance.now() - start);
-    const data = result.content[0].data;
-    const length = typeof data === 'string' ? Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0) : data.length;
-    if (length !== size) throw new Error(`${mode.name}: got ${length} bytes, expected ${size}`);
+  return { mode, client, counter, call, times: [] };
+}
+
+async function timedCall(run) {
+  const start = performance.now();
+  const result = await run.call();
+  run.times.push(performance.now() - start);
+  const data = result.content[0].data;
+  const length = typeof data === 'string' ? Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0) : data.length;
+  if (length !== size) throw new Error(`${run.mode.name}: got ${length} bytes, expected ${size}`);
+}
+
+/** All modes run side by side, one call each per round, so load from elsewhere hits them alike. */
+async function measureAll() {
+  const runs = [];
+  for (const mode of modes) runs.push(await open(mode));
+  for (const run of runs) for (let i = 0; i < warmup; i++) await run.call();
+  for (const run of runs) {
+    run.cpuBefore = await cpu(run.client);
+    run.bytesBefore = run.counter.bytes;
   }
+  for (let i = 0; i < calls; i++) for (const run of runs) await timedCall(run);
   // The cpu tool's own reply is a few dozen bytes; its CPU is negligible next to a 5 MiB call.
-  const cpuAfter = await cpu(client);
-  const wire = mode.stock ? undefined : (counter.bytes - bytesBefore) / calls;
-  await client.close();
-  times.sort((a, b) => a - b);
-  return {
-    mode: mode.name,
-    wireBytes: wire,
-    serverCpuMs: (cpuAfter - cpuBefore) / 1000 / calls,
-    clientMedianMs: times[Math.floor(times.length / 2)],
-    clientMeanMs: times.reduce((a, b) => a + b, 0) / times.length,
-  };
+  for (const run of runs) run.cpuAfter = await cpu(run.client);
+  const rows = [];
+  for (const run of runs) {
+    await run.client.close();
+    const times = run.times.sort((a, b) => a - b);
+    rows.push({
+      mode: run.mode.name,
+      wireBytes: run.mode.stock ? undefined : (run.counter.bytes - run.bytesBefore) / calls,
+      serverCpuMs: (run.cpuAfter - run.cpuBefore) / 1000 / calls,
+      clientMedianMs: times[Math.floor(times.length / 2)],
+      clientMeanMs: times.reduce((a, b) => a + b, 0) / times.length,
+    });
+  }
+  return rows;
 }
 
 const runtime = typeof Bun !== 'undefined' ? `bun ${Bun.version}` : `node ${process.version}`;
 console.log(`native bytes over stdio: ${(size / MiB).toFixed(2)} MiB image tool, ${calls} calls after ${warmup} warm-up, ${runtime}\n`);
-const rows = [];
-for (const mode of modes) rows.push(await measure(mode));
+const rows = await measureAll();
 const base = rows[0];
 const fmt = (n, d = 1) => (n === undefined ? '-' : n.toFixed(d));
 const ratio = (n, b) => (n === undefined || b === undefined ? '-' : (n / b).toFixed(2) + 'x');
