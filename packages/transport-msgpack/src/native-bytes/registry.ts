@@ -142,8 +142,12 @@ export class PlaceholderRegistry {
   }
 }
 
-/** The process-wide registry the helpers and every native-bytes adapter share. */
-export const placeholders = new PlaceholderRegistry();
+/**
+ * The process-wide registry the helpers and every native-bytes adapter share. Kept on globalThis so that
+ * the ESM and CommonJS builds of this package, if both get loaded, still share one registry.
+ */
+const GLOBAL_KEY = Symbol.for('mcp-msgpack-transport.placeholders');
+export const placeholders: PlaceholderRegistry = ((globalThis as Record<symbol, unknown>)[GLOBAL_KEY] ??= new PlaceholderRegistry()) as PlaceholderRegistry;
 
 /** Sets the placeholder limits (TTL and byte budget) for the whole process. */
 export function configureNativeBytes(limits: PlaceholderLimits): void {
