@@ -50,10 +50,25 @@ function countingSpawn(counter: { bytes: number }): SpawnFunction {
   };
 }
 
+/** The server's stderr, kept so a failure can show why the child went away. */
+let serverStderr = '';
+
 async function stdioMsgpack(nativeBytes: boolean, counter = { bytes: 0 }): Promise<Connected> {
-  return connectOver(
-    new StdioMsgpackClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed], stderr: 'ignore', wire: 'msgpack', nativeBytes, spawn: countingSpawn(counter) }),
-  );
+  const transport = new StdioMsgpackClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed], stderr: 'pipe', wire: 'msgpack', nativeBytes, spawn: countingSpawn(counter) });
+  serverStderr = '';
+  transport.stderr!.on('data', (chunk: Buffer) => (serverStderr += chunk.toString()));
+  transport.onerror = (error) => (serverStderr += `\n[client transport error] ${error.message}`);
+  return connectOver(transport);
+}
+
+/** Runs `body`, adding the server's stderr to any failure. */
+async function explained<T>(body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    (error as Error).message += `\nserver stderr: ${serverStderr}`;
+    throw error;
+  }
 }
 
 describe('native bytes', { timeout: LIMIT * 3 }, () => {
@@ -62,7 +77,7 @@ describe('native bytes', { timeout: LIMIT * 3 }, () => {
     const conn = await stdioMsgpack(true, counter);
     try {
       const before = counter.bytes;
-      const result = await callToolNative(conn.client, { name: 'read_media_file', arguments: { path: mediaPath } }, { timeout: LIMIT });
+      const result = await explained(() => callToolNative(conn.client, { name: 'read_media_file', arguments: { path: mediaPath } }, { timeout: LIMIT }));
       const wire = counter.bytes - before;
       const block = result.content[0]!;
       assert.equal(block.type, 'image');
@@ -90,7 +105,7 @@ describe('native bytes', { timeout: LIMIT * 3 }, () => {
     const conn = await stdioMsgpack(false, counter);
     try {
       const before = counter.bytes;
-      const result = await call(conn.client, 'read_media_file', { path: mediaPath });
+      const result = await explained(() => call(conn.client, 'read_media_file', { path: mediaPath }));
       const wire = counter.bytes - before;
       const block = result.content[0]!;
       assert.ok(block.type === 'image' && Buffer.from(block.data, 'base64').equals(media));
