@@ -14,7 +14,7 @@ import {
   nativeBytesPlaceholders,
   readResourceNative,
 } from 'mcp-msgpack-transport';
-import { createMediaClient, withTimeout } from './fixtures/native-helpers.js';
+import { countBase64, createMediaClient, withTimeout } from './fixtures/native-helpers.js';
 import { createNativeServer, digest, mediaBytes } from './fixtures/native-tools.js';
 
 const MiB = 1024 * 1024;
@@ -73,8 +73,10 @@ for (const kind of kinds) {
       const client = await connect(new HttpMsgpackClientTransport(url, { nativeBytes: true, fetch: countingFetch(counter) }));
       assert.deepEqual(client.getServerCapabilities()?.experimental?.[NATIVE_BYTES_CAPABILITY], { version: 1 });
       const before = counter.bytes;
-      const native = await callToolNative(client, { name: 'image', arguments: { bytes: SIZE } });
+      // Server and client share this process: neither may do any base64 on the negotiated path.
+      const { result: native, calls } = await countBase64(() => callToolNative(client, { name: 'image', arguments: { bytes: SIZE } }));
       assert.ok(sameBytes(imageData(native), expected));
+      assert.deepEqual(calls, []);
       // The counting clone may finish a moment after the client.
       await new Promise((resolve) => setTimeout(resolve, 50));
       const wire = counter.bytes - before;
