@@ -1,17 +1,19 @@
 // Bad input: each gets a clear MCP error (an isError tool result, or a JSON-RPC error for resources), and
 // the server stays up: the call after it still works. Over stdio too, with a real child process.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioMsgpackClientTransport, type SpawnFunction } from 'mcp-msgpack-transport';
 import { call, connectInProcess, connectOver, LIMIT, OUR_CLI, textOf, type Connected } from './helpers/client.js';
 import { makeLayout, type Layout } from './helpers/layout.js';
 
 let layout: Layout;
 let conn: Connected;
 const MEDIA_LIMIT = 1000;
+const NOBODY = 65534;
 
 before(async () => {
   layout = await makeLayout();
@@ -46,16 +48,27 @@ describe('bad input gives clear errors and the server stays up', { timeout: LIMI
     await failsClearly('edit_file', { path: at('nope.txt'), edits: [] }, /ENOENT/);
   });
 
-  it('unreadable files', { skip: process.getuid?.() === 0 ? 'running as root: permissions do not apply' : false }, async () => {
+  it('unreadable files (as root: the server runs as nobody)', async () => {
     const locked = at('locked.txt');
     await fs.writeFile(locked, 'private');
     await fs.chmod(locked, 0);
+    // Root reads anything, so as root the server is started as the unprivileged user instead.
+    const asRoot = process.getuid?.() === 0;
+    let c = conn;
+    if (asRoot) {
+      for (let dir = layout.allowed; dir !== path.dirname(layout.root); dir = path.dirname(dir)) await fs.chmod(dir, 0o755);
+      const spawnAsNobody: SpawnFunction = (command, args, options) => spawn(command, args, { ...options, uid: NOBODY, gid: NOBODY });
+      c = await connectOver(new StdioMsgpackClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed], wire: 'json', stderr: 'ignore', spawn: spawnAsNobody }));
+    }
     try {
-      await failsClearly('read_text_file', { path: locked }, /EACCES: permission denied/);
-      await failsClearly('read_media_file', { path: locked }, /EACCES/);
-      const info = await call(conn.client, 'get_file_info', { path: locked });
+      await failsClearly('read_text_file', { path: locked }, /EACCES: permission denied, open '.*locked\.txt'/, c);
+      await failsClearly('read_media_file', { path: locked }, /EACCES/, c);
+      await failsClearly('edit_file', { path: locked, edits: [{ oldText: 'p', newText: 'q' }] }, /EACCES/, c);
+      // Metadata needs no read permission, as in the official server.
+      const info = await call(c.client, 'get_file_info', { path: locked });
       assert.match(textOf(info), /permissions: 000/);
     } finally {
+      if (asRoot) await c.close();
       await fs.chmod(locked, 0o600);
     }
   });
