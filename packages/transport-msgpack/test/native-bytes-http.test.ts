@@ -1,8 +1,12 @@
 // The native-bytes extension over Streamable HTTP: per session, on node:http (and Bun.serve under bun).
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   HttpMsgpackClientTransport,
@@ -120,3 +124,39 @@ for (const kind of kinds) {
     });
   });
 }
+
+describe("native bytes against the SDK's own Streamable HTTP server", { timeout: 60_000 }, () => {
+  it('the offer goes out on MessagePack, the 415 sends the client to JSON without it, and base64 works', async () => {
+    const transports = new Map<string, StreamableHTTPServerTransport>();
+    const seenCapabilities: unknown[] = [];
+    const http = createServer(async (req, res) => {
+      const id = req.headers['mcp-session-id'];
+      let transport = typeof id === 'string' ? transports.get(id) : undefined;
+      if (!transport) {
+        const made = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sessionId) => void transports.set(sessionId, made) });
+        const server = createNativeServer();
+        server.server.oninitialized = () => seenCapabilities.push(server.server.getClientCapabilities());
+        await server.connect(made);
+        transport = made;
+      }
+      await transport.handleRequest(req, res);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const transport of transports.values()) await transport.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    const transport = new HttpMsgpackClientTransport(url, { nativeBytes: true });
+    const client = await connect(transport);
+    assert.equal(transport.wire, 'json');
+    assert.equal(client.getServerCapabilities()?.experimental?.[NATIVE_BYTES_CAPABILITY], undefined);
+    assert.deepEqual(seenCapabilities.map((c) => (c as { experimental?: unknown }).experimental), [undefined], 'not offered on JSON');
+    const bytes = 200_000;
+    const plain = await client.callTool({ name: 'cached-image-base64', arguments: { bytes } });
+    assert.equal(imageData(plain), Buffer.from(mediaBytes(bytes)).toString('base64'));
+    const native = await callToolNative(client, { name: 'cached-image-base64', arguments: { bytes } });
+    assert.ok(sameBytes(imageData(native), mediaBytes(bytes)));
+  });
+});
