@@ -11,6 +11,16 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * yet would leave the client waiting (up to a keep-alive interval) for the status and session id. On Bun
  * every stream therefore starts with one keep-alive, which clients ignore on both wires.
  */
+const TEXT = new TextEncoder();
+let sharedControlEncoder: CanonicalEncoder | undefined;
+/**
+ * Control frames are a few bytes: one encoder serves every stream (its output is never overwritten), so a
+ * stream costs no 64 KiB arena of its own.
+ */
+function controlEncoder(): CanonicalEncoder {
+  return (sharedControlEncoder ??= new CanonicalEncoder());
+}
+
 const HEADERS_WAIT_FOR_FIRST_CHUNK = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
 
 /**
@@ -27,8 +37,8 @@ export class EventStream {
   private controller!: ReadableStreamDefaultController<Uint8Array>;
   private timer: ReturnType<typeof setInterval> | undefined;
   private done = false;
-  private readonly text = new TextEncoder();
-  private readonly control = new CanonicalEncoder();
+  private readonly text = TEXT;
+  private readonly control = controlEncoder();
   private readonly signal: AbortSignal | undefined;
   private readonly onAbort: (() => void) | undefined;
 
