@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import process from 'node:process';
-import { listenNode, McpHttpHandler, nativeBytesAdapterFactory, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
+import { isLoopbackAddress, listenNode, McpHttpHandler, nativeBytesAdapterFactory, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
 import { createFilesystemServer, resolveAllowedDirectories } from './server.js';
 
@@ -33,6 +33,9 @@ async function main(): Promise<void> {
       adapterFactory: nativeBytesAdapterFactory('server'),
     });
     const running = await listenNode(handler, { host: options.http.host, port: options.http.port });
+    if (!isLoopbackAddress(options.http.host) && options.http.host !== 'localhost') {
+      log(`Warning: listening on ${options.http.host}, not loopback: anyone who can reach this port can use the allowed directories`);
+    }
     const stop = () => void running.close().finally(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

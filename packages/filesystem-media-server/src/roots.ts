@@ -10,6 +10,8 @@ export async function directoriesFromRoots(roots: readonly Root[], log: (message
   const out: AllowedDirectory[] = [];
   for (const root of roots) {
     try {
+      // Only file:// URIs (or bare paths, as the official server accepts) name directories here.
+      if (!root.uri.startsWith('file://') && /^[a-z][a-z0-9+.-]*:/i.test(root.uri)) throw new Error('not a file URI');
       const raw = root.uri.startsWith('file://') ? fileURLToPath(root.uri) : root.uri;
       const real = await fs.realpath(path.resolve(expandHome(raw)));
       if (!(await fs.stat(real)).isDirectory()) {

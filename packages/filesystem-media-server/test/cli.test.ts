@@ -1,6 +1,7 @@
 // The mcp-filesystem-media-server binary: usage and errors, the media limit flag, --http on loopback.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +17,18 @@ before(async () => {
 after(async () => {
   await layout?.cleanup();
 });
+
+/** A POST with exactly these headers (fetch would not let us set Host). */
+function rawPost(url: URL, headers: Record<string, string>, body: unknown): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', headers }, (response) => {
+      response.resume();
+      resolve({ status: response.statusCode ?? 0 });
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
+}
 
 function runCli(args: string[]) {
   return spawnSync(process.execPath, [OUR_CLI, ...args], { encoding: 'utf8', timeout: LIMIT, input: '' });
@@ -61,6 +74,13 @@ describe('command line', { timeout: LIMIT * 2 }, () => {
     try {
       assert.equal(server.url.hostname, '127.0.0.1');
       assert.equal(server.url.pathname, '/mcp');
+      // DNS-rebinding protection is on for loopback: a request naming another host is refused.
+      const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const evil = await rawPost(server.url, { ...headers, host: 'evil.example' }, initialize);
+      assert.equal(evil.status, 403);
+      const good = await rawPost(server.url, headers, initialize);
+      assert.equal(good.status, 200);
     } finally {
       await server.stop();
     }
