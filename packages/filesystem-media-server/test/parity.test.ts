@@ -122,6 +122,9 @@ describe('parity with @modelcontextprotocol/server-filesystem over JSON stdio', 
     await assertSame('read_text_file', { path: at('empty.txt'), tail: 3 });
     await assertSame('read_text_file', { path: at('lines.txt'), head: 2, tail: 2 });
     await assertSame('read_multiple_files', { paths: [at('hello.txt'), at('sub', 'notes.md'), at('missing.txt')] });
+    // More files than are read at once: same order, same text.
+    const many = Array.from({ length: 40 }, (_, i) => [at('hello.txt'), at('lines.txt'), at(`missing-${i}.txt`), at('sub', 'notes.md')][i % 4]!);
+    await assertSame('read_multiple_files', { paths: many });
   });
 
   it('edit_file dryRun gives the same diff and leaves the file alone', async () => {

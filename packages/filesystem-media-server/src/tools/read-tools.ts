@@ -5,6 +5,23 @@ import { READ_ONLY, textResult, type ToolContext } from './context.js';
 
 const textOutput = { content: z.string() };
 
+/** Files read_multiple_files keeps open at once: a long list must not exhaust file descriptors. */
+const READ_CONCURRENCY = 16;
+
+/** Maps with at most `limit` calls in flight, results in input order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 /** Reads a text file (whole, first N or last N lines) through a verified descriptor. */
 export async function readTextFile(ctx: ToolContext, requested: string, head?: number, tail?: number): Promise<string> {
   const file = await ctx.fs.openFile(ctx.fs.resolve(requested), requested);
@@ -69,15 +86,13 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       annotations: READ_ONLY,
     },
     async ({ paths }) => {
-      const parts = await Promise.all(
-        paths.map(async (p) => {
-          try {
-            return `${p}:\n${await readTextFile(ctx, p)}\n`;
-          } catch (error) {
-            return `${p}: Error - ${error instanceof Error ? error.message : String(error)}`;
-          }
-        }),
-      );
+      const parts = await mapLimited(paths, READ_CONCURRENCY, async (p) => {
+        try {
+          return `${p}:\n${await readTextFile(ctx, p)}\n`;
+        } catch (error) {
+          return `${p}: Error - ${error instanceof Error ? error.message : String(error)}`;
+        }
+      });
       return textResult(parts.join('\n---\n'));
     },
   );
