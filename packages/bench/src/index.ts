@@ -2,6 +2,7 @@ export { parseOptions, HELP, type BenchOptions } from './options.js';
 export { runInThisRuntime, type RuntimeRun } from './run.js';
 export { buildPlan, type Plan } from './plan.js';
 export { renderText } from './report/table.js';
+export { StreamProgress, SilentProgress, type Progress } from './report/progress.js';
 export { renderHtml } from './report/html.js';
 export { evaluateTargets } from './targets.js';
 export { percentile, median, summarizeRatios, classify, NOISE_BAND, type Verdict, type RatioSummary } from './stats.js';

@@ -46,19 +46,28 @@ export async function buildPlan(options: BenchOptions, tuning: PlanTuning = {}):
     for (const clients of clientCounts) {
       const budget = budgetFor(options.mode, smoke);
       const many = clients > 1;
+      if (many && smoke) {
+        // The smoke test only needs the concurrent path to work once.
+        calls.push(...smallScenarios(transport, clients, httpOurs, budget));
+        continue;
+      }
       // With 16 clients, quick mode keeps to the venues where concurrency changes the picture.
       // Ordered so that servers reused from one scenario to the next see growing payloads; with 16 clients,
       // quick mode keeps to one case per venue where concurrency changes the picture.
       calls.push(...smallScenarios(transport, clients, httpOurs, budget));
       if (!many || full || smoke) calls.push(...textScenarios(full, transport, clients, httpOurs, budget));
       calls.push(...objectScenarios(full, transport, clients, httpOurs, budget).filter((s) => !many || full || smoke || s.name.startsWith('object-50KB/')));
-      if (media) calls.push(...(await mediaScenarios(full, transport, clients, httpOurs, budget, tuning.mediaDir)).filter((s) => !many || full || smoke || s.name.startsWith('media-1MiB/')));
+      if (media) {
+        const all = await mediaScenarios(full, transport, clients, httpOurs, budget, tuning.mediaDir, smoke);
+        // Quick mode over HTTP: 5 MiB with one client (the targets), 1 MiB with sixteen.
+        calls.push(...all.filter((s) => full || smoke || transport === 'stdio' || (many ? s.name.startsWith('media-1MiB/') : !s.name.startsWith('media-1MiB'))));
+      }
     }
   }
   const selected = calls.filter((s) => scenarioSelected(options.scenarios, s.venue, s.name));
   const payloads = codecPayloads(full).filter((p) => scenarioSelected(options.scenarios, 'codec', `codec/${p.name}`));
   const codecRounds = smoke ? 1 : full ? 7 : 3;
-  const codec = { payloads, rounds: codecRounds, timeMs: smoke ? 5 : full ? 300 : 40 };
+  const codec = { payloads, rounds: codecRounds, timeMs: smoke ? 5 : full ? 300 : 30 };
   const steps = payloads.length * codecRounds + selected.reduce((sum, s) => sum + s.rounds, 0);
   return { codec, calls: selected, skipped, steps };
 }

@@ -9,10 +9,10 @@ export function textTable(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-const CALL_VALUE_METRICS: MetricKey[] = ['cpu', 'peakRss', 'steadyRss', 'sent', 'received', 'p50', 'p95', 'p99', 'throughput'];
-const CALL_RATIO_METRICS: MetricKey[] = ['cpu', 'peakRss', 'steadyRss', 'wire', 'p50', 'p99', 'throughput'];
-const CODEC_VALUE_METRICS: MetricKey[] = ['codecTime', 'encodeTime', 'decodeTime', 'encodedBytes'];
-const CODEC_RATIO_METRICS: MetricKey[] = ['codecTime', 'encodeTime', 'decodeTime', 'encodedBytes'];
+export const CALL_VALUE_METRICS: MetricKey[] = ['cpu', 'peakRss', 'steadyRss', 'sent', 'received', 'p50', 'p95', 'p99', 'throughput'];
+export const CALL_RATIO_METRICS: MetricKey[] = ['cpu', 'peakRss', 'steadyRss', 'wire', 'p50', 'p99', 'throughput'];
+export const CODEC_VALUE_METRICS: MetricKey[] = ['codecTime', 'encodeTime', 'decodeTime', 'encodedBytes'];
+export const CODEC_RATIO_METRICS: MetricKey[] = ['codecTime', 'encodeTime', 'decodeTime', 'encodedBytes'];
 
 export function header(result: BenchResult): string {
   const env = result.environment;

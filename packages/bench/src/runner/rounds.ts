@@ -22,6 +22,8 @@ export interface CallScenario {
   call: CallFunction;
   /** Optional per-variant call (e.g. the native-bytes client reads results differently). */
   callFor?: (variant: VariantSpec) => CallFunction;
+  /** Looks at a variant's results and returns a note when something is not what its label says. */
+  check?: (variant: VariantSpec, values: VariantResult['values']) => string | undefined;
   rounds: number;
   roundMs: number;
   warmupMs: number;
@@ -109,6 +111,11 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
     const comparisons: ComparisonResult[] = [];
     const notes: string[] = [];
     for (const [id, message] of failed) notes.push(`${labelOf(scenario, id)} failed: ${message}`);
+    const variants = scenario.variants.map((v) => ({ ...summarizeVariant(v, samples.get(v.id)!), ...(failed.has(v.id) ? { failed: failed.get(v.id) } : {}) }));
+    for (const variant of scenario.variants) {
+      const note = scenario.check?.(variant, variants.find((v) => v.id === variant.id)!.values);
+      if (note) notes.push(note);
+    }
     for (const [candidate, baseline] of scenario.comparisons) {
       const missing = [candidate, baseline].filter((id) => failed.has(id));
       if (missing.length > 0) notes.push(`${candidate} / ${baseline} not compared: ${missing.join(' and ')} failed`);
@@ -124,7 +131,7 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
       rounds: scenario.rounds,
       callsPerRound,
       warmupCalls,
-      variants: scenario.variants.map((v) => ({ ...summarizeVariant(v, samples.get(v.id)!), ...(failed.has(v.id) ? { failed: failed.get(v.id) } : {}) })),
+      variants,
       comparisons,
       notes,
     };

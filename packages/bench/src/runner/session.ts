@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { adapterFromOption, HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { ByteCounter, CountingProxy, countChildStdio, countingSpawn } from '../metrics/bytes.js';
 import type { VariantSpec } from './variant.js';
 
@@ -30,6 +30,8 @@ function serverArgs(spec: VariantSpec, mediaDir: string | undefined): string[] {
   const args = [ENTRY, '--app', spec.server, '--transport', spec.transport, '--stack', spec.stack];
   if (mediaDir) args.push('--dir', mediaDir);
   if (spec.gzip) args.push('--gzip');
+  // Our media servers always accept native bytes, as a deployment would; whether they are used is the client's choice.
+  if (spec.server === 'media' && spec.stack === 'ours') args.push('--native');
   return args;
 }
 
@@ -49,7 +51,8 @@ async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string |
   let transport: Transport;
   let pid: () => number | null;
   if (spec.stack === 'stock') {
-    const stock = new StdioClientTransport({ command: runtime, args, stderr: 'inherit' });
+    // The official server greets on stderr; ours say nothing unless something is wrong.
+    const stock = new StdioClientTransport({ command: runtime, args, stderr: spec.server === 'official' ? 'ignore' : 'inherit' });
     transport = stock;
     pid = () => stock.pid;
     await stock.start();
@@ -60,7 +63,7 @@ async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string |
     // connect() calls start() again; make it a no-op now that the process runs.
     stock.start = async () => {};
   } else {
-    const ours = new StdioMsgpackClientTransport({ command: runtime, args, wire: spec.wire, stderr: 'inherit', spawn: countingSpawn(bytes) });
+    const ours = new StdioMsgpackClientTransport({ command: runtime, args, wire: spec.wire, stderr: 'inherit', spawn: countingSpawn(bytes), ...(spec.nativeBytes ? { nativeBytes: true } : {}) });
     transport = ours;
     pid = () => ours.pid;
   }
@@ -111,7 +114,7 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
 
 function httpClientTransport(spec: VariantSpec, url: URL): Transport {
   if (spec.stack === 'stock') return new StreamableHTTPClientTransport(url);
-  return new HttpMsgpackClientTransport(url, { wire: spec.wire });
+  return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...(spec.nativeBytes ? { adapter: adapterFromOption('client', true) } : {}) });
 }
 
 function readyPort(child: ChildProcess): Promise<number> {

@@ -6,6 +6,7 @@ import { mediaBytes } from '../payloads.js';
 import type { CallFunction } from '../runner/measure.js';
 import type { CallScenario } from '../runner/rounds.js';
 import type { VariantSpec } from '../runner/variant.js';
+import { callToolNative, readResourceNative } from 'mcp-msgpack-transport';
 import { callTool, scenarioName, type Budget } from './calls.js';
 
 export const MEDIA_SIZES = [
@@ -31,22 +32,50 @@ function checkSize(bytes: Uint8Array, expected: number): void {
   if (bytes.length !== expected) throw new Error(`media arrived with ${bytes.length} bytes, expected ${expected}`);
 }
 
+/**
+ * How a client gets media: a stock client calls callTool / readResource and decodes the base64 itself; our
+ * clients use the native helpers, which hand over a Uint8Array on every wire (decoding base64 on JSON), so
+ * every variant ends with the bytes in hand.
+ */
+interface MediaClient {
+  callTool(client: Client, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  readResource(client: Client, uri: string): Promise<{ contents: unknown[] }>;
+}
+
+const STOCK_CLIENT: MediaClient = {
+  callTool: (client, args) => callTool(client, 'read_media_file', args),
+  readResource: (client, uri) => client.readResource({ uri }),
+};
+
+const NATIVE_HELPERS: MediaClient = {
+  callTool: async (client, args) => {
+    const result = (await callToolNative(client, { name: 'read_media_file', arguments: args })) as Record<string, unknown>;
+    if (result.isError) throw new Error(`read_media_file returned an error: ${JSON.stringify(result.content).slice(0, 300)}`);
+    return result;
+  },
+  readResource: (client, uri) => readResourceNative(client, { uri }) as Promise<{ contents: unknown[] }>,
+};
+
+function mediaClientFor(variant: VariantSpec): MediaClient {
+  return variant.stack === 'stock' ? STOCK_CLIENT : NATIVE_HELPERS;
+}
+
 /** read_media_file inline: the bytes in the tool result. */
-function inlineCall(path: string, size: number): CallFunction {
+function inlineCall(path: string, size: number, media: MediaClient): CallFunction {
   return async (client: Client) => {
-    const result = await callTool(client, 'read_media_file', { path });
+    const result = await media.callTool(client, { path });
     const block = (result.content as Array<{ data?: unknown }>)[0];
     checkSize(bytesOf(block?.data), size);
   };
 }
 
 /** read_media_file as a resource_link, then resources/read for the bytes. */
-function linkCall(path: string, size: number): CallFunction {
+function linkCall(path: string, size: number, media: MediaClient): CallFunction {
   return async (client: Client) => {
-    const result = await callTool(client, 'read_media_file', { path, as: 'resource_link' });
+    const result = await media.callTool(client, { path, as: 'resource_link' });
     const link = (result.content as Array<{ type?: string; uri?: string }>)[0];
     if (link?.type !== 'resource_link' || !link.uri) throw new Error('read_media_file did not return a resource_link');
-    const read = await client.readResource({ uri: link.uri });
+    const read = await media.readResource(client, link.uri);
     checkSize(bytesOf((read.contents[0] as { blob?: unknown } | undefined)?.blob), size);
   };
 }
@@ -54,26 +83,45 @@ function linkCall(path: string, size: number): CallFunction {
 function mediaVariants(transport: 'stdio' | 'http', clients: number, withOfficial: boolean): { variants: VariantSpec[]; comparisons: Array<[string, string]> } {
   const base = { transport, server: 'media' as const, clients: transport === 'stdio' ? 1 : clients };
   const variants: VariantSpec[] = [];
-  const comparisons: Array<[string, string]> = [['msgpack', 'json']];
+  const comparisons: Array<[string, string]> = [
+    ['msgpack-native', 'json'],
+    ['msgpack', 'json'],
+  ];
+  const name = transport === 'stdio' ? 'stdio' : 'HTTP';
   if (transport === 'stdio') {
     if (withOfficial) {
       variants.push({ ...base, server: 'official', id: 'official', label: 'official filesystem server (SDK stdio, JSON)', stack: 'stock', wire: 'json' });
-      comparisons.push(['msgpack', 'official']);
+      comparisons.push(['msgpack-native', 'official']);
     }
-    variants.push(
-      { ...base, id: 'json', label: 'media server, mcp-msgpack stdio, JSON wire', stack: 'ours', wire: 'json' },
-      { ...base, id: 'msgpack', label: 'media server, mcp-msgpack stdio, MessagePack', stack: 'ours', wire: 'msgpack' },
-    );
   } else {
     variants.push(
       { ...base, id: 'stock-json', label: 'media server, SDK HTTP (JSON)', stack: 'stock', wire: 'json' },
-      { ...base, id: 'json', label: 'media server, mcp-msgpack HTTP, JSON wire', stack: 'ours', wire: 'json' },
       { ...base, id: 'json-gzip', label: 'media server, mcp-msgpack HTTP, JSON + gzip', stack: 'ours', wire: 'json', gzip: true },
-      { ...base, id: 'msgpack', label: 'media server, mcp-msgpack HTTP, MessagePack', stack: 'ours', wire: 'msgpack' },
     );
-    comparisons.push(['msgpack', 'json-gzip'], ['msgpack', 'stock-json']);
+    comparisons.push(['msgpack-native', 'json-gzip'], ['msgpack-native', 'stock-json']);
   }
+  variants.push(
+    { ...base, id: 'json', label: `media server, mcp-msgpack ${name}, JSON wire`, stack: 'ours', wire: 'json' },
+    { ...base, id: 'msgpack', label: `media server, mcp-msgpack ${name}, MessagePack (base64 media)`, stack: 'ours', wire: 'msgpack' },
+    { ...base, id: 'msgpack-native', label: `media server, mcp-msgpack ${name}, MessagePack + native bytes`, stack: 'ours', wire: 'msgpack', nativeBytes: true },
+  );
   return { variants, comparisons };
+}
+
+/** Quick mode keeps the link scenarios to the one comparison they are about: JSON vs native bytes. */
+function linkVariants(set: ReturnType<typeof mediaVariants>, full: boolean): ReturnType<typeof mediaVariants> {
+  if (full) return set;
+  return { variants: set.variants.filter((v) => v.id === 'json' || v.id === 'msgpack-native'), comparisons: [['msgpack-native', 'json']] };
+}
+
+/** Says so when a native-bytes variant carried base64 after all (the server did not hand over bytes). */
+function nativeCheck(size: number): CallScenario['check'] {
+  return (variant, values) => {
+    if (!variant.nativeBytes || values.received === undefined) return undefined;
+    return values.received > size * 1.2
+      ? `${variant.label}: ${Math.round(values.received)} bytes per call reached the client for a ${size}-byte file: the media still travelled as base64 (the server did not send native bytes)`
+      : undefined;
+  };
 }
 
 /**
@@ -87,10 +135,12 @@ export async function mediaScenarios(
   httpOurs: boolean,
   budget: Budget,
   mediaDir: string | undefined,
+  smoke = false,
 ): Promise<CallScenario[]> {
   if (!mediaDir || (transport === 'http' && !httpOurs)) return [];
   const scenarios: CallScenario[] = [];
-  for (const { name, bytes } of MEDIA_SIZES) {
+  // The smoke test exercises every path once, on the small file only.
+  for (const { name, bytes } of smoke ? MEDIA_SIZES.slice(0, 1) : MEDIA_SIZES) {
     const path = join(mediaDir, `bench-${name}.png`);
     const common = { kind: 'calls' as const, venue: 'media' as const, transport, clients: transport === 'stdio' ? 1 : clients, mediaDir, ...budget };
     scenarios.push({
@@ -98,15 +148,19 @@ export async function mediaScenarios(
       name: scenarioName(`media-${name}`, transport, clients),
       title: `read_media_file inline, ${name} image`,
       ...mediaVariants(transport, clients, true),
-      call: inlineCall(path, bytes),
+      call: inlineCall(path, bytes, STOCK_CLIENT),
+      callFor: (variant) => inlineCall(path, bytes, mediaClientFor(variant)),
+      check: nativeCheck(bytes),
     });
-    if (full || name === '5MiB') {
+    if (full || smoke || name === '5MiB') {
       scenarios.push({
         ...common,
         name: scenarioName(`media-${name}-link`, transport, clients),
         title: `read_media_file as resource_link, then resources/read, ${name} image`,
-        ...mediaVariants(transport, clients, false),
-        call: linkCall(path, bytes),
+        ...linkVariants(mediaVariants(transport, clients, false), full),
+        call: linkCall(path, bytes, STOCK_CLIENT),
+        callFor: (variant) => linkCall(path, bytes, mediaClientFor(variant)),
+        check: nativeCheck(bytes),
       });
     }
   }

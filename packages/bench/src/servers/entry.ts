@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * A benchmark server child. The harness starts it under the runtime being measured:
- *   entry.js --app tools|media [--dir DIR] --transport stdio|http --stack stock|ours [--gzip]
+ *   entry.js --app tools|media [--dir DIR] --transport stdio|http --stack stock|ours [--gzip] [--native]
+ * --native: our transports accept the native-bytes extension (a client must still ask for it).
  * Over HTTP it prints "BENCH_READY <port>" on stdout once listening.
  */
 import { parseArgs } from 'node:util';
@@ -18,17 +19,18 @@ const { values } = parseArgs({
     transport: { type: 'string', default: 'stdio' },
     stack: { type: 'string', default: 'ours' },
     gzip: { type: 'boolean', default: false },
+    native: { type: 'boolean', default: false },
   },
 });
 
 async function main(): Promise<void> {
   const makeServer = async (): Promise<Connectable> => {
-    if (values.app === 'media') return createMediaServer(values.dir ?? process.cwd());
+    if (values.app === 'media') return createMediaServer(values.dir ?? process.cwd(), values.native ?? false);
     return createToolServer();
   };
   if (values.transport === 'stdio') {
     const server = await makeServer();
-    const transport = values.stack === 'stock' ? new StdioServerTransport() : new StdioMsgpackServerTransport();
+    const transport = values.stack === 'stock' ? new StdioServerTransport() : new StdioMsgpackServerTransport(process.stdin, process.stdout, values.native ? { nativeBytes: true } : {});
     await server.connect(transport);
     return;
   }
@@ -44,10 +46,13 @@ async function main(): Promise<void> {
     void refill();
     return server;
   };
-  const handler = values.stack === 'stock' ? stockSessionHandler(factory) : await oursHttpHandler(factory);
+  const handler = values.stack === 'stock' ? stockSessionHandler(factory) : await oursHttpHandler(factory, values.native ?? false);
   const port = await listen(handler, { gzip: values.gzip });
   process.stdout.write(`BENCH_READY ${port}\n`);
 }
+
+// Exit normally on a signal, so exit hooks (e.g. --cpu-prof) run.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));
 
 main().catch((error: Error) => {
   process.stderr.write(`bench server failed: ${error?.stack ?? error}\n`);

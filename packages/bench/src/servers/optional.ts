@@ -15,22 +15,24 @@ async function load(name: string): Promise<Module | undefined> {
   }
 }
 
-export async function createMediaServer(dir: string): Promise<Connectable> {
+/** The media server; `nativeBytes` when it runs on our transports, whose adapter can send media as bin. */
+export async function createMediaServer(dir: string, nativeBytes: boolean): Promise<Connectable> {
   const media = await load('mcp-filesystem-media-server');
   const resolve = media?.resolveAllowedDirectories as ((dirs: string[]) => Promise<unknown>) | undefined;
   const create = media?.createFilesystemServer as ((options: unknown) => Connectable) | undefined;
   if (typeof create !== 'function' || typeof resolve !== 'function') throw new Error('mcp-filesystem-media-server does not export createFilesystemServer');
-  return create({ allowedDirectories: await resolve([dir]), log: () => {} });
+  return create({ allowedDirectories: await resolve([dir]), log: () => {}, nativeBytes });
 }
 
 /** Our Streamable HTTP handler (both wires at one URL), with single-body replies like the stock variant. */
-export async function oursHttpHandler(factory: () => Connectable): Promise<WebHandler> {
+export async function oursHttpHandler(factory: () => Connectable, nativeBytes: boolean): Promise<WebHandler> {
   const transport = await load('mcp-msgpack-transport');
   const Handler = transport?.McpHttpHandler as
     | (new (options: Record<string, unknown>) => { handle(request: Request): Promise<Response> })
     | undefined;
   if (typeof Handler !== 'function') throw new Error('the MessagePack HTTP transport is not available yet');
-  const handler = new Handler({ createServer: factory, enableJsonResponse: true });
+  const adapterFactory = nativeBytes ? (transport!.nativeBytesAdapterFactory as (role: string) => () => unknown)('server') : undefined;
+  const handler = new Handler({ createServer: factory, enableJsonResponse: true, adapterFactory });
   return (request) => handler.handle(request);
 }
 

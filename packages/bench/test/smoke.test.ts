@@ -1,0 +1,73 @@
+// Runs every available scenario for a moment (tiny budgets) on both wires and both transports, and checks
+// the shape of what comes out: the result schema, the text table, the verdicts and the targets. It checks
+// no timing: the numbers of a smoke run mean nothing.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { evaluateTargets, METRICS, parseOptions, renderHtml, renderText, runInThisRuntime, SCHEMA, SilentProgress, type BenchResult } from 'mcp-msgpack-bench';
+
+const VERDICTS = new Set(['wins', 'ties', 'loses']);
+
+describe('smoke run of every scenario', { timeout: 150_000 }, () => {
+  it('produces well-formed results, table, verdicts and targets', async () => {
+    const options = parseOptions([]);
+    const run = await runInThisRuntime(options, new SilentProgress(), { smoke: true });
+    const venues = new Set(run.scenarios.map((s) => s.venue));
+    for (const venue of ['codec', 'text', 'object', 'small']) assert.ok(venues.has(venue as never), `no ${venue} scenario ran: ${run.skipped.join('; ')}`);
+    const transports = new Set(run.scenarios.map((s) => s.transport));
+    for (const transport of ['in-process', 'stdio', 'http']) assert.ok(transports.has(transport as never), `nothing ran over ${transport}`);
+    assert.ok(run.scenarios.some((s) => s.clients === 16), 'no scenario with 16 concurrent clients');
+
+    for (const scenario of run.scenarios) {
+      assert.ok(scenario.variants.length >= 2, `${scenario.name}: fewer than two variants`);
+      const ids = new Set(scenario.variants.map((v) => v.id));
+      if (scenario.venue !== 'codec') {
+        assert.ok(ids.has('msgpack') && ids.has('json'), `${scenario.name}: both wires must run (${[...ids]})`);
+      }
+      for (const variant of scenario.variants) {
+        if (variant.failed) continue;
+        for (const [key, value] of Object.entries(variant.values)) {
+          assert.ok(key in METRICS, `${scenario.name}: unknown metric ${key}`);
+          assert.ok(Number.isFinite(value) && value >= 0, `${scenario.name}/${variant.id}: ${key} = ${value}`);
+        }
+        if (scenario.venue !== 'codec') {
+          assert.ok(variant.values.received! > 0 && variant.values.sent! > 0, `${scenario.name}/${variant.id}: no bytes counted`);
+          assert.ok(variant.values.p50! > 0, `${scenario.name}/${variant.id}: no latency`);
+        }
+      }
+      for (const comparison of scenario.comparisons) {
+        assert.ok(ids.has(comparison.candidate) && ids.has(comparison.baseline));
+        for (const entry of Object.values(comparison.metrics)) {
+          assert.ok(VERDICTS.has(entry.verdict));
+          assert.ok(entry.ratio.min <= entry.ratio.median && entry.ratio.median <= entry.ratio.max);
+        }
+      }
+    }
+    // MessagePack carries the same small-call messages in fewer bytes than JSON: a property of the encoding.
+    const small = run.scenarios.find((s) => s.name === 'small-calls/stdio');
+    assert.ok(small, 'small-calls/stdio missing');
+    assert.equal(small.comparisons.find((c) => c.candidate === 'msgpack' && c.baseline === 'json')?.metrics.wire?.verdict, 'wins');
+
+    const partial = {
+      schema: SCHEMA,
+      mode: options.mode,
+      command: 'mcp-msgpack-bench (smoke)',
+      startedAt: new Date().toISOString(),
+      durationMs: 1,
+      environment: { cpu: 'test', cores: 1, memoryBytes: 1, os: 'test', runtimes: { [run.runtime]: run.version }, packages: {} },
+      noiseBand: 0.05,
+      scenarios: run.scenarios,
+      skipped: run.skipped,
+    } satisfies Omit<BenchResult, 'targets'>;
+    const result: BenchResult = { ...partial, targets: evaluateTargets(partial) };
+    const parsed = JSON.parse(JSON.stringify(result)) as BenchResult;
+    assert.equal(parsed.schema, 'mcp-msgpack-bench/1');
+    assert.ok(result.targets.length >= 6);
+    for (const target of result.targets) assert.ok(['met', 'missed', 'not measured'].includes(target.status));
+
+    const text = renderText(result);
+    for (const heading of ['MEASURED VALUES', 'RATIOS', 'VERDICTS', 'TARGETS', 'small-calls/stdio', 'msgpack / json']) assert.ok(text.includes(heading), `text report lacks ${heading}`);
+    const html = renderHtml(result);
+    assert.ok(html.startsWith('<!doctype html>'));
+    assert.ok(!/(src|href)="https?:/.test(html), 'the HTML report must not load external assets');
+  });
+});
