@@ -2,6 +2,7 @@
 import process from 'node:process';
 import { isLoopbackAddress, listenNode, McpHttpHandler, nativeBytesAdapterFactory, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
+import { descriptorPathsAvailable } from './security/fd-path.js';
 import { createFilesystemServer, resolveAllowedDirectories } from './server.js';
 
 const log = (message: string): void => void process.stderr.write(`${message}\n`);
@@ -24,6 +25,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   if (options.directories.length === 0) log('No directories given: waiting for the client to provide MCP roots');
+  if (!(await descriptorPathsAvailable())) {
+    log('Warning: /proc/self/fd is not available here: paths are re-checked by realpath instead, which does not stop a directory swapped for a symlink during a write (see README, "Security model")');
+  }
   // Our transports carry the native-bytes adapter: media leaves as bin for clients that negotiate it.
   const serverOptions = { allowedDirectories, maxMediaBytes: options.maxMediaBytes, log, nativeBytes: true };
 

@@ -6,7 +6,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { call, connectInProcess, LIMIT, textOf, type Connected } from './helpers/client.js';
+import { StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { call, connectInProcess, connectOver, LIMIT, OUR_CLI, textOf, type Connected } from './helpers/client.js';
 import { makeLayout, outsideUntouched, SECRET, type Layout } from './helpers/layout.js';
 
 const SECRET_B64 = Buffer.from(SECRET).toString('base64');
@@ -16,12 +17,25 @@ let conn: Connected;
 
 before(async () => {
   layout = await makeLayout();
-  conn = await connectInProcess([layout.allowed]);
 });
 after(async () => {
-  await conn?.close();
   await layout?.cleanup();
 });
+
+/**
+ * Two ways to run the server: in-process (Linux: descriptors verified through /proc/self/fd), and as a child
+ * process forced onto the portable fallback other platforms use (realpath + device/inode checks).
+ */
+const servers: { name: string; connect(): Promise<Connected> }[] = [
+  { name: 'in-process, /proc/self/fd', connect: () => connectInProcess([layout.allowed]) },
+  {
+    name: 'child process, portable fallback',
+    connect: () =>
+      connectOver(
+        new StdioMsgpackClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed], env: { MCP_FILESYSTEM_NO_PROC_FD: '1' }, stderr: 'ignore', wire: 'msgpack' }),
+      ),
+  },
+];
 
 function assertNoLeak(result: CallToolResult | { contents: unknown[] }, what: string): void {
   const everything = JSON.stringify(result);
@@ -60,7 +74,14 @@ async function attemptEverything(target: string): Promise<void> {
   await assert.rejects(fs.lstat(path.join(layout.allowed, 'loot.txt')), 'nothing may be moved in');
 }
 
-describe('attack classes (zero escapes)', { timeout: LIMIT * 3 }, () => {
+for (const server of servers) describe(`attack classes (zero escapes), ${server.name}`, { timeout: LIMIT * 3 }, () => {
+  before(async () => {
+    conn = await server.connect();
+  });
+  after(async () => {
+    await conn?.close();
+  });
+
   it('prefix sibling: /allowed_evil is not inside /allowed (CVE-2025-53110)', async () => {
     await attemptEverything(path.join(layout.evil, 'secret.txt'));
     await assertDenied('list_directory', { path: layout.evil });

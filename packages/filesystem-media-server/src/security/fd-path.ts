@@ -4,7 +4,11 @@ import { PathChangedError } from './errors.js';
 
 const PROC_FD = '/proc/self/fd';
 
-let procFd: boolean | undefined;
+/**
+ * undefined until probed. MCP_FILESYSTEM_NO_PROC_FD=1 forces the portable fallback (weaker against races
+ * than /proc), so the code path other platforms take can be tested on Linux too.
+ */
+let procFd: boolean | undefined = process.env['MCP_FILESYSTEM_NO_PROC_FD'] === '1' ? false : undefined;
 
 /**
  * Whether /proc/self/fd works here (Linux). When it does, an open descriptor's path is asked of the kernel,
@@ -23,21 +27,32 @@ async function hasProcFd(handle: FileHandle): Promise<boolean> {
 }
 
 /**
- * The real path of what `handle` refers to. On Linux the kernel's answer; elsewhere the real path of the
- * path it was opened by, accepted only if it is still the same file (device and inode), so a swap between
- * the open and this check is caught, though a swap and swap back in that window is not (documented limit).
+ * The real path of what `handle` refers to. On Linux the kernel's answer. Elsewhere: the real path of the
+ * path it was opened by, accepted only if the entry there (lstat: a symlink swapped in does not match) is
+ * the opened file (device and inode) and the real path is unchanged afterwards. A swap between open and
+ * check is caught; a sequence of swaps timed exactly around these three look-ups is not (documented limit).
  */
 export async function realPathOfHandle(handle: FileHandle, openedPath: string): Promise<string> {
   if (await hasProcFd(handle)) return fs.readlink(`${PROC_FD}/${handle.fd}`);
+  const changed = () => new PathChangedError(`Access denied - ${openedPath} changed during the operation`);
   const real = await fs.realpath(openedPath);
-  const [byPath, byHandle] = await Promise.all([fs.stat(real), handle.stat()]);
-  if (byPath.dev !== byHandle.dev || byPath.ino !== byHandle.ino) {
-    throw new PathChangedError(`Access denied - ${openedPath} changed during the operation`);
-  }
+  const [byPath, byHandle] = await Promise.all([fs.lstat(real), handle.stat()]);
+  if (byPath.dev !== byHandle.dev || byPath.ino !== byHandle.ino) throw changed();
+  if ((await fs.realpath(openedPath)) !== real) throw changed();
   return real;
 }
 
 /** A path through which the children of the opened directory `handle` (real path `real`) are reached. */
 export async function childBase(handle: FileHandle, real: string): Promise<string> {
   return (await hasProcFd(handle)) ? `${PROC_FD}/${handle.fd}` : real;
+}
+
+/** Whether descriptor-anchored paths work on this host (false: the weaker portable fallback is in use). */
+export async function descriptorPathsAvailable(): Promise<boolean> {
+  const handle = await fs.open(process.cwd(), 'r');
+  try {
+    return await hasProcFd(handle);
+  } finally {
+    await handle.close();
+  }
 }
