@@ -114,6 +114,28 @@ describe('bad input gives clear errors and the server stays up', { timeout: LIMI
     }
   });
 
+  it('a failed write (file size limit hit) keeps the old file and leaves no temporary file', { skip: process.platform === 'win32' }, async () => {
+    const target = at('keep.txt');
+    await fs.writeFile(target, 'old content');
+    // The server runs under `ulimit -f 2` (1 KiB): writing more fails part-way with EFBIG.
+    const limited = await connectOver(
+      new StdioMsgpackClientTransport({ command: '/bin/sh', args: ['-c', `ulimit -f 2; exec "${process.execPath}" "${OUR_CLI}" "${layout.allowed}"`], wire: 'json', stderr: 'ignore' }),
+    );
+    try {
+      const before = (await fs.readdir(layout.allowed)).sort();
+      await failsClearly('write_file', { path: target, content: 'x'.repeat(20_000) }, /EFBIG: file too large, write '.*keep\.txt'/, limited);
+      await failsClearly('write_file', { path: at('brand-new.txt'), content: 'x'.repeat(20_000) }, /EFBIG/, limited);
+      await failsClearly('edit_file', { path: target, edits: [{ oldText: 'old', newText: 'x'.repeat(20_000) }] }, /EFBIG/, limited);
+      assert.equal(await fs.readFile(target, 'utf8'), 'old content');
+      assert.deepEqual((await fs.readdir(layout.allowed)).sort(), before, 'no partial or temporary file may remain');
+      const small = await call(limited.client, 'write_file', { path: target, content: 'new content' });
+      assert.equal(small.isError, undefined);
+      assert.equal(await fs.readFile(target, 'utf8'), 'new content');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('malformed tool arguments', async () => {
     await failsClearly('read_text_file', {}, /Input validation error/);
     await failsClearly('read_text_file', { path: 42 }, /Input validation error/);

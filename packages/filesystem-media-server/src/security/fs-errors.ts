@@ -27,7 +27,9 @@ export function errorCode(error: unknown): string | undefined {
 export function describeFsError(error: unknown, operation: string, displayPath: string): Error {
   const code = errorCode(error);
   if (!code || !(error instanceof Error)) return error instanceof Error ? error : new Error(String(error));
-  const described = new Error(`${code}: ${REASONS[code] ?? error.message}, ${operation} '${displayPath}'`);
+  // Node's own message is `CODE: reason, syscall 'path'`; keep only the reason when we have no wording.
+  const reason = REASONS[code] ?? error.message.replace(/^[A-Z0-9_]+: /, '').replace(/, \w+( '.*)?$/s, '');
+  const described = new Error(`${code}: ${reason}, ${operation} '${displayPath}'`);
   (described as NodeJS.ErrnoException).code = code;
   return described;
 }
