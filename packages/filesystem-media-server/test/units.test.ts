@@ -1,5 +1,8 @@
 // Pure pieces: lexical path resolution, the inside check, command-line parsing, sizes and MIME types.
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { AccessDeniedError, AllowedDirectories, formatSize, isInsideDirectory, mediaTypeOf, parseCliArgs, resolveRequestPath } from 'mcp-filesystem-media-server';
 
@@ -96,5 +99,29 @@ describe('formatting and MIME types', () => {
     assert.equal(mediaTypeOf('/x/a.mp3'), 'audio/mpeg');
     assert.equal(mediaTypeOf('/x/a.pdf'), 'application/octet-stream');
     assert.equal(mediaTypeOf('/x/png'), 'application/octet-stream');
+  });
+});
+
+describe('AllowedDirectories.fromPaths (command-line directories)', () => {
+  it('expands ~, keeps a symlinked directory as given and as its real path, skips missing ones', async () => {
+    const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'fsms-dirs-')));
+    try {
+      const real = path.join(root, 'real');
+      const link = path.join(root, 'link');
+      await fs.mkdir(real);
+      await fs.symlink(real, link);
+      await fs.writeFile(path.join(root, 'file'), '');
+      const warnings: string[] = [];
+      const dirs = await AllowedDirectories.fromPaths(['~', link, path.join(root, 'missing'), path.join(root, 'file'), `${real}/`], (w) => warnings.push(w));
+      const home = path.resolve(os.homedir());
+      const homeReal = await fs.realpath(home);
+      assert.deepEqual(dirs.snapshot(), [{ given: home, real: homeReal }, { given: link, real }, { given: real, real }]);
+      assert.deepEqual(dirs.displayList(), [...new Set([home, homeReal, link, real])]);
+      assert.equal(warnings.length, 2);
+      assert.match(warnings[0]!, /Cannot access directory .*missing/);
+      assert.match(warnings[1]!, /file is not a directory/);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
   });
 });
