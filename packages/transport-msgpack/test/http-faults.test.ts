@@ -238,11 +238,24 @@ function rawStatus(url: URL, method: string, headers: Record<string, string>, bo
 describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, () => {
   let http: Server;
   let url: URL;
-  let mode: 'cut' | 'bad-frame' = 'cut';
+  let mode: 'cut' | 'bad-frame' | 'sse-bytewise' = 'cut';
   before(async () => {
     http = createServer((req, res) => {
       req.resume();
-      req.on('end', () => {
+      req.on('end', async () => {
+        if (mode === 'sse-bytewise') {
+          // A JSON server whose SSE arrives one byte per chunk, with CRLF line ends and a comment.
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          const text =
+            ': hello\r\n\r\nevent: message\r\nid: e1\r\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"é✓"}}\r\n\r\n' +
+            'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{"fine":true}}\n\n';
+          for (const byte of Buffer.from(text)) {
+            res.write(Buffer.of(byte));
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          res.end();
+          return;
+        }
         res.writeHead(200, { 'content-type': MSGPACK_STREAM_MEDIA_TYPE });
         const progress = encoder.encodeFrame({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'first' } });
         if (mode === 'cut') {
@@ -271,7 +284,7 @@ describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, (
     transport.onerror = (error) => errors.push(error);
     await transport.start();
     await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    await waitUntil(() => errors.length > 0 && (mode === 'cut' || messages.length >= 2), 'the stream to be read');
+    await waitUntil(() => (mode === 'sse-bytewise' ? messages.length >= 2 : errors.length > 0 && (mode === 'cut' || messages.length >= 2)), 'the stream to be read');
     await transport.close();
     return { messages, errors };
   }
@@ -281,6 +294,14 @@ describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, (
     const { messages, errors } = await exchange();
     assert.equal(messages.length, 1);
     assert.match(errors[0]!.message, /inside a frame/);
+  });
+
+  it('SSE split into one-byte chunks, with CRLF and comments, still yields whole messages (JSON fallback)', async () => {
+    mode = 'sse-bytewise';
+    const { messages, errors } = await exchange();
+    assert.deepEqual(errors, []);
+    assert.equal((messages[0] as unknown as { params: { data: string } }).params.data, 'é✓');
+    assert.deepEqual((messages[1] as { result: unknown }).result, { fine: true });
   });
 
   it('a refused frame is reported and the stream goes on', async () => {

@@ -13,7 +13,10 @@ export interface SseEvent {
  */
 export class SseReader {
   private readonly text = new TextDecoder();
-  private buffer = '';
+  /** Text of the line being read, from earlier chunks (joined once, when the line ends: linear time). */
+  private readonly parts: string[] = [];
+  /** The previous chunk ended in CR: an LF at the start of the next one belongs to it. */
+  private pendingCr = false;
   private data: string[] = [];
   private event: string | undefined;
   private id: string | undefined;
@@ -21,21 +24,32 @@ export class SseReader {
   private sawField = false;
 
   push(chunk: Uint8Array, onEvent: (event: SseEvent) => void): void {
-    this.buffer += this.text.decode(chunk, { stream: true });
+    const text = this.text.decode(chunk, { stream: true });
     let start = 0;
+    if (this.pendingCr) {
+      this.pendingCr = false;
+      if (text.startsWith('\n')) start = 1;
+    }
+    // Next CR and LF positions are cached so each character is scanned once, however many lines a chunk holds.
+    let lf = text.indexOf('\n', start);
+    let cr = text.indexOf('\r', start);
     for (;;) {
-      const lf = this.buffer.indexOf('\n', start);
-      const cr = this.buffer.indexOf('\r', start);
-      let end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+      if (lf >= 0 && lf < start) lf = text.indexOf('\n', start);
+      if (cr >= 0 && cr < start) cr = text.indexOf('\r', start);
+      const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
       if (end < 0) break;
-      // A CR at the very end may be the first half of CRLF: wait for the next chunk.
-      if (end === cr && cr === this.buffer.length - 1) break;
-      const line = this.buffer.slice(start, end);
-      if (end === cr && this.buffer[cr + 1] === '\n') end++;
-      start = end + 1;
+      const piece = text.slice(start, end);
+      const line = this.parts.length > 0 ? this.parts.join('') + piece : piece;
+      this.parts.length = 0;
+      if (end === cr) {
+        if (end + 1 === text.length) this.pendingCr = true;
+        start = text[end + 1] === '\n' ? end + 2 : end + 1;
+      } else {
+        start = end + 1;
+      }
       this.line(line, onEvent);
     }
-    this.buffer = this.buffer.slice(start);
+    if (start < text.length) this.parts.push(text.slice(start));
   }
 
   private line(line: string, onEvent: (event: SseEvent) => void): void {
