@@ -50,7 +50,7 @@ describe('server CPU time from /proc', { skip: !linux && 'needs Linux /proc', ti
 });
 
 describe('server RSS from /proc', { skip: !linux && 'needs Linux /proc', timeout: 30_000 }, () => {
-  it('sees the peak grow when a child touches 96 MiB, and the reset bring it back down', async () => {
+  it('sees the peak grow when a child touches 96 MiB, and the reset bring it to the current RSS', async () => {
     const child = spawn(process.execPath, [fixture('busy')], { stdio: ['pipe', 'pipe', 'inherit'] });
     try {
       await nextLine(child, 'ready');
@@ -63,7 +63,6 @@ describe('server RSS from /proc', { skip: !linux && 'needs Linux /proc', timeout
       assert.ok(after.peak - start.peak >= 80 * 1024 * 1024, `peak grew by ${after.peak - start.peak} bytes`);
       if (resetPeakRss(child.pid!)) {
         const reset = readRss(child.pid!)!;
-        assert.ok(reset.peak <= after.peak, 'reset did not lower the peak');
         assert.ok(Math.abs(reset.peak - reset.rss) < 16 * 1024 * 1024, `peak ${reset.peak} vs rss ${reset.rss} right after reset`);
       }
     } finally {

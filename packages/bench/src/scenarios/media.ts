@@ -157,7 +157,7 @@ export async function mediaScenarios(
         ...common,
         name: scenarioName(`media-${name}-link`, transport, clients),
         title: `read_media_file as resource_link, then resources/read, ${name} image`,
-        ...linkVariants(mediaVariants(transport, clients, false), full),
+        ...linkVariants(mediaVariants(transport, clients, false), full || smoke),
         call: linkCall(path, bytes, STOCK_CLIENT),
         callFor: (variant) => linkCall(path, bytes, mediaClientFor(variant)),
         check: nativeCheck(bytes),
