@@ -50,10 +50,16 @@ function packageVersions(): Record<string, string> {
 
 /** A package's package.json, also for packages whose exports map does not list it. */
 function manifestOf(require: NodeJS.Require, name: string): string {
+  let start: string;
   try {
-    return require.resolve(`${name}/package.json`);
+    start = require.resolve(`${name}/package.json`);
+    // Some exports maps send "package.json" to a nested one (e.g. dist/esm/package.json, no version).
+    if ((JSON.parse(readFileSync(start, 'utf8')) as { name?: string }).name === name) return start;
   } catch {
-    let dir = dirname(require.resolve(name));
+    start = require.resolve(name);
+  }
+  {
+    let dir = dirname(start);
     for (let i = 0; i < 5; i++) {
       const candidate = join(dir, 'package.json');
       try {

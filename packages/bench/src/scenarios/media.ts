@@ -108,6 +108,16 @@ function mediaVariants(transport: 'stdio' | 'http', clients: number, withOfficia
   return { variants, comparisons };
 }
 
+/**
+ * Quick mode over HTTP keeps JSON, JSON + gzip and MessagePack with native bytes: the comparisons the
+ * targets and the wire-bytes claim rest on. (Each 5 MiB JSON + gzip call costs about a second.)
+ */
+function quickHttpVariants(set: ReturnType<typeof mediaVariants>, all: boolean): ReturnType<typeof mediaVariants> {
+  if (all) return set;
+  const keep = new Set(['json', 'json-gzip', 'msgpack-native']);
+  return { variants: set.variants.filter((v) => keep.has(v.id)), comparisons: set.comparisons.filter(([c, b]) => keep.has(c) && keep.has(b)) };
+}
+
 /** Quick mode keeps the link scenarios to the one comparison they are about: JSON vs native bytes. */
 function linkVariants(set: ReturnType<typeof mediaVariants>, full: boolean): ReturnType<typeof mediaVariants> {
   if (full) return set;
@@ -147,7 +157,7 @@ export async function mediaScenarios(
       ...common,
       name: scenarioName(`media-${name}`, transport, clients),
       title: `read_media_file inline, ${name} image`,
-      ...mediaVariants(transport, clients, true),
+      ...quickHttpVariants(mediaVariants(transport, clients, true), full || smoke || transport === 'stdio'),
       call: inlineCall(path, bytes, STOCK_CLIENT),
       callFor: (variant) => inlineCall(path, bytes, mediaClientFor(variant)),
       check: nativeCheck(bytes),
