@@ -20,6 +20,18 @@ const ROUND_MS = Number(option('ms', '1000'));
 const ROUNDS = Number(option('rounds', '3'));
 const ONLY = option('only', Object.keys(PAYLOADS).join(',')).split(',');
 const CLIENT_COUNTS = option('clients', '1,16').split(',').map(Number);
+// The clients' fetch: 'default' (the transport's choice: undici Agent on Node, global fetch on Bun),
+// 'global', or 'undici' (an undici Agent per client), to compare them on either runtime.
+const FETCH = option('fetch', 'default');
+async function fetchFor() {
+  if (FETCH === 'global') return (url, init) => fetch(url, init);
+  if (FETCH === 'undici') {
+    const { Agent, fetch: undiciFetch } = await import('undici');
+    const agent = new Agent({ keepAliveTimeout: 10_000 });
+    return (url, init) => undiciFetch(url, { ...init, dispatcher: agent });
+  }
+  return undefined;
+}
 
 const CONFIGS = [
   { name: 'ours msgpack', server: 'ours', wire: 'msgpack' },
@@ -53,7 +65,8 @@ function startChild(kind) {
 async function connectClients(url, wire, count) {
   const clients = [];
   for (let i = 0; i < count; i++) {
-    const transport = new HttpMsgpackClientTransport(url, { wire });
+    const fetchOption = await fetchFor();
+    const transport = new HttpMsgpackClientTransport(url, fetchOption ? { wire, fetch: fetchOption } : { wire });
     const client = new Client({ name: `measure-${i}`, version: '1.0.0' });
     await client.connect(transport);
     if (transport.wire !== wire) throw new Error(`client fell back to ${transport.wire}`);
@@ -80,7 +93,7 @@ async function round(clients, payload, ms) {
 
 const servers = { ours: await startChild('ours'), sdk: await startChild('sdk') };
 const runtime = typeof Bun !== 'undefined' ? `Bun ${Bun.version}` : `Node ${process.version}`;
-console.log(`measure-http on ${runtime}: ${ROUNDS} alternating rounds of ${ROUND_MS} ms per configuration\n`);
+console.log(`measure-http on ${runtime}, client fetch ${FETCH}: ${ROUNDS} alternating rounds of ${ROUND_MS} ms per configuration\n`);
 const rows = [];
 try {
   for (const payloadName of ONLY) {
