@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RootsListChangedNotificationSchema, type Root } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, RootsListChangedNotificationSchema, type Root } from '@modelcontextprotocol/sdk/types.js';
 import { expandHome, type AllowedDirectories, type AllowedDirectory } from './security/allowed-directories.js';
 
 /** Turns MCP roots into allowed directories: file:// URIs (or plain paths) of existing directories, real paths. */
@@ -33,7 +33,7 @@ export async function directoriesFromRoots(roots: readonly Root[], log: (message
  */
 export function installRootsHandling(server: McpServer, allowed: AllowedDirectories, log: (message: string) => void): void {
   const refresh = async (): Promise<void> => {
-    const { roots } = await server.server.listRoots();
+    const { roots } = await listRootsPatiently(server);
     const dirs = await directoriesFromRoots(roots, log);
     if (dirs.length === 0) {
       log('No valid root directories provided by client; keeping the current allowed directories');
@@ -43,15 +43,39 @@ export function installRootsHandling(server: McpServer, allowed: AllowedDirector
     log(`Updated allowed directories from MCP roots: ${dirs.length} valid directories`);
   };
 
+  // Path checks wait for a fetch in progress (AllowedDirectories.track), so no call runs on a stale list.
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
-    await refresh().catch((error: unknown) => log(`Failed to request roots from client: ${String(error)}`));
+    const update = refresh().catch((error: unknown) => log(`Failed to request roots from client: ${String(error)}`));
+    allowed.track(update);
+    await update;
   });
 
   server.server.oninitialized = () => {
     if (server.server.getClientCapabilities()?.roots) {
-      void refresh().catch((error: unknown) => log(`Failed to request initial roots from client: ${String(error)}`));
+      allowed.track(refresh().catch((error: unknown) => log(`Failed to request initial roots from client: ${String(error)}`)));
     } else if (allowed.size === 0) {
       log('No allowed directories: start the server with directories, or use a client that provides MCP roots');
     }
   };
+}
+
+/**
+ * Timeouts of successive roots/list attempts. Over Streamable HTTP a request sent right after initialize
+ * can find no stream open to carry it (the client opens its GET stream only after `initialized` is
+ * accepted) and is lost; asking again shortly after gets through. Stdio clients answer the first.
+ */
+const ROOTS_ATTEMPT_TIMEOUTS_MS = [1000, 5000, 15000];
+
+async function listRootsPatiently(server: McpServer): Promise<{ roots: Root[] }> {
+  let lastError: unknown;
+  for (const timeout of ROOTS_ATTEMPT_TIMEOUTS_MS) {
+    try {
+      return await server.server.listRoots(undefined, { timeout });
+    } catch (error) {
+      lastError = error;
+      // Only a timeout is worth another try; a refusal from the client is its answer.
+      if ((error as { code?: unknown }).code !== ErrorCode.RequestTimeout) break;
+    }
+  }
+  throw lastError;
 }

@@ -6,8 +6,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema, type Root } from '@modelcontextprotocol/sdk/types.js';
-import { call, connectInProcess, LIMIT, newClient, textOf, type Connected } from './helpers/client.js';
+import { call, connectInProcess, connectOver, LIMIT, newClient, textOf, type Connected } from './helpers/client.js';
+import { spawnHttpServer } from './helpers/http-server.js';
 import { makeLayout, type Layout } from './helpers/layout.js';
 
 let layout: Layout;
@@ -71,6 +73,23 @@ describe('MCP roots', { timeout: LIMIT }, () => {
     assert.equal(textOf(await call(conn.client, 'read_text_file', { path: path.join(rootA, 'here.txt') })), 'in rootA');
   });
 
+  it('calls made while roots are being fetched wait for them (no call runs on the old list)', async () => {
+    const client = newClient({ roots: { listChanged: true } });
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return { roots: [{ uri: uri(rootA) }] };
+    });
+    const conn = await connectInProcess([layout.allowed], {}, client);
+    open.push(conn);
+    // Sent at once, before the slow roots answer: must already see rootA, and no longer the old directory.
+    const [inRoot, oldDir] = await Promise.all([
+      call(conn.client, 'read_text_file', { path: path.join(rootA, 'here.txt') }),
+      call(conn.client, 'read_text_file', { path: path.join(layout.allowed, 'hello.txt') }),
+    ]);
+    assert.equal(textOf(inRoot), 'in rootA');
+    assert.equal(oldDir.isError, true);
+  });
+
   it('roots/list_changed makes the server fetch the new list', async () => {
     const { conn, setRoots } = await connectWithRoots([layout.allowed], [{ uri: uri(rootA) }]);
     await waitForAllowed(conn, (t) => t.includes(rootA));
@@ -108,6 +127,26 @@ describe('MCP roots', { timeout: LIMIT }, () => {
     const second = await connectInProcess([layout.allowed]);
     open.push(second);
     assert.equal(await allowedList(second), `Allowed directories:\n${layout.allowed}`);
+  });
+
+  it('over HTTP, each session has its own roots', async () => {
+    const server = await spawnHttpServer([layout.allowed]);
+    try {
+      const sessions: Connected[] = [];
+      for (const dir of [rootA, rootB]) {
+        const client = newClient({ roots: { listChanged: true } });
+        client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: uri(dir) }] }));
+        const conn = await connectOver(new StreamableHTTPClientTransport(server.url), client);
+        sessions.push(conn);
+        open.push(conn);
+      }
+      assert.equal(await waitForAllowed(sessions[0]!, (t) => !t.includes(layout.allowed)), `Allowed directories:\n${rootA}`);
+      assert.equal(await waitForAllowed(sessions[1]!, (t) => !t.includes(layout.allowed)), `Allowed directories:\n${rootB}`);
+      assert.equal((await call(sessions[0]!.client, 'read_text_file', { path: path.join(rootB, 'here.txt') })).isError, true);
+      assert.equal(textOf(await call(sessions[1]!.client, 'read_text_file', { path: path.join(rootB, 'here.txt') })), 'in rootB');
+    } finally {
+      await server.stop();
+    }
   });
 
   it('no directories and no roots: every call fails clearly', async () => {

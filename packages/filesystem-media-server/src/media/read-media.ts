@@ -19,7 +19,7 @@ function overLimit(display: string, size: number, limit: number): Error {
 
 /** Describes a media file without reading it (verified open + fstat): for resource links. */
 export async function statMediaFile(ctx: ToolContext, requested: string): Promise<Omit<MediaFile, 'bytes'>> {
-  const file = await ctx.fs.openFile(ctx.fs.resolve(requested), requested);
+  const file = await ctx.fs.openFile(await ctx.fs.resolve(requested), requested);
   await file.handle.close();
   return describe(file.real, file.stats.size, requested);
 }
@@ -29,7 +29,7 @@ export async function statMediaFile(ctx: ToolContext, requested: string): Promis
  * it is over the limit, and again if it grew past the limit while being read.
  */
 export async function readMediaFile(ctx: ToolContext, requested: string): Promise<MediaFile> {
-  const file = await ctx.fs.openFile(ctx.fs.resolve(requested), requested);
+  const file = await ctx.fs.openFile(await ctx.fs.resolve(requested), requested);
   try {
     if (file.stats.size > ctx.maxMediaBytes) throw overLimit(requested, file.stats.size, ctx.maxMediaBytes);
     const bytes = await file.handle.readFile();

@@ -23,6 +23,8 @@ export function expandHome(p: string): string {
  */
 export class AllowedDirectories {
   private entries: AllowedDirectory[];
+  /** An update in progress (MCP roots being fetched): path checks wait for it rather than use a stale list. */
+  private pending: Promise<unknown> | undefined;
 
   constructor(entries: readonly AllowedDirectory[] = []) {
     this.entries = [...entries];
@@ -52,6 +54,19 @@ export class AllowedDirectories {
 
   get size(): number {
     return this.entries.length;
+  }
+
+  /** Marks an update in progress until `update` settles (whatever its outcome). */
+  track(update: Promise<unknown>): void {
+    const tracked = update.catch(() => {}).finally(() => {
+      if (this.pending === tracked) this.pending = undefined;
+    });
+    this.pending = tracked;
+  }
+
+  /** Resolves once no update is in progress. */
+  async settled(): Promise<void> {
+    while (this.pending) await this.pending;
   }
 
   /** Replaces every entry (MCP roots replace the command-line list). */

@@ -38,8 +38,12 @@ const TEMP_FLAGS = FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | FS.O_NOFOLLOW;
 export class GuardedFs {
   constructor(readonly allowed: AllowedDirectories) {}
 
-  /** The request string as an absolute path inside an allowed directory (lexical check only). */
-  resolve(requested: string): string {
+  /**
+   * The request string as an absolute path inside an allowed directory (lexical check only), against the
+   * allowed list as it stands once any roots update in progress has settled.
+   */
+  async resolve(requested: string): Promise<string> {
+    await this.allowed.settled();
     return resolveRequestPath(requested, this.allowed);
   }
 

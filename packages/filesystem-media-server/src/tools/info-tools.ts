@@ -12,7 +12,7 @@ import path from 'node:path';
  * looked at through its verified parent instead, and a symlink there is refused rather than followed.
  */
 async function statInside(guarded: GuardedFs, requested: string): Promise<Stats> {
-  const absolute = guarded.resolve(requested);
+  const absolute = await guarded.resolve(requested);
   try {
     const entry = await guarded.open(absolute, requested);
     await entry.handle.close();
@@ -68,6 +68,9 @@ export function registerInfoTools(server: McpServer, ctx: ToolContext): void {
       outputSchema: { content: z.string() },
       annotations: READ_ONLY,
     },
-    async () => textResult(`Allowed directories:\n${ctx.allowed.displayList().join('\n')}`),
+    async () => {
+      await ctx.allowed.settled();
+      return textResult(`Allowed directories:\n${ctx.allowed.displayList().join('\n')}`);
+    },
   );
 }

@@ -24,7 +24,7 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 
 /** Reads a text file (whole, first N or last N lines) through a verified descriptor. */
 export async function readTextFile(ctx: ToolContext, requested: string, head?: number, tail?: number): Promise<string> {
-  const file = await ctx.fs.openFile(ctx.fs.resolve(requested), requested);
+  const file = await ctx.fs.openFile(await ctx.fs.resolve(requested), requested);
   try {
     // Truthiness, not presence, as in the official server: head: 0 means "whole file".
     if (head && tail) throw new Error('Cannot specify both head and tail parameters simultaneously');

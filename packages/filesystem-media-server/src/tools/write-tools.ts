@@ -20,7 +20,7 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
     },
     async ({ path, content }) => {
-      await ctx.fs.writeFileAtomic(ctx.fs.resolve(path), path, content);
+      await ctx.fs.writeFileAtomic(await ctx.fs.resolve(path), path, content);
       return textResult(`Successfully wrote to ${path}`);
     },
   );
@@ -47,7 +47,7 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
     },
     async ({ path, edits, dryRun }) => {
-      const absolute = ctx.fs.resolve(path);
+      const absolute = await ctx.fs.resolve(path);
       const file = await ctx.fs.openFile(absolute, path);
       let before: string;
       try {
@@ -74,7 +74,7 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },
     async ({ path }) => {
-      await ctx.fs.createDirectories(ctx.fs.resolve(path), path);
+      await ctx.fs.createDirectories(await ctx.fs.resolve(path), path);
       return textResult(`Successfully created directory ${path}`);
     },
   );
@@ -91,7 +91,7 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
     },
     async ({ source, destination }) => {
-      await ctx.fs.move(ctx.fs.resolve(source), source, ctx.fs.resolve(destination), destination);
+      await ctx.fs.move(await ctx.fs.resolve(source), source, await ctx.fs.resolve(destination), destination);
       return textResult(`Successfully moved ${source} to ${destination}`);
     },
   );
