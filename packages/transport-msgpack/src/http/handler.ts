@@ -63,8 +63,16 @@ export class McpHttpHandler {
       onsessioninitialized: (id) => void this.sessions.set(id, session),
     });
     const response = await session.transport.handleRequest(req, options);
-    if (session.transport.sessionId === undefined) await this.shut(session);
-    else session.transport.onclose = () => this.forget(session);
+    if (session.transport.sessionId === undefined) {
+      await this.shut(session);
+    } else {
+      // Keep the server's own close handler (set by connect) and forget the session after it.
+      const serverOnClose = session.transport.onclose;
+      session.transport.onclose = () => {
+        serverOnClose?.();
+        this.forget(session);
+      };
+    }
     return response;
   }
 
