@@ -35,6 +35,7 @@ async function assertOutsideUntouched(): Promise<void> {
 /** Runs `attempt` up to CALLS times while the swapper runs; returns how many calls succeeded and failed. */
 async function race(target: string, linkTarget: string, attempt: (i: number) => Promise<boolean>): Promise<{ ok: number; failed: number; swaps: number }> {
   const swapper = await startSwapper(target, linkTarget, 1_000_000, SWAP_MS);
+  let stats = { ok: 0, failed: 0, swaps: 0 };
   let ok = 0;
   let failed = 0;
   try {
@@ -43,9 +44,11 @@ async function race(target: string, linkTarget: string, attempt: (i: number) => 
       else failed++;
     }
   } finally {
-    var swaps = await swapper.stop();
+    // Stops the swapper (and waits for it to restore the real entry) even when an assertion failed.
+    const swaps = await swapper.stop();
+    stats = { ok, failed, swaps };
   }
-  return { ok, failed, swaps };
+  return stats;
 }
 
 describe('race attacks (bounded concurrent swapper)', { timeout: 60_000 }, () => {
