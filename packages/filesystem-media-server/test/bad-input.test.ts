@@ -43,7 +43,7 @@ describe('bad input gives clear errors and the server stays up', { timeout: LIMI
     await failsClearly('read_media_file', { path: at('nope.png') }, /ENOENT/);
     await failsClearly('list_directory', { path: at('nope') }, /ENOENT/);
     await failsClearly('get_file_info', { path: at('nope') }, /ENOENT: no such file or directory, stat/);
-    await failsClearly('write_file', { path: at('no', 'such', 'dir.txt'), content: 'x' }, /Parent directory does not exist/);
+    await failsClearly('write_file', { path: at('no', 'such', 'dir.txt'), content: 'x' }, /ENOENT: no such file or directory, open '.*dir\.txt'/);
     await failsClearly('move_file', { source: at('nope.txt'), destination: at('x.txt') }, /ENOENT/);
     await failsClearly('edit_file', { path: at('nope.txt'), edits: [] }, /ENOENT/);
   });

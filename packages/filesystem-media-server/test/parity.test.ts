@@ -156,6 +156,13 @@ describe('parity with @modelcontextprotocol/server-filesystem over JSON stdio', 
     await assertSame('list_directory', { path: layout.outside });
     await assertSame('read_text_file', { path: at('missing.txt') });
     await assertSame('get_file_info', { path: at('missing.txt') });
+    await assertSame('write_file', (side) => ({ path: at(side, 'no', 'such', 'file.txt'), content: 'x' }));
+    await assertSame('move_file', (side) => ({ source: at(side, 'absent.txt'), destination: at(side, 'elsewhere.txt') }));
+    await assertSame('move_file', (side) => ({ source: at(side, 'edit-me.ts'), destination: at(side, 'a') }));
+    await assertSame('edit_file', (side) => ({ path: at(side, 'absent.ts'), edits: [] }));
+    await assertSame('list_directory', { path: at('missing-dir') });
+    await assertSame('read_text_file', { path: at('sub') });
+    await assertSame('list_directory', { path: at('hello.txt') });
   });
 
   it('read_media_file: same content blocks; structuredContent holds metadata instead of a second copy', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AllowedDirectories } from './allowed-directories.js';
 import { AccessDeniedError, PathChangedError } from './errors.js';
 import { childBase, realPathOfHandle } from './fd-path.js';
-import { errorCode, fsCall } from './fs-errors.js';
+import { describeFsError, errorCode, fsCall } from './fs-errors.js';
 import { isInsideDirectory } from './path-inside.js';
 import { resolveRequestPath } from './request-path.js';
 
@@ -48,8 +48,8 @@ export class GuardedFs {
   }
 
   /** Opens `absolute` (following symlinks) and verifies the result is inside; the caller closes it. */
-  async open(absolute: string, display: string, flags = READ_FLAGS): Promise<OpenedEntry> {
-    const handle = await fsCall('open', display, () => fs.open(absolute, flags));
+  async open(absolute: string, display: string, flags = READ_FLAGS, operation = 'open'): Promise<OpenedEntry> {
+    const handle = await fsCall(operation, display, () => fs.open(absolute, flags));
     return this.verify(handle, absolute, display);
   }
 
@@ -58,15 +58,16 @@ export class GuardedFs {
     const entry = await this.open(absolute, display);
     if (!entry.stats.isFile()) {
       await entry.handle.close();
-      throw new Error(entry.stats.isDirectory() ? `EISDIR: illegal operation on a directory, read '${display}'` : `Not a regular file: ${display}`);
+      throw new Error(entry.stats.isDirectory() ? 'EISDIR: illegal operation on a directory, read' : `Not a regular file: ${display}`);
     }
     return entry;
   }
 
-  async openDirectory(absolute: string, display: string, noFollow = false): Promise<OpenedDirectory> {
+  /** Opens a directory; `operation` names the failing call in errors ('scandir' for listings, as node does). */
+  async openDirectory(absolute: string, display: string, noFollow = false, operation = 'open'): Promise<OpenedDirectory> {
     let entry: OpenedEntry;
     try {
-      entry = await this.open(absolute, display, DIR_FLAGS | (noFollow ? FS.O_NOFOLLOW : 0));
+      entry = await this.open(absolute, display, DIR_FLAGS | (noFollow ? FS.O_NOFOLLOW : 0), operation);
     } catch (error) {
       if (noFollow && errorCode(error) === 'ELOOP') throw new PathChangedError(`Access denied - ${display} became a symbolic link during the operation`);
       throw error;
@@ -162,7 +163,9 @@ export class GuardedFs {
       try {
         const from = childPath(source.dir, source.name);
         const to = childPath(destination.dir, destination.name);
-        const moved = await fsCall('rename', sourceDisplay, () => fs.lstat(from));
+        // Named like node's rename error (`rename 'src' -> 'dst'`), as the official server reports it.
+        const renameDisplay = `${sourceDisplay}' -> '${destinationDisplay}`;
+        const moved = await fsCall('rename', renameDisplay, () => fs.lstat(from));
         // A link is moved as the link; one leading outside (or nowhere) is refused, as a read of it would be.
         if (moved.isSymbolicLink() && !(await this.symlinkTargetInside(source.dir, source.name))) {
           throw new AccessDeniedError(`Access denied - ${sourceDisplay} is a symbolic link to a missing target or outside the allowed directories`);
@@ -170,7 +173,7 @@ export class GuardedFs {
         if (await lstatOrUndefined(to)) throw new Error(`Destination already exists: ${destinationDisplay}`);
         await this.reverify(source.dir);
         await this.reverify(destination.dir);
-        await fsCall('rename', sourceDisplay, () => fs.rename(from, to));
+        await fsCall('rename', renameDisplay, () => fs.rename(from, to));
       } finally {
         await destination.dir.handle.close();
       }
@@ -188,7 +191,8 @@ export class GuardedFs {
     try {
       return { dir: await this.openDirectory(parent, display), name };
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') throw new Error(`Parent directory does not exist: ${parent}`);
+      // The official server's wording: the missing parent surfaces as the file's open failing.
+      if (errorCode(error) === 'ENOENT') throw describeFsError(error, 'open', display);
       throw error;
     }
   }

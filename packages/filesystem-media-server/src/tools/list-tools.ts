@@ -13,7 +13,7 @@ const textOutput = { content: z.string() };
 
 /** Opens the requested directory (verified), runs `use`, closes it. */
 async function withDirectory<T>(ctx: ToolContext, requested: string, use: (dir: OpenedDirectory) => Promise<T>): Promise<T> {
-  const dir = await ctx.fs.openDirectory(await ctx.fs.resolve(requested), requested);
+  const dir = await ctx.fs.openDirectory(await ctx.fs.resolve(requested), requested, false, 'scandir');
   try {
     return await use(dir);
   } finally {
