@@ -23,6 +23,9 @@ before(async () => {
   await fs.writeFile(path.join(layout.allowed, 'crlf.txt'), 'one\r\ntwo\r\nthree\r\n');
   await fs.writeFile(path.join(layout.allowed, 'empty.txt'), '');
   await fs.writeFile(path.join(layout.allowed, 'big.log'), 'x'.repeat(5000) + '\n' + 'y'.repeat(3000));
+  // Symlinks that stay inside: both servers follow them for reads and show them as files in listings.
+  await fs.symlink(path.join(layout.allowed, 'hello.txt'), path.join(layout.allowed, 'link-to-hello.txt'));
+  await fs.symlink(path.join(layout.allowed, 'sub'), path.join(layout.allowed, 'link-to-sub'));
   for (const side of ['official', 'ours']) {
     await fs.mkdir(path.join(layout.allowed, side));
     await fs.writeFile(path.join(layout.allowed, side, 'edit-me.ts'), 'const a = 1;\n  if (a) {\n    run();\n  }\n');
@@ -66,7 +69,7 @@ function shapeOf(schema: unknown): unknown {
 
 describe('parity with @modelcontextprotocol/server-filesystem over JSON stdio', { timeout: LIMIT * 4 }, () => {
   it('metadata calls first (before reads move access times): get_file_info', async () => {
-    for (const p of ['hello.txt', 'sub', 'pixel.png', 'empty.txt']) await assertSame('get_file_info', { path: at(p) });
+    for (const p of ['hello.txt', 'sub', 'pixel.png', 'empty.txt', 'link-to-hello.txt', 'link-to-sub']) await assertSame('get_file_info', { path: at(p) });
   });
 
   it('the same 14 tools with the same input schemas, titles and annotations', async () => {
@@ -104,12 +107,20 @@ describe('parity with @modelcontextprotocol/server-filesystem over JSON stdio', 
     await assertSame('search_files', { path: at('sub'), pattern: '**/*', excludePatterns: ['deeper/**'] });
     await assertSame('search_files', { path: layout.allowed, pattern: '**/*.json', excludePatterns: ['**/deeper'] });
     await assertSame('search_files', { path: layout.allowed, pattern: '**/nothing-*' });
+    await assertSame('search_files', { path: layout.allowed, pattern: 'link-*' });
+    await assertSame('search_files', { path: layout.allowed, pattern: '**/*.md' });
+    await assertSame('list_directory', { path: at('link-to-sub') });
+    await assertSame('directory_tree', { path: at('link-to-sub') });
   });
 
   it('reading text', async () => {
     await assertSame('read_text_file', { path: at('hello.txt') });
     await assertSame('read_file', { path: at('hello.txt') });
     await assertSame('read_text_file', { path: 'hello.txt' });
+    await assertSame('read_text_file', { path: 'sub/notes.md' });
+    await assertSame('read_text_file', { path: at('link-to-hello.txt') });
+    await assertSame('read_text_file', { path: at('link-to-sub', 'notes.md') });
+    await assertSame('read_text_file', { path: at('lines.txt'), head: 0 });
     await assertSame('read_text_file', { path: at('lines.txt'), head: 3 });
     await assertSame('read_text_file', { path: at('lines.txt'), tail: 4 });
     await assertSame('read_text_file', { path: at('lines.txt'), head: 100 });
