@@ -30,6 +30,8 @@ before(async () => {
     await fs.mkdir(path.join(layout.allowed, side));
     await fs.writeFile(path.join(layout.allowed, side, 'edit-me.ts'), 'const a = 1;\n  if (a) {\n    run();\n  }\n');
     await fs.writeFile(path.join(layout.allowed, side, 'to-move.txt'), 'moving');
+    await fs.writeFile(path.join(layout.allowed, side, 'target.txt'), 'target');
+    await fs.symlink(path.join(layout.allowed, side, 'target.txt'), path.join(layout.allowed, side, 'link.txt'));
   }
   official = await connectOver(spawnServer(OFFICIAL_SERVER, layout.allowed));
   ours = await connectOver(spawnServer(OUR_CLI, layout.allowed));
@@ -159,6 +161,13 @@ describe('parity with @modelcontextprotocol/server-filesystem over JSON stdio', 
     await assertSame('create_directory', (side) => ({ path: at(side, 'a') }));
     await assertSame('move_file', (side) => ({ source: at(side, 'to-move.txt'), destination: at(side, 'a', 'moved.txt') }));
     await assertSame('move_file', (side) => ({ source: at(side, 'new.txt'), destination: at(side, 'a', 'moved.txt') }));
+    // Writing through a symlink that stays inside replaces its target; the link stays a link.
+    await assertSame('write_file', (side) => ({ path: at(side, 'link.txt'), content: 'through the link' }));
+    await assertSame('edit_file', (side) => ({ path: at(side, 'link.txt'), edits: [{ oldText: 'the link', newText: 'a link' }] }));
+    for (const side of ['official', 'ours']) {
+      assert.equal(await fs.readFile(at(side, 'target.txt'), 'utf8'), 'through a link');
+      assert.ok((await fs.lstat(at(side, 'link.txt'))).isSymbolicLink());
+    }
     await assertSame('directory_tree', (side) => ({ path: at(side) }));
   });
 
