@@ -164,7 +164,12 @@ describe('parity with @modelcontextprotocol/server-filesystem over JSON stdio', 
     // Writing through a symlink that stays inside replaces its target; the link stays a link.
     await assertSame('write_file', (side) => ({ path: at(side, 'link.txt'), content: 'through the link' }));
     await assertSame('edit_file', (side) => ({ path: at(side, 'link.txt'), edits: [{ oldText: 'the link', newText: 'a link' }] }));
+    // Replacing a file keeps its permission bits.
+    for (const side of ['official', 'ours']) await fs.chmod(at(side, 'target.txt'), 0o640);
+    await assertSame('write_file', (side) => ({ path: at(side, 'target.txt'), content: 'through the link' }));
+    await assertSame('edit_file', (side) => ({ path: at(side, 'target.txt'), edits: [{ oldText: 'the link', newText: 'a link' }] }));
     for (const side of ['official', 'ours']) {
+      assert.equal((await fs.stat(at(side, 'target.txt'))).mode & 0o777, 0o640, side);
       assert.equal(await fs.readFile(at(side, 'target.txt'), 'utf8'), 'through a link');
       assert.ok((await fs.lstat(at(side, 'link.txt'))).isSymbolicLink());
     }
