@@ -80,15 +80,22 @@ async function round(clients, payload, ms) {
   const deadline = performance.now() + ms;
   const start = performance.now();
   let calls = 0;
+  let failures = 0;
   await Promise.all(
     clients.map(async (client) => {
       do {
-        await client.callTool({ name: payload.tool, arguments: payload.arguments });
-        calls++;
+        try {
+          await client.callTool({ name: payload.tool, arguments: payload.arguments });
+          calls++;
+        } catch (error) {
+          // Counted and reported, not fatal: one failed call should not end a long run.
+          failures++;
+          if (failures === 1) console.error(`a call failed: ${error.message}`);
+        }
       } while (performance.now() < deadline);
     }),
   );
-  return { calls, ms: performance.now() - start };
+  return { calls, failures, ms: performance.now() - start };
 }
 
 const servers = { ours: await startChild('ours'), sdk: await startChild('sdk') };
@@ -100,7 +107,7 @@ try {
     const payload = PAYLOADS[payloadName];
     for (const count of CLIENT_COUNTS) {
       const sets = [];
-      for (const config of CONFIGS) sets.push({ config, clients: await connectClients(servers[config.server].url, config.wire, count), calls: 0, ms: 0, cpu: 0 });
+      for (const config of CONFIGS) sets.push({ config, clients: await connectClients(servers[config.server].url, config.wire, count), calls: 0, failures: 0, ms: 0, cpu: 0 });
       for (const set of sets) await round(set.clients, payload, 100); // warm-up
       for (let r = 0; r < ROUNDS; r++) {
         // Rotate the order each round so no configuration always runs first or last.
@@ -111,6 +118,7 @@ try {
           const result = await round(set.clients, payload, ROUND_MS);
           set.cpu += (await server.cpu()) - before;
           set.calls += result.calls;
+          set.failures += result.failures;
           set.ms += result.ms;
         }
       }
@@ -120,7 +128,7 @@ try {
       for (const set of sets) {
         const rate = (set.calls / set.ms) * 1000;
         const cpu = set.cpu / set.calls;
-        rows.push({ payload: payloadName, clients: count, config: set.config.name, rate, cpu, rateRatio: rate / sdkRate, cpuRatio: cpu / sdkCpu, calls: set.calls });
+        rows.push({ payload: payloadName, clients: count, config: set.config.name, rate, cpu, rateRatio: rate / sdkRate, cpuRatio: cpu / sdkCpu, calls: set.calls, failures: set.failures });
       }
       for (const set of sets) await Promise.all(set.clients.map((client) => client.close()));
       printRows(rows.filter((row) => row.payload === payloadName && row.clients === count));
@@ -142,7 +150,7 @@ function printRows(part) {
         `${(row.cpu / 1000).toFixed(3).padStart(8)} ms CPU/call`,
         `req/s x${row.rateRatio.toFixed(2)}`,
         `CPU x${row.cpuRatio.toFixed(2)} (vs sdk json)`,
-        `${row.calls} calls`,
+        `${row.calls} calls${row.failures ? `, ${row.failures} FAILED` : ''}`,
       ].join('  '),
     );
   }

@@ -1,5 +1,6 @@
 // Bad input and faults over HTTP: each gets a clear error and loses nothing else in flight.
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { connect as connectTcp } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CanonicalEncoder, FrameReader, HttpMsgpackClientTransport, MsgpackDecoder, MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport';
-import { serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
+import { isBun, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
 
 const LIMIT = 20_000;
 const JSON_ACCEPT = 'application/json, text/event-stream';
@@ -329,6 +330,24 @@ describe('HTTP session lifecycle with the SDK client', { timeout: LIMIT }, () =>
       assert.equal(textOf(await b.callTool({ name: 'echo', arguments: { text: 'b' } })), 'b');
       await a.close();
       await b.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('HTTP client resource use', { timeout: LIMIT, skip: isBun ? 'getEventListeners on AbortSignal is Node-only' : false }, () => {
+  it('many calls leave no listeners piled up on the transport', async () => {
+    const server = await startTestServer('node:http');
+    try {
+      const transport = new HttpMsgpackClientTransport(server.url);
+      const client = new Client({ name: 'listeners', version: '1' });
+      await client.connect(transport);
+      for (let i = 0; i < 200; i++) await client.callTool({ name: 'echo', arguments: { text: String(i) } });
+      const signal = (transport as unknown as { abort: AbortController }).abort.signal;
+      // The GET stream holds one; finished requests hold none.
+      assert.ok(getEventListeners(signal, 'abort').length <= 2, `listeners: ${getEventListeners(signal, 'abort').length}`);
+      await client.close();
     } finally {
       await server.close();
     }

@@ -63,6 +63,11 @@ interface StreamOptions {
   replayMessageId?: RequestId;
 }
 
+interface RequestSignal {
+  signal: AbortSignal;
+  done(): void;
+}
+
 /** One decoded thing from a server stream, whichever wire it came on. */
 type StreamItem = { kind: 'message'; message: JSONRPCMessage; eventId?: string } | { kind: 'event'; eventId?: string; retry?: number };
 
@@ -183,8 +188,9 @@ export class HttpMsgpackClientTransport implements Transport {
     if (!this.session) return;
     try {
       const headers = await this.commonHeaders();
-      const init: RequestInit = { ...this.options.requestInit, method: 'DELETE', headers, signal: this.abort?.signal };
-      const response = await fetchWithinOrigin(this.fetchFn)(this.url, init);
+      const request = this.requestSignal();
+      const init: RequestInit = { ...this.options.requestInit, method: 'DELETE', headers, signal: request.signal };
+      const response = await fetchWithinOrigin(this.fetchFn)(this.url, init).finally(request.done);
       await response.body?.cancel();
       if (!response.ok && response.status !== 405) {
         throw new StreamableHTTPError(response.status, `Failed to terminate session: ${response.statusText}`);
@@ -201,12 +207,24 @@ export class HttpMsgpackClientTransport implements Transport {
   }
 
   private async post(message: JSONRPCMessage | JSONRPCMessage[], onresumptiontoken?: (token: string) => void): Promise<void> {
+    const request = this.requestSignal();
+    let streaming = false;
+    try {
+      streaming = await this.postOnce(message, request, onresumptiontoken);
+    } finally {
+      // A streamed reply releases its signal when the stream ends.
+      if (!streaming) request.done();
+    }
+  }
+
+  /** One POST; true when its reply is a stream that is being read (and will release the signal). */
+  private async postOnce(message: JSONRPCMessage | JSONRPCMessage[], request: RequestSignal, onresumptiontoken?: (token: string) => void): Promise<boolean> {
     const wire = this.currentWire;
     const headers = await this.commonHeaders();
     headers.set('content-type', wire === 'msgpack' ? MSGPACK_MEDIA_TYPE : JSON_MEDIA_TYPE);
     headers.set('accept', wire === 'msgpack' ? MSGPACK_CLIENT_ACCEPT : `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`);
     const body = wire === 'msgpack' ? this.msgpack.encodeBody(message) : this.json.encodeBody(message);
-    const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: body as BodyInit, signal: this.abort?.signal };
+    const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: body as BodyInit, signal: request.signal };
     const response = await fetchWithinOrigin(this.fetchFn)(this.url, init);
     const sessionId = response.headers.get('mcp-session-id');
     if (sessionId) this.session = sessionId;
@@ -215,7 +233,7 @@ export class HttpMsgpackClientTransport implements Transport {
       if (response.status === 415 && wire === 'msgpack') {
         await response.body?.cancel();
         this.fallBack('unsupported-media-type', 415);
-        return this.post(message, onresumptiontoken);
+        return this.postOnce(message, request, onresumptiontoken);
       }
       const detail = await this.errorText(response);
       if (response.status === 401 && this.options.authProvider) {
@@ -231,7 +249,7 @@ export class HttpMsgpackClientTransport implements Transport {
         });
         if (result !== 'AUTHORIZED') throw new UnauthorizedError();
         this.authCompleted = true;
-        return this.post(message, onresumptiontoken);
+        return this.postOnce(message, request, onresumptiontoken);
       }
       throw new StreamableHTTPError(response.status, `Error POSTing to endpoint: ${detail}`);
     }
@@ -242,7 +260,7 @@ export class HttpMsgpackClientTransport implements Transport {
       if (!Array.isArray(message) && isInitializedNotification(message)) {
         this.openGetStream({}).catch((error) => this.onerror?.(error));
       }
-      return;
+      return false;
     }
     const messages = Array.isArray(message) ? message : [message];
     const hasRequests = messages.some((m) => 'method' in m && 'id' in m && m.id !== undefined);
@@ -250,20 +268,36 @@ export class HttpMsgpackClientTransport implements Transport {
     const type = mediaTypeEssence(contentType);
     if (!hasRequests) {
       await response.body?.cancel();
-      return;
+      return false;
     }
     if (wire === 'msgpack' && (type === JSON_MEDIA_TYPE || type === SSE_MEDIA_TYPE)) this.fallBack('json-reply', response.status);
     if (type === SSE_MEDIA_TYPE || type === MSGPACK_STREAM_MEDIA_TYPE) {
-      this.consumeStream(response.body, type, { onresumptiontoken }, false);
+      this.consumeStream(response.body, type, { onresumptiontoken }, false, request.done);
+      return true;
     } else if (type === JSON_MEDIA_TYPE || type === MSGPACK_MEDIA_TYPE) {
       const bytes = new Uint8Array(await response.arrayBuffer());
       const value = type === JSON_MEDIA_TYPE ? this.json.decodeValue(bytes) : this.msgpack.decodeValue(bytes);
       const replies = Array.isArray(value) ? value.map(validated) : [validated(value)];
       for (const reply of replies) this.onmessage?.(reply);
-    } else {
-      await response.body?.cancel();
-      throw new StreamableHTTPError(-1, `Unexpected content type: ${contentType}`);
+      return false;
     }
+    await response.body?.cancel();
+    throw new StreamableHTTPError(-1, `Unexpected content type: ${contentType}`);
+  }
+
+  /**
+   * A signal for one request that follows the transport's: fetch implementations keep a listener on the
+   * signal they are given until the request is collected, so giving each request the transport's own
+   * long-lived signal would pile up one listener per call.
+   */
+  private requestSignal(): RequestSignal {
+    const controller = new AbortController();
+    const parent = this.abort?.signal;
+    if (!parent) return { signal: controller.signal, done: () => {} };
+    if (parent.aborted) controller.abort(parent.reason);
+    const follow = () => controller.abort(parent.reason);
+    parent.addEventListener('abort', follow, { once: true });
+    return { signal: controller.signal, done: () => parent.removeEventListener('abort', follow) };
   }
 
   private fallBack(reason: WireFallback['reason'], status: number): void {
@@ -301,15 +335,20 @@ export class HttpMsgpackClientTransport implements Transport {
       const headers = await this.commonHeaders();
       headers.set('accept', this.currentWire === 'msgpack' ? `${MSGPACK_STREAM_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}` : SSE_MEDIA_TYPE);
       if (options.resumptionToken) headers.set('last-event-id', options.resumptionToken);
-      const response = await fetchWithinOrigin(this.fetchFn)(this.url, { method: 'GET', headers, signal: this.abort?.signal });
+      const request = this.requestSignal();
+      const response = await fetchWithinOrigin(this.fetchFn)(this.url, { method: 'GET', headers, signal: request.signal }).catch((error: unknown) => {
+        request.done();
+        throw error;
+      });
       if (!response.ok) {
+        request.done();
         await response.body?.cancel();
         if (response.status === 401 && this.options.authProvider) return await this.authThenOpen();
         if (response.status === 405) return;
         throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${response.statusText}`);
       }
       const type = mediaTypeEssence(response.headers.get('content-type'));
-      this.consumeStream(response.body, type === MSGPACK_STREAM_MEDIA_TYPE ? type : SSE_MEDIA_TYPE, options, true);
+      this.consumeStream(response.body, type === MSGPACK_STREAM_MEDIA_TYPE ? type : SSE_MEDIA_TYPE, options, true, request.done);
     } catch (error) {
       this.onerror?.(error as Error);
       throw error;
@@ -332,8 +371,11 @@ export class HttpMsgpackClientTransport implements Transport {
    * arrives. If it ends before the reply it was waiting for, it reconnects with Last-Event-ID (when the
    * server gave event ids), as the SDK's client does.
    */
-  private consumeStream(body: ReadableStream<Uint8Array> | null, type: string, options: StreamOptions, reconnectable: boolean): void {
-    if (!body) return;
+  private consumeStream(body: ReadableStream<Uint8Array> | null, type: string, options: StreamOptions, reconnectable: boolean, done: () => void): void {
+    if (!body) {
+      done();
+      return;
+    }
     const { onresumptiontoken, replayMessageId } = options;
     let lastEventId: string | undefined;
     let sawEventId = false;
@@ -387,8 +429,10 @@ export class HttpMsgpackClientTransport implements Transport {
           }
         }
         decode.end();
+        done();
         reconnectIfNeeded();
       } catch (error) {
+        done();
         void reader.cancel().catch(() => {});
         this.onerror?.(new Error(`SSE stream disconnected: ${String(error)}`));
         reconnectIfNeeded();
