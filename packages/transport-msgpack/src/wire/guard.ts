@@ -25,6 +25,12 @@ export interface GuardResult extends MessageClues {
 const PROTO_KEY = [0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]; // "__proto__"
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
+// Top-level keys the clues care about, recognised from their bytes (no string is built for them).
+const KEY_OTHER = 0;
+const KEY_ID = 1;
+const KEY_METHOD = 2;
+const KEY_RESULT_OR_ERROR = 3;
+
 /** Scans `bytes` (one complete MessagePack value) and throws a PayloadError on anything msgpack-v1 refuses. */
 export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardResult {
   const clues: GuardResult = { hasMethod: false, hasResultOrError: false, containsBin: false };
@@ -36,7 +42,7 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
   let depth = 0;
   let pos = 0;
   // Top-level map bookkeeping, for the clues.
-  let topKey: string | undefined;
+  let topKey = KEY_OTHER;
   let topIsMap = false;
 
   const fail = (code: PayloadErrorCode, message: string): never => {
@@ -182,14 +188,14 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
       }
       if (topIsMap && depth === 1) {
         if (atKey) {
-          topKey = strLength <= 6 ? utf8.decode(bytes.subarray(pos, pos + strLength)) : undefined;
+          topKey = topLevelKey(bytes, pos, strLength);
           // Noted at the key, so a message whose `method` or `result` value is itself bad still counts.
-          if (topKey === 'method') clues.hasMethod = true;
-          else if (topKey === 'result' || topKey === 'error') clues.hasResultOrError = true;
-        } else if (topKey === 'id') clues.id = utf8.decode(bytes.subarray(pos, pos + strLength));
+          if (topKey === KEY_METHOD) clues.hasMethod = true;
+          else if (topKey === KEY_RESULT_OR_ERROR) clues.hasResultOrError = true;
+        } else if (topKey === KEY_ID) clues.id = utf8.decode(bytes.subarray(pos, pos + strLength));
       }
       pos += strLength;
-    } else if (atTopValue && topKey === 'id' && childCount < 0) {
+    } else if (atTopValue && topKey === KEY_ID && childCount < 0) {
       const id = readInteger(view, valueStart, type);
       // Only an id JSON-RPC allows (a safe integer) can be echoed back faithfully.
       if (id !== undefined && Number.isSafeInteger(id)) clues.id = id;
@@ -212,6 +218,22 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
   }
   if (pos !== end) fail('malformed-msgpack', `${end - pos} bytes after the end of the value`);
   return clues;
+}
+
+/** Which of the keys the clues care about starts at `at`: "id", "method", "result" or "error". */
+function topLevelKey(bytes: Uint8Array, at: number, length: number): number {
+  const b0 = bytes[at];
+  if (length === 2) return b0 === 0x69 && bytes[at + 1] === 0x64 ? KEY_ID : KEY_OTHER;
+  if (length === 6) {
+    if (b0 === 0x6d && matches(bytes, at, 'method')) return KEY_METHOD;
+    if (b0 === 0x72 && matches(bytes, at, 'result')) return KEY_RESULT_OR_ERROR;
+  } else if (length === 5 && b0 === 0x65 && matches(bytes, at, 'error')) return KEY_RESULT_OR_ERROR;
+  return KEY_OTHER;
+}
+
+function matches(bytes: Uint8Array, at: number, ascii: string): boolean {
+  for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
+  return true;
 }
 
 function isProtoKey(bytes: Uint8Array, at: number): boolean {
