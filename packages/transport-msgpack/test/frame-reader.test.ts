@@ -49,4 +49,42 @@ describe('FrameReader', () => {
     clean.push(frame([1]), () => {});
     assert.doesNotThrow(() => clean.end());
   });
+
+  it('reassembles a large frame spread over many chunks of varied sizes, byte for byte', () => {
+    const payload = new Uint8Array(3 * 1024 * 1024 + 7);
+    for (let i = 0; i < payload.length; i++) payload[i] = (i * 131) & 0xff;
+    const stream = new Uint8Array([...frame([1, 2]), ...frame([])]);
+    const big = new Uint8Array(4 + payload.length);
+    new DataView(big.buffer).setUint32(0, payload.length);
+    big.set(payload, 4);
+    const all = new Uint8Array(stream.length + big.length + 5);
+    all.set(stream, 0);
+    all.set(big, stream.length);
+    all.set(frame([9]), stream.length + big.length);
+    for (const step of [3, 65536, 100_003, 1_500_000]) {
+      const chunks: Uint8Array[] = [];
+      for (let at = 0; at < all.length; at += step) chunks.push(all.subarray(at, at + step));
+      const payloads = collect(new FrameReader(), chunks);
+      assert.equal(payloads.length, 4, `step ${step}`);
+      assert.deepEqual([...payloads[0]!], [1, 2]);
+      assert.equal(payloads[1]!.length, 0);
+      assert.ok(Buffer.from(payloads[2]!).equals(Buffer.from(payload)), `large payload intact at step ${step}`);
+      assert.deepEqual([...payloads[3]!], [9]);
+    }
+  });
+
+  it('does not allocate a large frame\'s buffer on the strength of its header alone', () => {
+    const reader = new FrameReader();
+    const before = process.memoryUsage().arrayBuffers;
+    // Announce 60 MiB, send 100 bytes: the reader must not pin 60 MiB.
+    const header = new Uint8Array(4);
+    new DataView(header.buffer).setUint32(0, 60 * 1024 * 1024);
+    reader.push(header, () => assert.fail('no payload expected'));
+    reader.push(new Uint8Array(100), () => assert.fail('no payload expected'));
+    const grown = process.memoryUsage().arrayBuffers - before;
+    assert.ok(grown < 16 * 1024 * 1024, `array buffers grew by ${grown} bytes`);
+    assert.equal(reader.pendingBytes, 100);
+    assert.throws(() => reader.end(), /100 of 62914560 payload bytes/);
+  });
 });
+

@@ -10,7 +10,9 @@ export interface FrameReaderOptions {
  * Splits a byte stream into msgpack-v1 payloads, in time linear in the bytes read.
  *
  * A frame that lies inside one chunk is handed on as a view of that chunk (no copy). A frame spread over
- * chunks is copied once, into a buffer allocated at its final size when its header arrives. Payloads are
+ * chunks is copied once, into a buffer allocated at its final size: when its header arrives for frames up
+ * to 1 MiB, and for larger ones once a sixteenth of the payload has arrived (until then the chunks are
+ * held as they came), so a header alone never makes the reader allocate more than 16x what it received. Payloads are
  * views: the chunks given to push() must not be modified afterwards (stream chunks never are).
  */
 export class FrameReader {
@@ -19,6 +21,10 @@ export class FrameReader {
   private headerFill = 0;
   private partial: Uint8Array | undefined;
   private partialFill = 0;
+  // A large frame's first chunks are held as they came until enough has arrived to justify its buffer.
+  private expected = 0;
+  private held: Uint8Array[] = [];
+  private heldBytes = 0;
 
   constructor(options: FrameReaderOptions = {}) {
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
@@ -26,7 +32,7 @@ export class FrameReader {
 
   /** Bytes held for a frame not yet complete: 0 exactly when the stream is at a frame boundary. */
   get pendingBytes(): number {
-    return this.headerFill + this.partialFill;
+    return this.headerFill + this.partialFill + this.heldBytes;
   }
 
   /**
@@ -37,6 +43,15 @@ export class FrameReader {
     let offset = 0;
     const end = chunk.length;
     while (offset < end) {
+      if (this.expected > 0) {
+        // Hold the chunk itself (no copy yet); its bytes are copied once, into the final buffer.
+        const take = Math.min(this.expected - this.heldBytes, end - offset);
+        this.held.push(chunk.subarray(offset, offset + take));
+        this.heldBytes += take;
+        offset += take;
+        if (this.heldBytes >= allocationThreshold(this.expected)) this.allocateHeld(onPayload);
+        continue;
+      }
       if (this.partial) {
         const take = Math.min(this.partial.length - this.partialFill, end - offset);
         this.partial.set(chunk.subarray(offset, offset + take), this.partialFill);
@@ -68,6 +83,9 @@ export class FrameReader {
         const payload = chunk.subarray(offset, offset + length);
         offset += length;
         onPayload(payload);
+      } else if (length > EAGER_ALLOCATION_BYTES) {
+        // A header alone does not make us allocate a large buffer: a peer could pin the cap with 4 bytes.
+        this.expected = length;
       } else {
         // Unzeroed is safe: the payload is handed on only once every byte has been written.
         this.partial = Buffer.allocUnsafe(length);
@@ -76,11 +94,31 @@ export class FrameReader {
     }
   }
 
+  private allocateHeld(onPayload: (payload: Uint8Array) => void): void {
+    const buffer = Buffer.allocUnsafe(this.expected);
+    let at = 0;
+    for (const piece of this.held) {
+      buffer.set(piece, at);
+      at += piece.length;
+    }
+    this.held = [];
+    this.heldBytes = 0;
+    this.expected = 0;
+    if (at === buffer.length) {
+      onPayload(buffer);
+    } else {
+      this.partial = buffer;
+      this.partialFill = at;
+    }
+  }
+
   /** Call at end of stream: throws a FramingError if the stream stopped inside a frame. */
   end(): void {
     if (this.pendingBytes === 0) return;
     const message = this.partial
       ? `stream ended inside a frame (${this.partialFill} of ${this.partial.length} payload bytes)`
+      : this.expected > 0
+      ? `stream ended inside a frame (${this.heldBytes} of ${this.expected} payload bytes)`
       : `stream ended inside a frame header (${this.headerFill} of ${FRAME_HEADER_BYTES} bytes)`;
     this.reset();
     throw new FramingError('truncated-frame', message);
@@ -90,5 +128,16 @@ export class FrameReader {
     this.headerFill = 0;
     this.partial = undefined;
     this.partialFill = 0;
+    this.expected = 0;
+    this.held = [];
+    this.heldBytes = 0;
   }
+}
+
+/** Frames up to this size get their buffer when the header arrives. */
+const EAGER_ALLOCATION_BYTES = 1024 * 1024;
+
+/** A larger frame gets its buffer once a sixteenth of it has arrived: at most 16x what the peer sent. */
+function allocationThreshold(length: number): number {
+  return Math.max(EAGER_ALLOCATION_BYTES, Math.ceil(length / 16));
 }
