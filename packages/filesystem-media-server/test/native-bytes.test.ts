@@ -58,7 +58,7 @@ async function stdioMsgpack(nativeBytes: boolean, counter = { bytes: 0 }): Promi
   serverStderr = '';
   transport.stderr!.on('data', (chunk: Buffer) => (serverStderr += chunk.toString()));
   transport.onerror = (error) => (serverStderr += `\n[client transport error] ${error.message}`);
-  return connectOver(transport);
+  return explained(() => connectOver(transport));
 }
 
 /** Runs `body`, adding the server's stderr to any failure. */
