@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CreateMessageRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { HttpMsgpackClientTransport, type WireFallback } from 'mcp-msgpack-transport';
+import { HttpMsgpackClientTransport, HttpMsgpackServerTransport, type WireFallback } from 'mcp-msgpack-transport';
 import { createHttpTestServer, MemoryEventStore, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
 
 const LIMIT = 20_000;
@@ -113,4 +113,51 @@ describe("our client against the SDK's StreamableHTTPServerTransport", { timeout
       await client.close();
     }
   });
+});
+
+describe('HttpMsgpackServerTransport routed by hand, as with the SDK (node:http req/res)', { timeout: LIMIT }, () => {
+  let http: Server;
+  let url: URL;
+  const transports = new Map<string, HttpMsgpackServerTransport>();
+  before(async () => {
+    http = createServer(async (req, res) => {
+      const id = req.headers['mcp-session-id'];
+      let transport = typeof id === 'string' ? transports.get(id) : undefined;
+      if (!transport) {
+        const made = new HttpMsgpackServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (sessionId) => void transports.set(sessionId, made),
+        });
+        await createHttpTestServer().connect(made);
+        transport = made;
+      }
+      await transport.handleRequest(req, res);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+  });
+  after(async () => {
+    for (const transport of transports.values()) await transport.close();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  });
+
+  for (const which of ['our client (msgpack)', "the SDK's client (json)"] as const) {
+    it(`serves ${which}: tools, progress, sampling`, async () => {
+      const transport = which === 'our client (msgpack)' ? new HttpMsgpackClientTransport(url) : new StreamableHTTPClientTransport(url);
+      const client = new Client({ name: 'c', version: '1.0.0' }, { capabilities: { sampling: {} } });
+      client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', model: 'm', content: { type: 'text', text: 'hi' } }));
+      await client.connect(transport);
+      try {
+        if (transport instanceof HttpMsgpackClientTransport) assert.equal(transport.wire, 'msgpack');
+        assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: which } })), which);
+        const seen: number[] = [];
+        await client.callTool({ name: 'count', arguments: { steps: 3 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
+        assert.deepEqual(seen, [1, 2, 3]);
+        assert.equal(textOf(await client.callTool({ name: 'ask-model', arguments: { question: 'q' } })), 'model said: hi');
+      } finally {
+        await client.close();
+      }
+    });
+  }
 });
