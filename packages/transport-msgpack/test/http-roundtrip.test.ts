@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HttpMsgpackClientTransport, MSGPACK_STREAM_MEDIA_TYPE, type WireFallback } from 'mcp-msgpack-transport';
 import { MemoryEventStore, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
 
@@ -73,6 +73,22 @@ for (const kind of serverKinds) {
         try {
           assert.equal(textOf(await client.callTool({ name: 'ask-model', arguments: { question: 'ping' } })), 'model said: PING');
           assert.equal(textOf(await client.callTool({ name: 'ask-user', arguments: {} })), 'accept:Ada');
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('delivers a request the server sends the moment the client is initialized (before the GET stream opens)', async () => {
+        const client = new Client({ name: 'roots-client', version: '1.0.0' }, { capabilities: { roots: {} } });
+        client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }] }));
+        await client.connect(new HttpMsgpackClientTransport(server.url, { wire }));
+        try {
+          let seen = '';
+          for (let attempt = 0; attempt < 100 && seen !== '2'; attempt++) {
+            seen = textOf(await client.callTool({ name: 'roots-seen', arguments: {} }));
+            if (seen !== '2') await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          assert.equal(seen, '2');
         } finally {
           await client.close();
         }

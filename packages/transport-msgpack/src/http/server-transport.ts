@@ -69,6 +69,12 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
 }
 
 const STANDALONE_STREAM = '_GET_stream';
+/**
+ * Messages for the GET stream held while none is open. A client opens it only after its `initialized`
+ * notification was answered, so a server that sends a request at that moment (roots/list, say) would
+ * otherwise lose it; the SDK's transport drops such messages.
+ */
+const MAX_HELD_FOR_GET_STREAM = 100;
 
 interface StreamEntry {
   stream?: EventStream;
@@ -97,6 +103,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private readonly requestToStream = new Map<RequestId, string>();
   private readonly responses = new Map<RequestId, JSONRPCMessage>();
   private readonly resumable = new Set<string>();
+  private heldForGetStream: { message: JSONRPCMessage; eventId?: string }[] = [];
   private started = false;
   private handledOne = false;
   private initialized = false;
@@ -269,6 +276,9 @@ export class WebHttpMsgpackServerTransport implements Transport {
       if (this.streams.get(STANDALONE_STREAM)?.stream === cancelled) this.streams.delete(STANDALONE_STREAM);
     }, req.signal);
     this.streams.set(STANDALONE_STREAM, { stream, wire, cleanup: () => this.endStream(STANDALONE_STREAM, stream) });
+    const held = this.heldForGetStream;
+    this.heldForGetStream = [];
+    for (const { message, eventId } of held) this.writeEvent(stream, message, eventId);
     stream.startKeepAlive(this.keepAliveMs);
     return this.streamResponse(stream);
   }
@@ -348,6 +358,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     this.streams.clear();
     this.responses.clear();
     this.resumable.clear();
+    this.heldForGetStream = [];
     this.onclose?.();
   }
 
@@ -370,7 +381,16 @@ export class WebHttpMsgpackServerTransport implements Transport {
       if (isResponse) throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
       const eventId = store ? await store.storeEvent(STANDALONE_STREAM, message) : undefined;
       const standalone = this.streams.get(STANDALONE_STREAM)?.stream;
-      if (standalone && (eventId === undefined || !standalone.replayedEventIds?.has(eventId))) this.writeEvent(standalone, message, eventId);
+      if (!standalone) {
+        if (this.closed) return;
+        this.heldForGetStream.push({ message, eventId });
+        if (this.heldForGetStream.length > MAX_HELD_FOR_GET_STREAM) {
+          this.heldForGetStream.shift();
+          this.onerror?.(new Error(`no GET stream open: dropped the oldest of ${MAX_HELD_FOR_GET_STREAM} held messages`));
+        }
+        return;
+      }
+      if (eventId === undefined || !standalone.replayedEventIds?.has(eventId)) this.writeEvent(standalone, message, eventId);
       return;
     }
 
