@@ -13,6 +13,8 @@ import { PayloadError } from './errors.js';
 const ARENA_BYTES = 64 * 1024;
 /** Below this many free bytes the arena is replaced before a message starts, so small frames rarely grow. */
 const ARENA_MIN_FREE = 4 * 1024;
+/** Largest arena kept from one message to the next (bigger messages get buffers of their own). */
+const MAX_ARENA_BYTES = 1024 * 1024;
 /** Deeper than this the value is almost certainly circular; JSON.stringify throws there too. */
 const MAX_ENCODE_DEPTH = 1000;
 const TWO_POW_32 = 0x1_0000_0000;
@@ -29,6 +31,7 @@ export class CanonicalEncoder {
   private pos = 0;
   private start = 0;
   private grew = false;
+  private lastSize = 0;
 
   /** One frame: the 4-byte big-endian payload length, then the payload. Written in place, never copied. */
   encodeFrame(value: unknown): Uint8Array {
@@ -41,9 +44,9 @@ export class CanonicalEncoder {
   }
 
   private run(value: unknown, framed: boolean): Uint8Array {
-    if (this.buf.length - this.pos < ARENA_MIN_FREE) this.replaceArena(ARENA_BYTES);
-    this.start = this.pos;
     this.grew = false;
+    this.makeRoomFor(this.lastSize + (this.lastSize >>> 2));
+    this.start = this.pos;
     try {
       if (framed) this.pos += FRAME_HEADER_BYTES;
       this.write(value, 0);
@@ -55,16 +58,36 @@ export class CanonicalEncoder {
         }
         this.view.setUint32(this.start, payloadBytes);
       }
-      const out = this.buf.subarray(this.start, this.pos);
+      let out: Uint8Array = this.buf.subarray(this.start, this.pos);
+      this.lastSize = out.length;
+      // A message far smaller than the buffer of its own (the estimate was off) must not pin that
+      // buffer until it is written: copying it out costs less than the allocation already made.
+      if (this.grew && out.length * 4 < this.buf.length) out = Buffer.from(out);
       // Later messages start after this one, so `out` is never overwritten. A buffer grown for one big
       // message is not kept: the next message gets a fresh arena and the big one dies with `out`.
-      if (this.grew) this.replaceArena(ARENA_BYTES);
+      if (this.grew) this.replaceArena(0);
       return out;
     } catch (error) {
       this.pos = this.start;
       // A message that failed after growing the buffer must not leave the large buffer behind either.
-      if (this.grew) this.replaceArena(ARENA_BYTES);
+      if (this.grew) this.replaceArena(0);
       throw error;
+    }
+  }
+
+  /**
+   * Starts each message where it will most likely fit without growing mid-write (a grow copies what was
+   * written so far): messages in one stream tend to be alike, so the last size is the estimate. Arenas are
+   * kept up to MAX_ARENA_BYTES; a message expected to be larger gets a buffer of its own, dropped after it.
+   */
+  private makeRoomFor(estimate: number): void {
+    const wanted = Math.max(ARENA_MIN_FREE, estimate);
+    if (this.buf.length - this.pos >= wanted) return;
+    if (wanted * 4 <= MAX_ARENA_BYTES) {
+      this.replaceArena(Math.max(ARENA_BYTES, wanted * 4));
+    } else {
+      this.replaceArena(wanted + ARENA_MIN_FREE);
+      this.grew = true; // dropped once this message is out, like a buffer grown for it
     }
   }
 
