@@ -245,7 +245,7 @@ export class CanonicalEncoder {
     const reserved = headerBytesForStr(maxBytes);
     this.ensure(reserved + maxBytes);
     const headerAt = this.pos;
-    const bytes = this.buf.write(s, headerAt + reserved, 'utf8');
+    const bytes = writeUtf8(this.buf, s, headerAt + reserved);
     const header = headerBytesForStr(bytes);
     if (header !== reserved) this.buf.copyWithin(headerAt + header, headerAt + reserved, headerAt + reserved + bytes);
     this.writeStrHeader(headerAt, bytes);
@@ -379,6 +379,15 @@ export class CanonicalEncoder {
     }
     this.writeCollectionHeaderAt(at, count, 0x80, 0xde);
   }
+}
+
+type Utf8Writer = (this: Buffer, text: string, offset: number) => number;
+// Node and Bun expose Buffer's native UTF-8 writer; calling it skips write()'s argument and encoding
+// checks, which cost as much as the copy itself for the short strings of object-heavy messages.
+const nativeUtf8Write = (Buffer.prototype as unknown as { utf8Write?: Utf8Writer }).utf8Write;
+
+function writeUtf8(buf: Buffer, text: string, offset: number): number {
+  return nativeUtf8Write ? nativeUtf8Write.call(buf, text, offset) : buf.write(text, offset, 'utf8');
 }
 
 function headerBytesForStr(bytes: number): number {
