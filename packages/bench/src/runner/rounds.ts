@@ -53,7 +53,8 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
   const sessions: Session[] = [];
   const failed = new Map<string, string>();
   const fail = async (session: Session | undefined, id: string, error: unknown) => {
-    const message = (error as Error)?.message ?? String(error);
+    const transportError = session?.lastError();
+    const message = ((error as Error)?.message ?? String(error)) + (transportError ? ` (transport: ${transportError})` : '');
     failed.set(id, message.split('\n')[0]!.slice(0, 300));
     progress.note(`${scenario.name}: ${id} failed: ${failed.get(id)}`);
     if (session) {

@@ -15,6 +15,8 @@ export interface Session {
   serverPid: number;
   clients: Client[];
   bytes: ByteCounter;
+  /** The last error a client's transport reported (e.g. why the connection closed), if any. */
+  lastError(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -35,8 +37,11 @@ function serverArgs(spec: VariantSpec, mediaDir: string | undefined): string[] {
   return args;
 }
 
-function newClient(): Client {
-  return new Client({ name: 'mcp-msgpack-bench', version: '0.1.0' });
+/** A client that remembers its transport's last error, so a failed variant can say why. */
+function newClient(errors: string[]): Client {
+  const client = new Client({ name: 'mcp-msgpack-bench', version: '0.1.0' });
+  client.onerror = (error) => void errors.push(error.message);
+  return client;
 }
 
 /** Starts the server and connects the variant's clients. `runtime` is the executable for the server. */
@@ -47,7 +52,8 @@ export async function startSession(spec: VariantSpec, runtime: string, mediaDir?
 async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string | undefined): Promise<Session> {
   const bytes = new ByteCounter();
   const args = serverArgs(spec, mediaDir);
-  const client = newClient();
+  const errors: string[] = [];
+  const client = newClient(errors);
   let transport: Transport;
   let pid: () => number | null;
   if (spec.stack === 'stock') {
@@ -75,6 +81,7 @@ async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string |
     serverPid,
     clients: [client],
     bytes,
+    lastError: () => errors.at(-1),
     close: async () => {
       await client.close().catch(() => {});
     },
@@ -88,9 +95,10 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
   const proxyPort = await proxy.listen();
   const url = new URL(`http://127.0.0.1:${proxyPort}/mcp`);
   const clients: Client[] = [];
+  const errors: string[] = [];
   try {
     for (let i = 0; i < spec.clients; i++) {
-      const client = newClient();
+      const client = newClient(errors);
       await client.connect(httpClientTransport(spec, url));
       clients.push(client);
     }
@@ -104,6 +112,7 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
     serverPid: child.pid!,
     clients,
     bytes: proxy.counter,
+    lastError: () => errors.at(-1),
     close: async () => {
       await Promise.all(clients.map((c) => c.close().catch(() => {})));
       child.kill('SIGTERM');
