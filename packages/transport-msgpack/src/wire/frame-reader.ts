@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_FRAME_BYTES, FRAME_HEADER_BYTES } from './constants.js';
 import { FramingError } from './errors.js';
+import { joinPieces } from './pieces.js';
 
 export interface FrameReaderOptions {
   /** Largest payload accepted; checked on the header, before anything is allocated. Default 64 MiB. */
@@ -95,12 +96,7 @@ export class FrameReader {
   }
 
   private allocateHeld(onPayload: (payload: Uint8Array) => void): void {
-    const buffer = Buffer.allocUnsafe(this.expected);
-    let at = 0;
-    for (const piece of this.held) {
-      buffer.set(piece, at);
-      at += piece.length;
-    }
+    const { buffer, written: at } = joinPieces(this.held, this.expected);
     this.held = [];
     this.heldBytes = 0;
     this.expected = 0;

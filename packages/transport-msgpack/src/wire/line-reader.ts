@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_FRAME_BYTES } from './constants.js';
 import { FramingError } from './errors.js';
+import { joinPieces } from './pieces.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -38,7 +39,7 @@ export class LineReader {
         line = chunk.subarray(offset, newline);
       } else {
         this.hold(chunk.subarray(offset, newline));
-        line = this.joinPieces();
+        line = this.takeLine();
       }
       offset = newline + 1;
       if (line.length > 0 && line[line.length - 1] === CARRIAGE_RETURN) line = line.subarray(0, line.length - 1);
@@ -69,15 +70,10 @@ export class LineReader {
     this.pieces.push(piece);
   }
 
-  private joinPieces(): Uint8Array {
-    const line = Buffer.allocUnsafe(this.pendingLength);
-    let at = 0;
-    for (const piece of this.pieces) {
-      line.set(piece, at);
-      at += piece.length;
-    }
+  private takeLine(): Uint8Array {
+    const { buffer } = joinPieces(this.pieces, this.pendingLength);
     this.pieces = [];
     this.pendingLength = 0;
-    return line;
+    return buffer;
   }
 }
