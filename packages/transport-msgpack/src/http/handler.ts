@@ -1,3 +1,4 @@
+import { carryBytes } from './response-bytes.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -153,7 +154,7 @@ export function afterBody(response: Response, done: () => void): Response {
       await reader.cancel(reason);
     },
   });
-  return new Response(tracked, { status: response.status, headers: response.headers });
+  return carryBytes(response, new Response(tracked, { status: response.status, headers: response.headers }));
 }
 
 export interface ListenOptions {

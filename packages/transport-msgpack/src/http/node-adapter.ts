@@ -1,3 +1,4 @@
+import { responseBytes } from './response-bytes.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodyChunks } from './body.js';
 import type { HttpRequestLike } from './server-transport.js';
@@ -108,6 +109,15 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  const inMemory = responseBytes(response);
+  if (inMemory) {
+    headers['content-length'] = String(inMemory.byteLength);
+    res.writeHead(response.status, headers);
+    res.end(inMemory);
+    // Nobody reads the body stream now: cancelling it tells wrappers (afterBody) that the body is done.
+    void response.body?.cancel().catch(() => {});
+    return;
+  }
   const body = response.body;
   const type = mediaTypeEssence(response.headers.get('content-type'));
   if (!body || (type !== SSE_MEDIA_TYPE && type !== MSGPACK_STREAM_MEDIA_TYPE)) {

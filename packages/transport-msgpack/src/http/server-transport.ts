@@ -1,3 +1,4 @@
+import { bytesResponse } from './response-bytes.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -464,10 +465,10 @@ export class WebHttpMsgpackServerTransport implements Transport {
     const headers = this.sessionHeaders();
     if (wire === 'msgpack') {
       headers['Content-Type'] = MSGPACK_MEDIA_TYPE;
-      return this.respond(200, this.msgpack.encodeBody(body) as Uint8Array<ArrayBuffer>, headers);
+      return this.respondWithBytes(this.msgpack.encodeBody(body), headers);
     }
     headers['Content-Type'] = JSON_MEDIA_TYPE;
-    return this.respond(200, this.json.encodeBody(body), headers);
+    return this.respondWithBytes(Buffer.from(this.json.encodeBody(body), 'utf8'), headers);
   }
 
   private streamResponse(stream: EventStream): Response {
@@ -482,6 +483,12 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
   private sessionHeaders(): Record<string, string> {
     return this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {};
+  }
+
+  /** A 200 reply whose body is in memory: no copy on its way out (see response-bytes.ts). */
+  private respondWithBytes(body: Uint8Array, headers: Record<string, string>): Response {
+    headers.Vary = 'Accept, Content-Type';
+    return bytesResponse(body, 200, headers);
   }
 
   private respond(status: number, body: BodyInit | null, headers: Record<string, string>): Response {
