@@ -20,7 +20,7 @@ export function bytesResponse(bytes: Uint8Array, status: number, headers: Record
   return response;
 }
 
-/** The in-memory body of a response made by bytesResponse (or passed on with attachBytes). */
+/** The in-memory body of a response made by bytesResponse (or passed on with carryBytes). */
 export function responseBytes(response: Response): Uint8Array | undefined {
   return bytesOfResponse.get(response);
 }

@@ -465,10 +465,10 @@ export class WebHttpMsgpackServerTransport implements Transport {
     const headers = this.sessionHeaders();
     if (wire === 'msgpack') {
       headers['Content-Type'] = MSGPACK_MEDIA_TYPE;
-      return this.respondWithBytes(this.msgpack.encodeBody(body), headers);
+      return this.respond(200, this.msgpack.encodeBody(body), headers);
     }
     headers['Content-Type'] = JSON_MEDIA_TYPE;
-    return this.respondWithBytes(Buffer.from(this.json.encodeBody(body), 'utf8'), headers);
+    return this.respond(200, Buffer.from(this.json.encodeBody(body), 'utf8'), headers);
   }
 
   private streamResponse(stream: EventStream): Response {
@@ -485,15 +485,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
     return this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {};
   }
 
-  /** A 200 reply whose body is in memory: no copy on its way out (see response-bytes.ts). */
-  private respondWithBytes(body: Uint8Array, headers: Record<string, string>): Response {
-    headers.Vary = 'Accept, Content-Type';
-    return bytesResponse(body, 200, headers);
-  }
-
-  private respond(status: number, body: BodyInit | null, headers: Record<string, string>): Response {
+  private respond(status: number, body: Uint8Array | ReadableStream<Uint8Array> | null, headers: Record<string, string>): Response {
     // Replies differ by Accept and Content-Type: caches must never hand one client's encoding to another.
     headers.Vary = 'Accept, Content-Type';
+    // A body in memory leaves without the copies new Response(bytes) would make (see response-bytes.ts).
+    if (body instanceof Uint8Array) return bytesResponse(body, status, headers);
     return new Response(body, { status, headers });
   }
 

@@ -344,12 +344,11 @@ export class CanonicalEncoder {
       this.write(value, depth);
       written++;
     }
-    const headerAt = this.start + headerOffset;
     if (written < 16) {
-      this.buf[headerAt] = 0x80 | written;
+      this.buf[this.start + headerOffset] = 0x80 | written;
     } else {
       const size = collectionHeaderBytes(written);
-      this.ensure(size - 1);
+      this.ensure(size - 1); // may move the message: the header's place is computed after it
       const at = this.start + headerOffset;
       this.buf.copyWithin(at + size, at + 1, this.pos);
       this.pos += size - 1;
