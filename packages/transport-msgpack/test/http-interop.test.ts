@@ -2,12 +2,13 @@
 // against the SDK's own StreamableHTTPServerTransport (it answers 415 to MessagePack, so we fall back).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HttpMsgpackClientTransport, HttpMsgpackServerTransport, type WireFallback } from 'mcp-msgpack-transport';
 import { createHttpTestServer, MemoryEventStore, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
@@ -58,32 +59,49 @@ for (const kind of serverKinds) {
   });
 }
 
+/** The transport classes both take these options and serve node:http with handleRequest(req, res). */
+type HandRoutedTransport = Transport & { handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> };
+type SessionOptions = { sessionIdGenerator: () => string; onsessioninitialized: (sessionId: string) => void };
+
+interface RoutedByHand {
+  url: URL;
+  close(): Promise<void>;
+}
+
+/** A node:http server that routes requests to one transport per session by hand, as the SDK's examples do. */
+async function routeByHand<T extends HandRoutedTransport>(
+  make: (options: SessionOptions) => T,
+): Promise<RoutedByHand> {
+  const transports = new Map<string, T>();
+  const http: Server = createServer(async (req, res) => {
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? transports.get(id) : undefined;
+    if (!transport) {
+      const made = make({ sessionIdGenerator: randomUUID, onsessioninitialized: (sessionId) => void transports.set(sessionId, made) });
+      await createHttpTestServer().connect(made);
+      transport = made;
+    }
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`),
+    async close() {
+      for (const transport of transports.values()) await transport.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
+
 describe("our client against the SDK's StreamableHTTPServerTransport", { timeout: LIMIT }, () => {
-  let http: Server;
+  let routed: RoutedByHand;
   let url: URL;
-  const transports = new Map<string, StreamableHTTPServerTransport>();
   before(async () => {
-    http = createServer(async (req, res) => {
-      const id = req.headers['mcp-session-id'];
-      let transport = typeof id === 'string' ? transports.get(id) : undefined;
-      if (!transport) {
-        const made = new StreamableHTTPServerTransport({
-          sessionIdGenerator: randomUUID,
-          onsessioninitialized: (sessionId) => void transports.set(sessionId, made),
-        });
-        await createHttpTestServer().connect(made);
-        transport = made;
-      }
-      await transport.handleRequest(req, res);
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    routed = await routeByHand((options) => new StreamableHTTPServerTransport(options));
+    url = routed.url;
   });
-  after(async () => {
-    for (const transport of transports.values()) await transport.close();
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  });
+  after(() => routed.close());
 
   it('falls back to JSON on the 415, says so once, and then works as a JSON client', async () => {
     const fallbacks: WireFallback[] = [];
@@ -116,31 +134,13 @@ describe("our client against the SDK's StreamableHTTPServerTransport", { timeout
 });
 
 describe('HttpMsgpackServerTransport routed by hand, as with the SDK (node:http req/res)', { timeout: LIMIT }, () => {
-  let http: Server;
+  let routed: RoutedByHand;
   let url: URL;
-  const transports = new Map<string, HttpMsgpackServerTransport>();
   before(async () => {
-    http = createServer(async (req, res) => {
-      const id = req.headers['mcp-session-id'];
-      let transport = typeof id === 'string' ? transports.get(id) : undefined;
-      if (!transport) {
-        const made = new HttpMsgpackServerTransport({
-          sessionIdGenerator: randomUUID,
-          onsessioninitialized: (sessionId) => void transports.set(sessionId, made),
-        });
-        await createHttpTestServer().connect(made);
-        transport = made;
-      }
-      await transport.handleRequest(req, res);
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    routed = await routeByHand((options) => new HttpMsgpackServerTransport(options));
+    url = routed.url;
   });
-  after(async () => {
-    for (const transport of transports.values()) await transport.close();
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  });
+  after(() => routed.close());
 
   for (const which of ['our client (msgpack)', "the SDK's client (json)"] as const) {
     it(`serves ${which}: tools, progress, sampling`, async () => {
