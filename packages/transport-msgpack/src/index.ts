@@ -37,6 +37,7 @@ export { nodeRequest, writeNodeResponse } from './http/node-adapter.js';
 export { type HostCheckOptions, isLoopbackAddress } from './http/host-check.js';
 export { MSGPACK_STREAM_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT } from './http/media.js';
 export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/body.js';
+export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/session-expiry.js';
 
 export { HttpMsgpackClientTransport, type HttpMsgpackClientOptions, type WireFallback } from './http/client-transport.js';
 

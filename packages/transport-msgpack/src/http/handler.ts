@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { nodeRequest, writeNodeResponse } from './node-adapter.js';
 import { errorResponse, WebHttpMsgpackServerTransport, type HttpHandleOptions, type HttpMsgpackServerOptions, type HttpRequestLike } from './server-transport.js';
 import { checkHostAndOrigin } from './host-check.js';
+import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
 export interface ConnectableServer {
@@ -20,9 +21,16 @@ export interface McpHttpHandlerOptions extends Omit<HttpMsgpackServerOptions, 's
   /** No sessions: every request gets a fresh server and transport (for load-balanced fleets). */
   stateless?: boolean;
   sessionIdGenerator?: () => string;
+  /**
+   * Closes a session (transport, then server) after this long with no request in flight and no stream
+   * open, so a client that vanished without DELETE does not hold its server forever. Its id then gets
+   * 404 "Session not found", which tells MCP clients to initialize a new session. Default 30 minutes;
+   * 0 or Infinity never expires sessions.
+   */
+  sessionIdleTimeoutMs?: number;
 }
 
-interface Session {
+interface Session extends ExpirableSession {
   transport: WebHttpMsgpackServerTransport;
   server: ConnectableServer;
 }
@@ -34,8 +42,14 @@ interface Session {
  */
 export class McpHttpHandler {
   private readonly sessions = new Map<string, Session>();
+  private readonly sweeper: IdleSessionSweeper<Session> | undefined;
 
-  constructor(private readonly options: McpHttpHandlerOptions) {}
+  constructor(private readonly options: McpHttpHandlerOptions) {
+    const idleTimeoutMs = resolveIdleTimeout(options.sessionIdleTimeoutMs);
+    if (idleTimeoutMs !== undefined && !options.stateless) {
+      this.sweeper = new IdleSessionSweeper(idleTimeoutMs, this.sessions, (session) => this.expire(session));
+    }
+  }
 
   get sessionCount(): number {
     return this.sessions.size;
@@ -53,7 +67,7 @@ export class McpHttpHandler {
     const sessionId = req.headers.get('mcp-session-id');
     if (sessionId) {
       const session = this.sessions.get(sessionId);
-      if (session) return session.transport.handleRequest(req, options);
+      if (session) return this.serve(session, req, options);
       // Same checks, in the same order, a session's transport would make before saying 404.
       const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
       if (refused) return errorResponse(req, 403, -32000, refused);
@@ -61,9 +75,12 @@ export class McpHttpHandler {
     }
     const session = await this.open({
       sessionIdGenerator: this.options.sessionIdGenerator ?? randomUUID,
-      onsessioninitialized: (id) => void this.sessions.set(id, session),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, session);
+        this.sweeper?.ensureRunning();
+      },
     });
-    const response = await session.transport.handleRequest(req, options);
+    const response = await this.serve(session, req, options);
     if (session.transport.sessionId === undefined) {
       await this.shut(session);
     } else {
@@ -83,6 +100,7 @@ export class McpHttpHandler {
   };
 
   async close(): Promise<void> {
+    this.sweeper?.stop();
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(all.map((session) => this.shut(session)));
@@ -101,18 +119,47 @@ export class McpHttpHandler {
     return afterBody(response, () => void this.shut(session));
   }
 
+  /** Handles one request of a session, counting it as in flight so the session cannot expire under it. */
+  private async serve(session: Session, req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
+    session.inFlight++;
+    try {
+      return await session.transport.handleRequest(req, options);
+    } finally {
+      session.inFlight--;
+      session.lastActive = performance.now();
+    }
+  }
+
   private async open(extra: Partial<HttpMsgpackServerOptions>): Promise<Session> {
-    const { createServer: make, stateless: _stateless, ...transportOptions } = this.options;
+    const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, ...transportOptions } = this.options;
     const transport = new WebHttpMsgpackServerTransport({ ...transportOptions, ...extra });
     const server = await make();
     await server.connect(transport);
-    return { transport, server };
+    return {
+      transport,
+      server,
+      lastActive: performance.now(),
+      inFlight: 0,
+      get openStreams() {
+        return transport.openStreamCount;
+      },
+    };
+  }
+
+  /** Closes an idle session as DELETE would; it leaves the map first, so its id answers 404 at once. */
+  private expire(session: Session): void {
+    this.remove(session);
+    void this.shut(session);
   }
 
   private forget(session: Session): void {
+    this.remove(session);
+    void session.server.close().catch(() => {});
+  }
+
+  private remove(session: Session): void {
     const id = session.transport.sessionId;
     if (id !== undefined && this.sessions.get(id) === session) this.sessions.delete(id);
-    void session.server.close().catch(() => {});
   }
 
   private async shut(session: Session): Promise<void> {
