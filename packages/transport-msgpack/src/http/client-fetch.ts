@@ -26,7 +26,11 @@ export function defaultFetch(): ClientFetch {
       return (await undiciFetch(url, { ...(init as object), dispatcher: agent } as never)) as unknown as Response;
     },
     close: async () => {
-      await agent?.destroy();
+      // Forget the agent: the SDK's OAuth flow calls finishAuth() on the transport connect() already
+      // closed, and that fetch must get a fresh agent, not a destroyed one.
+      const closing = agent;
+      agent = undefined;
+      await closing?.destroy();
     },
   };
 }
