@@ -174,7 +174,7 @@ export class HttpMsgpackClientTransport implements Transport {
     try {
       if (options?.resumptionToken) {
         const replayMessageId = !Array.isArray(message) && isJSONRPCRequest(message) ? message.id : undefined;
-        this.openGetStream({ resumptionToken: options.resumptionToken, replayMessageId }).catch((error) => this.onerror?.(error));
+        this.openGetStream({ resumptionToken: options.resumptionToken, replayMessageId }).catch(reportedAlready);
         return;
       }
       await this.post(message, options?.onresumptiontoken);
@@ -258,7 +258,7 @@ export class HttpMsgpackClientTransport implements Transport {
     if (response.status === 202) {
       await response.body?.cancel();
       if (!Array.isArray(message) && isInitializedNotification(message)) {
-        this.openGetStream({}).catch((error) => this.onerror?.(error));
+        this.openGetStream({}).catch(reportedAlready);
       }
       return false;
     }
@@ -330,6 +330,7 @@ export class HttpMsgpackClientTransport implements Transport {
     return new Headers({ ...headers, ...normalizeHeaders(this.options.requestInit?.headers) });
   }
 
+  /** Opens a GET stream; a failure goes to onerror here (once) and is also thrown to the caller. */
   private async openGetStream(options: StreamOptions): Promise<void> {
     try {
       const headers = await this.commonHeaders();
@@ -521,6 +522,9 @@ export class HttpMsgpackClientTransport implements Transport {
     }, delay);
   }
 }
+
+/** For GET streams started in the background: openGetStream has reported the failure (the SDK reports it twice). */
+function reportedAlready(): void {}
 
 function isControl(value: unknown): value is { id?: unknown; prime?: unknown; retry?: unknown } {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !('jsonrpc' in value);
