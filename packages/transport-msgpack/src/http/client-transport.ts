@@ -1,4 +1,4 @@
-import { auth, extractWWWAuthenticateParams, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError, type StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createFetchWithInit, fetchWithinOrigin, normalizeHeaders, type FetchLike, type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -13,6 +13,7 @@ import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adap
 import { handleBadMessage } from '../connection/bad-message.js';
 import { PayloadError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';
+import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
 import { defaultFetch } from './client-fetch.js';
 import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
 import { SseReader } from './sse-reader.js';
@@ -96,9 +97,7 @@ export class HttpMsgpackClientTransport implements Transport {
   private version: string | undefined;
   private serverRetryMs: number | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
-  private resourceMetadataUrl: URL | undefined;
-  private scope: string | undefined;
-  private authCompleted = false;
+  private readonly auth: ClientAuth | undefined;
 
   constructor(url: URL, options: HttpMsgpackClientOptions = {}) {
     this.url = url;
@@ -115,6 +114,7 @@ export class HttpMsgpackClientTransport implements Transport {
       this.closeFetch = made.close;
     }
     this.fetchWithInit = createFetchWithInit(this.fetchFn, options.requestInit);
+    this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetchWithInit) : undefined;
     const adapter = options.adapter ?? adapterFromOption('client', options.nativeBytes);
     this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth });
     this.json = new JsonMessageCodec({ adapter });
@@ -158,16 +158,10 @@ export class HttpMsgpackClientTransport implements Transport {
     this.onclose?.();
   }
 
+  /** After the user authorized in the browser: exchanges the redirect's code for tokens; then connect again. */
   async finishAuth(authorizationCode: string): Promise<void> {
-    if (!this.options.authProvider) throw new UnauthorizedError('No auth provider');
-    const result = await auth(this.options.authProvider, {
-      serverUrl: this.url,
-      authorizationCode,
-      resourceMetadataUrl: this.resourceMetadataUrl,
-      scope: this.scope,
-      fetchFn: this.fetchWithInit,
-    });
-    if (result !== 'AUTHORIZED') throw new UnauthorizedError('Failed to authorize');
+    if (!this.auth) throw new UnauthorizedError('No auth provider');
+    await this.auth.finish(authorizationCode);
   }
 
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: { resumptionToken?: string; onresumptiontoken?: (token: string) => void }): Promise<void> {
@@ -210,7 +204,7 @@ export class HttpMsgpackClientTransport implements Transport {
     const request = this.requestSignal();
     let streaming = false;
     try {
-      streaming = await this.postOnce(message, request, onresumptiontoken);
+      streaming = await this.postOnce(message, request, onresumptiontoken, freshAttempt());
     } finally {
       // A streamed reply releases its signal when the stream ends.
       if (!streaming) request.done();
@@ -218,7 +212,12 @@ export class HttpMsgpackClientTransport implements Transport {
   }
 
   /** One POST; true when its reply is a stream that is being read (and will release the signal). */
-  private async postOnce(message: JSONRPCMessage | JSONRPCMessage[], request: RequestSignal, onresumptiontoken?: (token: string) => void): Promise<boolean> {
+  private async postOnce(
+    message: JSONRPCMessage | JSONRPCMessage[],
+    request: RequestSignal,
+    onresumptiontoken: ((token: string) => void) | undefined,
+    attempt: AuthAttempt,
+  ): Promise<boolean> {
     const wire = this.currentWire;
     const headers = await this.commonHeaders();
     headers.set('content-type', wire === 'msgpack' ? MSGPACK_MEDIA_TYPE : JSON_MEDIA_TYPE);
@@ -233,27 +232,12 @@ export class HttpMsgpackClientTransport implements Transport {
       if (response.status === 415 && wire === 'msgpack') {
         await response.body?.cancel();
         this.fallBack('unsupported-media-type', 415);
-        return this.postOnce(message, request, onresumptiontoken);
+        return this.postOnce(message, request, onresumptiontoken, attempt);
       }
       const detail = await this.errorText(response);
-      if (response.status === 401 && this.options.authProvider) {
-        if (this.authCompleted) throw new StreamableHTTPError(401, 'Server returned 401 after successful authentication');
-        const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
-        this.resourceMetadataUrl = resourceMetadataUrl;
-        this.scope = scope;
-        const result = await auth(this.options.authProvider, {
-          serverUrl: this.url,
-          resourceMetadataUrl: this.resourceMetadataUrl,
-          scope: this.scope,
-          fetchFn: this.fetchWithInit,
-        });
-        if (result !== 'AUTHORIZED') throw new UnauthorizedError();
-        this.authCompleted = true;
-        return this.postOnce(message, request, onresumptiontoken);
-      }
+      if (this.auth && (await this.auth.recover(response, attempt))) return this.postOnce(message, request, onresumptiontoken, attempt);
       throw new StreamableHTTPError(response.status, `Error POSTing to endpoint: ${detail}`);
     }
-    this.authCompleted = false;
 
     if (response.status === 202) {
       await response.body?.cancel();
@@ -321,10 +305,8 @@ export class HttpMsgpackClientTransport implements Transport {
 
   private async commonHeaders(): Promise<Headers> {
     const headers: Record<string, string> = {};
-    if (this.options.authProvider) {
-      const tokens = await this.options.authProvider.tokens();
-      if (tokens) headers['Authorization'] = `Bearer ${tokens.access_token}`;
-    }
+    const authorization = await this.auth?.authorizationHeader();
+    if (authorization) headers['Authorization'] = authorization;
     if (this.session) headers['mcp-session-id'] = this.session;
     if (this.version) headers['mcp-protocol-version'] = this.version;
     return new Headers({ ...headers, ...normalizeHeaders(this.options.requestInit?.headers) });
@@ -333,38 +315,33 @@ export class HttpMsgpackClientTransport implements Transport {
   /** Opens a GET stream; a failure goes to onerror here (once) and is also thrown to the caller. */
   private async openGetStream(options: StreamOptions): Promise<void> {
     try {
-      const headers = await this.commonHeaders();
-      headers.set('accept', this.currentWire === 'msgpack' ? `${MSGPACK_STREAM_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}` : SSE_MEDIA_TYPE);
-      if (options.resumptionToken) headers.set('last-event-id', options.resumptionToken);
-      const request = this.requestSignal();
-      const response = await fetchWithinOrigin(this.fetchFn)(this.url, { method: 'GET', headers, signal: request.signal }).catch((error: unknown) => {
-        request.done();
-        throw error;
-      });
-      if (!response.ok) {
-        request.done();
-        await response.body?.cancel();
-        if (response.status === 401 && this.options.authProvider) return await this.authThenOpen();
-        if (response.status === 405) return;
-        throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${response.statusText}`);
-      }
-      const type = mediaTypeEssence(response.headers.get('content-type'));
-      this.consumeStream(response.body, type === MSGPACK_STREAM_MEDIA_TYPE ? type : SSE_MEDIA_TYPE, options, true, request.done);
+      await this.getOnce(options, freshAttempt());
     } catch (error) {
       this.onerror?.(error as Error);
       throw error;
     }
   }
 
-  private async authThenOpen(): Promise<void> {
-    const result = await auth(this.options.authProvider!, {
-      serverUrl: this.url,
-      resourceMetadataUrl: this.resourceMetadataUrl,
-      scope: this.scope,
-      fetchFn: this.fetchWithInit,
+  /** One GET for the standalone stream or a resumption; after authorizing it retries with the same options. */
+  private async getOnce(options: StreamOptions, attempt: AuthAttempt): Promise<void> {
+    const headers = await this.commonHeaders();
+    headers.set('accept', this.currentWire === 'msgpack' ? `${MSGPACK_STREAM_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}` : SSE_MEDIA_TYPE);
+    if (options.resumptionToken) headers.set('last-event-id', options.resumptionToken);
+    const request = this.requestSignal();
+    const response = await fetchWithinOrigin(this.fetchFn)(this.url, { method: 'GET', headers, signal: request.signal }).catch((error: unknown) => {
+      request.done();
+      throw error;
     });
-    if (result !== 'AUTHORIZED') throw new UnauthorizedError();
-    return this.openGetStream({});
+    if (!response.ok) {
+      request.done();
+      await response.body?.cancel();
+      // Unlike the SDK's client, the retry keeps Last-Event-ID: a resumption cut by an expired token resumes.
+      if (this.auth && (await this.auth.recover(response, attempt))) return this.getOnce(options, attempt);
+      if (response.status === 405) return;
+      throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${response.statusText}`);
+    }
+    const type = mediaTypeEssence(response.headers.get('content-type'));
+    this.consumeStream(response.body, type === MSGPACK_STREAM_MEDIA_TYPE ? type : SSE_MEDIA_TYPE, options, true, request.done);
   }
 
   /**
