@@ -5,7 +5,7 @@ export { StdioMsgpackClientTransport, type StdioMsgpackServerParameters, type Sp
 // Wire core (SPEC.md): framing, canonical codec, guard, validation
 export * from './wire/constants.js';
 export * from './wire/errors.js';
-export { CanonicalEncoder } from './wire/encoder.js';
+export { CanonicalEncoder, BIN_BY_REFERENCE } from './wire/encoder.js';
 export { MsgpackDecoder, type DecoderOptions, type DecodedPayload } from './wire/decoder.js';
 export { guardPayload, type GuardOptions, type GuardResult } from './wire/guard.js';
 export { FrameReader, type FrameReaderOptions } from './wire/frame-reader.js';

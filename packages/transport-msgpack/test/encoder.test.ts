@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
-import { CanonicalEncoder, MsgpackDecoder, PayloadError } from 'mcp-msgpack-transport';
+import { Decoder } from '@msgpack/msgpack';
+import { BIN_BY_REFERENCE, CanonicalEncoder, MsgpackDecoder, PayloadError } from 'mcp-msgpack-transport';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const encodeHex = (value: unknown): string => hex(new CanonicalEncoder().encode(value));
@@ -240,5 +241,61 @@ describe('CanonicalEncoder vs msgpackr', () => {
     ];
     const encoder = new CanonicalEncoder();
     for (const message of messages) assert.equal(hex(encoder.encode(message)), hex(packr.pack(message)), JSON.stringify(message).slice(0, 80));
+  });
+});
+
+describe('CanonicalEncoder: pieces (large bins by reference)', () => {
+  const joined = (pieces: Uint8Array[]): Buffer => Buffer.concat(pieces);
+  const bytesOf = (size: number, seed: number): Uint8Array => Uint8Array.from({ length: size }, (_, i) => (i * 31 + seed) & 0xff);
+  const big = bytesOf(BIN_BY_REFERENCE, 1);
+  const bigger = bytesOf(200_000, 2);
+  const small = bytesOf(BIN_BY_REFERENCE - 1, 3);
+  const wide = (inner: unknown): Record<string, unknown> => ({ ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i])), inner });
+  const cases: [string, unknown][] = [
+    ['no bin', { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } }],
+    ['a bin at the threshold', { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'image', data: big, mimeType: 'image/png' }] } }],
+    ['a bin just under it (copied)', { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'image', data: small, mimeType: 'image/png' }] } }],
+    ['two bins, one last', { jsonrpc: '2.0', id: 4, result: { a: big, b: [1, 2, bigger] } }],
+    ['a bin inside an object of 16+ members', { jsonrpc: '2.0', id: 5, result: wide({ data: bigger, after: 'tail' }) }],
+    ['bins in nested objects of 16+ members', wide(wide([big, { x: bigger }, 'end']))],
+  ];
+
+  for (const [name, value] of cases) {
+    it(`gives the same bytes as encodeFrame / encode: ${name}`, () => {
+      const encoder = new CanonicalEncoder();
+      const frame = Buffer.from(encoder.encodeFrame(value));
+      const body = Buffer.from(encoder.encode(value));
+      assert.ok(joined(encoder.encodeFramePieces(value)).equals(frame));
+      assert.ok(joined(encoder.encodePieces(value)).equals(body));
+      // An independent decoder reads the joined pieces back.
+      assert.deepEqual(new Decoder({ maxArrayLength: 64, maxMapLength: 64, maxBinLength: 1 << 20 }).decode(new Uint8Array(body)), value);
+    });
+  }
+
+  it('hands large bins over as the same objects, uncopied, and copies small ones', () => {
+    const pieces = new CanonicalEncoder().encodeFramePieces({ jsonrpc: '2.0', id: 1, result: { a: big, s: small, b: bigger } });
+    assert.equal(pieces.filter((piece) => piece === big).length, 1);
+    assert.equal(pieces.filter((piece) => piece === bigger).length, 1);
+    assert.ok(!pieces.includes(small));
+    assert.equal(pieces.length, 4); // head, big, middle (small copied in), bigger: nothing follows it
+  });
+
+  it('never overwrites pieces it returned earlier, across arena changes', () => {
+    const encoder = new CanonicalEncoder();
+    const kept: { pieces: Uint8Array[]; copy: Buffer }[] = [];
+    for (let i = 0; i < 300; i++) {
+      const text = i % 50 === 0 ? 'z'.repeat(300_000) : `message ${i}`;
+      const value = i % 3 === 0 ? { id: i, text, data: bigger } : { id: i, text };
+      const pieces = encoder.encodeFramePieces(value);
+      kept.push({ pieces, copy: joined(pieces) });
+    }
+    for (let i = 0; i < kept.length; i++) assert.ok(joined(kept[i]!.pieces).equals(kept[i]!.copy), `message ${i} was overwritten`);
+  });
+
+  it('stays usable after a message that failed after a cut', () => {
+    const encoder = new CanonicalEncoder();
+    assert.throws(() => encoder.encodeFramePieces({ a: bigger, bad: new Float32Array(1) }), isUnencodable);
+    const ok = { jsonrpc: '2.0', id: 2, result: { data: big } };
+    assert.ok(joined(encoder.encodeFramePieces(ok)).equals(Buffer.from(new CanonicalEncoder().encodeFrame(ok))));
   });
 });

@@ -47,10 +47,23 @@ export class MsgpackMessageCodec {
     return this.encoder.encodeFrame(this.adapter.toWire(message, 'msgpack'));
   }
 
+  /** encodeFrame as pieces to write in order: large bins (native bytes) go out by reference, uncopied. */
+  encodeFramePieces(message: JSONRPCMessage): Uint8Array[] {
+    return this.encoder.encodeFramePieces(this.adapter.toWire(message, 'msgpack'));
+  }
+
   /** A bare payload (an HTTP body): one message, or an array of them for a batch. */
   encodeBody(messages: JSONRPCMessage | JSONRPCMessage[]): Uint8Array {
-    const value = Array.isArray(messages) ? messages.map((m) => this.adapter.toWire(m, 'msgpack')) : this.adapter.toWire(messages, 'msgpack');
-    return this.encoder.encode(value);
+    return this.encoder.encode(this.bodyValue(messages));
+  }
+
+  /** encodeBody as pieces, as encodeFramePieces. */
+  encodeBodyPieces(messages: JSONRPCMessage | JSONRPCMessage[]): Uint8Array[] {
+    return this.encoder.encodePieces(this.bodyValue(messages));
+  }
+
+  private bodyValue(messages: JSONRPCMessage | JSONRPCMessage[]): unknown {
+    return Array.isArray(messages) ? messages.map((m) => this.adapter.toWire(m, 'msgpack')) : this.adapter.toWire(messages, 'msgpack');
   }
 
   /** Decodes one payload into a validated message; throws PayloadError (with clues) otherwise. */

@@ -91,7 +91,7 @@ export class StreamConnection {
   /** Sends one message; waits for the wire to be known, and for the output to drain. */
   async send(message: JSONRPCMessage): Promise<void> {
     if (!this.wire) await this.wireKnown;
-    if (this.wire === 'msgpack') await this.writer.write(() => this.msgpack.encodeFrame(message));
+    if (this.wire === 'msgpack') await this.writer.write(() => this.msgpack.encodeFramePieces(message));
     else await this.writer.write(() => this.json.encodeLine(message));
   }
 

@@ -18,8 +18,11 @@ export class StreamWriter {
 
   constructor(private readonly stream: Writable) {}
 
-  /** Encodes (when its turn comes) and writes one message; resolves when the stream can take more. */
-  async write(encode: () => Uint8Array | string): Promise<void> {
+  /**
+   * Encodes (when its turn comes) and writes one message, given whole or as pieces (written back to back
+   * in the same corked turn, so they leave together); resolves when the stream can take more.
+   */
+  async write(encode: () => Uint8Array | string | readonly Uint8Array[]): Promise<void> {
     while (this.drained) await this.drained;
     if (this.closedReason) throw this.closedReason;
     if (this.stream.destroyed || this.stream.writableEnded) throw new Error('Not connected: the output stream is closed');
@@ -29,7 +32,9 @@ export class StreamWriter {
       this.stream.cork();
       process.nextTick(this.uncork);
     }
-    const ok = this.stream.write(bytes);
+    let ok = true;
+    if (typeof bytes === 'string' || bytes instanceof Uint8Array) ok = this.stream.write(bytes);
+    else for (const piece of bytes) ok = this.stream.write(piece);
     if (!ok) {
       this.drained = new Promise<void>((resolve) => {
         const done = () => {

@@ -86,13 +86,11 @@ export class EventStream {
       const id = eventId ? `id: ${eventId}\n` : '';
       return this.enqueue(this.text.encode(`event: message\n${id}data: ${this.codec.encodeBody(message)}\n\n`));
     }
-    const frame = this.codec.encodeFrame(message);
-    if (!eventId) return this.enqueue(frame);
-    const label = this.control.encodeFrame({ id: eventId });
-    const both = new Uint8Array(label.length + frame.length);
-    both.set(label, 0);
-    both.set(frame, label.length);
-    return this.enqueue(both);
+    // Large bins (native bytes) are pieces of their own, enqueued as they are: never copied into a frame.
+    const pieces = this.codec.encodeFramePieces(message);
+    if (eventId && !this.enqueue(this.control.encodeFrame({ id: eventId }))) return false;
+    for (const piece of pieces) if (!this.enqueue(piece)) return false;
+    return true;
   }
 
   /** An event with an id and no message, so a client can resume from the very start of the stream. */

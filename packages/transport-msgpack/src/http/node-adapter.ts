@@ -111,9 +111,14 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
   });
   const inMemory = responseBytes(response);
   if (inMemory) {
-    headers['content-length'] = String(inMemory.byteLength);
+    let length = 0;
+    for (const piece of inMemory) length += piece.byteLength;
+    headers['content-length'] = String(length);
     res.writeHead(response.status, headers);
-    res.end(inMemory);
+    // Corked, the pieces (headers too) leave in one writev; end() uncorks.
+    res.cork();
+    for (const piece of inMemory) res.write(piece);
+    res.end();
     // Nobody reads the body stream now: cancelling it tells wrappers (afterBody) that the body is done.
     void response.body?.cancel().catch(() => {});
     return;

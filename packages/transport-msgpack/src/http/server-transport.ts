@@ -465,7 +465,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     const headers = this.sessionHeaders();
     if (wire === 'msgpack') {
       headers['Content-Type'] = MSGPACK_MEDIA_TYPE;
-      return this.respond(200, this.msgpack.encodeBody(body), headers);
+      return this.respond(200, this.msgpack.encodeBodyPieces(body), headers);
     }
     headers['Content-Type'] = JSON_MEDIA_TYPE;
     return this.respond(200, Buffer.from(this.json.encodeBody(body), 'utf8'), headers);
@@ -485,11 +485,12 @@ export class WebHttpMsgpackServerTransport implements Transport {
     return this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {};
   }
 
-  private respond(status: number, body: Uint8Array | ReadableStream<Uint8Array> | null, headers: Record<string, string>): Response {
+  private respond(status: number, body: Uint8Array | Uint8Array[] | ReadableStream<Uint8Array> | null, headers: Record<string, string>): Response {
     // Replies differ by Accept and Content-Type: caches must never hand one client's encoding to another.
     headers.Vary = 'Accept, Content-Type';
     // A body in memory leaves without the copies new Response(bytes) would make (see response-bytes.ts).
-    if (body instanceof Uint8Array) return bytesResponse(body, status, headers);
+    if (body instanceof Uint8Array) return bytesResponse([body], status, headers);
+    if (Array.isArray(body)) return bytesResponse(body, status, headers);
     return new Response(body, { status, headers });
   }
 

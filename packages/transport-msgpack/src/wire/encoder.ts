@@ -1,5 +1,6 @@
 import { FRAME_HEADER_BYTES, MAX_FRAME_BYTES_LIMIT } from './constants.js';
 import { PayloadError } from './errors.js';
+import { joinPieces } from './pieces.js';
 
 /**
  * Canonical msgpack-v1 encoder (SPEC.md, "Canonical encoding").
@@ -20,6 +21,8 @@ const MAX_ENCODE_DEPTH = 1000;
 const TWO_POW_32 = 0x1_0000_0000;
 const TWO_POW_63 = 2 ** 63;
 const TWO_POW_64 = 2 ** 64;
+/** Bins this large or larger are sent as pieces of their own by encodeFramePieces/encodePieces. */
+export const BIN_BY_REFERENCE = 32 * 1024;
 /** Strings shorter than this are encoded by hand: cheaper than a native call for short keys and values. */
 const SHORT_STRING = 32;
 /** Strings longer than this are measured first, so a large text does not reserve three times its size. */
@@ -29,50 +32,89 @@ export class CanonicalEncoder {
   private buf: Buffer = Buffer.allocUnsafe(ARENA_BYTES);
   private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
   private pos = 0;
-  private start = 0;
+  /** Where the current segment starts in `buf`: the message start, until a large bin is cut out. */
+  private segmentStart = 0;
   private grew = false;
+  /** Arena bytes of the last message (bins sent by reference not counted): the next one's estimate. */
   private lastSize = 0;
+  /** Pieces already cut off the message (pieces mode only): arena segments and large bins, in order. */
+  private cut: Uint8Array[] | undefined;
+  /** Bytes in `cut`. */
+  private cutBytes = 0;
+  private referencedBytes = 0;
 
   /** One frame: the 4-byte big-endian payload length, then the payload. Written in place, never copied. */
   encodeFrame(value: unknown): Uint8Array {
-    return this.run(value, true);
+    return this.run(value, true, false)[0]!;
   }
 
   /** One bare MessagePack value (an HTTP body): no header. */
   encode(value: unknown): Uint8Array {
-    return this.run(value, false);
+    return this.run(value, false, false)[0]!;
   }
 
-  private run(value: unknown, framed: boolean): Uint8Array {
+  /**
+   * The same bytes as encodeFrame, as pieces to write in order (one writev): bins of BIN_BY_REFERENCE
+   * bytes or more are not copied into the frame but stand as pieces of their own, so a 5 MiB image costs
+   * no second 5 MiB buffer, no copy and no garbage. The caller must not change those bins until written.
+   */
+  encodeFramePieces(value: unknown): Uint8Array[] {
+    return this.run(value, true, true);
+  }
+
+  /** encode() as pieces, as encodeFramePieces. */
+  encodePieces(value: unknown): Uint8Array[] {
+    return this.run(value, false, true);
+  }
+
+  private run(value: unknown, framed: boolean, pieces: boolean): Uint8Array[] {
     this.grew = false;
     this.makeRoomFor(this.lastSize + (this.lastSize >>> 2));
-    this.start = this.pos;
+    const startBuf = this.buf;
+    const start = this.pos;
+    this.segmentStart = start;
+    this.cut = pieces ? [] : undefined;
+    this.cutBytes = 0;
+    this.referencedBytes = 0;
     try {
       if (framed) this.pos += FRAME_HEADER_BYTES;
       this.write(value, 0);
-      const payloadStart = this.start + (framed ? FRAME_HEADER_BYTES : 0);
-      const payloadBytes = this.pos - payloadStart;
-      if (framed) {
-        if (payloadBytes > MAX_FRAME_BYTES_LIMIT) {
-          throw new PayloadError('unencodable', `message of ${payloadBytes} bytes does not fit a 4-byte frame header`);
-        }
-        this.view.setUint32(this.start, payloadBytes);
+      const payloadBytes = this.logicalPos() - (framed ? FRAME_HEADER_BYTES : 0);
+      if (framed && payloadBytes > MAX_FRAME_BYTES_LIMIT) {
+        throw new PayloadError('unencodable', `message of ${payloadBytes} bytes does not fit a 4-byte frame header`);
       }
-      let out: Uint8Array = this.buf.subarray(this.start, this.pos);
-      this.lastSize = out.length;
-      // A message far smaller than the buffer of its own (the estimate was off) must not pin that
-      // buffer until it is written: copying it out costs less than the allocation already made.
-      if (this.grew && out.length * 4 < this.buf.length) out = Buffer.from(out);
+      this.lastSize = this.logicalPos() - this.referencedBytes;
+      let out: Uint8Array[];
+      if (this.cut === undefined || this.cut.length === 0) {
+        if (framed) this.view.setUint32(this.segmentStart, payloadBytes);
+        let whole: Uint8Array = this.buf.subarray(this.segmentStart, this.pos);
+        // A message far smaller than the buffer of its own (the estimate was off) must not pin that
+        // buffer until it is written: copying it out costs less than the allocation already made.
+        if (this.grew && whole.length * 4 < this.buf.length) whole = Buffer.from(whole);
+        out = [whole];
+      } else {
+        out = this.cut;
+        if (this.pos > this.segmentStart) out.push(this.buf.subarray(this.segmentStart, this.pos));
+        // The first piece is always an arena segment that starts with the header (a cut follows a bin header).
+        if (framed) new DataView(out[0]!.buffer, out[0]!.byteOffset, FRAME_HEADER_BYTES).setUint32(0, payloadBytes);
+      }
       // Later messages start after this one, so `out` is never overwritten. A buffer grown for one big
       // message is not kept: the next message gets a fresh arena and the big one dies with `out`.
       if (this.grew) this.replaceArena(0);
       return out;
     } catch (error) {
-      this.pos = this.start;
       // A message that failed after growing the buffer must not leave the large buffer behind either.
-      if (this.grew) this.replaceArena(0);
+      if (this.grew || this.buf !== startBuf) this.replaceArena(0);
+      else this.pos = start;
       throw error;
+    } finally {
+      this.cut = undefined;
     }
+  }
+
+  /** Bytes written so far in the current message, pieces already cut included. */
+  private logicalPos(): number {
+    return this.cutBytes + (this.pos - this.segmentStart);
   }
 
   /**
@@ -92,23 +134,26 @@ export class CanonicalEncoder {
   }
 
   private replaceArena(size: number): void {
-    this.buf = Buffer.allocUnsafe(size);
-    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
-    this.pos = 0;
-    this.start = 0;
+    this.useBuffer(Buffer.allocUnsafe(size), 0);
   }
 
-  /** Makes room for `bytes` more, moving the message written so far to a larger buffer if needed. */
+  private useBuffer(buffer: Buffer, pos: number): void {
+    this.buf = buffer;
+    this.view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    this.pos = pos;
+    this.segmentStart = 0;
+  }
+
+  /**
+   * Makes room for `bytes` more, moving the current segment to a larger buffer if needed (pieces already
+   * cut stay where they are).
+   */
   private ensure(bytes: number): void {
     if (this.pos + bytes <= this.buf.length) return;
-    const used = this.pos - this.start;
-    const size = Math.max(this.buf.length * 2, used + bytes + ARENA_BYTES);
-    const next = Buffer.allocUnsafe(size);
-    this.buf.copy(next, 0, this.start, this.pos);
-    this.buf = next;
-    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
-    this.start = 0;
-    this.pos = used;
+    const used = this.pos - this.segmentStart;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, used + bytes + ARENA_BYTES));
+    this.buf.copy(next, 0, this.segmentStart, this.pos);
+    this.useBuffer(next, used);
     this.grew = true;
   }
 
@@ -304,7 +349,7 @@ export class CanonicalEncoder {
 
   private writeBin(bytes: Uint8Array): void {
     const length = bytes.byteLength;
-    this.ensure(5 + length);
+    this.ensure(5 + (this.cut !== undefined && length >= BIN_BY_REFERENCE ? 0 : length));
     const buf = this.buf;
     if (length < 0x100) {
       buf[this.pos++] = 0xc4;
@@ -318,6 +363,14 @@ export class CanonicalEncoder {
       this.view.setUint32(this.pos, length);
       this.pos += 4;
     }
+    if (this.cut !== undefined && length >= BIN_BY_REFERENCE) {
+      // Close the segment after the bin's header; the bin itself becomes the next piece.
+      this.cut.push(buf.subarray(this.segmentStart, this.pos), bytes);
+      this.cutBytes += this.pos - this.segmentStart + length;
+      this.referencedBytes += length;
+      this.segmentStart = this.pos;
+      return;
+    }
     buf.set(bytes, this.pos);
     this.pos += length;
   }
@@ -329,8 +382,9 @@ export class CanonicalEncoder {
 
   private writeObject(object: Record<string, unknown>, depth: number): void {
     this.ensure(1);
-    // Relative to the message start: writing the values may move the message to a larger buffer.
-    const headerOffset = this.pos - this.start;
+    // A position in the message, not in the buffer: writing the values may move the segment to a larger
+    // buffer, or cut a large bin out of it.
+    const headerAt = this.logicalPos();
     // Most objects have fewer than 16 members: write a fixmap header now and count while writing, with
     // for-in (no key array allocated per object, unlike Object.keys); widen the header in the rare case.
     this.pos++;
@@ -345,15 +399,49 @@ export class CanonicalEncoder {
       written++;
     }
     if (written < 16) {
-      this.buf[this.start + headerOffset] = 0x80 | written;
-    } else {
-      const size = collectionHeaderBytes(written);
-      this.ensure(size - 1); // may move the message: the header's place is computed after it
-      const at = this.start + headerOffset;
-      this.buf.copyWithin(at + size, at + 1, this.pos);
-      this.pos += size - 1;
-      this.writeCollectionHeaderAt(at, written, 0x80, 0xde);
+      this.setByteAt(headerAt, 0x80 | written);
+      return;
     }
+    // A large bin was cut out after this header: join the pieces back into one segment (rare: only an
+    // object of 16+ members holding a large bin pays this copy).
+    if (headerAt < this.cutBytes) this.rejoinFrom(headerAt);
+    const size = collectionHeaderBytes(written);
+    this.ensure(size - 1); // may move the segment: the header's place is computed after it
+    const at = this.segmentStart + (headerAt - this.cutBytes);
+    this.buf.copyWithin(at + size, at + 1, this.pos);
+    this.pos += size - 1;
+    this.writeCollectionHeaderAt(at, written, 0x80, 0xde);
+  }
+
+  /** Writes one byte at a message position, in the current segment or in a piece already cut. */
+  private setByteAt(position: number, byte: number): void {
+    if (position >= this.cutBytes) {
+      this.buf[this.segmentStart + (position - this.cutBytes)] = byte;
+      return;
+    }
+    let offset = position;
+    for (const piece of this.cut!) {
+      if (offset < piece.length) {
+        piece[offset] = byte; // always an arena segment: headers are never inside a bin
+        return;
+      }
+      offset -= piece.length;
+    }
+  }
+
+  /** Copies the cut pieces from the one holding `position` onwards, and the current segment, into one new segment. */
+  private rejoinFrom(position: number): void {
+    const cut = this.cut!;
+    let first = 0;
+    let before = 0;
+    while (before + cut[first]!.length <= position) before += cut[first++]!.length;
+    const tail = cut.splice(first);
+    const segment = this.buf.subarray(this.segmentStart, this.pos);
+    tail.push(segment);
+    const { buffer, written } = joinPieces(tail, this.cutBytes - before + segment.length + ARENA_BYTES);
+    this.cutBytes = before;
+    this.useBuffer(buffer, written);
+    this.grew = true;
   }
 
   private writeCollectionHeader(count: number, fixBase: number, header16: number): void {
