@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
-import { createMediaServer, oursHttpHandler } from './optional.js';
+import { createMediaServer, listenOurs, oursHttpHandler } from './optional.js';
 import { createToolServer } from './tool-app.js';
 import { listen, stockSessionHandler, type Connectable } from './http-host.js';
 
@@ -46,8 +46,9 @@ async function main(): Promise<void> {
     void refill();
     return server;
   };
-  const handler = values.stack === 'stock' ? stockSessionHandler(factory) : await oursHttpHandler(factory, values.native ?? false);
-  const port = await listen(handler, { gzip: values.gzip });
+  let port: number;
+  if (values.stack === 'ours' && !values.gzip) port = await listenOurs(factory, values.native ?? false);
+  else port = await listen(values.stack === 'stock' ? stockSessionHandler(factory) : await oursHttpHandler(factory, values.native ?? false), { gzip: values.gzip });
   process.stdout.write(`BENCH_READY ${port}\n`);
 }
 

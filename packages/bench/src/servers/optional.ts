@@ -36,6 +36,22 @@ export async function oursHttpHandler(factory: () => Connectable, nativeBytes: b
   return (request) => handler.handle(request);
 }
 
+/**
+ * Our handler served the way this project's README tells users to serve it: listenNode (node:http with the
+ * handler's own Node adapter) on Node, listenBun (Bun.serve) on Bun. Returns the port.
+ */
+export async function listenOurs(factory: () => Connectable, nativeBytes: boolean): Promise<number> {
+  const transport = await load('mcp-msgpack-transport');
+  if (typeof transport?.McpHttpHandler !== 'function') throw new Error('the MessagePack HTTP transport is not available yet');
+  const Handler = transport.McpHttpHandler as new (options: Record<string, unknown>) => unknown;
+  const adapterFactory = nativeBytes ? (transport.nativeBytesAdapterFactory as (role: string) => () => unknown)('server') : undefined;
+  const handler = new Handler({ createServer: factory, enableJsonResponse: true, adapterFactory });
+  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
+  const listenFn = (isBun ? transport.listenBun : transport.listenNode) as (h: unknown) => Promise<{ url: URL }>;
+  const running = await listenFn(handler);
+  return Number(running.url.port);
+}
+
 /** Whether the media server package is built and exports what the media venue needs. */
 export async function mediaServerAvailable(): Promise<boolean> {
   const media = await load('mcp-filesystem-media-server');
