@@ -1,5 +1,6 @@
 import process from 'node:process';
 import type { Writable } from 'node:stream';
+import { giveBackWhenWritten } from '../native-bytes/lent-bytes.js';
 
 /**
  * Writes whole messages to a byte stream, one write() each, so two messages' bytes never interleave.
@@ -34,7 +35,7 @@ export class StreamWriter {
     }
     let ok = true;
     if (typeof bytes === 'string' || bytes instanceof Uint8Array) ok = this.stream.write(bytes);
-    else for (const piece of bytes) ok = this.stream.write(piece);
+    else for (const piece of bytes) ok = this.stream.write(piece, giveBackWhenWritten(piece));
     if (!ok) {
       this.drained = new Promise<void>((resolve) => {
         const done = () => {

@@ -1,3 +1,4 @@
+import { giveBackAll, giveBackWhenWritten } from '../native-bytes/lent-bytes.js';
 import { responseBytes } from './response-bytes.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodyChunks } from './body.js';
@@ -118,7 +119,8 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
     // Corked, the pieces (headers too) leave in one writev; end() uncorks.
     res.cork();
     for (const piece of inMemory) res.write(piece);
-    res.end();
+    // Lent bytes (NativeBytesPool) go back once the whole reply has been handed to the kernel.
+    res.end(() => giveBackAll(inMemory));
     // Nobody reads the body stream now: cancelling it tells wrappers (afterBody) that the body is done.
     void response.body?.cancel().catch(() => {});
     return;
@@ -141,7 +143,7 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await drainOrClose(res);
+      if (!res.write(value, giveBackWhenWritten(value))) await drainOrClose(res);
     }
     res.end();
   } catch {

@@ -1,3 +1,5 @@
+import { giveBackAll } from '../native-bytes/lent-bytes.js';
+
 /**
  * Responses whose body is already in memory (every reply but the streams). The Fetch spec makes
  * `new Response(bytes)` copy its body, and reading it back with arrayBuffer() copies again: for a 5 MiB
@@ -10,9 +12,11 @@ const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
 
 export function bytesResponse(pieces: readonly Uint8Array[], status: number, headers: Record<string, string>): Response {
   if (isBun) {
-    // Bun does not copy a body given whole; several pieces are joined once.
-    const body = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
-    return new Response(body as Uint8Array<ArrayBuffer>, { status, headers });
+    // Bun does not copy a body given whole; several pieces are joined once, and lent bytes, copied, go back.
+    if (pieces.length === 1) return new Response(pieces[0]! as Uint8Array<ArrayBuffer>, { status, headers });
+    const body = Buffer.concat(pieces);
+    giveBackAll(pieces);
+    return new Response(body, { status, headers });
   }
   let length = 0;
   for (const piece of pieces) length += piece.byteLength;

@@ -4,6 +4,7 @@ import { PayloadError } from '../wire/errors.js';
 import { bytesToBase64 } from './base64.js';
 import { NATIVE_BYTES_VERSION, announcedVersion, isRecord, withCapability } from './capability.js';
 import { countBins, mapMediaFields } from './media-fields.js';
+import { giveBack } from './lent-bytes.js';
 import { isMarkedNative } from './native-requests.js';
 import { placeholders } from './registry.js';
 
@@ -135,7 +136,10 @@ export class NativeBytesAdapter implements MessageAdapter {
         }
         bytes = held;
       } else return field;
-      return asBin ? bytes : bytesToBase64(bytes);
+      if (asBin) return bytes;
+      const text = bytesToBase64(bytes);
+      giveBack(bytes); // the text is a copy: pooled bytes can be reused at once
+      return text;
     });
     if (missing === undefined) return out;
     const problem =

@@ -1,0 +1,41 @@
+/**
+ * Bytes lent to a transport, with the way to give them back to their owner (a NativeBytesPool) once the
+ * transport is done with them: written to the socket or pipe (the kernel holds its own copy then), or
+ * encoded as base64. Keyed by the very Uint8Array the owner handed out, which the native-bytes path keeps
+ * from the handler's result to the writer's last write.
+ *
+ * Bytes never given back (a result that was not sent, a reply cut short, a runtime whose writes report no
+ * completion) are simply collected as garbage: lending only ever saves work, it is never needed for
+ * correctness.
+ */
+const GLOBAL_KEY = Symbol.for('mcp-msgpack-transport.lent-bytes');
+// On globalThis, like the placeholder registry: the ESM and CommonJS builds, if both load, share it.
+const owners = ((globalThis as Record<symbol, unknown>)[GLOBAL_KEY] ??= new WeakMap<Uint8Array, () => void>()) as WeakMap<Uint8Array, () => void>;
+
+export function lendBytes(bytes: Uint8Array, giveBack: () => void): void {
+  owners.set(bytes, giveBack);
+}
+
+export function isLent(bytes: Uint8Array): boolean {
+  return owners.has(bytes);
+}
+
+/** Gives lent bytes back (once); anything else is ignored. */
+export function giveBack(bytes: Uint8Array): void {
+  const owner = owners.get(bytes);
+  if (owner === undefined) return;
+  owners.delete(bytes);
+  owner();
+}
+
+export function giveBackAll(pieces: readonly Uint8Array[]): void {
+  for (const piece of pieces) giveBack(piece);
+}
+
+/** A write callback that gives `bytes` back when the write succeeded, or undefined for bytes not lent. */
+export function giveBackWhenWritten(bytes: Uint8Array): ((error?: Error | null) => void) | undefined {
+  if (!owners.has(bytes)) return undefined;
+  return (error) => {
+    if (!error) giveBack(bytes);
+  };
+}

@@ -1,0 +1,113 @@
+// NativeBytesPool and lending: buffers come back once written (stdio, node:http) or encoded as base64,
+// and reuse never changes bytes still on their way (many calls in flight, each checking its own image).
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { fileURLToPath } from 'node:url';
+import { HttpMsgpackClientTransport, McpHttpHandler, NativeBytesPool, StdioMsgpackClientTransport, callToolNative, listenBun, listenNode } from 'mcp-msgpack-transport';
+import { createMediaClient, withTimeout } from './fixtures/native-helpers.js';
+import { createNativeServer, mediaBytes, pooledBuffersSeen } from './fixtures/native-tools.js';
+
+const MiB = 1024 * 1024;
+const CHILD_SERVER = fileURLToPath(new URL('./fixtures/native-server.js', import.meta.url));
+const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  pooledBuffersSeen.clear();
+  while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
+});
+
+describe('NativeBytesPool', () => {
+  it('lends buffers of the exact size, and reuses one given back', () => {
+    const pool = new NativeBytesPool();
+    const first = pool.acquire(MiB);
+    assert.equal(first.length, MiB);
+    assert.equal(pool.retainedBytes, 0);
+    pool.release(first);
+    assert.equal(pool.retainedBytes, MiB);
+    const second = pool.acquire(MiB - 10);
+    assert.equal(second.length, MiB - 10);
+    assert.equal(second.buffer, first.buffer, 'the free buffer was reused');
+    assert.equal(pool.retainedBytes, 0);
+  });
+
+  it('rounds capacities up in quarter steps, and gives back once however often released', () => {
+    const pool = new NativeBytesPool();
+    const bytes = pool.acquire(5 * MiB + 1);
+    pool.release(bytes);
+    pool.release(bytes);
+    assert.equal(pool.retainedBytes, 6 * MiB);
+  });
+
+  it('keeps at most maxRetainedBytes, and does not pool small buffers', () => {
+    const pool = new NativeBytesPool({ maxRetainedBytes: 2 * MiB, minPooledBytes: 1024 });
+    const lent = [pool.acquire(MiB), pool.acquire(MiB), pool.acquire(MiB)];
+    for (const bytes of lent) pool.release(bytes);
+    assert.equal(pool.retainedBytes, 2 * MiB);
+    pool.release(pool.acquire(100));
+    assert.equal(pool.retainedBytes, 2 * MiB);
+  });
+});
+
+const CALLS = 12;
+const IN_FLIGHT = 4;
+const SIZE = 4 * MiB;
+
+/**
+ * CALLS pooled-image calls, IN_FLIGHT at a time, each with its own seed; every image must arrive intact.
+ * The images are larger than socket and pipe buffers, so writes stay pending: a buffer given back too
+ * early is refilled by the next call while still being sent, and an image arrives changed.
+ */
+async function callMany(client: Client): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const seed = next++;
+      if (seed >= CALLS) return;
+      const result = await callToolNative(client, { name: 'pooled-image', arguments: { bytes: SIZE, seed: seed + 1 } });
+      const data = (result.content as { data?: unknown }[])[0]?.data as Uint8Array;
+      assert.ok(Buffer.from(data.buffer, data.byteOffset, data.length).equals(mediaBytes(SIZE, seed + 1)), `image ${seed + 1} arrived changed`);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+}
+
+/** Buffers given back were lent again: far fewer distinct buffers than calls. */
+function assertReused(): void {
+  assert.ok(pooledBuffersSeen.size <= 2 * IN_FLIGHT, `${CALLS} calls used ${pooledBuffersSeen.size} distinct buffers`);
+}
+
+async function connect(transport: Transport): Promise<Client> {
+  const { client } = createMediaClient(1000);
+  cleanups.push(() => client.close());
+  await withTimeout(client.connect(transport), 10_000, 'connect');
+  return client;
+}
+
+describe('lent media buffers through the transports', { timeout: 120_000 }, () => {
+  for (const wire of ['msgpack', 'json'] as const) {
+    it(`stdio (child server, real pipe), ${wire} wire: every image intact, and the buffers come back`, async () => {
+      const client = await connect(new StdioMsgpackClientTransport({ command: process.execPath, args: [CHILD_SERVER], wire, nativeBytes: true }));
+      await withTimeout(callMany(client), 60_000, `${CALLS} calls`);
+      const seen = await client.callTool({ name: 'pooled-buffers-seen', arguments: {} });
+      const distinct = Number((seen.content as { text: string }[])[0]!.text);
+      assert.ok(distinct <= 2 * IN_FLIGHT, `${CALLS} calls used ${distinct} distinct buffers`);
+    });
+  }
+
+  const servers = isBun ? (['node:http', 'Bun.serve'] as const) : (['node:http'] as const);
+  for (const kind of servers) {
+    for (const enableJsonResponse of [true, false]) {
+      it(`HTTP on ${kind}, ${enableJsonResponse ? 'single replies' : 'streamed replies'}: every image intact`, async () => {
+        const handler = new McpHttpHandler({ createServer: createNativeServer, nativeBytes: true, enableJsonResponse });
+        const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
+        cleanups.push(() => running.close());
+        const client = await connect(new HttpMsgpackClientTransport(running.url, { nativeBytes: true }));
+        await withTimeout(callMany(client), 60_000, `${CALLS} calls`);
+        // A stream on Bun.serve reports no write completion: its buffers are collected as garbage instead.
+        if (kind === 'node:http' || enableJsonResponse) assertReused();
+      });
+    }
+  }
+});
