@@ -3,7 +3,7 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { blobResourceContents } from './media/media-content.js';
 import { FALLBACK_MEDIA_TYPE } from './media/mime.js';
-import { readMediaFile } from './media/read-media.js';
+import { readMediaFile, releaseMedia } from './media/read-media.js';
 import type { ToolContext } from './tools/context.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -37,7 +37,10 @@ export function registerFileResources(server: McpServer, ctx: ToolContext): void
       const file = await readMediaFile(ctx, requested);
       if (file.mimeType === FALLBACK_MEDIA_TYPE) {
         const text = asText(file.bytes);
-        if (text !== undefined) return { contents: [{ uri: file.uri, mimeType: 'text/plain', text }] };
+        if (text !== undefined) {
+          releaseMedia(file.bytes);
+          return { contents: [{ uri: file.uri, mimeType: 'text/plain', text }] };
+        }
       }
       return { contents: [blobResourceContents(file, ctx.media)] };
     },

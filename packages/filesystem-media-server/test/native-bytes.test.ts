@@ -131,6 +131,42 @@ describe('native bytes', { timeout: LIMIT * 3 }, () => {
     }
   });
 
+  it('files are read into reused buffers: many reads in flight each get their own file, and a rewritten file is read fresh', async () => {
+    const files = await Promise.all(
+      [0, 1, 2].map(async (i) => {
+        const file = { path: path.join(layout.allowed, `pooled-${i}.png`), bytes: randomBytes(3 * 1024 * 1024 + i * 4096) };
+        await fs.writeFile(file.path, file.bytes);
+        return file;
+      }),
+    );
+    const native = await connectOver(new HttpMsgpackClientTransport(http.url, { wire: 'msgpack', adapter: new NativeBytesAdapter('client') }));
+    const json = await connectOver(new StdioClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed], stderr: 'ignore' }));
+    try {
+      for (let round = 0; round < 2; round++) {
+        // Four calls in flight on each connection, twelve in all, the three files taking turns.
+        await Promise.all(
+          Array.from({ length: 4 }, async (_, worker) => {
+            for (let k = 0; k < 3; k++) {
+              const file = files[(worker + k) % files.length]!;
+              const bytes = await callToolNative(native.client, { name: 'read_media_file', arguments: { path: file.path } }, { timeout: LIMIT });
+              const block = bytes.content[0]!;
+              assert.ok(block.type === 'image' && Buffer.from(block.data).equals(file.bytes), `${file.path} over HTTP (native bytes)`);
+              const text = await call(json.client, 'read_media_file', { path: file.path });
+              const textBlock = text.content[0]!;
+              assert.ok(textBlock.type === 'image' && Buffer.from(textBlock.data, 'base64').equals(file.bytes), `${file.path} over stdio (JSON)`);
+            }
+          }),
+        );
+        files[0]!.bytes = randomBytes(files[0]!.bytes.length);
+        await fs.writeFile(files[0]!.path, files[0]!.bytes);
+      }
+    } finally {
+      await native.close();
+      await json.close();
+      await Promise.all(files.map((file) => fs.unlink(file.path)));
+    }
+  });
+
   it('media too big for base64 is refused to JSON clients with a reason, and served to native-bytes clients', async () => {
     const huge = path.join(layout.allowed, 'huge.wav');
     const handle = await fs.open(huge, 'w');

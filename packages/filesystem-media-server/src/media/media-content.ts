@@ -3,6 +3,7 @@ import type { BlobResourceContents, ContentBlock } from '@modelcontextprotocol/s
 import { DEFAULT_MAX_FRAME_BYTES, nativeAudio, nativeBlobContents, nativeBlobResource, nativeImage } from 'mcp-msgpack-transport';
 import { base64Length, formatMiB, MESSAGE_HEADROOM_BYTES } from './limits.js';
 import { mediaKindOf } from './mime.js';
+import { releaseMedia } from './read-media.js';
 
 export interface MediaPayload {
   readonly bytes: Uint8Array;
@@ -37,8 +38,11 @@ function checkBase64Budget(payload: MediaPayload, delivery: MediaDelivery): void
   }
 }
 
+/** Base64 for transports without the native-bytes adapter; the pooled bytes go back at once. */
 function toBase64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  releaseMedia(bytes);
+  return text;
 }
 
 /** The content block for a media file: image, audio, or an embedded blob resource. */

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
+import { NativeBytesPool } from 'mcp-msgpack-transport';
 import type { ToolContext } from '../tools/context.js';
 import { formatMiB } from './limits.js';
 import type { MediaPayload } from './media-content.js';
@@ -32,13 +34,49 @@ export async function readMediaFile(ctx: ToolContext, requested: string): Promis
   const file = await ctx.fs.openFile(await ctx.fs.resolve(requested), requested);
   try {
     if (file.stats.size > ctx.maxMediaBytes) throw overLimit(requested, file.stats.size, ctx.maxMediaBytes);
-    const bytes = await file.handle.readFile();
+    const bytes = (await readWholeInto(file.handle, file.stats.size)) ?? (await file.handle.readFile());
     if (bytes.byteLength > ctx.maxMediaBytes) throw overLimit(requested, bytes.byteLength, ctx.maxMediaBytes);
     return { ...describe(file.real, bytes.byteLength, requested), bytes };
   } finally {
     await file.handle.close();
   }
 }
+
+/**
+ * Media buffers are reused from call to call: the transport gives each back once its bytes are written
+ * (or encoded as base64), so reading a 5 MiB file costs no fresh 5 MiB allocation, and no garbage to
+ * collect, per call. Callers that do not send the bytes as native bytes give them back with releaseMedia().
+ */
+const mediaPool = new NativeBytesPool();
+
+export function releaseMedia(bytes: Uint8Array): void {
+  mediaPool.release(bytes);
+}
+
+/**
+ * Reads a file of `size` bytes (as fstat said) into a pooled buffer, in as few reads as the kernel allows.
+ * Undefined when the file changed size meanwhile: the caller then reads it as it is now.
+ */
+async function readWholeInto(handle: FileHandle, size: number): Promise<Buffer | undefined> {
+  const bytes = mediaPool.acquire(size);
+  let filled = 0;
+  try {
+    while (filled < size) {
+      const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    if (filled === size && (await handle.read(GROWTH_PROBE, 0, 1, size)).bytesRead === 0) return bytes;
+  } catch (error) {
+    mediaPool.release(bytes);
+    throw error;
+  }
+  mediaPool.release(bytes);
+  return undefined;
+}
+
+/** One byte read past the expected end tells whether the file grew while it was read. */
+const GROWTH_PROBE = Buffer.alloc(1);
 
 function describe(real: string, size: number, display: string): Omit<MediaFile, 'bytes'> {
   // The media type follows the real file's extension, as the official server's does.
