@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport';
 
 /** Something that can be connected to a transport: the SDK's Server or McpServer. */
 export interface Connectable {
@@ -76,8 +77,8 @@ async function serve(handler: WebHandler, options: HostOptions, req: IncomingMes
   response.headers.forEach((value, name) => (outHeaders[name] = value));
   const type = response.headers.get('content-type') ?? '';
   const compress = options.gzip && type.includes('application/json') && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  if (!response.body || compress || !type.includes('text/event-stream')) {
-    // A finite body: read it whole (JSON replies, errors), gzip it when asked.
+  if (!response.body || compress || !isStreamType(type)) {
+    // A finite body: read it whole (JSON and MessagePack replies, errors), gzip it when asked.
     let body = Buffer.from(await response.arrayBuffer());
     if (compress) {
       body = gzipSync(body);
@@ -89,14 +90,35 @@ async function serve(handler: WebHandler, options: HostOptions, req: IncomingMes
     res.end(body);
     return;
   }
-  // An SSE stream (the standalone GET stream): pass it through as it comes.
+  // A stream (the GET stream, SSE or msgpack-v1 frames) never ends on its own: reading it whole would leave
+  // the client waiting for headers until its fetch gives up (undici: 300 s). Pass it through as it comes.
   res.writeHead(response.status, outHeaders);
+  res.flushHeaders();
   const reader = response.body.getReader();
   res.on('close', () => void reader.cancel().catch(() => {}));
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    res.write(value);
+    if (!res.write(value)) await drainOrClose(res);
   }
   res.end();
+}
+
+function drainOrClose(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** Media types of a reply that is a stream of messages: SSE for JSON, msgpack-v1 frames for MessagePack. */
+function isStreamType(contentType: string): boolean {
+  const essence = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return essence === 'text/event-stream' || essence === MSGPACK_STREAM_MEDIA_TYPE;
 }
