@@ -51,11 +51,12 @@ function waitFor(what: string, ms: number, reached: () => boolean, state: () => 
 
 describe('bench HTTP host, media server, 16 MessagePack clients behind the counting relay', { timeout: 90_000 }, () => {
   it('answers every GET stream with headers at once and serves every call', async () => {
+    // --gzip: our handler behind the generic host (without it, entry.js serves ours with listenNode).
     const dir = mkdtempSync(join(tmpdir(), 'bench-http-host-'));
     const file = join(dir, 'image.png');
     const bytes = randomBytes(FILE_BYTES);
     writeFileSync(file, bytes);
-    const child = spawn(process.execPath, [entry, '--app', 'media', '--transport', 'http', '--stack', 'ours', '--native', '--dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [entry, '--app', 'media', '--transport', 'http', '--stack', 'ours', '--native', '--gzip', '--dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
     let proxy: CountingProxy | undefined;
     const clients: Client[] = [];
     try {
