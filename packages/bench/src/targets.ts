@@ -45,6 +45,19 @@ export function evaluateTargets(result: Pick<BenchResult, 'mode' | 'durationMs' 
   targets.push(ratioTarget('media-rss', `${what}: server peak RSS <= 0.6x`, 0.6, mediaCmp, 'peakRss', missing));
   targets.push(ratioTarget('media-p50', `${what}: client p50 <= 0.5x`, 0.5, mediaCmp, 'p50', missing));
 
+  // Over stdio the official server cannot send 5 MiB at all; ours must stay within 2x of raw bytes on the same pipe.
+  const stdioMedia = result.scenarios.find((s) => s.runtime === 'node' && s.name === 'media-5MiB/stdio');
+  targets.push(
+    ratioTarget(
+      'media-stdio-vs-raw',
+      'Node, 5 MiB media over stdio, MessagePack + native bytes: client p50 <= 2x raw length-prefixed bytes through the same pipe',
+      2,
+      comparison(stdioMedia, 'msgpack-native', 'raw'),
+      'p50',
+      stdioMedia ? 'no MessagePack-native vs raw comparison in media-5MiB/stdio' : 'media-5MiB/stdio did not run on Node',
+    ),
+  );
+
   const objects = result.scenarios.filter((s) => s.runtime === 'node' && s.venue === 'object');
   if (objects.length === 0) {
     targets.push({ id: 'object-cpu', description: 'Node, object-heavy: MessagePack server CPU/call <= JSON', threshold: 1, status: 'not measured', note: 'no object scenario ran on Node' });
@@ -60,6 +73,26 @@ export function evaluateTargets(result: Pick<BenchResult, 'mode' | 'durationMs' 
         'no MessagePack vs JSON comparison (HTTP transport not available?)',
       ),
     );
+  }
+  // The HTTP issue's targets: on small and structured payloads, neither of our wires costs the server more
+  // CPU per call than the SDK's own Streamable HTTP server (JSON).
+  const versusSdk = result.scenarios.filter((s) => s.runtime === 'node' && s.transport === 'http' && (s.venue === 'object' || s.venue === 'small'));
+  for (const scenario of versusSdk) {
+    for (const [candidate, label] of [
+      ['msgpack', 'MessagePack'],
+      ['json', 'our JSON'],
+    ] as const) {
+      targets.push(
+        ratioTarget(
+          `sdk-cpu:${scenario.name}:${candidate}`,
+          `Node, ${scenario.name}: ${label} server CPU/call <= the SDK's own HTTP server's`,
+          1,
+          comparison(scenario, candidate, 'stock-json'),
+          'cpu',
+          `no ${candidate} vs stock-json comparison`,
+        ),
+      );
+    }
   }
   return targets;
 }

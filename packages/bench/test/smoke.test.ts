@@ -47,6 +47,15 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     assert.ok(small, 'small-calls/stdio missing');
     assert.equal(small.comparisons.find((c) => c.candidate === 'msgpack' && c.baseline === 'json')?.metrics.wire?.verdict, 'wins');
 
+    // The raw pipe baseline answers with the file itself: 1 MiB and a 4-byte header per call.
+    const mediaStdio = run.scenarios.find((s) => s.name === 'media-1MiB/stdio');
+    if (mediaStdio) {
+      const raw = mediaStdio.variants.find((v) => v.id === 'raw');
+      assert.ok(raw && !raw.failed, `raw baseline missing or failed: ${raw?.failed ?? ''}`);
+      assert.equal(raw.values.received, 1024 * 1024 + 4);
+      assert.ok(mediaStdio.comparisons.some((c) => c.candidate === 'msgpack-native' && c.baseline === 'raw'));
+    }
+
     const partial = {
       schema: SCHEMA,
       mode: options.mode,

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { adapterFromOption, HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { ByteCounter, CountingProxy, countChildStdio, countingSpawn } from '../metrics/bytes.js';
+import { RawPipeClient } from './raw-client.js';
 import type { VariantSpec } from './variant.js';
 
 /** A running variant: its server process, its connected clients and the byte counter between them. */
@@ -21,6 +22,7 @@ export interface Session {
 }
 
 const ENTRY = fileURLToPath(new URL('../servers/entry.js', import.meta.url));
+const RAW_ENTRY = fileURLToPath(new URL('../servers/raw-media.js', import.meta.url));
 
 export function officialFilesystemEntry(): string {
   const require = createRequire(import.meta.url);
@@ -46,7 +48,30 @@ function newClient(errors: string[]): Client {
 
 /** Starts the server and connects the variant's clients. `runtime` is the executable for the server. */
 export async function startSession(spec: VariantSpec, runtime: string, mediaDir?: string): Promise<Session> {
+  if (spec.stack === 'raw') return startRaw(spec, runtime);
   return spec.transport === 'stdio' ? startStdio(spec, runtime, mediaDir) : startHttp(spec, runtime, mediaDir);
+}
+
+/** The raw pipe baseline: its client stands where an MCP Client does (the media venue's raw calls know it). */
+async function startRaw(spec: VariantSpec, runtime: string): Promise<Session> {
+  const bytes = new ByteCounter();
+  const child = countingSpawn(bytes)(runtime, [RAW_ENTRY], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+  const raw = new RawPipeClient(child);
+  return {
+    spec,
+    serverPid: child.pid!,
+    clients: [raw as unknown as Client],
+    bytes,
+    lastError: () => undefined,
+    close: async () => {
+      raw.close();
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
 }
 
 async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string | undefined): Promise<Session> {

@@ -7,8 +7,11 @@ export interface VariantSpec {
   transport: 'stdio' | 'http';
   /** Which server program: the bench tool server, the media server, or the official filesystem server. */
   server: 'tools' | 'media' | 'official';
-  /** stock: the SDK's own transports on both sides; ours: mcp-msgpack-transport. */
-  stack: 'stock' | 'ours';
+  /**
+   * stock: the SDK's own transports on both sides; ours: mcp-msgpack-transport; raw: no MCP at all, length-
+   * prefixed bytes through a pipe (servers/raw-media.ts), the floor the media venue compares against.
+   */
+  stack: 'stock' | 'ours' | 'raw';
   /** The wire our client speaks (stock is always JSON). */
   wire: 'json' | 'msgpack';
   /** Native bytes negotiated (media over MessagePack). */

@@ -35,6 +35,7 @@ export function toolVariants(transport: 'stdio' | 'http', clients: number, httpO
       comparisons: [
         ['msgpack', 'json'],
         ['msgpack', 'stock-json'],
+        ['json', 'stock-json'],
       ],
     };
   }
@@ -58,6 +59,7 @@ export function toolVariants(transport: 'stdio' | 'http', clients: number, httpO
       ['msgpack', 'json'],
       ['msgpack', 'json-gzip'],
       ['msgpack', 'stock-json'],
+      ['json', 'stock-json'],
     ],
   };
 }

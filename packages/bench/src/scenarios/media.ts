@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { mediaBytes } from '../payloads.js';
 import type { CallFunction } from '../runner/measure.js';
 import type { CallScenario } from '../runner/rounds.js';
+import type { RawPipeClient } from '../runner/raw-client.js';
 import type { VariantSpec } from '../runner/variant.js';
 import { callToolNative, readResourceNative } from 'mcp-msgpack-transport';
 import { callTool, scenarioName, type Budget } from './calls.js';
@@ -56,7 +57,14 @@ const NATIVE_HELPERS: MediaClient = {
   readResource: (client, uri) => readResourceNative(client, { uri }) as Promise<{ contents: unknown[] }>,
 };
 
+/** The raw pipe baseline (no MCP): the file's bytes, as the helpers would hand them over. */
+const RAW_PIPE: MediaClient = {
+  callTool: async (client, args) => ({ content: [{ data: await (client as unknown as RawPipeClient).read(args.path as string) }] }),
+  readResource: () => Promise.reject(new Error('the raw pipe baseline has no resources')),
+};
+
 function mediaClientFor(variant: VariantSpec): MediaClient {
+  if (variant.stack === 'raw') return RAW_PIPE;
   return variant.stack === 'stock' ? STOCK_CLIENT : NATIVE_HELPERS;
 }
 
@@ -92,6 +100,8 @@ function mediaVariants(transport: 'stdio' | 'http', clients: number, withOfficia
     if (withOfficial) {
       variants.push({ ...base, server: 'official', id: 'official', label: 'official filesystem server (SDK stdio, JSON)', stack: 'stock', wire: 'json' });
       comparisons.push(['msgpack-native', 'official']);
+      variants.push({ ...base, id: 'raw', label: 'raw length-prefixed bytes through the same pipe (no MCP)', stack: 'raw', wire: 'msgpack' });
+      comparisons.push(['msgpack-native', 'raw']);
     }
   } else {
     variants.push(

@@ -10,7 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { createMediaServer, listenOurs, oursHttpHandler } from './optional.js';
 import { createToolServer } from './tool-app.js';
-import { listen, stockSessionHandler, type Connectable } from './http-host.js';
+import { listen, listenStock, type Connectable } from './http-host.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,9 +46,11 @@ async function main(): Promise<void> {
     void refill();
     return server;
   };
+  // Each stack served as its users serve it; JSON + gzip goes through the generic host, which compresses.
   let port: number;
-  if (values.stack === 'ours' && !values.gzip) port = await listenOurs(factory, values.native ?? false);
-  else port = await listen(values.stack === 'stock' ? stockSessionHandler(factory) : await oursHttpHandler(factory, values.native ?? false), { gzip: values.gzip });
+  if (values.gzip) port = await listen(await oursHttpHandler(factory, values.native ?? false), { gzip: true });
+  else if (values.stack === 'stock') port = await listenStock(factory);
+  else port = await listenOurs(factory, values.native ?? false);
   process.stdout.write(`BENCH_READY ${port}\n`);
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport';
 
@@ -39,6 +40,44 @@ export function stockSessionHandler(createServer: () => Connectable): WebHandler
     }
     return transport.handleRequest(request);
   };
+}
+
+/**
+ * The stock SDK served the way its users run it: on Node, its StreamableHTTPServerTransport on node:http
+ * (one per session, JSON responses); on Bun, its web-standard transport on Bun.serve. Returns the port.
+ */
+export async function listenStock(makeServer: () => Connectable): Promise<number> {
+  const bun = (globalThis as { Bun?: { serve(options: object): { port: number } } }).Bun;
+  if (bun) return bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: stockSessionHandler(makeServer) }).port;
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const server = createServer((req, res) => {
+    void (async () => {
+      const id = req.headers['mcp-session-id'];
+      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+      if (!transport) {
+        if (id) return void res.writeHead(404).end('unknown session');
+        const fresh = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          enableJsonResponse: true,
+          onsessioninitialized: (sessionId) => void sessions.set(sessionId, fresh),
+          onsessionclosed: (sessionId) => void sessions.delete(sessionId),
+        });
+        await makeServer().connect(fresh);
+        transport = fresh;
+      }
+      await transport.handleRequest(req, res);
+    })().catch((error: Error) => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(String(error?.message ?? error));
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : 0);
+    });
+  });
 }
 
 /** Serves a web-standard handler on node:http (works on Node and Bun), optionally gzipping JSON bodies. */
