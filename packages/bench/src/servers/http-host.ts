@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport';
+import { writeNodeResponse } from 'mcp-msgpack-transport';
 
 /** Something that can be connected to a transport: the SDK's Server or McpServer. */
 export interface Connectable {
@@ -71,6 +71,11 @@ export async function listenStock(makeServer: () => Connectable): Promise<number
       res.end(String(error?.message ?? error));
     });
   });
+  return listenOnLoopback(server);
+}
+
+/** Listens on a free loopback port; kept-alive connections outlive the clients' idle gaps between rounds. */
+function listenOnLoopback(server: Server): Promise<number> {
   server.keepAliveTimeout = 60_000;
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
@@ -88,13 +93,7 @@ export function listen(handler: WebHandler, options: HostOptions = {}): Promise<
       res.end(String(error?.message ?? error));
     });
   });
-  server.keepAliveTimeout = 60_000;
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : 0);
-    });
-  });
+  return listenOnLoopback(server);
 }
 
 async function serve(handler: WebHandler, options: HostOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -112,52 +111,16 @@ async function serve(handler: WebHandler, options: HostOptions, req: IncomingMes
     body: hasBody ? Buffer.concat(chunks) : undefined,
   });
   const response = await handler(request);
-  const outHeaders: Record<string, string> = {};
-  response.headers.forEach((value, name) => (outHeaders[name] = value));
   const type = response.headers.get('content-type') ?? '';
   const compress = options.gzip && type.includes('application/json') && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  if (!response.body || compress || !isStreamType(type)) {
-    // A finite body: read it whole (JSON and MessagePack replies, errors), gzip it when asked.
-    let body = Buffer.from(await response.arrayBuffer());
-    if (compress) {
-      body = gzipSync(body);
-      outHeaders['content-encoding'] = 'gzip';
-      outHeaders['vary'] = 'accept-encoding';
-    }
-    outHeaders['content-length'] = String(body.length);
-    res.writeHead(response.status, outHeaders);
-    res.end(body);
-    return;
-  }
-  // A stream (the GET stream, SSE or msgpack-v1 frames) never ends on its own: reading it whole would leave
-  // the client waiting for headers until its fetch gives up (undici: 300 s). Pass it through as it comes.
+  // Anything but a JSON body to gzip, streams included, goes out as the transport's own Node adapter writes it.
+  if (!response.body || !compress) return writeNodeResponse(res, response);
+  const outHeaders: Record<string, string> = {};
+  response.headers.forEach((value, name) => (outHeaders[name] = value));
+  const body = gzipSync(Buffer.from(await response.arrayBuffer()));
+  outHeaders['content-encoding'] = 'gzip';
+  outHeaders['vary'] = 'accept-encoding';
+  outHeaders['content-length'] = String(body.length);
   res.writeHead(response.status, outHeaders);
-  res.flushHeaders();
-  const reader = response.body.getReader();
-  res.on('close', () => void reader.cancel().catch(() => {}));
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!res.write(value)) await drainOrClose(res);
-  }
-  res.end();
-}
-
-function drainOrClose(res: ServerResponse): Promise<void> {
-  if (res.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
-
-/** Media types of a reply that is a stream of messages: SSE for JSON, msgpack-v1 frames for MessagePack. */
-function isStreamType(contentType: string): boolean {
-  const essence = contentType.split(';', 1)[0]!.trim().toLowerCase();
-  return essence === 'text/event-stream' || essence === MSGPACK_STREAM_MEDIA_TYPE;
+  res.end(body);
 }

@@ -41,6 +41,7 @@ export class CanonicalEncoder {
   private cut: Uint8Array[] | undefined;
   /** Bytes in `cut`. */
   private cutBytes = 0;
+  /** Bytes of the large bins in `cut` (not arena bytes: left out of the next message's size estimate). */
   private referencedBytes = 0;
 
   /** One frame: the 4-byte big-endian payload length, then the payload. Written in place, never copied. */
