@@ -1,6 +1,14 @@
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError, type StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createFetchWithInit, fetchWithinOrigin, normalizeHeaders, type FetchLike, type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  createFetchWithInit,
+  fetchLeavingRedirects,
+  fetchWithinOrigin,
+  normalizeHeaders,
+  unfollowedRedirect,
+  type FetchLike,
+  type Transport,
+} from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isInitializedNotification,
   isJSONRPCRequest,
@@ -38,6 +46,13 @@ export interface HttpMsgpackClientOptions {
   authProvider?: OAuthClientProvider;
   /** Replaces the default fetch (an undici keep-alive agent on Node, the global fetch on Bun). */
   fetch?: FetchLike;
+  /**
+   * Redirects, as the SDK's client handles them: 'same-origin' (default) follows one only when it keeps the
+   * method and stays within the request's origin (or moves it from http to https on default ports), and
+   * fails the request otherwise, so a session id or token is never sent elsewhere; 'follow' leaves every
+   * redirect to the fetch implementation. Applies to the OAuth requests of `authProvider` too.
+   */
+  redirectPolicy?: 'same-origin' | 'follow';
   reconnectionOptions?: StreamableHTTPReconnectionOptions;
   sessionId?: string;
   /** The wire to start with. Default 'msgpack' (falls back to JSON on its own); 'json' never tries it. */
@@ -86,6 +101,8 @@ export class HttpMsgpackClientTransport implements Transport {
   private readonly url: URL;
   private readonly options: HttpMsgpackClientOptions;
   private readonly fetchFn: FetchLike;
+  /** fetch for the transport's own requests, with the redirect policy applied. */
+  private readonly fetchRequest: FetchLike;
   private readonly fetchWithInit: FetchLike;
   private readonly closeFetch: (() => Promise<void>) | undefined;
   private readonly reconnection: StreamableHTTPReconnectionOptions;
@@ -113,7 +130,11 @@ export class HttpMsgpackClientTransport implements Transport {
       this.fetchFn = made.fetch;
       this.closeFetch = made.close;
     }
-    this.fetchWithInit = createFetchWithInit(this.fetchFn, options.requestInit);
+    const follow = options.redirectPolicy === 'follow';
+    this.fetchRequest = follow ? this.fetchFn : fetchWithinOrigin(this.fetchFn);
+    // The SDK's auth() applies the same-origin rule itself unless its fetch is marked as leaving redirects.
+    const withInit = createFetchWithInit(this.fetchFn, options.requestInit);
+    this.fetchWithInit = follow ? fetchLeavingRedirects(withInit) : withInit;
     this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetchWithInit) : undefined;
     const adapter = options.adapter ?? adapterFromOption('client', options.nativeBytes);
     this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth });
@@ -184,10 +205,10 @@ export class HttpMsgpackClientTransport implements Transport {
       const headers = await this.commonHeaders();
       const request = this.requestSignal();
       const init: RequestInit = { ...this.options.requestInit, method: 'DELETE', headers, signal: request.signal };
-      const response = await fetchWithinOrigin(this.fetchFn)(this.url, init).finally(request.done);
+      const response = await this.fetchRequest(this.url, init).finally(request.done);
       await response.body?.cancel();
       if (!response.ok && response.status !== 405) {
-        throw new StreamableHTTPError(response.status, `Failed to terminate session: ${response.statusText}`);
+        throw new StreamableHTTPError(response.status, `Failed to terminate session: ${this.redirectText(response) ?? response.statusText}`);
       }
       this.session = undefined;
     } catch (error) {
@@ -224,7 +245,7 @@ export class HttpMsgpackClientTransport implements Transport {
     headers.set('accept', wire === 'msgpack' ? MSGPACK_CLIENT_ACCEPT : `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`);
     const body = wire === 'msgpack' ? this.msgpack.encodeBody(message) : this.json.encodeBody(message);
     const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: body as BodyInit, signal: request.signal };
-    const response = await fetchWithinOrigin(this.fetchFn)(this.url, init);
+    const response = await this.fetchRequest(this.url, init);
     const sessionId = response.headers.get('mcp-session-id');
     if (sessionId) this.session = sessionId;
 
@@ -292,6 +313,11 @@ export class HttpMsgpackClientTransport implements Transport {
 
   /** The text of an error reply, decoding a MessagePack error body to its message. */
   private async errorText(response: Response): Promise<string> {
+    const redirect = this.redirectText(response);
+    if (redirect !== undefined) {
+      await response.body?.cancel();
+      return redirect;
+    }
     try {
       if (mediaTypeEssence(response.headers.get('content-type')) === MSGPACK_MEDIA_TYPE) {
         const value = this.msgpack.decodeValue(new Uint8Array(await response.arrayBuffer())) as { error?: { message?: unknown } };
@@ -301,6 +327,12 @@ export class HttpMsgpackClientTransport implements Transport {
     } catch {
       return response.statusText;
     }
+  }
+
+  /** Says which redirect was not followed, for a redirect response the policy returned as it was. */
+  private redirectText(response: Response): string | undefined {
+    const text = unfollowedRedirect(response, this.url);
+    return text !== undefined && this.options.redirectPolicy !== 'follow' ? `${text} (redirectPolicy: 'same-origin')` : text;
   }
 
   private async commonHeaders(): Promise<Headers> {
@@ -328,7 +360,7 @@ export class HttpMsgpackClientTransport implements Transport {
     headers.set('accept', this.currentWire === 'msgpack' ? `${MSGPACK_STREAM_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}` : SSE_MEDIA_TYPE);
     if (options.resumptionToken) headers.set('last-event-id', options.resumptionToken);
     const request = this.requestSignal();
-    const response = await fetchWithinOrigin(this.fetchFn)(this.url, { method: 'GET', headers, signal: request.signal }).catch((error: unknown) => {
+    const response = await this.fetchRequest(this.url, { method: 'GET', headers, signal: request.signal }).catch((error: unknown) => {
       request.done();
       throw error;
     });
@@ -338,7 +370,7 @@ export class HttpMsgpackClientTransport implements Transport {
       // Unlike the SDK's client, the retry keeps Last-Event-ID: a resumption cut by an expired token resumes.
       if (this.auth && (await this.auth.recover(response, attempt))) return this.getOnce(options, attempt);
       if (response.status === 405) return;
-      throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${response.statusText}`);
+      throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${this.redirectText(response) ?? response.statusText}`);
     }
     const type = mediaTypeEssence(response.headers.get('content-type'));
     this.consumeStream(response.body, type === MSGPACK_STREAM_MEDIA_TYPE ? type : SSE_MEDIA_TYPE, options, true, request.done);
