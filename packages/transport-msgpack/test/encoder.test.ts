@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
 import { Decoder } from '@msgpack/msgpack';
-import { BIN_BY_REFERENCE, CanonicalEncoder, MsgpackDecoder, PayloadError } from 'mcp-msgpack-transport';
+import { BIN_BY_REFERENCE, CanonicalEncoder, MsgpackDecoder, NativeBytesPool, PayloadError } from 'mcp-msgpack-transport';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const encodeHex = (value: unknown): string => hex(new CanonicalEncoder().encode(value));
@@ -58,6 +58,9 @@ describe('CanonicalEncoder: smallest headers', () => {
       ['a'.repeat(32), 'd920'],
       ['é'.repeat(16), 'd920'], // 16 characters, 32 bytes
       ['é'.repeat(15) + 'a', 'bf'],
+      ['a'.repeat(20) + '€'.repeat(5), 'd923'], // ASCII first, then 15 bytes for 5 units: the header grows
+      ['a'.repeat(30) + '😀', 'd922'], // 32 units, a pair at the end: written long-hand, str8
+      ['a'.repeat(25) + 'é' + 'b', 'bc'],
       ['a'.repeat(255), 'd9ff'],
       ['€'.repeat(85), 'd9ff'],
       ['a'.repeat(256), 'da0100'],
@@ -223,6 +226,58 @@ describe('CanonicalEncoder: arena', () => {
     assert.throws(() => encoder.encodeFrame({ jsonrpc: '2.0', id: 1, result: { data: 'b'.repeat(5 * 1024 * 1024), bad: new Float32Array(1) } }), isUnencodable);
     const small = encoder.encodeFrame({ jsonrpc: '2.0', id: 2, result: {} });
     assert.ok(small.buffer.byteLength <= 256 * 1024, `small frame sits in a ${small.buffer.byteLength}-byte buffer`);
+  });
+});
+
+describe('CanonicalEncoder: reusing a large message\'s buffer once it is written', () => {
+  const large = (id: number) => ({ jsonrpc: '2.0', id, result: { text: 'b'.repeat(600_000), rows: [{ id, ok: true }] } });
+  /** What a transport's writer does once a piece is written (lent bytes go back to their owner). */
+  const written = (pieces: Uint8Array[]) => {
+    for (const piece of pieces) new NativeBytesPool().release(piece);
+  };
+
+  it('reuses the buffer only after it was given back, and never changes a frame still unwritten', () => {
+    const encoder = new CanonicalEncoder();
+    const first = encoder.encodeFramePieces(large(1));
+    const second = encoder.encodeFramePieces(large(2));
+    const secondCopy = Buffer.concat(second);
+    assert.notEqual(second[0]!.buffer, first[0]!.buffer);
+    const third = encoder.encodeFramePieces(large(3)); // nothing given back yet: a buffer of its own
+    assert.notEqual(third[0]!.buffer, second[0]!.buffer);
+    assert.ok(Buffer.concat(second).equals(secondCopy), 'an unwritten frame was overwritten');
+    written(second);
+    const fourth = encoder.encodeFramePieces(large(4));
+    assert.equal(fourth[0]!.buffer, second[0]!.buffer, 'the written buffer was reused');
+    assert.deepEqual(new MsgpackDecoder().decode(Buffer.concat(fourth).subarray(4)).value, large(4));
+  });
+
+  it('drops the spare buffer when a small message comes, and never reuses one for a small message', () => {
+    const encoder = new CanonicalEncoder();
+    encoder.encodeFramePieces(large(1));
+    const second = encoder.encodeFramePieces(large(2));
+    written(second);
+    const small = encoder.encodeFramePieces({ jsonrpc: '2.0', id: 3, result: {} });
+    assert.notEqual(small[0]!.buffer, second[0]!.buffer);
+    const next = encoder.encodeFramePieces(large(4));
+    assert.notEqual(next[0]!.buffer, second[0]!.buffer);
+  });
+
+  it('lends the buffer through its last piece when large bins are cut out', () => {
+    const encoder = new CanonicalEncoder();
+    const bin = new Uint8Array(BIN_BY_REFERENCE).fill(7);
+    const message = (id: number) => ({ jsonrpc: '2.0', id, result: { text: 'c'.repeat(600_000), data: bin, after: 'tail' } });
+    encoder.encodeFramePieces(message(1));
+    const second = encoder.encodeFramePieces(message(2));
+    assert.equal(second.length, 3);
+    assert.equal(second[1], bin);
+    written(second);
+    const third = encoder.encodeFramePieces(message(3));
+    assert.equal(third[0]!.buffer, second[0]!.buffer);
+    const decoded = decodeWithBin(Buffer.concat(third).subarray(4)) as { id: number; result: { text: string; data: Uint8Array; after: string } };
+    assert.equal(decoded.id, 3);
+    assert.equal(decoded.result.text, 'c'.repeat(600_000));
+    assert.ok(Buffer.from(decoded.result.data).equals(Buffer.from(bin)));
+    assert.equal(decoded.result.after, 'tail');
   });
 });
 

@@ -1,6 +1,7 @@
 import { FRAME_HEADER_BYTES, MAX_FRAME_BYTES_LIMIT } from './constants.js';
 import { PayloadError } from './errors.js';
 import { joinPieces } from './pieces.js';
+import { lendBytes } from '../native-bytes/lent-bytes.js';
 
 /**
  * Canonical msgpack-v1 encoder (SPEC.md, "Canonical encoding").
@@ -8,7 +9,8 @@ import { joinPieces } from './pieces.js';
  * msgpackr is not used for encoding because it cannot produce canonical frames: it writes integers beyond
  * 32 bits as float64, writes `undefined` as an ext, and packs into a shared target buffer that it keeps at
  * its largest size. This encoder writes the JSON data model only, with the smallest header for every
- * value, into an arena whose oversized buffers are dropped as soon as the message that needed them is out.
+ * value, into an arena whose oversized buffers are dropped as soon as the message that needed them is out
+ * (one, up to MAX_SPARE_BYTES, is kept for the next large message once the writer reports it written).
  */
 
 const ARENA_BYTES = 64 * 1024;
@@ -16,6 +18,8 @@ const ARENA_BYTES = 64 * 1024;
 const ARENA_MIN_FREE = 4 * 1024;
 /** Largest arena kept from one message to the next (bigger messages get buffers of their own). */
 const MAX_ARENA_BYTES = 1024 * 1024;
+/** Largest buffer of its own kept for the next large message once the last one is written. */
+const MAX_SPARE_BYTES = 16 * 1024 * 1024;
 /** Deeper than this the value is almost certainly circular; JSON.stringify throws there too. */
 const MAX_ENCODE_DEPTH = 1000;
 const TWO_POW_32 = 0x1_0000_0000;
@@ -43,6 +47,13 @@ export class CanonicalEncoder {
   private cutBytes = 0;
   /** Bytes of the large bins in `cut` (not arena bytes: left out of the next message's size estimate). */
   private referencedBytes = 0;
+  /**
+   * A large message's buffer, given back once the message was written (lent-bytes: the transports' writers
+   * report it), for the next large message: without it every large message allocates a fresh buffer, and
+   * that external memory churn made V8 collect (on its background threads) several times as much as the
+   * JSON wire, whose text lives on the heap. Dropped as soon as a small message comes.
+   */
+  private spare: Buffer | undefined;
 
   /** One frame: the 4-byte big-endian payload length, then the payload. Written in place, never copied. */
   encodeFrame(value: unknown): Uint8Array {
@@ -100,8 +111,12 @@ export class CanonicalEncoder {
         if (framed) new DataView(out[0]!.buffer, out[0]!.byteOffset, FRAME_HEADER_BYTES).setUint32(0, payloadBytes);
       }
       // Later messages start after this one, so `out` is never overwritten. A buffer grown for one big
-      // message is not kept: the next message gets a fresh arena and the big one dies with `out`.
-      if (this.grew) this.replaceArena(0);
+      // message is not kept as the arena: the next message gets a fresh one, and the big one dies with
+      // `out`, or comes back as the spare once `out` is written.
+      if (this.grew) {
+        this.lendForReuse(this.buf, out);
+        this.replaceArena(0);
+      }
       return out;
     } catch (error) {
       // A message that failed after growing the buffer must not leave the large buffer behind either.
@@ -125,12 +140,31 @@ export class CanonicalEncoder {
    */
   private makeRoomFor(estimate: number): void {
     const wanted = Math.max(ARENA_MIN_FREE, estimate);
-    if (this.buf.length - this.pos >= wanted) return;
     if (wanted * 4 <= MAX_ARENA_BYTES) {
-      this.replaceArena(Math.max(ARENA_BYTES, wanted * 4));
-    } else {
-      this.replaceArena(wanted + ARENA_MIN_FREE);
-      this.grew = true; // dropped once this message is out, like a buffer grown for it
+      this.spare = undefined; // small messages again: no reason to hold a large buffer
+      if (this.buf.length - this.pos < wanted) this.replaceArena(Math.max(ARENA_BYTES, wanted * 4));
+      return;
+    }
+    const size = wanted + ARENA_MIN_FREE;
+    const spare = this.spare;
+    this.spare = undefined;
+    this.useBuffer(spare !== undefined && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size + (size >>> 3)), 0);
+    this.grew = true; // not kept as the arena once this message is out, like a buffer grown for it
+  }
+
+  /**
+   * Lends `buffer` (a large message's own) through its last piece in `out`: the writer gives that piece
+   * back once it, and so every piece before it, has been written, and the buffer becomes the spare.
+   */
+  private lendForReuse(buffer: Buffer, out: readonly Uint8Array[]): void {
+    if (buffer.length > MAX_SPARE_BYTES) return;
+    for (let i = out.length - 1; i >= 0; i--) {
+      const piece = out[i]!;
+      if (piece.buffer !== buffer.buffer) continue;
+      lendBytes(piece, () => {
+        if (this.spare === undefined || this.spare.length < buffer.length) this.spare = buffer;
+      });
+      return;
     }
   }
 
@@ -152,48 +186,46 @@ export class CanonicalEncoder {
   private ensure(bytes: number): void {
     if (this.pos + bytes <= this.buf.length) return;
     const used = this.pos - this.segmentStart;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, used + bytes + ARENA_BYTES));
+    const next = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, used + bytes + ARENA_BYTES));
     this.buf.copy(next, 0, this.segmentStart, this.pos);
     this.useBuffer(next, used);
     this.grew = true;
   }
 
   private write(value: unknown, depth: number): void {
-    switch (typeof value) {
-      case 'string':
-        return this.writeString(value);
-      case 'number':
-        return this.writeNumber(value);
-      case 'boolean':
-        this.ensure(1);
-        this.buf[this.pos++] = value ? 0xc3 : 0xc2;
-        return;
-      case 'object':
-        if (value === null) {
-          this.ensure(1);
-          this.buf[this.pos++] = 0xc0;
-          return;
-        }
-        if (depth >= MAX_ENCODE_DEPTH) {
-          throw new PayloadError('unencodable', `value nested deeper than ${MAX_ENCODE_DEPTH} levels (circular?)`);
-        }
-        if (Array.isArray(value)) return this.writeArray(value, depth + 1);
-        if (value instanceof Uint8Array) return this.writeBin(value);
-        if (ArrayBuffer.isView(value)) {
-          throw new PayloadError('unencodable', `${value.constructor.name} has no msgpack-v1 encoding; send a Uint8Array`);
-        }
-        if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-          // Same as JSON.stringify: a Date becomes its ISO string, and so on.
-          return this.write((value as { toJSON(): unknown }).toJSON(), depth);
-        }
-        return this.writeObject(value as Record<string, unknown>, depth + 1);
-      case 'bigint':
-        return this.writeBigInt(value);
-      default:
-        // undefined, functions and symbols: JSON.stringify writes null in arrays and at the top level.
+    // An if-chain, not switch (typeof value): V8 compiles each `typeof x === '...'` to a type check, while a
+    // switch materialises the typeof string with a builtin call for every value.
+    if (typeof value === 'string') return this.writeString(value);
+    if (typeof value === 'number') return this.writeNumber(value);
+    if (typeof value === 'object') {
+      if (value === null) {
         this.ensure(1);
         this.buf[this.pos++] = 0xc0;
+        return;
+      }
+      if (depth >= MAX_ENCODE_DEPTH) {
+        throw new PayloadError('unencodable', `value nested deeper than ${MAX_ENCODE_DEPTH} levels (circular?)`);
+      }
+      if (Array.isArray(value)) return this.writeArray(value, depth + 1);
+      if (value instanceof Uint8Array) return this.writeBin(value);
+      if (ArrayBuffer.isView(value)) {
+        throw new PayloadError('unencodable', `${value.constructor.name} has no msgpack-v1 encoding; send a Uint8Array`);
+      }
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+        // Same as JSON.stringify: a Date becomes its ISO string, and so on.
+        return this.write((value as { toJSON(): unknown }).toJSON(), depth);
+      }
+      return this.writeObject(value as Record<string, unknown>, depth + 1);
     }
+    if (typeof value === 'boolean') {
+      this.ensure(1);
+      this.buf[this.pos++] = value ? 0xc3 : 0xc2;
+      return;
+    }
+    if (typeof value === 'bigint') return this.writeBigInt(value);
+    // undefined, functions and symbols: JSON.stringify writes null in arrays and at the top level.
+    this.ensure(1);
+    this.buf[this.pos++] = 0xc0;
   }
 
   private writeNumber(n: number): void {
@@ -271,19 +303,24 @@ export class CanonicalEncoder {
   private writeString(s: string): void {
     const length = s.length;
     if (length < SHORT_STRING) {
-      // At most 3 bytes per UTF-16 unit, so at most 93 bytes: fixstr or str8.
-      this.ensure(2 + length * 3);
+      // By hand, ASCII first (keys and short values nearly always are), behind a header sized for one byte
+      // per unit; a string that needs more bytes has its bytes moved behind the header it needs.
+      this.ensure(3 + length * 3);
+      const buf = this.buf;
       const headerAt = this.pos;
-      const bytes = this.writeUtf8ByHand(s, headerAt + 1);
-      if (bytes < 32) {
-        this.buf[headerAt] = 0xa0 | bytes;
-        this.pos = headerAt + 1 + bytes;
-      } else {
-        this.buf.copyWithin(headerAt + 2, headerAt + 1, headerAt + 1 + bytes);
-        this.buf[headerAt] = 0xd9;
-        this.buf[headerAt + 1] = bytes;
-        this.pos = headerAt + 2 + bytes;
+      const reserved = length < 32 ? 1 : 2;
+      const start = headerAt + reserved;
+      let i = 0;
+      for (; i < length; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[start + i] = c;
       }
+      const bytes = i === length ? length : this.writeUtf8ByHand(s, i, start + i) - start;
+      const header = headerBytesForStr(bytes);
+      if (header !== reserved) buf.copyWithin(headerAt + header, start, start + bytes);
+      this.writeStrHeader(headerAt, bytes);
+      this.pos = headerAt + header + bytes;
       return;
     }
     // Long strings reserve their exact size (one native pass) instead of the 3-bytes-per-unit worst case.
@@ -298,11 +335,14 @@ export class CanonicalEncoder {
     this.pos = headerAt + header + bytes;
   }
 
-  /** UTF-8 with lone surrogates replaced by U+FFFD, exactly as Buffer and TextEncoder do. */
-  private writeUtf8ByHand(s: string, at: number): number {
+  /**
+   * UTF-8 of `s` from unit `from` on, written at `at`, with lone surrogates replaced by U+FFFD exactly as
+   * Buffer and TextEncoder do. Returns the position after the last byte.
+   */
+  private writeUtf8ByHand(s: string, from: number, at: number): number {
     const buf = this.buf;
     let p = at;
-    for (let i = 0; i < s.length; i++) {
+    for (let i = from; i < s.length; i++) {
       let c = s.charCodeAt(i);
       if (c < 0x80) {
         buf[p++] = c;
@@ -329,7 +369,7 @@ export class CanonicalEncoder {
         buf[p++] = 0x80 | (c & 0x3f);
       }
     }
-    return p - at;
+    return p;
   }
 
   private writeStrHeader(at: number, bytes: number): void {
