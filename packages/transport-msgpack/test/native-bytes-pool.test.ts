@@ -7,7 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { fileURLToPath } from 'node:url';
 import { HttpMsgpackClientTransport, McpHttpHandler, NativeBytesPool, StdioMsgpackClientTransport, callToolNative, listenBun, listenNode } from 'mcp-msgpack-transport';
 import { createMediaClient, withTimeout } from './fixtures/native-helpers.js';
-import { createNativeServer, mediaBytes, pooledBuffersSeen } from './fixtures/native-tools.js';
+import { createNativeServer, largeObject, mediaBytes, pooledBuffersSeen } from './fixtures/native-tools.js';
 
 const MiB = 1024 * 1024;
 const CHILD_SERVER = fileURLToPath(new URL('./fixtures/native-server.js', import.meta.url));
@@ -73,6 +73,20 @@ async function callMany(client: Client): Promise<void> {
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
 }
 
+/** The same for large object results, whose encoder buffers are reused once written: each arrives intact. */
+async function callManyObjects(client: Client): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const seed = next++;
+      if (seed >= CALLS) return;
+      const result = await client.callTool({ name: 'large-object', arguments: { seed } });
+      assert.deepEqual(result.structuredContent, largeObject(seed), `object ${seed} arrived changed`);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+}
+
 /** Buffers given back were lent again: far fewer distinct buffers than calls. */
 function assertReused(): void {
   assert.ok(pooledBuffersSeen.size <= 2 * IN_FLIGHT, `${CALLS} calls used ${pooledBuffersSeen.size} distinct buffers`);
@@ -90,6 +104,7 @@ describe('lent media buffers through the transports', { timeout: 120_000 }, () =
     it(`stdio (child server, real pipe), ${wire} wire: every image intact, and the buffers come back`, async () => {
       const client = await connect(new StdioMsgpackClientTransport({ command: process.execPath, args: [CHILD_SERVER], wire, nativeBytes: true }));
       await withTimeout(callMany(client), 60_000, `${CALLS} calls`);
+      await withTimeout(callManyObjects(client), 60_000, `${CALLS} object calls`);
       const seen = await client.callTool({ name: 'pooled-buffers-seen', arguments: {} });
       const distinct = Number((seen.content as { text: string }[])[0]!.text);
       assert.ok(distinct <= 2 * IN_FLIGHT, `${CALLS} calls used ${distinct} distinct buffers`);
@@ -105,6 +120,7 @@ describe('lent media buffers through the transports', { timeout: 120_000 }, () =
         cleanups.push(() => running.close());
         const client = await connect(new HttpMsgpackClientTransport(running.url, { nativeBytes: true }));
         await withTimeout(callMany(client), 60_000, `${CALLS} calls`);
+        await withTimeout(callManyObjects(client), 60_000, `${CALLS} object calls`);
         // A stream on Bun.serve reports no write completion: its buffers are collected as garbage instead.
         if (kind === 'node:http' || enableJsonResponse) assertReused();
       });
