@@ -1,6 +1,6 @@
 import process from 'node:process';
 import type { Writable } from 'node:stream';
-import { giveBackWhenWritten } from '../native-bytes/lent-bytes.js';
+import { giveBackWhenWritten, writesCopyOut } from '../native-bytes/lent-bytes.js';
 
 /**
  * Writes whole messages to a byte stream, one write() each, so two messages' bytes never interleave.
@@ -17,7 +17,12 @@ export class StreamWriter {
   private closedReason: Error | undefined;
   private corked = false;
 
-  constructor(private readonly stream: Writable) {}
+  /** Whether lent bytes (NativeBytesPool, the encoder's spare) may be given back once written. */
+  private readonly copiesOut: boolean;
+
+  constructor(private readonly stream: Writable) {
+    this.copiesOut = writesCopyOut(stream);
+  }
 
   /**
    * Encodes (when its turn comes) and writes one message, given whole or as pieces (written back to back
@@ -35,7 +40,7 @@ export class StreamWriter {
     }
     let ok = true;
     if (typeof bytes === 'string' || bytes instanceof Uint8Array) ok = this.stream.write(bytes);
-    else for (const piece of bytes) ok = this.stream.write(piece, giveBackWhenWritten(piece));
+    else for (const piece of bytes) ok = this.stream.write(piece, giveBackWhenWritten(piece, this.copiesOut));
     if (!ok) {
       this.drained = new Promise<void>((resolve) => {
         const done = () => {

@@ -1,4 +1,4 @@
-import { giveBackAll, giveBackWhenWritten } from '../native-bytes/lent-bytes.js';
+import { giveBackAll, giveBackWhenWritten, writesCopyOut } from '../native-bytes/lent-bytes.js';
 import { responseBytes } from './response-bytes.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodyChunks } from './body.js';
@@ -119,8 +119,9 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
     // Corked, the pieces (headers too) leave in one writev; end() uncorks.
     res.cork();
     for (const piece of inMemory) res.write(piece);
-    // Lent bytes (NativeBytesPool) go back once the whole reply has been handed to the kernel.
-    res.end(() => giveBackAll(inMemory));
+    // Lent bytes (NativeBytesPool, the encoder's spare) go back once the whole reply is in the kernel's hands.
+    if (writesCopyOut(res.socket)) res.end(() => giveBackAll(inMemory));
+    else res.end();
     // Nobody reads the body stream now: cancelling it tells wrappers (afterBody) that the body is done.
     void response.body?.cancel().catch(() => {});
     return;
@@ -136,6 +137,7 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
   }
   res.writeHead(response.status, headers);
   res.flushHeaders();
+  const copiesOut = writesCopyOut(res.socket);
   const reader = body.getReader();
   const onClose = () => void reader.cancel().catch(() => {});
   res.on('close', onClose);
@@ -143,7 +145,7 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value, giveBackWhenWritten(value))) await drainOrClose(res);
+      if (!res.write(value, giveBackWhenWritten(value, copiesOut))) await drainOrClose(res);
     }
     res.end();
   } catch {

@@ -32,9 +32,22 @@ export function giveBackAll(pieces: readonly Uint8Array[]): void {
   for (const piece of pieces) giveBack(piece);
 }
 
-/** A write callback that gives `bytes` back when the write succeeded, or undefined for bytes not lent. */
-export function giveBackWhenWritten(bytes: Uint8Array): ((error?: Error | null) => void) | undefined {
-  if (!owners.has(bytes)) return undefined;
+/**
+ * Whether bytes written to `stream` have been copied out by the time its write callback runs: true for a
+ * Node stream on an OS handle (a socket, pipe or TTY: the kernel took the bytes). An in-process stream (a
+ * PassThrough pair, a test double) may still hold the very buffer for its reader, and Bun's sinks do not
+ * document it, so lent bytes are never given back through those: they are garbage-collected instead.
+ */
+export function writesCopyOut(stream: unknown): boolean {
+  return (stream as { _handle?: unknown } | null | undefined)?._handle != null;
+}
+
+/**
+ * A write callback that gives `bytes` back when the write succeeded, or undefined for bytes not lent or a
+ * stream whose writes may not have copied them out (`copiesOut`: writesCopyOut of the destination).
+ */
+export function giveBackWhenWritten(bytes: Uint8Array, copiesOut: boolean): ((error?: Error | null) => void) | undefined {
+  if (!copiesOut || !owners.has(bytes)) return undefined;
   return (error) => {
     if (!error) giveBack(bytes);
   };
