@@ -200,7 +200,7 @@ export function afterBody(response: Response, done: () => void): Response {
       finish();
       await reader.cancel(reason);
     },
-  });
+  }, { highWaterMark: 0 }); // read only when asked: a body the node adapter writes itself is never pulled
   return carryBytes(response, new Response(tracked, { status: response.status, headers: response.headers }));
 }
 

@@ -1,5 +1,5 @@
 import { giveBackAll, giveBackWhenWritten, writesCopyOut } from '../native-bytes/lent-bytes.js';
-import { responseBytes } from './response-bytes.js';
+import { inMemoryBody } from './response-bytes.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodyChunks } from './body.js';
 import type { HttpRequestLike } from './server-transport.js';
@@ -110,7 +110,14 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const inMemory = responseBytes(response);
+  const inMemory = inMemoryBody(response);
+  if (typeof inMemory === 'string') {
+    headers['content-length'] = String(Buffer.byteLength(inMemory, 'utf8'));
+    res.writeHead(response.status, headers);
+    res.end(inMemory, 'utf8');
+    void response.body?.cancel().catch(() => {});
+    return;
+  }
   if (inMemory) {
     let length = 0;
     for (const piece of inMemory) length += piece.byteLength;

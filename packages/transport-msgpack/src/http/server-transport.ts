@@ -1,4 +1,4 @@
-import { bytesResponse } from './response-bytes.js';
+import { bytesResponse, textResponse } from './response-bytes.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -468,7 +468,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       return this.respond(200, this.msgpack.encodeBodyPieces(body), headers);
     }
     headers['Content-Type'] = JSON_MEDIA_TYPE;
-    return this.respond(200, Buffer.from(this.json.encodeBody(body), 'utf8'), headers);
+    return this.respond(200, this.json.encodeBody(body), headers);
   }
 
   private streamResponse(stream: EventStream): Response {
@@ -485,11 +485,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
     return this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {};
   }
 
-  private respond(status: number, body: Uint8Array | Uint8Array[] | ReadableStream<Uint8Array> | null, headers: Record<string, string>): Response {
+  private respond(status: number, body: string | Uint8Array[] | ReadableStream<Uint8Array> | null, headers: Record<string, string>): Response {
     // Replies differ by Accept and Content-Type: caches must never hand one client's encoding to another.
     headers.Vary = 'Accept, Content-Type';
-    // A body in memory leaves without the copies new Response(bytes) would make (see response-bytes.ts).
-    if (body instanceof Uint8Array) return bytesResponse([body], status, headers);
+    // A body in memory leaves without the copies new Response(body) would make (see response-bytes.ts).
+    if (typeof body === 'string') return textResponse(body, status, headers);
     if (Array.isArray(body)) return bytesResponse(body, status, headers);
     return new Response(body, { status, headers });
   }
