@@ -54,37 +54,34 @@ const CALLS = 12;
 const IN_FLIGHT = 4;
 const SIZE = 4 * MiB;
 
-/**
- * CALLS pooled-image calls, IN_FLIGHT at a time, each with its own seed; every image must arrive intact.
- * The images are larger than socket and pipe buffers, so writes stay pending: a buffer given back too
- * early is refilled by the next call while still being sent, and an image arrives changed.
- */
-async function callMany(client: Client): Promise<void> {
+/** Runs call(0 .. CALLS-1), IN_FLIGHT at a time. */
+async function inFlight(call: (seed: number) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    for (;;) {
-      const seed = next++;
-      if (seed >= CALLS) return;
-      const result = await callToolNative(client, { name: 'pooled-image', arguments: { bytes: SIZE, seed: seed + 1 } });
-      const data = (result.content as { data?: unknown }[])[0]?.data as Uint8Array;
-      assert.ok(Buffer.from(data.buffer, data.byteOffset, data.length).equals(mediaBytes(SIZE, seed + 1)), `image ${seed + 1} arrived changed`);
-    }
+    for (let seed = next++; seed < CALLS; seed = next++) await call(seed);
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
 }
 
-/** The same for large object results, whose encoder buffers are reused once written: each arrives intact. */
-async function callManyObjects(client: Client): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    for (;;) {
-      const seed = next++;
-      if (seed >= CALLS) return;
-      const result = await client.callTool({ name: 'large-object', arguments: { seed } });
-      assert.deepEqual(result.structuredContent, largeObject(seed), `object ${seed} arrived changed`);
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+/**
+ * Pooled images, each with its own seed, must arrive intact. They are larger than socket and pipe buffers,
+ * so writes stay pending: a buffer given back too early is refilled by the next call while still being
+ * sent, and an image arrives changed.
+ */
+function callMany(client: Client): Promise<void> {
+  return inFlight(async (seed) => {
+    const result = await callToolNative(client, { name: 'pooled-image', arguments: { bytes: SIZE, seed: seed + 1 } });
+    const data = (result.content as { data?: unknown }[])[0]?.data as Uint8Array;
+    assert.ok(Buffer.from(data.buffer, data.byteOffset, data.length).equals(mediaBytes(SIZE, seed + 1)), `image ${seed + 1} arrived changed`);
+  });
+}
+
+/** The same for large object results, whose encoder buffers are reused once written. */
+function callManyObjects(client: Client): Promise<void> {
+  return inFlight(async (seed) => {
+    const result = await client.callTool({ name: 'large-object', arguments: { seed } });
+    assert.deepEqual(result.structuredContent, largeObject(seed), `object ${seed} arrived changed`);
+  });
 }
 
 /** Buffers given back were lent again: far fewer distinct buffers than calls. */
