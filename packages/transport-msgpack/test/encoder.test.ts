@@ -281,6 +281,46 @@ describe('CanonicalEncoder: reusing a large message\'s buffer once it is written
   });
 });
 
+describe('CanonicalEncoder: an arena comes back once every message in it is written', () => {
+  const medium = (id: number) => ({ jsonrpc: '2.0', id, result: { text: 'm'.repeat(50_000), id } });
+  const written = (pieces: Uint8Array[]) => {
+    for (const piece of pieces) new NativeBytesPool().release(piece);
+  };
+
+  it('is reused only when all its messages were given back, and never changes one still unwritten', () => {
+    const encoder = new CanonicalEncoder();
+    let id = 0;
+    const next = () => encoder.encodeFramePieces(medium(id++));
+    /** Encodes until a message lands in another arena than `arena`; returns that message. */
+    const pastArena = (arena: ArrayBufferLike) => {
+      for (;;) {
+        const frame = next();
+        if (frame[0]!.buffer !== arena) return frame;
+      }
+    };
+    next(); // sizes the next arena for messages of this size
+    const first = next();
+    const arenaA = first[0]!.buffer;
+    const inA = [first];
+    let frame = next();
+    while (frame[0]!.buffer === arenaA) {
+      inA.push(frame);
+      frame = next();
+    }
+    assert.ok(inA.length >= 2, `arena A held ${inA.length} message(s)`);
+    const copies = inA.map((pieces) => Buffer.concat(pieces));
+    for (const pieces of inA.slice(1)) written(pieces);
+    // One message of A is still unwritten: the next arena must be a new one.
+    const inC = pastArena(frame[0]!.buffer);
+    assert.notEqual(inC[0]!.buffer, arenaA, 'an arena holding an unwritten message was reused');
+    inA.forEach((pieces, i) => assert.ok(Buffer.concat(pieces).equals(copies[i]!), `message ${i} of arena A changed`));
+    written(inA[0]!);
+    const inD = pastArena(inC[0]!.buffer);
+    assert.equal(inD[0]!.buffer, arenaA, 'the arena whose messages were all written was not reused');
+    assert.deepEqual(new MsgpackDecoder().decode(Buffer.concat(inD).subarray(4)).value, medium(id - 1));
+  });
+});
+
 describe('CanonicalEncoder vs msgpackr', () => {
   it('is byte-identical to msgpackr (standard MessagePack) where msgpackr is canonical', () => {
     const packr = new Packr({ useRecords: false, variableMapSize: true });

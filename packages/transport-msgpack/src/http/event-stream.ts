@@ -112,8 +112,12 @@ export class EventStream {
     this.timer.unref?.();
   }
 
+  /**
+   * Written again every interval: a copy of its own, not a view of the control encoder's arena, which is
+   * reused once the frames in it come back written (lent bytes are written once).
+   */
   private keepAliveBytes(): Uint8Array {
-    return this.codec.wire === 'json' ? this.text.encode(': keepalive\n\n') : this.control.encodeFrame({});
+    return this.codec.wire === 'json' ? this.text.encode(': keepalive\n\n') : Uint8Array.from(this.control.encodeFrame({}));
   }
 
   /** Ends the stream normally. */
