@@ -25,14 +25,17 @@ export async function createMediaServer(dir: string, nativeBytes: boolean): Prom
 }
 
 /** Our Streamable HTTP handler (both wires at one URL), with single-body replies like the stock variant. */
-export async function oursHttpHandler(factory: () => Connectable, nativeBytes: boolean): Promise<WebHandler> {
+async function oursHandler(factory: () => Connectable, nativeBytes: boolean): Promise<{ transport: Module; handler: { handle(request: Request): Promise<Response> } }> {
   const transport = await load('mcp-msgpack-transport');
-  const Handler = transport?.McpHttpHandler as
-    | (new (options: Record<string, unknown>) => { handle(request: Request): Promise<Response> })
-    | undefined;
+  const Handler = transport?.McpHttpHandler as (new (options: Record<string, unknown>) => { handle(request: Request): Promise<Response> }) | undefined;
   if (typeof Handler !== 'function') throw new Error('the MessagePack HTTP transport is not available yet');
   const adapterFactory = nativeBytes ? (transport!.nativeBytesAdapterFactory as (role: string) => () => unknown)('server') : undefined;
-  const handler = new Handler({ createServer: factory, enableJsonResponse: true, adapterFactory });
+  return { transport: transport!, handler: new Handler({ createServer: factory, enableJsonResponse: true, adapterFactory }) };
+}
+
+/** Our handler as a web-standard handler (for the generic host). */
+export async function oursHttpHandler(factory: () => Connectable, nativeBytes: boolean): Promise<WebHandler> {
+  const { handler } = await oursHandler(factory, nativeBytes);
   return (request) => handler.handle(request);
 }
 
@@ -41,11 +44,7 @@ export async function oursHttpHandler(factory: () => Connectable, nativeBytes: b
  * handler's own Node adapter) on Node, listenBun (Bun.serve) on Bun. Returns the port.
  */
 export async function listenOurs(factory: () => Connectable, nativeBytes: boolean): Promise<number> {
-  const transport = await load('mcp-msgpack-transport');
-  if (typeof transport?.McpHttpHandler !== 'function') throw new Error('the MessagePack HTTP transport is not available yet');
-  const Handler = transport.McpHttpHandler as new (options: Record<string, unknown>) => unknown;
-  const adapterFactory = nativeBytes ? (transport.nativeBytesAdapterFactory as (role: string) => () => unknown)('server') : undefined;
-  const handler = new Handler({ createServer: factory, enableJsonResponse: true, adapterFactory });
+  const { transport, handler } = await oursHandler(factory, nativeBytes);
   const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
   const listenFn = (isBun ? transport.listenBun : transport.listenNode) as (h: unknown) => Promise<{ url: URL }>;
   const running = await listenFn(handler);

@@ -32,27 +32,29 @@ const SHORT_STRING = 32;
 /** Strings longer than this are measured first, so a large text does not reserve three times its size. */
 const LONG_STRING = 4096;
 
-/** An arena and how many of the messages written into it are not yet known to be written out. */
-interface ArenaLease {
+/** A buffer messages are written into, and how many of them are not yet known to be written out. */
+interface BufferLease {
   readonly buffer: Buffer;
+  /** A large message's buffer of its own (back as `spare`), or an arena (back as `spareArena`). */
+  readonly own: boolean;
   unwritten: number;
-  /** Replaced by another arena: once nothing in it is unwritten, it can be the next arena again. */
+  /** No longer written into: once nothing in it is unwritten, it can be used again. */
   retired: boolean;
 }
 
 export class CanonicalEncoder {
   private buf: Buffer = Buffer.allocUnsafeSlow(ARENA_BYTES);
   /**
-   * The current arena's lease. Each message placed in it is lent (lent-bytes) through its last piece there,
-   * and writers that know the kernel has the bytes give it back: an arena whose messages all came back is
+   * The current buffer's lease. Each message placed in it is lent (lent-bytes) through its last piece there,
+   * and writers that know the kernel has the bytes give it back: a buffer whose messages all came back is
    * reused instead of a fresh one. Messages of one arena may go to different sockets, hence a count per
-   * arena; one message never given back keeps its arena from reuse (it is then just garbage-collected).
-   * Without this, a stream of 50 KB messages allocated a fresh 200 KB arena every few messages, and V8's
-   * background threads spent twice JSON's time collecting them. Only arenas sized past the default (for
-   * messages of 16 KiB or more) are leased: small messages fill a default arena rarely, and lending each
-   * one (a write callback per message) cost more than it saved.
+   * buffer; one message never given back keeps its buffer from reuse (it is then just garbage-collected).
+   * Without this, every large message allocated a buffer of its own, and a stream of 50 KB messages a fresh
+   * 200 KB arena every few messages, and V8's background threads spent twice JSON's time collecting them.
+   * Default-sized arenas are not leased: small messages fill one rarely, and lending each of them (a write
+   * callback per message) cost more than it saved.
    */
-  private lease: ArenaLease | undefined;
+  private lease: BufferLease | undefined;
   /** A retired arena whose messages were all written: taken by the next arena of a fitting size. */
   private spareArena: Buffer | undefined;
   private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
@@ -68,12 +70,7 @@ export class CanonicalEncoder {
   private cutBytes = 0;
   /** Bytes of the large bins in `cut` (not arena bytes: left out of the next message's size estimate). */
   private referencedBytes = 0;
-  /**
-   * A large message's buffer, given back once the message was written (lent-bytes: the transports' writers
-   * report it), for the next large message: without it every large message allocates a fresh buffer, and
-   * that external memory churn made V8 collect (on its background threads) several times as much as the
-   * JSON wire, whose text lives on the heap. Dropped as soon as a small message comes.
-   */
+  /** A large message's buffer whose message was written: for the next large message; dropped by a small one. */
   private spare: Buffer | undefined;
 
   /** One frame: the 4-byte big-endian payload length, then the payload. Written in place, never copied. */
@@ -134,12 +131,8 @@ export class CanonicalEncoder {
       // Later messages start after this one, so `out` is never overwritten. A buffer grown for one big
       // message is not kept as the arena: the next message gets a fresh one, and the big one dies with
       // `out`, or comes back as the spare once `out` is written.
-      if (this.grew) {
-        this.lendForReuse(this.buf, out);
-        this.replaceArena(0);
-      } else if (this.lease !== undefined) {
-        this.lendArenaPiece(this.lease, out);
-      }
+      if (this.lease !== undefined) this.lendLastPiece(this.lease, out);
+      if (this.grew) this.replaceArena(0);
       return out;
     } catch (error) {
       // A message that failed after growing the buffer must not leave the large buffer behind either.
@@ -159,7 +152,8 @@ export class CanonicalEncoder {
   /**
    * Starts each message where it will most likely fit without growing mid-write (a grow copies what was
    * written so far): messages in one stream tend to be alike, so the last size is the estimate. Arenas are
-   * kept up to MAX_ARENA_BYTES; a message expected to be larger gets a buffer of its own, dropped after it.
+   * kept up to MAX_ARENA_BYTES; a message expected to be larger gets a buffer of its own (the spare, if one
+   * came back written and fits).
    */
   private makeRoomFor(estimate: number): void {
     const wanted = Math.max(ARENA_MIN_FREE, estimate);
@@ -171,62 +165,59 @@ export class CanonicalEncoder {
     const size = wanted + ARENA_MIN_FREE;
     const spare = this.spare;
     this.spare = undefined;
-    this.useBuffer(spare !== undefined && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size + (size >>> 3)), 0);
-    this.grew = true; // not kept as the arena once this message is out, like a buffer grown for it
+    this.useOwnBuffer(spare !== undefined && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size + (size >>> 3)), 0);
   }
 
-  /**
-   * Lends `buffer` (a large message's own) through its last piece in `out`: the writer gives that piece
-   * back once it, and so every piece before it, has been written, and the buffer becomes the spare.
-   */
-  private lendForReuse(buffer: Buffer, out: readonly Uint8Array[]): void {
-    if (buffer.length > MAX_SPARE_BYTES) return;
-    for (let i = out.length - 1; i >= 0; i--) {
-      const piece = out[i]!;
-      if (piece.buffer !== buffer.buffer) continue;
-      lendBytes(piece, () => {
-        if (this.spare === undefined || this.spare.length < buffer.length) this.spare = buffer;
-      });
-      return;
-    }
-  }
-
-  /** Counts a message as unwritten in its arena, and lends its last piece there to settle it once written. */
-  private lendArenaPiece(lease: ArenaLease, out: readonly Uint8Array[]): void {
+  /** Counts a message as unwritten in its buffer, and lends its last piece there to settle it once written. */
+  private lendLastPiece(lease: BufferLease, out: readonly Uint8Array[]): void {
     for (let i = out.length - 1; i >= 0; i--) {
       const piece = out[i]!;
       if (piece.buffer !== lease.buffer.buffer) continue;
       lease.unwritten++;
       lendBytes(piece, () => {
         lease.unwritten--;
-        if (lease.retired && lease.unwritten === 0) this.keepArena(lease.buffer);
+        if (lease.retired && lease.unwritten === 0) this.keep(lease);
       });
       return;
     }
   }
 
-  private keepArena(buffer: Buffer): void {
-    if (buffer.length <= MAX_ARENA_BYTES && (this.spareArena === undefined || this.spareArena.length < buffer.length)) this.spareArena = buffer;
+  /** A retired buffer whose messages were all written goes back to its slot (the larger one is kept). */
+  private keep(lease: BufferLease): void {
+    const buffer = lease.buffer;
+    if (lease.own) {
+      if (this.spare === undefined || this.spare.length < buffer.length) this.spare = buffer;
+    } else if (this.spareArena === undefined || this.spareArena.length < buffer.length) {
+      this.spareArena = buffer;
+    }
   }
 
   /** A new arena of at least `size` bytes (0: none until the next message asks): a spare one if it fits. */
   private replaceArena(size: number): void {
-    if (size === 0) return this.useBuffer(Buffer.allocUnsafe(0), 0);
+    if (size === 0) return this.useBuffer(Buffer.allocUnsafe(0), 0, undefined);
     const spare = this.spareArena;
     const buffer = spare !== undefined && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size);
     if (buffer === spare) this.spareArena = undefined;
-    this.useBuffer(buffer, 0);
-    this.lease = size > ARENA_BYTES ? { buffer, unwritten: 0, retired: false } : undefined;
+    this.useBuffer(buffer, 0, size > ARENA_BYTES ? 'arena' : undefined);
   }
 
-  /** Switches to `buffer`, retiring the current arena (it returns as the spare once its messages are written). */
-  private useBuffer(buffer: Buffer, pos: number): void {
+  /** A buffer for one large message (this one), leased so it can serve the next large message once written. */
+  private useOwnBuffer(buffer: Buffer, pos: number): void {
+    this.useBuffer(buffer, pos, buffer.length <= MAX_SPARE_BYTES ? 'own' : undefined);
+    this.grew = true; // not kept as the arena once this message is out
+  }
+
+  /**
+   * Switches to `buffer` (leased as `kind`, or not at all), retiring the current one: it returns to its
+   * slot once its messages are written.
+   */
+  private useBuffer(buffer: Buffer, pos: number, kind: 'arena' | 'own' | undefined): void {
     const lease = this.lease;
-    if (lease !== undefined && lease.buffer !== buffer) {
-      this.lease = undefined;
+    if (lease !== undefined) {
       lease.retired = true;
-      if (lease.unwritten === 0) this.keepArena(lease.buffer);
+      if (lease.unwritten === 0) this.keep(lease);
     }
+    this.lease = kind === undefined ? undefined : { buffer, own: kind === 'own', unwritten: 0, retired: false };
     this.buf = buffer;
     this.view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
     this.pos = pos;
@@ -242,8 +233,7 @@ export class CanonicalEncoder {
     const used = this.pos - this.segmentStart;
     const next = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, used + bytes + ARENA_BYTES));
     this.buf.copy(next, 0, this.segmentStart, this.pos);
-    this.useBuffer(next, used);
-    this.grew = true;
+    this.useOwnBuffer(next, used);
   }
 
   private write(value: unknown, depth: number): void {
@@ -535,8 +525,7 @@ export class CanonicalEncoder {
     tail.push(segment);
     const { buffer, written } = joinPieces(tail, this.cutBytes - before + segment.length + ARENA_BYTES);
     this.cutBytes = before;
-    this.useBuffer(buffer, written);
-    this.grew = true;
+    this.useOwnBuffer(buffer, written);
   }
 
   private writeCollectionHeader(count: number, fixBase: number, header16: number): void {
