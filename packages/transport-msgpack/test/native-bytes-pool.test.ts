@@ -84,6 +84,22 @@ function callManyObjects(client: Client): Promise<void> {
   });
 }
 
+/**
+ * The JSON wire: pooled images as base64 text (several MB a reply, so writes stay pending) and large
+ * objects. Large JSON replies over node:http are encoded into reused buffers too (node-adapter.ts): a
+ * buffer given back before the socket took all of it would be refilled by another reply and arrive changed.
+ */
+function callManyAsJson(client: Client): Promise<void> {
+  return inFlight(async (seed) => {
+    const result = await client.callTool({ name: 'pooled-image', arguments: { bytes: SIZE, seed: seed + 1 } });
+    const data = (result.content as { data?: unknown }[])[0]?.data;
+    assert.equal(typeof data, 'string', 'the JSON wire carries base64');
+    assert.ok(Buffer.from(data as string, 'base64').equals(mediaBytes(SIZE, seed + 1)), `image ${seed + 1} arrived changed`);
+    const object = await client.callTool({ name: 'large-object', arguments: { seed } });
+    assert.deepEqual(object.structuredContent, largeObject(seed), `object ${seed} arrived changed`);
+  });
+}
+
 /** Buffers given back were lent again: far fewer distinct buffers than calls. */
 function assertReused(): void {
   assert.ok(pooledBuffersSeen.size <= 2 * IN_FLIGHT, `${CALLS} calls used ${pooledBuffersSeen.size} distinct buffers`);
@@ -142,5 +158,13 @@ describe('lent media buffers through the transports', { timeout: 120_000 }, () =
         if (isBun ? kind === 'Bun.serve' && enableJsonResponse : true) assertReused();
       });
     }
+
+    it(`HTTP on ${kind}, JSON wire, single replies: every large reply intact`, async () => {
+      const handler = new McpHttpHandler({ createServer: createNativeServer, nativeBytes: true, enableJsonResponse: true });
+      const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
+      cleanups.push(() => running.close());
+      const client = await connect(new HttpMsgpackClientTransport(running.url, { wire: 'json' }));
+      await withTimeout(callManyAsJson(client), 60_000, `${CALLS} JSON calls`);
+    });
   }
 });

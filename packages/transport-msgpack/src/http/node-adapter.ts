@@ -1,4 +1,5 @@
 import { giveBackAll, giveBackWhenWritten, writesCopyOut } from '../native-bytes/lent-bytes.js';
+import { pooledUtf8 } from '../native-bytes/pooled-text.js';
 import { inMemoryBody } from './response-bytes.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodyChunks } from './body.js';
@@ -110,13 +111,20 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const inMemory = inMemoryBody(response);
+  let inMemory = inMemoryBody(response);
   if (typeof inMemory === 'string') {
-    headers['content-length'] = String(Buffer.byteLength(inMemory, 'utf8'));
-    res.writeHead(response.status, headers);
-    res.end(inMemory, 'utf8');
-    void response.body?.cancel().catch(() => {});
-    return;
+    // textResponse set the length already; it is the UTF-8 length of this very text.
+    const length = Number(headers['content-length'] ?? Buffer.byteLength(inMemory, 'utf8'));
+    headers['content-length'] = String(length);
+    // A large text goes out as lent bytes (pooled-text.ts), given back below once written.
+    const pooled = writesCopyOut(res.socket) ? pooledUtf8(inMemory, length) : undefined;
+    if (!pooled) {
+      res.writeHead(response.status, headers);
+      res.end(inMemory, 'utf8');
+      void response.body?.cancel().catch(() => {});
+      return;
+    }
+    inMemory = [pooled];
   }
   if (inMemory) {
     let length = 0;
