@@ -159,12 +159,14 @@ describe('lent media buffers through the transports', { timeout: 120_000 }, () =
       });
     }
 
-    it(`HTTP on ${kind}, JSON wire, single replies: every large reply intact`, async () => {
-      const handler = new McpHttpHandler({ createServer: createNativeServer, nativeBytes: true, enableJsonResponse: true });
-      const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
-      cleanups.push(() => running.close());
-      const client = await connect(new HttpMsgpackClientTransport(running.url, { wire: 'json' }));
-      await withTimeout(callManyAsJson(client), 60_000, `${CALLS} JSON calls`);
-    });
+    for (const enableJsonResponse of [true, false]) {
+      it(`HTTP on ${kind}, JSON wire, ${enableJsonResponse ? 'single replies' : 'streamed replies (SSE)'}: every large reply intact`, async () => {
+        const handler = new McpHttpHandler({ createServer: createNativeServer, nativeBytes: true, enableJsonResponse });
+        const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
+        cleanups.push(() => running.close());
+        const client = await connect(new HttpMsgpackClientTransport(running.url, { wire: 'json' }));
+        await withTimeout(callManyAsJson(client), 60_000, `${CALLS} JSON calls`);
+      });
+    }
   }
 });

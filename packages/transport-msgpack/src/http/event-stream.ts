@@ -1,6 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonMessageCodec, MsgpackMessageCodec } from '../codec/message-codec.js';
 import { CanonicalEncoder } from '../wire/encoder.js';
+import { pooledUtf8 } from '../native-bytes/pooled-text.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from './media.js';
 
 /** Default interval between keep-alives on an open stream (the SDK's SSE default). */
@@ -84,7 +85,9 @@ export class EventStream {
     if (this.done) return false;
     if (this.codec.wire === 'json') {
       const id = eventId ? `id: ${eventId}\n` : '';
-      return this.enqueue(this.text.encode(`event: message\n${id}data: ${this.codec.encodeBody(message)}\n\n`));
+      const event = `event: message\n${id}data: ${this.codec.encodeBody(message)}\n\n`;
+      // A large event in a reused buffer, which the node adapter gives back once written (pooled-text.ts).
+      return this.enqueue(pooledUtf8(event) ?? this.text.encode(event));
     }
     // Large bins (native bytes) are pieces of their own, enqueued as they are: never copied into a frame.
     const pieces = this.codec.encodeFramePieces(message);

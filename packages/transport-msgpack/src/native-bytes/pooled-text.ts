@@ -13,8 +13,9 @@ const utf8 = new TextEncoder();
  * into a fresh buffer: for a 1 MB message a 1 MB copy and a fresh 1 MB allocation (page faults, GC
  * pressure) on every call. Measured with the benchmark's object-1MB scenarios (see the package README).
  *
- * Only for writers on an OS handle (writesCopyOut): elsewhere nothing would give the buffer back.
- * `byteLength`, when the caller knows it already, saves a pass over the text.
+ * The buffer comes back only through this package's writers on an OS handle (writesCopyOut); bytes read
+ * by anything else are garbage-collected as any fresh buffer would be. `byteLength`, when the caller knows
+ * it already, saves a pass over the text.
  */
 export function pooledUtf8(text: string, byteLength?: number): Uint8Array | undefined {
   if (text.length * 3 < POOLED_TEXT_BYTES) return undefined; // at most 3 bytes per UTF-16 unit
