@@ -1,7 +1,6 @@
 import process from 'node:process';
 import type { Writable } from 'node:stream';
 import { giveBackWhenWritten, writesCopyOut } from '../native-bytes/lent-bytes.js';
-import { pooledUtf8 } from '../native-bytes/pooled-text.js';
 
 /**
  * Writes whole messages to a byte stream, one write() each, so two messages' bytes never interleave.
@@ -40,11 +39,7 @@ export class StreamWriter {
       process.nextTick(this.uncork);
     }
     let ok = true;
-    if (typeof bytes === 'string') {
-      // A large JSON line goes out as lent bytes (pooled-text.ts), given back once written.
-      const pooled = this.copiesOut ? pooledUtf8(bytes) : undefined;
-      ok = pooled ? this.stream.write(pooled, giveBackWhenWritten(pooled, true)) : this.stream.write(bytes);
-    } else if (bytes instanceof Uint8Array) ok = this.stream.write(bytes);
+    if (typeof bytes === 'string' || bytes instanceof Uint8Array) ok = this.stream.write(bytes);
     else for (const piece of bytes) ok = this.stream.write(piece, giveBackWhenWritten(piece, this.copiesOut));
     if (!ok) {
       this.drained = new Promise<void>((resolve) => {
