@@ -27,6 +27,8 @@ async function main(): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  // Read by the benchmark's server children (servers/sdk-leak.ts), which inherit the environment.
+  if (options.sdkAsPublished) process.env.MCP_MSGPACK_BENCH_SDK_AS_PUBLISHED = '1';
   if (options.childResultFile) {
     // A child run for one runtime: progress on stderr, results to the file.
     const run = await runInThisRuntime(options, new StreamProgress(process.stderr));

@@ -11,3 +11,4 @@ export { readRss, resetPeakRss } from './metrics/rss.js';
 export { ByteCounter, CountingProxy, countingSpawn } from './metrics/bytes.js';
 export { SCHEMA, METRICS, type BenchResult, type ScenarioResult } from './results.js';
 export * as payloads from './payloads.js';
+export { releaseAnsweredJsonStreams } from './servers/sdk-leak.js';

@@ -13,6 +13,8 @@ export interface BenchOptions {
   reportFile?: string;
   /** Internal: this process is a child run for one runtime; write results here and print nothing else. */
   childResultFile?: string;
+  /** Measure the SDK's HTTP server exactly as published, leak included (see servers/sdk-leak.ts). */
+  sdkAsPublished: boolean;
   help: boolean;
 }
 
@@ -33,6 +35,10 @@ Options:
   --transport stdio|http Only this transport (default: both). Repeatable or comma-separated.
   --json FILE            Also write the machine-readable results (schema "mcp-msgpack-bench/1") to FILE.
   --report FILE          Also write a self-contained HTML report with charts (no external assets) to FILE.
+  --sdk-as-published     Measure the SDK's own HTTP server exactly as published. By default the benchmark
+                         releases what its JSON-response mode keeps after each reply (an SDK leak,
+                         typescript-sdk#2559, that defers garbage collection and grows memory without
+                         bound), as the SDK's own fix does, so both stacks are compared in steady state.
   -h, --help             Show this help.
 
 What it measures, per scenario and variant:
@@ -66,6 +72,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       json: { type: 'string' },
       report: { type: 'string' },
       'child-result': { type: 'string' },
+      'sdk-as-published': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -84,6 +91,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     jsonFile: values.json,
     reportFile: values.report,
     childResultFile: values['child-result'],
+    sdkAsPublished: values['sdk-as-published'] ?? false,
     help: values.help ?? false,
   };
 }

@@ -23,6 +23,9 @@ export function header(result: BenchResult): string {
     `os:       ${env.os}`,
     `runtimes: ${Object.entries(env.runtimes).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `packages: ${Object.entries(env.packages).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    result.command.includes('--sdk-as-published')
+      ? `SDK HTTP: as published, with its JSON-response leak (typescript-sdk#2559): its CPU/call is flattered by deferred GC, its RSS grows per call`
+      : `SDK HTTP: its JSON-response leak (typescript-sdk#2559) released after each reply, as the SDK's fix does (--sdk-as-published to keep it)`,
   ].join('\n');
 }
 

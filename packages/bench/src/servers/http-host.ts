@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { writeNodeResponse } from 'mcp-msgpack-transport';
+import { releaseAnsweredJsonStreams, sdkAsPublished } from './sdk-leak.js';
 
 /** Something that can be connected to a transport: the SDK's Server or McpServer. */
 export interface Connectable {
@@ -38,7 +39,9 @@ export function stockSessionHandler(createServer: () => Connectable): WebHandler
       await createServer().connect(fresh);
       transport = fresh;
     }
-    return transport.handleRequest(request);
+    const response = await transport.handleRequest(request);
+    if (!sdkAsPublished()) releaseAnsweredJsonStreams(transport);
+    return response;
   };
 }
 
@@ -66,6 +69,7 @@ export async function listenStock(makeServer: () => Connectable): Promise<number
         transport = fresh;
       }
       await transport.handleRequest(req, res);
+      if (!sdkAsPublished()) releaseAnsweredJsonStreams(transport);
     })().catch((error: Error) => {
       if (!res.headersSent) res.writeHead(500);
       res.end(String(error?.message ?? error));
