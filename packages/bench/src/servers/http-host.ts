@@ -3,12 +3,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { gzipSync } from 'node:zlib';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { writeNodeResponse } from 'mcp-msgpack-transport';
 import { releaseAnsweredJsonStreams, sdkAsPublished } from './sdk-leak.js';
 
 /** Something that can be connected to a transport: the SDK's Server or McpServer. */
 export interface Connectable {
-  connect(transport: import('@modelcontextprotocol/sdk/shared/transport.js').Transport): Promise<void>;
+  connect(transport: Transport): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -19,28 +20,40 @@ export interface HostOptions {
   gzip?: boolean;
 }
 
+type StockOptions = ConstructorParameters<typeof WebStandardStreamableHTTPServerTransport>[0];
+
 /**
- * The stock SDK's Streamable HTTP transport (web-standard flavour, JSON responses), one transport and one
- * server instance per session, as the SDK's examples do.
+ * One SDK transport and one server instance per session, JSON responses, as the SDK's examples do. Returns
+ * the session's transport, a new one for a request without a session id, or undefined for an unknown id.
  */
-export function stockSessionHandler(createServer: () => Connectable): WebHandler {
-  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+function stockSessions<T extends Transport>(create: (options: StockOptions) => T, makeServer: () => Connectable): (id: string | undefined) => Promise<T | undefined> {
+  const sessions = new Map<string, T>();
+  return async (id) => {
+    if (id) return sessions.get(id);
+    const fresh = create({
+      sessionIdGenerator: randomUUID,
+      enableJsonResponse: true,
+      onsessioninitialized: (sessionId) => void sessions.set(sessionId, fresh),
+      onsessionclosed: (sessionId) => void sessions.delete(sessionId),
+    });
+    await makeServer().connect(fresh);
+    return fresh;
+  };
+}
+
+/** After each reply: what the SDK's JSON-response mode keeps, released unless measuring it as published. */
+function afterStockReply(transport: object): void {
+  if (!sdkAsPublished()) releaseAnsweredJsonStreams(transport);
+}
+
+/** The stock SDK's Streamable HTTP transport, web-standard flavour (Request in, Response out). */
+export function stockSessionHandler(makeServer: () => Connectable): WebHandler {
+  const transportFor = stockSessions((options) => new WebStandardStreamableHTTPServerTransport(options), makeServer);
   return async (request) => {
-    const id = request.headers.get('mcp-session-id');
-    let transport = id ? sessions.get(id) : undefined;
-    if (!transport) {
-      if (id) return new Response('unknown session', { status: 404 });
-      const fresh = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        enableJsonResponse: true,
-        onsessioninitialized: (sessionId) => void sessions.set(sessionId, fresh),
-        onsessionclosed: (sessionId) => void sessions.delete(sessionId),
-      });
-      await createServer().connect(fresh);
-      transport = fresh;
-    }
+    const transport = await transportFor(request.headers.get('mcp-session-id') ?? undefined);
+    if (!transport) return new Response('unknown session', { status: 404 });
     const response = await transport.handleRequest(request);
-    if (!sdkAsPublished()) releaseAnsweredJsonStreams(transport);
+    afterStockReply(transport);
     return response;
   };
 }
@@ -52,24 +65,14 @@ export function stockSessionHandler(createServer: () => Connectable): WebHandler
 export async function listenStock(makeServer: () => Connectable): Promise<number> {
   const bun = (globalThis as { Bun?: { serve(options: object): { port: number } } }).Bun;
   if (bun) return bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: stockSessionHandler(makeServer) }).port;
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const transportFor = stockSessions((options) => new StreamableHTTPServerTransport(options), makeServer);
   const server = createServer((req, res) => {
     void (async () => {
       const id = req.headers['mcp-session-id'];
-      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
-      if (!transport) {
-        if (id) return void res.writeHead(404).end('unknown session');
-        const fresh = new StreamableHTTPServerTransport({
-          sessionIdGenerator: randomUUID,
-          enableJsonResponse: true,
-          onsessioninitialized: (sessionId) => void sessions.set(sessionId, fresh),
-          onsessionclosed: (sessionId) => void sessions.delete(sessionId),
-        });
-        await makeServer().connect(fresh);
-        transport = fresh;
-      }
+      const transport = await transportFor(typeof id === 'string' ? id : undefined);
+      if (!transport) return void res.writeHead(404).end('unknown session');
       await transport.handleRequest(req, res);
-      if (!sdkAsPublished()) releaseAnsweredJsonStreams(transport);
+      afterStockReply(transport);
     })().catch((error: Error) => {
       if (!res.headersSent) res.writeHead(500);
       res.end(String(error?.message ?? error));
