@@ -239,7 +239,7 @@ function rawStatus(url: URL, method: string, headers: Record<string, string>, bo
 describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, () => {
   let http: Server;
   let url: URL;
-  let mode: 'cut' | 'bad-frame' | 'sse-bytewise' = 'cut';
+  let mode: 'cut' | 'bad-frame' | 'sse-bytewise' | 'left-open' = 'cut';
   before(async () => {
     http = createServer((req, res) => {
       req.resume();
@@ -258,6 +258,11 @@ describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, (
           return;
         }
         res.writeHead(200, { 'content-type': MSGPACK_STREAM_MEDIA_TYPE });
+        if (mode === 'left-open') {
+          // The result, and then the stream stays open: only the client's close() ends it.
+          res.write(encoder.encodeFrame({ jsonrpc: '2.0', id: 1, result: { fine: true } }));
+          return;
+        }
         const progress = encoder.encodeFrame({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'first' } });
         if (mode === 'cut') {
           const result = encoder.encodeFrame({ jsonrpc: '2.0', id: 1, result: {} });
@@ -285,7 +290,12 @@ describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, (
     transport.onerror = (error) => errors.push(error);
     await transport.start();
     await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    await waitUntil(() => (mode === 'sse-bytewise' ? messages.length >= 2 : errors.length > 0 && (mode === 'cut' || messages.length >= 2)), 'the stream to be read');
+    const read = () => {
+      if (mode === 'sse-bytewise') return messages.length >= 2;
+      if (mode === 'left-open') return messages.length >= 1;
+      return errors.length > 0 && (mode === 'cut' || messages.length >= 2);
+    };
+    await waitUntil(read, 'the stream to be read');
     await transport.close();
     return { messages, errors };
   }
@@ -303,6 +313,14 @@ describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, (
     assert.deepEqual(errors, []);
     assert.equal((messages[0] as unknown as { params: { data: string } }).params.data, 'é✓');
     assert.deepEqual((messages[1] as { result: unknown }).result, { fine: true });
+  });
+
+  it('closing the transport while a stream is still open reports no error', async () => {
+    mode = 'left-open';
+    const { messages, errors } = await exchange();
+    assert.deepEqual((messages[0] as { result: unknown }).result, { fine: true });
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the aborted read settles after close()
+    assert.deepEqual(errors, []);
   });
 
   it('a refused frame is reported and the stream goes on', async () => {

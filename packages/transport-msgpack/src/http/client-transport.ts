@@ -424,6 +424,8 @@ export class HttpMsgpackClientTransport implements Transport {
       }
       ready.length = 0;
     };
+    // The signal of this connection: aborted by close(), which ends the stream on purpose.
+    const closing = this.abort?.signal;
     const run = async () => {
       const reader = body.getReader();
       const collect = (item: StreamItem) => void ready.push(item);
@@ -444,6 +446,7 @@ export class HttpMsgpackClientTransport implements Transport {
       } catch (error) {
         done();
         void reader.cancel().catch(() => {});
+        if (closing?.aborted) return; // close() ended it: nothing went wrong
         this.onerror?.(new Error(`SSE stream disconnected: ${String(error)}`));
         reconnectIfNeeded();
       }
