@@ -1,11 +1,11 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isBun } from '../runtime.js';
 
 export interface ClientFetch {
   fetch: FetchLike;
   close?: () => Promise<void>;
 }
 
-const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
 
 /**
  * The client's default fetch. Node: undici's fetch on an Agent of its own, so connections are kept alive

@@ -3,6 +3,7 @@ import type { JsonMessageCodec, MsgpackMessageCodec } from '../codec/message-cod
 import { CanonicalEncoder } from '../wire/encoder.js';
 import { pooledUtf8 } from '../native-bytes/pooled-text.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from './media.js';
+import { isBun } from '../runtime.js';
 
 /** Default interval between keep-alives on an open stream (the SDK's SSE default). */
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
@@ -22,7 +23,7 @@ function controlEncoder(): CanonicalEncoder {
   return (sharedControlEncoder ??= new CanonicalEncoder());
 }
 
-const HEADERS_WAIT_FOR_FIRST_CHUNK = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
+const HEADERS_WAIT_FOR_FIRST_CHUNK = isBun;
 
 /**
  * One open server-to-client stream: the reply stream of a POST or the standalone GET stream. The JSON wire

@@ -1,4 +1,5 @@
 import { giveBackAll } from '../native-bytes/lent-bytes.js';
+import { isBun } from '../runtime.js';
 
 /**
  * Responses whose body is already in memory (every reply but the streams). The Fetch spec makes
@@ -11,7 +12,6 @@ import { giveBackAll } from '../native-bytes/lent-bytes.js';
 export type InMemoryBody = readonly Uint8Array[] | string;
 
 const bodyOfResponse = new WeakMap<Response, InMemoryBody>();
-const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
 
 export function bytesResponse(pieces: readonly Uint8Array[], status: number, headers: Record<string, string>): Response {
   if (isBun) {

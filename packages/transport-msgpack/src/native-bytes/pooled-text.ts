@@ -1,4 +1,5 @@
 import { NativeBytesPool } from './pool.js';
+import { isBun } from '../runtime.js';
 
 /** Texts shorter than this in UTF-8 are written as strings: the copy is cheap, the pool not worth it. */
 export const POOLED_TEXT_BYTES = 64 * 1024;
@@ -19,12 +20,15 @@ const utf8 = new TextEncoder();
  * it already, saves a pass over the text.
  */
 export function pooledUtf8(text: string, byteLength?: number): Uint8Array | undefined {
-  if (text.length * 3 < POOLED_TEXT_BYTES) return undefined; // at most 3 bytes per UTF-16 unit
+  // Only Node's writers report that the kernel has the bytes; on Bun a pooled buffer would never come back.
+  if (isBun || text.length * 3 < POOLED_TEXT_BYTES) return undefined; // at most 3 bytes per UTF-16 unit
   const length = byteLength ?? Buffer.byteLength(text, 'utf8');
   if (length < POOLED_TEXT_BYTES) return undefined;
   const bytes = textBytes.acquire(length);
-  const { written } = utf8.encodeInto(text, bytes);
-  if (written === length) return bytes;
+  // Whole text, exactly filling the buffer: a byteLength too small would stop encodeInto early, one too large
+  // would leave bytes unwritten.
+  const { read, written } = utf8.encodeInto(text, bytes);
+  if (read === text.length && written === length) return bytes;
   textBytes.release(bytes); // a byteLength that does not match the text: leave it to the caller's string path
   return undefined;
 }
