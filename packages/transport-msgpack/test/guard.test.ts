@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
-import { CanonicalEncoder, MsgpackMessageCodec, PayloadError, guardPayload, type PayloadErrorCode } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, DEFAULT_CONTAINER_BUDGET, MsgpackDecoder, MsgpackMessageCodec, PayloadError, containerAllowance, guardPayload, type PayloadErrorCode } from 'mcp-msgpack-transport';
 
 const bytes = (...parts: (number | number[] | Uint8Array)[]): Uint8Array => new Uint8Array(parts.flatMap((p) => (typeof p === 'number' ? [p] : [...p])));
-const guard = (payload: Uint8Array, allowBin = false) => guardPayload(payload, { maxDepth: 128, allowBin });
+const guard = (payload: Uint8Array, allowBin = false) => guardPayload(payload, { maxDepth: 128, allowBin, maxContainers: Infinity });
 const payloadError = (code: PayloadErrorCode, pattern?: RegExp) => (e: unknown): boolean => {
   assert.ok(e instanceof PayloadError, `expected a PayloadError, got ${String(e)}`);
   assert.equal(e.code, code, e.message);
@@ -130,8 +130,8 @@ describe('guard: depth and sizes', () => {
   const nestedArrays = (levels: number): Uint8Array => bytes(new Array(levels).fill(0x91), 0xc0);
 
   it('refuses nesting past maxDepth with too-deep, and accepts exactly maxDepth', () => {
-    assert.doesNotThrow(() => guardPayload(nestedArrays(10), { maxDepth: 10, allowBin: false }));
-    assert.throws(() => guardPayload(nestedArrays(11), { maxDepth: 10, allowBin: false }), payloadError('too-deep'));
+    assert.doesNotThrow(() => guardPayload(nestedArrays(10), { maxDepth: 10, allowBin: false, maxContainers: Infinity }));
+    assert.throws(() => guardPayload(nestedArrays(11), { maxDepth: 10, allowBin: false, maxContainers: Infinity }), payloadError('too-deep'));
     assert.throws(() => guard(nestedArrays(129)), payloadError('too-deep', /128/));
     const nestedMaps = bytes(new Array(200).fill([0x81, 0xa1, 0x6b]).flat(), 0xc0);
     assert.throws(() => guard(nestedMaps), payloadError('too-deep'));
@@ -185,5 +185,69 @@ describe('guard: depth and sizes', () => {
     for (let cut = 1; cut < payload.length; cut++) {
       assert.throws(() => codec.decodeMessage(payload.subarray(0, cut)), payloadError('malformed-msgpack'), `cut at ${cut}`);
     }
+  });
+});
+
+describe('guard: the decode budget (arrays and maps per payload byte)', () => {
+  /** An array32 of `count` copies of `unit`: the shape of the memory-amplification attack. */
+  const arrayOf = (unit: number[], count: number): Uint8Array => {
+    const payload = new Uint8Array(5 + unit.length * count);
+    payload[0] = 0xdd;
+    new DataView(payload.buffer).setUint32(1, count);
+    for (let i = 0; i < count; i++) payload.set(unit, 5 + i * unit.length);
+    return payload;
+  };
+
+  it('accepts exactly maxContainers arrays and maps and refuses one more, with over-budget', () => {
+    const payload = arrayOf([0x80], 9); // 10 containers: the array and 9 empty maps
+    assert.doesNotThrow(() => guardPayload(payload, { maxDepth: 128, allowBin: false, maxContainers: 10 }));
+    assert.throws(() => guardPayload(payload, { maxDepth: 128, allowBin: false, maxContainers: 9 }), payloadError('over-budget', /more than 9 arrays and maps in a 14-byte payload/));
+    // Scalars do not count, however many.
+    assert.doesNotThrow(() => guardPayload(arrayOf([0xc0], 1000), { maxDepth: 128, allowBin: false, maxContainers: 1 }));
+  });
+
+  it('defaults to 65,536 containers plus one per 8 bytes, counted on the payload length', () => {
+    assert.deepEqual(DEFAULT_CONTAINER_BUDGET, { base: 65_536, bytesPerContainer: 8 });
+    assert.equal(containerAllowance(0), 65_536);
+    assert.equal(containerAllowance(800_000), 165_536);
+    const decoder = new MsgpackDecoder();
+    // k empty maps: k + 1 containers in 5 + k bytes. 70,000 fit (allowance 74,286); 100,000 do not (78,036).
+    assert.equal((decoder.decode(arrayOf([0x80], 70_000)).value as unknown[]).length, 70_000);
+    assert.throws(() => decoder.decode(arrayOf([0x80], 100_000)), payloadError('over-budget', /more than 78036 /));
+    // Empty arrays and one-entry maps count the same way.
+    assert.throws(() => decoder.decode(arrayOf([0x90], 100_000)), payloadError('over-budget'));
+    assert.throws(() => decoder.decode(arrayOf([0x81, 0xa1, 0x61, 0x80], 100_000)), payloadError('over-budget'));
+  });
+
+  it('containerBudget changes the allowance, through the codec too', () => {
+    const payload = arrayOf([0x80], 100_000);
+    assert.doesNotThrow(() => new MsgpackDecoder({ containerBudget: { bytesPerContainer: 1 } }).decode(payload));
+    assert.throws(() => new MsgpackMessageCodec({ containerBudget: { base: 10 } }).decodeValue(arrayOf([0x80], 100)), payloadError('over-budget', /more than 23 /));
+  });
+
+  it('keeps real messages far inside the budget: 2,000 tool definitions and 100,000 coordinate pairs', () => {
+    const tools = Array.from({ length: 2000 }, (_, i) => ({
+      name: `tool_${i}`,
+      inputSchema: { type: 'object', properties: { path: { type: 'string' }, flags: { type: 'array', items: { type: 'string' } } }, required: ['path'] },
+      annotations: { readOnlyHint: true },
+    }));
+    const encoder = new CanonicalEncoder();
+    const codec = new MsgpackMessageCodec();
+    const list = codec.decodeMessage(encoder.encode({ jsonrpc: '2.0', id: 1, result: { tools } })) as unknown as { result: { tools: unknown[] } };
+    assert.equal(list.result.tools.length, 2000);
+    // The densest plausible shape: [x, y] pairs of small integers, one container per 3 bytes.
+    const points = Array.from({ length: 100_000 }, (_, i) => [i % 100, i % 7]);
+    const result = codec.decodeMessage(encoder.encode({ jsonrpc: '2.0', id: 2, result: { points } })) as unknown as { result: { points: unknown[] } };
+    assert.equal(result.result.points.length, 100_000);
+  });
+
+  it('refuses the budget breach before msgpackr builds anything: a refused 16 MiB frame of empty maps stays cheap', () => {
+    const payload = arrayOf([0x80], 16 * 1024 * 1024);
+    const decoder = new MsgpackDecoder();
+    const before = process.memoryUsage();
+    assert.throws(() => decoder.decode(payload), payloadError('over-budget'));
+    const after = process.memoryUsage();
+    // Without the budget this decode builds 16 million objects (over 1 GB); refused, it builds none.
+    assert.ok(after.heapUsed - before.heapUsed < 64 * 1024 * 1024, `heap grew by ${after.heapUsed - before.heapUsed} bytes`);
   });
 });

@@ -46,7 +46,8 @@ for (const kind of serverKinds) {
       fetch(server.url, { method: 'POST', body, headers: { 'mcp-session-id': sessionId, ...headers } });
 
     before(async () => {
-      server = await startTestServer(kind, { maxRequestBodySize: 64 * 1024 });
+      // A small decode budget (1,024 containers plus one per 8 bytes), so a 64 KiB body can exceed it.
+      server = await startTestServer(kind, { maxRequestBodySize: 64 * 1024, containerBudget: { base: 1024 } });
       const response = await fetch(server.url, {
         method: 'POST',
         headers: { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT },
@@ -134,6 +135,23 @@ for (const kind of serverKinds) {
       await stillWorks();
     });
 
+    it('400 with over-budget for a body of empty maps, before any of them is built; the session goes on', async () => {
+      // A request whose params hold 64,512 one-byte maps: about 63 KiB, allowed 1,024 + 8,070 containers.
+      const count = 63 * 1024;
+      const head = encoder.encode({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { junk: 0 } });
+      const body = new Uint8Array(head.length - 1 + 5 + count);
+      body.set(head.subarray(0, head.length - 1));
+      body[head.length - 1] = 0xdd;
+      new DataView(body.buffer).setUint32(head.length, count);
+      body.fill(0x80, head.length + 4);
+      const response = await post(body as BodyInit, { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT });
+      assert.equal(response.status, 400);
+      const error = await msgpackError(response);
+      assert.equal(error.code, -32700);
+      assert.equal(error.data?.reason, 'over-budget');
+      await stillWorks();
+    });
+
     it('404 with -32001 for an unknown session, on both wires', async () => {
       const json = await fetch(server.url, {
         method: 'POST',
@@ -153,9 +171,19 @@ for (const kind of serverKinds) {
 
     it('403 for a Host or Origin that is not loopback', async () => {
       const port = server.url.port;
-      for (const headers of [{ host: `evil.example:${port}` }, { origin: 'http://evil.example' }] as Record<string, string>[]) {
+      const hostile = [
+        { host: `evil.example:${port}` },
+        { origin: 'http://evil.example' },
+        // Not a plain host[:port]: a lenient split would read "localhost" out of each of these.
+        { host: `localhost:${port}@evil.example` },
+        { host: 'localhost:80@evil.example' },
+        { host: `localhost:${port}/evil` },
+        { host: 'localhost:99999' },
+        { host: `localhost:${port}:1` },
+      ] as Record<string, string>[];
+      for (const headers of hostile) {
         const status = await rawStatus(server.url, 'POST', { 'content-type': 'application/json', accept: JSON_ACCEPT, ...headers }, '{}');
-        assert.equal(status, 403);
+        assert.equal(status, 403, JSON.stringify(headers));
       }
       await stillWorks();
     });

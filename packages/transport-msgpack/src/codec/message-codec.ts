@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { checkJsonRpcMessage } from '../jsonrpc/validate.js';
+import type { ContainerBudget } from '../wire/constants.js';
 import { MsgpackDecoder } from '../wire/decoder.js';
 import { CanonicalEncoder } from '../wire/encoder.js';
 import { PayloadError, type MessageClues } from '../wire/errors.js';
@@ -27,6 +28,8 @@ export const IDENTITY_ADAPTER: MessageAdapter = {
 export interface CodecOptions {
   /** Deepest nesting accepted in a received message. Default 128. */
   maxDepth?: number;
+  /** Arrays and maps a received message may hold for its size (SPEC.md 4.9). Default DEFAULT_CONTAINER_BUDGET. */
+  containerBudget?: Partial<ContainerBudget>;
   adapter?: MessageAdapter;
 }
 
@@ -39,7 +42,7 @@ export class MsgpackMessageCodec {
 
   constructor(options: CodecOptions = {}) {
     this.adapter = options.adapter ?? IDENTITY_ADAPTER;
-    this.decoder = new MsgpackDecoder({ maxDepth: options.maxDepth });
+    this.decoder = new MsgpackDecoder({ maxDepth: options.maxDepth, containerBudget: options.containerBudget });
   }
 
   /** Length prefix + payload, ready for a byte stream. */

@@ -280,7 +280,7 @@ export async function listenBun(handler: McpHttpHandler, options: ListenOptions 
     // Bun closes connections idle for 10 s by default, which would cut long-lived streams.
     idleTimeout: 0,
     fetch: (req) => {
-      if (new URL(req.url).pathname !== path) return new Response('Not Found', { status: 404 });
+      if (pathOf(req.url) !== path) return new Response('Not Found', { status: 404 });
       return handler.handle(req, { localAddress: host });
     },
   });
@@ -292,4 +292,15 @@ export async function listenBun(handler: McpHttpHandler, options: ListenOptions 
       await server.stop(true);
     },
   };
+}
+
+/**
+ * The path of a request URL. Bun builds req.url from the Host header, and gives the bare path when that
+ * header is not a plain host[:port] (`localhost:80@evil.com`); the handler then refuses the Host itself.
+ */
+function pathOf(url: string): string {
+  // Not new URL(): it throws on hosts such as `localhost:99999`, which the handler must see to refuse.
+  const authorityEnd = url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('://') + 3);
+  if (authorityEnd < 0) return '/';
+  return url.slice(authorityEnd).split('?', 1)[0]!;
 }

@@ -45,9 +45,16 @@ export function checkHostAndOrigin(
   return undefined;
 }
 
+// A Host is a name or IPv4 address, or an IPv6 literal in brackets, then an optional port (RFC 9110). Anything
+// else (userinfo as in `localhost:80@evil.com`, paths, spaces, a second colon) is refused outright, so no
+// lenient split can read an allowed name out of a host the browser actually meant.
+const PLAIN_HOST = /^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])(?::([0-9]{1,5}))?$/;
+
 function hostAllowed(host: string, allowed: string[]): boolean {
+  const plain = PLAIN_HOST.exec(host);
+  if (!plain || (plain[1] !== undefined && Number(plain[1]) > 65_535)) return false;
   if (allowed.includes(host)) return true;
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':', 1)[0]!;
+  const name = plain[1] === undefined ? host : host.slice(0, host.length - plain[1].length - 1);
   return allowed.includes(name);
 }
 

@@ -21,6 +21,7 @@ import { MAX_BATCH_SIZE, readBody, resolveMaxBodyBytes, type BodyChunks } from '
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
 import { checkHostAndOrigin, type HostCheckOptions } from './host-check.js';
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, bodyWire, getStreamWire, postResponseWire, prefersMsgpack } from './media.js';
+import type { ContainerBudget } from '../wire/constants.js';
 
 export type { EventStore };
 
@@ -59,6 +60,9 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
   maxRequestBodySize?: number;
   /** Deepest nesting accepted in a received MessagePack message. Default 128. */
   maxDepth?: number;
+  /** Arrays and maps a received MessagePack message may hold for its size (SPEC.md 4.9). Default
+   * 65,536 plus one per 8 payload bytes (DEFAULT_CONTAINER_BUDGET). */
+  containerBudget?: Partial<ContainerBudget>;
   /** Makes this session's message adapter (the native-bytes extension plugs in here). */
   adapterFactory?: () => MessageAdapter;
   /**
@@ -116,7 +120,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     // One adapter per transport, i.e. per session (or per request when stateless), shared by both wires.
     const adapter = options.adapterFactory?.() ?? adapterFromOption('server', options.nativeBytes, { stateless: !options.sessionIdGenerator });
-    this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth });
+    this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth, containerBudget: options.containerBudget });
     this.json = new JsonMessageCodec({ adapter });
   }
 
@@ -170,9 +174,9 @@ export class WebHttpMsgpackServerTransport implements Transport {
         return this.refuse(req, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
       }
       const inWire = bodyWire(req.headers.get('content-type'));
-      if (!inWire) return this.refuse(req, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+      if (!inWire) return this.refuse(req, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json or application/msgpack');
 
-      const requestInfo = { headers: Object.fromEntries(req.headers.entries()), url: new URL(req.url) };
+      const requestInfo = { headers: Object.fromEntries(req.headers.entries()), url: new URL(req.url, 'http://localhost') };
       let raw: unknown;
       if (inWire === 'json' && options.parsedBody !== undefined) {
         // Already parsed by a framework; it still passes the session's adapter like any JSON body.

@@ -1,5 +1,5 @@
 import { Unpackr } from 'msgpackr';
-import { DEFAULT_MAX_DEPTH } from './constants.js';
+import { DEFAULT_CONTAINER_BUDGET, DEFAULT_MAX_DEPTH, containerAllowance, type ContainerBudget } from './constants.js';
 import { PayloadError } from './errors.js';
 import { guardPayload } from './guard.js';
 
@@ -8,6 +8,8 @@ export interface DecoderOptions {
   maxDepth?: number;
   /** Accept MessagePack bin (only once the native-bytes extension is negotiated). Default false. */
   allowBin?: boolean;
+  /** How many arrays and maps a payload may hold for its size. Default DEFAULT_CONTAINER_BUDGET. */
+  containerBudget?: Partial<ContainerBudget>;
 }
 
 export interface DecodedPayload {
@@ -32,15 +34,17 @@ export class MsgpackDecoder {
   });
   private readonly maxDepth: number;
   private readonly allowBin: boolean;
+  private readonly budget: ContainerBudget;
 
   constructor(options: DecoderOptions = {}) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.allowBin = options.allowBin ?? false;
+    this.budget = { ...DEFAULT_CONTAINER_BUDGET, ...options.containerBudget };
   }
 
   decode(bytes: Uint8Array, allowBin = this.allowBin): DecodedPayload {
     if (bytes.length === 0) throw new PayloadError('empty-payload', 'zero-length payload: msgpack-v1 frames hold exactly one value');
-    const { containsBin } = guardPayload(bytes, { maxDepth: this.maxDepth, allowBin });
+    const { containsBin } = guardPayload(bytes, { maxDepth: this.maxDepth, allowBin, maxContainers: containerAllowance(bytes.length, this.budget) });
     let value: unknown;
     try {
       value = this.unpackr.unpack(bytes);

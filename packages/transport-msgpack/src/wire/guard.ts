@@ -6,8 +6,9 @@ import { PayloadError, type MessageClues, type PayloadErrorCode } from './errors
  * msgpackr always honours its private extensions (records, RegExp, Error, references, ...), recurses
  * without a depth limit and trusts length headers. This scan makes those paths unreachable: it refuses
  * every ext type and 0xc1, refuses bin unless the native-bytes extension allows it, requires string map
- * keys other than `__proto__`, limits nesting without recursion, and rejects any array or map header
- * that claims more items than there are bytes left, so decoding N bytes never allocates much more than N.
+ * keys other than `__proto__`, limits nesting without recursion, rejects any array or map header that
+ * claims more items than there are bytes left, and counts arrays and maps against the decode budget, so
+ * decoding N bytes costs time linear in N and memory a small multiple of N.
  *
  * On the way it notes the top-level `id` and whether `method`, `result` or `error` keys were seen, so a
  * receiver can still answer or fail the right request when the rest of the message is bad.
@@ -16,6 +17,8 @@ import { PayloadError, type MessageClues, type PayloadErrorCode } from './errors
 export interface GuardOptions {
   maxDepth: number;
   allowBin: boolean;
+  /** Most arrays and maps the payload may hold (the decode budget, containerAllowance). */
+  maxContainers: number;
 }
 
 export interface GuardResult extends MessageClues {
@@ -41,6 +44,7 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
   const isMap: boolean[] = [false];
   let depth = 0;
   let pos = 0;
+  let containers = 0;
   // Top-level map bookkeeping, for the clues.
   let topKey = KEY_OTHER;
   let topIsMap = false;
@@ -209,6 +213,9 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
       }
       if (depth + 1 > options.maxDepth) {
         fail('too-deep', `nesting deeper than ${options.maxDepth} levels at byte ${valueStart}`);
+      }
+      if (++containers > options.maxContainers) {
+        fail('over-budget', `more than ${options.maxContainers} arrays and maps in a ${end}-byte payload (the decode budget) at byte ${valueStart}`);
       }
       if (depth === 0 && childIsMap) topIsMap = true;
       depth++;
