@@ -13,7 +13,6 @@ import { makeLayout, type Layout } from './helpers/layout.js';
 let layout: Layout;
 let conn: Connected;
 const MEDIA_LIMIT = 1000;
-const NOBODY = 65534;
 
 before(async () => {
   layout = await makeLayout();
@@ -48,17 +47,19 @@ describe('bad input gives clear errors and the server stays up', { timeout: LIMI
     await failsClearly('edit_file', { path: at('nope.txt'), edits: [] }, /ENOENT/);
   });
 
-  it('unreadable files (as root: the server runs as nobody)', async () => {
+  it('unreadable files (as root: the server runs without the capabilities that override file modes)', async () => {
     const locked = at('locked.txt');
     await fs.writeFile(locked, 'private');
     await fs.chmod(locked, 0);
-    // Root reads anything, so as root the server is started as the unprivileged user instead.
+    // Root reads anything through CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH, so as root the server is started
+    // without them (setpriv, from util-linux). It stays root, so it still reads the checkout wherever it is,
+    // even in a 0700 directory another user could not enter.
     const asRoot = process.getuid?.() === 0;
     let c = conn;
     if (asRoot) {
-      for (let dir = layout.allowed; dir !== path.dirname(layout.root); dir = path.dirname(dir)) await fs.chmod(dir, 0o755);
-      const spawnAsNobody: SpawnFunction = (command, args, options) => spawn(command, args, { ...options, uid: NOBODY, gid: NOBODY });
-      c = await connectOver(new StdioMsgpackClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed], wire: 'json', stderr: 'ignore', spawn: spawnAsNobody }));
+      const withoutDacOverride: SpawnFunction = (command, args, options) =>
+        spawn('setpriv', ['--bounding-set', '-dac_override,-dac_read_search', '--', command, ...args], options);
+      c = await connectOver(new StdioMsgpackClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed], wire: 'json', stderr: 'inherit', spawn: withoutDacOverride }));
     }
     try {
       await failsClearly('read_text_file', { path: locked }, /EACCES: permission denied, open '.*locked\.txt'/, c);
