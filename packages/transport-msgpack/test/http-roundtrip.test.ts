@@ -94,12 +94,18 @@ for (const kind of serverKinds) {
         }
       });
 
-      it('runs concurrent calls on one session', async () => {
+      it('runs concurrent calls on one session, with no listener warning however many are in flight', async () => {
+        const warnings: Error[] = [];
+        const onWarning = (warning: Error) => void warnings.push(warning);
+        process.on('warning', onWarning);
         const { client } = await connect(server.url, wire);
         try {
-          const texts = await Promise.all(Array.from({ length: 10 }, (_, i) => client.callTool({ name: 'echo', arguments: { text: `n${i}` } })));
-          assert.deepEqual(texts.map(textOf), Array.from({ length: 10 }, (_, i) => `n${i}`));
+          const texts = await Promise.all(Array.from({ length: 24 }, (_, i) => client.callTool({ name: 'echo', arguments: { text: `n${i}` } })));
+          assert.deepEqual(texts.map(textOf), Array.from({ length: 24 }, (_, i) => `n${i}`));
+          await new Promise((resolve) => setImmediate(resolve));
+          assert.deepEqual(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message), []);
         } finally {
+          process.off('warning', onWarning);
           await client.close();
         }
       });

@@ -114,6 +114,8 @@ export class HttpMsgpackClientTransport implements Transport {
   private readonly json: JsonMessageCodec;
   private currentWire: WireKind;
   private abort: AbortController | undefined;
+  /** Each request's own controller while it is in flight, aborted by close(). */
+  private readonly inFlight = new Set<AbortController>();
   private session: string | undefined;
   private version: string | undefined;
   private serverRetryMs: number | undefined;
@@ -179,6 +181,8 @@ export class HttpMsgpackClientTransport implements Transport {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     this.abort?.abort();
+    for (const request of this.inFlight) request.abort(this.abort?.signal.reason);
+    this.inFlight.clear();
     await this.closeFetch?.().catch(() => {});
     this.onclose?.();
   }
@@ -295,18 +299,17 @@ export class HttpMsgpackClientTransport implements Transport {
   }
 
   /**
-   * A signal for one request that follows the transport's: fetch implementations keep a listener on the
-   * signal they are given until the request is collected, so giving each request the transport's own
-   * long-lived signal would pile up one listener per call.
+   * A signal for one request, aborted by close(). Not a listener on the transport's long-lived signal:
+   * fetch keeps a listener on the signal it is given until the request is collected, and one listener per
+   * call in flight on a shared signal piles up (MaxListenersExceededWarning past 10 concurrent calls).
    */
   private requestSignal(): RequestSignal {
     const controller = new AbortController();
     const parent = this.abort?.signal;
     if (!parent) return { signal: controller.signal, done: () => {} };
     if (parent.aborted) controller.abort(parent.reason);
-    const follow = () => controller.abort(parent.reason);
-    parent.addEventListener('abort', follow, { once: true });
-    return { signal: controller.signal, done: () => parent.removeEventListener('abort', follow) };
+    this.inFlight.add(controller);
+    return { signal: controller.signal, done: () => void this.inFlight.delete(controller) };
   }
 
   private fallBack(reason: WireFallback['reason'], status: number): void {
