@@ -511,7 +511,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
 const ERROR_CODEC = new MsgpackMessageCodec();
 
-/** A JSON-RPC error with a null id, in the encoding the client asked for (JSON exactly as the SDK writes it). */
+/**
+ * A JSON-RPC error with a null id, in the encoding the client asked for. `jsonrpc` and `id` come first, as
+ * SPEC.md 5.2 asks of every sender, so a reader can recover the id before the rest (the SDK's server puts
+ * the id last; the members and values are the same).
+ */
 export function errorResponse(
   req: HttpRequestLike,
   status: number,
@@ -522,7 +526,7 @@ export function errorResponse(
   codec: MsgpackMessageCodec = ERROR_CODEC,
 ): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
-  const value = { jsonrpc: '2.0', error, id: null } as unknown as JSONRPCMessage;
+  const value = { jsonrpc: '2.0', id: null, error } as unknown as JSONRPCMessage;
   const all: Record<string, string> = { ...headers, Vary: 'Accept, Content-Type' };
   if (prefersMsgpack(req.headers.get('accept'))) {
     all['Content-Type'] = MSGPACK_MEDIA_TYPE;

@@ -1,8 +1,9 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /**
- * Accepts exactly what the SDK's `JSONRPCMessageSchema` accepts (a union of four strict schemas), without
- * running zod on every message. test/validate.test.ts holds both to the same verdicts over a shared
+ * The JSON-RPC message rules of SPEC.md 4.2: what the SDK's `JSONRPCMessageSchema` accepts (a union of four
+ * strict schemas), plus `id: null` on error responses as JSON-RPC 2.0 has it, without running zod on every
+ * message. test/validate.test.ts holds both to the same verdicts over a shared
  * corpus and random messages. Returns undefined for a valid message, else why it is not one.
  */
 export function checkJsonRpcMessage(value: unknown): string | undefined {
@@ -28,7 +29,8 @@ export function checkJsonRpcMessage(value: unknown): string | undefined {
     return checkMeta(value.result._meta);
   }
   if ('error' in value) {
-    if (value.id !== undefined && !isRequestId(value.id)) return 'an error response id must be a string or an integer';
+    // null: JSON-RPC 2.0's id for an error whose request id could not be read (SPEC.md 4.2).
+    if (value.id !== undefined && value.id !== null && !isRequestId(value.id)) return 'an error response id must be a string, an integer or null';
     for (const key in value) {
       if (key !== 'jsonrpc' && key !== 'id' && key !== 'error') return `unexpected key "${key}" in an error response`;
     }
