@@ -251,3 +251,19 @@ describe('guard: the decode budget (arrays and maps per payload byte)', () => {
     assert.ok(after.heapUsed - before.heapUsed < 64 * 1024 * 1024, `heap grew by ${after.heapUsed - before.heapUsed} bytes`);
   });
 });
+
+describe('guard: floats', () => {
+  it('refuses NaN and the infinities, as float 32 and float 64, and accepts every finite float', () => {
+    const f64 = (x: number) => { const b = new Uint8Array(9); b[0] = 0xcb; new DataView(b.buffer).setFloat64(1, x); return b; };
+    const f32 = (x: number) => { const b = new Uint8Array(5); b[0] = 0xca; new DataView(b.buffer).setFloat32(1, x); return b; };
+    for (const x of [NaN, Infinity, -Infinity]) {
+      assert.throws(() => guard(f64(x)), payloadError('non-finite-number', /float 64/), `f64 ${x}`);
+      assert.throws(() => guard(f32(x)), payloadError('non-finite-number', /float 32/), `f32 ${x}`);
+    }
+    // A NaN with a payload, and a negative quiet NaN, are still NaN.
+    assert.throws(() => guard(bytes(0xcb, 0xff, 0xf8, 0, 0, 0, 0, 0, 1)), payloadError('non-finite-number'));
+    assert.throws(() => guard(bytes(0xca, 0x7f, 0x80, 0, 1)), payloadError('non-finite-number'));
+    for (const x of [0, -0, 1.5, -2.25, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE]) assert.doesNotThrow(() => guard(f64(x)), `f64 ${x}`);
+    for (const x of [0, -0, 1.5, -2.25, 3.4028234663852886e38, -3.4028234663852886e38, 1e-45]) assert.doesNotThrow(() => guard(f32(x)), `f32 ${x}`);
+  });
+});

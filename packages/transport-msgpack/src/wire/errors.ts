@@ -27,6 +27,7 @@ export type PayloadErrorCode =
   | 'non-string-key' // a map key that is not a string
   | 'forbidden-key' // a __proto__ key
   | 'too-deep' // nesting deeper than the configured limit
+  | 'non-finite-number' // a float holding NaN or an infinity, which JSON cannot carry
   | 'over-budget' // more arrays and maps than the decode budget allows for the payload's size
   | 'not-json-rpc' // a valid value that is not a JSON-RPC 2.0 message
   | 'unencodable'; // (sending side) a value the JSON data model has no place for

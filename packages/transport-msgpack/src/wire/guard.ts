@@ -5,7 +5,7 @@ import { PayloadError, type MessageClues, type PayloadErrorCode } from './errors
  *
  * msgpackr always honours its private extensions (records, RegExp, Error, references, ...), recurses
  * without a depth limit and trusts length headers. This scan makes those paths unreachable: it refuses
- * every ext type and 0xc1, refuses bin unless the native-bytes extension allows it, requires string map
+ * every ext type and 0xc1, NaN and the infinities, refuses bin unless the native-bytes extension allows it, requires string map
  * keys other than `__proto__`, limits nesting without recursion, rejects any array or map header that
  * claims more items than there are bytes left, and counts arrays and maps against the decode budget, so
  * decoding N bytes costs time linear in N and memory a small multiple of N.
@@ -131,9 +131,15 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
         }
         case 0xca:
           need(4);
+          // All-ones exponent: NaN or an infinity, which the JSON data model cannot hold.
+          if ((bytes[pos]! & 0x7f) === 0x7f && (bytes[pos + 1]! & 0x80) === 0x80) fail('non-finite-number', `float 32 NaN or Infinity at byte ${valueStart}`);
           pos += 4;
           break;
         case 0xcb:
+          need(8);
+          if ((bytes[pos]! & 0x7f) === 0x7f && (bytes[pos + 1]! & 0xf0) === 0xf0) fail('non-finite-number', `float 64 NaN or Infinity at byte ${valueStart}`);
+          pos += 8;
+          break;
         case 0xcf:
         case 0xd3:
           need(8);
