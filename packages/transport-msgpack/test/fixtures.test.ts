@@ -12,12 +12,35 @@ interface Fixture {
   description: string;
   allowBin: boolean;
   message: unknown;
+  /** What a receiver gets back: the message, except where the wire cannot carry it exactly. */
+  decoded: unknown;
   framePath: string;
 }
 
+interface PayloadCase {
+  name: string;
+  description: string;
+  allowBin: boolean;
+  payload: Uint8Array;
+  framePath: string;
+}
+interface Refusal extends PayloadCase {
+  rule: string;
+  code: PayloadError['code'];
+}
+interface Acceptance extends PayloadCase {
+  message: unknown;
+}
+
 const root = new URL('../../../../', import.meta.url);
-const notation = (await import(new URL('fixtures/notation.mjs', root).href)) as { loadFixtures(): Fixture[] };
+const notation = (await import(new URL('fixtures/notation.mjs', root).href)) as {
+  loadFixtures(): Fixture[];
+  loadRefusals(): Refusal[];
+  loadAcceptances(): Acceptance[];
+};
 const fixtures = notation.loadFixtures();
+const refusals = notation.loadRefusals();
+const acceptances = notation.loadAcceptances();
 const frames = new Map(fixtures.map((f) => [f.name, new Uint8Array(readFileSync(f.framePath))]));
 
 function frameOf(fixture: Fixture): Uint8Array {
@@ -33,11 +56,8 @@ function payloadOf(frame: Uint8Array): Uint8Array {
 /** Makes decoded values comparable: any Uint8Array (Buffer or not) as plain bytes, bigint as number. */
 function comparable(value: unknown): unknown {
   if (value instanceof Uint8Array) return { bytes: [...value] };
-  if (typeof value === 'bigint') {
-    const n = Number(value);
-    assert.ok(Number.isSafeInteger(n), `fixture integer ${value} is beyond 2^53`);
-    return n;
-  }
+  // A receiver gives integers beyond 2^53 as the nearest binary64 (SPEC.md 3.3); Number() rounds so.
+  if (typeof value === 'bigint') return Number(value);
   if (Array.isArray(value)) return value.map(comparable);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, comparable(v)]));
@@ -71,7 +91,7 @@ describe('golden fixtures', () => {
     for (const fixture of fixtures) {
       const codec = fixture.allowBin ? withBin : plain;
       const decoded = codec.decodeMessage(payloadOf(frameOf(fixture)));
-      assert.deepEqual(comparable(decoded), comparable(fixture.message), fixture.name);
+      assert.deepEqual(comparable(decoded), comparable(fixture.decoded), fixture.name);
     }
   });
 
@@ -97,13 +117,122 @@ describe('golden fixtures', () => {
         maxMapLength: limit,
         maxExtLength: limit,
       });
-      assert.deepEqual(comparable(decoder.decode(payloadOf(frame))), comparable(fixture.message), fixture.name);
+      assert.deepEqual(comparable(decoder.decode(payloadOf(frame))), comparable(fixture.decoded), fixture.name);
     }
   });
 
   it('generate.mjs --check finds no drift between sources and frames', () => {
     const result = spawnSync(process.execPath, [new URL('fixtures/generate.mjs', root).pathname, '--check'], { encoding: 'utf8', timeout: 60_000 });
     assert.equal(result.status, 0, `generate.mjs --check failed:\n${result.stdout}${result.stderr}`);
-    assert.match(result.stdout, new RegExp(`${fixtures.length} fixtures match`));
+    assert.match(result.stdout, new RegExp(`${fixtures.length} fixtures, ${refusals.length} refusals, ${acceptances.length} acceptances match`));
   });
 });
+
+describe('must-refuse fixtures (SPEC.md 4)', () => {
+  it('cover every rule of section 4 with at least one payload', () => {
+    const rules = new Set(refusals.map((r) => r.rule));
+    for (const rule of ['4.1.1', '4.1.2', '4.1.3', '4.1.4', '4.1.5', '4.1.6', '4.1.7', '4.1.8', '4.1.9', '4.1.10', '4.2']) assert.ok(rules.has(rule), rule);
+  });
+
+  it('each frame holds its payload, and this package refuses it with the code the source names', () => {
+    for (const refusal of refusals) {
+      const frame = new Uint8Array(readFileSync(refusal.framePath));
+      assert.deepEqual(payloadOf(frame), refusal.payload, refusal.name);
+      const codec = new MsgpackMessageCodec(refusal.allowBin ? { adapter: binAdapter } : {});
+      assert.throws(
+        () => codec.decodeMessage(refusal.payload),
+        (e: unknown) => e instanceof PayloadError && e.code === refusal.code,
+        `${refusal.name} (rule ${refusal.rule}) should be refused with ${refusal.code}`,
+      );
+    }
+  });
+
+  it('an independent receiver (@msgpack/msgpack plus the rules of section 4) refuses each one, for the same rule', () => {
+    // Rules the decoder enforces itself are reported as "decode:"; the rest by the rule's number.
+    const byDecoder = new Set(['4.1.2', '4.1.5', '4.1.7', '4.1.8']);
+    for (const refusal of refusals) {
+      const prefix = byDecoder.has(refusal.rule) ? 'decode: ' : `${refusal.rule}: `;
+      assert.throws(() => referenceReceive(refusal.payload, refusal.allowBin), (e: unknown) => {
+        assert.ok((e as Error).message.startsWith(prefix), `${refusal.name}: "${(e as Error).message}" should start with "${prefix}"`);
+        return true;
+      });
+    }
+  });
+});
+
+describe('accept-noncanonical fixtures (SPEC.md 3.4)', () => {
+  it('this package decodes each to its message, and re-encodes it canonically (other bytes)', () => {
+    const encoder = new CanonicalEncoder();
+    for (const acceptance of acceptances) {
+      assert.deepEqual(payloadOf(new Uint8Array(readFileSync(acceptance.framePath))), acceptance.payload, acceptance.name);
+      const decoded = new MsgpackMessageCodec().decodeMessage(acceptance.payload);
+      assert.deepEqual(comparable(decoded), comparable(acceptance.message), acceptance.name);
+      assert.notDeepEqual(encoder.encode(decoded), acceptance.payload, `${acceptance.name} is canonical: it belongs in cases/`);
+    }
+  });
+
+  it('the independent receiver decodes each to the same message (but invalid UTF-8, see below)', () => {
+    for (const acceptance of acceptances) {
+      if (acceptance.name === 'invalid-utf8') continue;
+      assert.deepEqual(comparable(referenceReceive(acceptance.payload, false)), comparable(acceptance.message), acceptance.name);
+    }
+  });
+
+  it('@msgpack/msgpack decodes short invalid UTF-8 leniently (not as 3.3 says), so the reference uses TextDecoder', () => {
+    const invalid = acceptances.find((a) => a.name === 'invalid-utf8')!;
+    const lenient = new Decoder().decode(invalid.payload) as { result: Record<string, string> };
+    assert.notDeepEqual(lenient.result, (invalid.message as { result: unknown }).result);
+    const strict = referenceReceive(invalid.payload, false, { utf8: 'text-decoder' });
+    assert.deepEqual(strict, invalid.message);
+  });
+});
+
+/**
+ * A msgpack-v1 receiver written from SPEC.md section 4 alone, on @msgpack/msgpack: decodes, then walks
+ * the value for what 4.1 refuses, then checks 4.2. Throws on anything a receiver must refuse.
+ */
+function referenceReceive(payload: Uint8Array, allowBin: boolean, options: { utf8?: 'text-decoder' } = {}): unknown {
+  if (payload.length === 0) throw new Error('decode: empty payload');
+  const limit = payload.length;
+  const decoder = new Decoder({
+    maxStrLength: limit,
+    maxBinLength: limit,
+    maxArrayLength: limit, // 4.1.7: every item takes at least a byte
+    maxMapLength: Math.floor(limit / 2), // and every entry two
+    maxExtLength: limit,
+    useBigInt64: true,
+    rawStrings: options.utf8 === 'text-decoder',
+    mapKeyConverter: (key: unknown) => {
+      if (typeof key === 'string') return key;
+      if (key instanceof Uint8Array && options.utf8 === 'text-decoder') return new TextDecoder().decode(key);
+      throw new Error('4.1.4: a map key that is not a str');
+    },
+  });
+  let value: unknown;
+  try {
+    value = decoder.decode(payload); // 4.1.2 (c1), 4.1.5 (__proto__), 4.1.7 (lengths), 4.1.8 (truncated, trailing bytes)
+  } catch (error) {
+    if ((error as Error).message.startsWith('4.1.')) throw error;
+    throw new Error(`decode: ${(error as Error).message}`);
+  }
+  let containers = 0;
+  const allowance = 65_536 + Math.floor(payload.length / 8);
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new Error('4.1.10: NaN or Infinity');
+    if (v instanceof Uint8Array) {
+      if (options.utf8 === 'text-decoder') return new TextDecoder().decode(v);
+      if (!allowBin) throw new Error('4.1.3: bin without native bytes');
+      return v;
+    }
+    if (v === null || typeof v !== 'object') return v;
+    if (!Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) throw new Error(`4.1.1: an ext value (${Object.prototype.toString.call(v)})`);
+    if (depth + 1 > 128) throw new Error('4.1.6: too deep');
+    if (++containers > allowance) throw new Error('4.1.9: over the decode budget');
+    if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
+    return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item, depth + 1)]));
+  };
+  const message = walk(value, 0);
+  const problem = checkJsonRpcMessage(message);
+  if (problem) throw new Error(`4.2: ${problem}`);
+  return message;
+}
