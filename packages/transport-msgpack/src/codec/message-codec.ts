@@ -28,7 +28,7 @@ export const IDENTITY_ADAPTER: MessageAdapter = {
 export interface CodecOptions {
   /** Deepest nesting accepted in a received message. Default 128. */
   maxDepth?: number;
-  /** Arrays and maps a received message may hold for its size (SPEC.md 4.9). Default DEFAULT_CONTAINER_BUDGET. */
+  /** Arrays and maps a received message may hold for its size (SPEC.md 4.1.9). Default DEFAULT_CONTAINER_BUDGET. */
   containerBudget?: Partial<ContainerBudget>;
   adapter?: MessageAdapter;
 }

@@ -16,7 +16,7 @@ export interface StreamWireOptions {
   maxMessageBytes?: number;
   /** Deepest nesting of arrays and maps accepted in a received MessagePack message. Default 128. */
   maxDepth?: number;
-  /** Arrays and maps a received MessagePack message may hold for its size (SPEC.md 4.9). Default
+  /** Arrays and maps a received MessagePack message may hold for its size (SPEC.md 4.1.9). Default
    * 65,536 plus one per 8 payload bytes (DEFAULT_CONTAINER_BUDGET). */
   containerBudget?: Partial<ContainerBudget>;
 }

@@ -17,7 +17,7 @@ export const MAX_FRAME_BYTES_LIMIT = 0xffff_ffff;
 export const DEFAULT_MAX_DEPTH = 128;
 
 /**
- * The decode budget (SPEC.md 4.9): a payload of N bytes may hold at most
+ * The decode budget (SPEC.md 4.1.9): a payload of N bytes may hold at most
  * DEFAULT_CONTAINER_BUDGET.base + floor(N / DEFAULT_CONTAINER_BUDGET.bytesPerContainer) arrays and maps.
  * A container is the costly thing to build (an empty map is 1 byte on the wire and about 70 bytes in a
  * JavaScript heap); with this budget a frame of nothing but empty maps is refused instead of costing 68x
