@@ -1,7 +1,7 @@
 // Decode amplification (issue 12): sends one hostile msgpack-v1 frame to a real stdio server (the
 // filesystem media server, as a child process), then a ping, and reports the child's peak RSS growth
 // against the frame's size, the time to the error reply, and whether the ping was answered.
-//   node scripts/measure-amplification.mjs [MiB=60] [shape=emptymap|emptyarr|map1|str2|nil ...]
+//   node scripts/measure-amplification.mjs [MiB=60] [shape=emptymap|emptyarr|map1|str2|nil|uniqmap|mixed ...]
 // Numbers, not a test: the bounded version of this check is in the transport's hostile-input test.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -11,7 +11,18 @@ import { CanonicalEncoder, FrameReader, MsgpackDecoder } from 'mcp-msgpack-trans
 
 const mib = Number(process.argv[2] ?? 60);
 const shapes = process.argv.length > 3 ? process.argv.slice(3) : ['emptymap', 'emptyarr', 'map1', 'str2', 'nil'];
-const UNITS = { emptymap: [0x80], emptyarr: [0x90], map1: [0x81, 0xa1, 0x61, 0x80], str2: [0xa2, 0x61, 0x62], nil: [0xc0], uniqmap: 'uniq' };
+const UNITS = {
+  emptymap: [0x80],
+  emptyarr: [0x90],
+  map1: [0x81, 0xa1, 0x61, 0x80],
+  str2: [0xa2, 0x61, 0x62],
+  nil: [0xc0],
+  uniqmap: 'uniq',
+  // As many empty maps as the budget allows (one per 8 bytes), the rest two-letter strings and nil.
+  mixed: [0x80, 0xa2, 0x61, 0x62, 0xa2, 0x61, 0x62, 0xc0],
+};
+// Array items per unit, where a unit holds more than one.
+const ITEMS_PER_UNIT = { mixed: 4 };
 // uniqmap: 8-byte one-entry maps, each with a key no other map has ({"00001": nil}, {"00002": nil}, ...).
 const UNIQ_BYTES = 8;
 function writeUniqueMap(payload, at, i) {
@@ -25,7 +36,7 @@ const root = mkdtempSync(join(tmpdir(), 'amp-'));
 const bin = new URL('../packages/filesystem-media-server/bin/mcp-filesystem-media-server.js', import.meta.url).pathname;
 
 /** A tools/call request (id 7) whose params.junk is an array32 of `count` copies of `unit`. */
-function hostileFrame(unit, bytes) {
+function hostileFrame(unit, bytes, itemsPerUnit = 1) {
   const unitBytes = unit === 'uniq' ? UNIQ_BYTES : unit.length;
   const count = Math.floor(bytes / unitBytes);
   const head = Buffer.from(encoder.encode({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { junk: 0 } }));
@@ -33,7 +44,7 @@ function hostileFrame(unit, bytes) {
   const payload = Buffer.allocUnsafe(prefix.length + 5 + unitBytes * count);
   prefix.copy(payload);
   payload[prefix.length] = 0xdd;
-  payload.writeUInt32BE(count, prefix.length + 1);
+  payload.writeUInt32BE(count * itemsPerUnit, prefix.length + 1);
   for (let i = 0, at = prefix.length + 5; i < count; i++, at += unitBytes) {
     if (unit === 'uniq') writeUniqueMap(payload, at, i);
     else for (let j = 0; j < unit.length; j++) payload[at + j] = unit[j];
@@ -57,7 +68,7 @@ for (const shape of shapes) {
   child.stdin.write(encoder.encodeFrame({ jsonrpc: '2.0', id: 1, method: 'ping' }));
   await waitFor(1);
   const before = rss(child.pid);
-  const frame = hostileFrame(UNITS[shape], mib * 1024 * 1024);
+  const frame = hostileFrame(UNITS[shape], mib * 1024 * 1024, ITEMS_PER_UNIT[shape]);
   const t0 = performance.now();
   child.stdin.write(frame);
   const answer = await waitFor(7);

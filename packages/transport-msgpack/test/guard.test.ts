@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
-import { CanonicalEncoder, DEFAULT_CONTAINER_BUDGET, MsgpackDecoder, MsgpackMessageCodec, PayloadError, containerAllowance, guardPayload, type PayloadErrorCode } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, DEFAULT_DECODE_BUDGET, MsgpackDecoder, MsgpackMessageCodec, PayloadError, containerAllowance, guardPayload, shortKeyAllowance, type PayloadErrorCode } from 'mcp-msgpack-transport';
 
 const bytes = (...parts: (number | number[] | Uint8Array)[]): Uint8Array => new Uint8Array(parts.flatMap((p) => (typeof p === 'number' ? [p] : [...p])));
 const guard = (payload: Uint8Array, allowBin = false) => guardPayload(payload, { maxDepth: 128, allowBin, maxContainers: Infinity });
@@ -207,7 +207,7 @@ describe('guard: the decode budget (arrays and maps per payload byte)', () => {
   });
 
   it('defaults to 65,536 containers plus one per 8 bytes, counted on the payload length', () => {
-    assert.deepEqual(DEFAULT_CONTAINER_BUDGET, { base: 65_536, bytesPerContainer: 8 });
+    assert.deepEqual(DEFAULT_DECODE_BUDGET, { base: 65_536, bytesPerContainer: 8, bytesPerShortKey: 32 });
     assert.equal(containerAllowance(0), 65_536);
     assert.equal(containerAllowance(800_000), 165_536);
     const decoder = new MsgpackDecoder();
@@ -219,10 +219,35 @@ describe('guard: the decode budget (arrays and maps per payload byte)', () => {
     assert.throws(() => decoder.decode(arrayOf([0x81, 0xa1, 0x61, 0x80], 100_000)), payloadError('over-budget'));
   });
 
-  it('containerBudget changes the allowance, through the codec too', () => {
+  /** An array32 of `count` one-entry maps {<5-char key>: nil}, each key different: 8 bytes a map. */
+  const uniqueKeyMaps = (count: number, distinct = count): Uint8Array => {
+    const payload = new Uint8Array(5 + 8 * count);
+    payload[0] = 0xdd;
+    new DataView(payload.buffer).setUint32(1, count);
+    for (let i = 0; i < count; i++) {
+      const at = 5 + 8 * i;
+      payload.set([0x81, 0xa5, ...Buffer.from((i % distinct).toString(36).padStart(5, '0')), 0xc0], at);
+    }
+    return payload;
+  };
+
+  it('counts distinct short keys from 1 MiB up: fresh keys past 65,536 + 1 per 32 bytes are refused', () => {
+    const decoder = new MsgpackDecoder({ decodeBudget: { bytesPerContainer: 1 } }); // containers out of the way
+    // 160,000 maps with fresh keys in 1.28 MB: allowed 65,536 + 40,000 = 105,536 keys.
+    assert.throws(() => decoder.decode(uniqueKeyMaps(160_000)), payloadError('over-budget', /more than 105536 distinct short map keys/));
+    // The same size with 1,000 keys repeated is fine: keys seen before cost nothing.
+    assert.equal((decoder.decode(uniqueKeyMaps(160_000, 1000)).value as unknown[]).length, 160_000);
+    // Under 1 MiB no key is counted (the worst case there is bounded in absolute terms).
+    assert.equal((decoder.decode(uniqueKeyMaps(120_000)).value as unknown[]).length, 120_000);
+    // Keys of 16 bytes or more pay for themselves and are never counted.
+    assert.equal(shortKeyAllowance(2 * 1024 * 1024), 65_536 + 65_536);
+    assert.equal(shortKeyAllowance(1024 * 1024 - 1), Infinity);
+  });
+
+  it('decodeBudget changes the allowance, through the codec too', () => {
     const payload = arrayOf([0x80], 100_000);
-    assert.doesNotThrow(() => new MsgpackDecoder({ containerBudget: { bytesPerContainer: 1 } }).decode(payload));
-    assert.throws(() => new MsgpackMessageCodec({ containerBudget: { base: 10 } }).decodeValue(arrayOf([0x80], 100)), payloadError('over-budget', /more than 23 /));
+    assert.doesNotThrow(() => new MsgpackDecoder({ decodeBudget: { bytesPerContainer: 1 } }).decode(payload));
+    assert.throws(() => new MsgpackMessageCodec({ decodeBudget: { base: 10 } }).decodeValue(arrayOf([0x80], 100)), payloadError('over-budget', /more than 23 /));
   });
 
   it('keeps real messages far inside the budget: 2,000 tool definitions and 100,000 coordinate pairs', () => {

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { checkJsonRpcMessage } from '../jsonrpc/validate.js';
-import type { ContainerBudget } from '../wire/constants.js';
+import type { DecodeBudget } from '../wire/constants.js';
 import { MsgpackDecoder } from '../wire/decoder.js';
 import { CanonicalEncoder } from '../wire/encoder.js';
 import { PayloadError, type MessageClues } from '../wire/errors.js';
@@ -28,8 +28,8 @@ export const IDENTITY_ADAPTER: MessageAdapter = {
 export interface CodecOptions {
   /** Deepest nesting accepted in a received message. Default 128. */
   maxDepth?: number;
-  /** Arrays and maps a received message may hold for its size (SPEC.md 4.1.9). Default DEFAULT_CONTAINER_BUDGET. */
-  containerBudget?: Partial<ContainerBudget>;
+  /** The decode budget for received messages (SPEC.md 4.1.9). Default DEFAULT_DECODE_BUDGET. */
+  decodeBudget?: Partial<DecodeBudget>;
   adapter?: MessageAdapter;
 }
 
@@ -42,7 +42,7 @@ export class MsgpackMessageCodec {
 
   constructor(options: CodecOptions = {}) {
     this.adapter = options.adapter ?? IDENTITY_ADAPTER;
-    this.decoder = new MsgpackDecoder({ maxDepth: options.maxDepth, containerBudget: options.containerBudget });
+    this.decoder = new MsgpackDecoder({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
   }
 
   /** Length prefix + payload, ready for a byte stream. */

@@ -7,7 +7,7 @@ import { FrameReader } from '../wire/frame-reader.js';
 import { LineReader } from '../wire/line-reader.js';
 import { handleBadMessage } from './bad-message.js';
 import { StreamWriter } from './stream-writer.js';
-import type { ContainerBudget } from '../wire/constants.js';
+import type { DecodeBudget } from '../wire/constants.js';
 
 export type WireChoice = WireKind | 'auto';
 
@@ -16,9 +16,9 @@ export interface StreamWireOptions {
   maxMessageBytes?: number;
   /** Deepest nesting of arrays and maps accepted in a received MessagePack message. Default 128. */
   maxDepth?: number;
-  /** Arrays and maps a received MessagePack message may hold for its size (SPEC.md 4.1.9). Default
-   * 65,536 plus one per 8 payload bytes (DEFAULT_CONTAINER_BUDGET). */
-  containerBudget?: Partial<ContainerBudget>;
+  /** The decode budget for received MessagePack messages (SPEC.md 4.1.9): arrays and maps, and distinct short
+   * keys, per payload byte. Default DEFAULT_DECODE_BUDGET (65,536 plus one per 8 bytes; per 32 for keys). */
+  decodeBudget?: Partial<DecodeBudget>;
 }
 
 export interface StreamConnectionEvents {
@@ -58,7 +58,7 @@ export class StreamConnection {
     options: StreamWireOptions & { adapter?: MessageAdapter } = {},
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_FRAME_BYTES;
-    this.msgpack = new MsgpackMessageCodec({ maxDepth: options.maxDepth, containerBudget: options.containerBudget, adapter: options.adapter });
+    this.msgpack = new MsgpackMessageCodec({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget, adapter: options.adapter });
     this.json = new JsonMessageCodec({ adapter: options.adapter });
     this.writer = new StreamWriter(output);
     this.wireKnown = new Promise((resolve) => (this.resolveWire = resolve));

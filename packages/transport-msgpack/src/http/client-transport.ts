@@ -25,7 +25,7 @@ import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
 import { defaultFetch } from './client-fetch.js';
 import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
 import { SseReader } from './sse-reader.js';
-import type { ContainerBudget } from '../wire/constants.js';
+import type { DecodeBudget } from '../wire/constants.js';
 
 const DEFAULT_RECONNECTION: StreamableHTTPReconnectionOptions = {
   initialReconnectionDelay: 1000,
@@ -64,9 +64,9 @@ export interface HttpMsgpackClientOptions {
   maxFrameBytes?: number;
   /** Deepest nesting accepted in a received MessagePack message. Default 128. */
   maxDepth?: number;
-  /** Arrays and maps a received MessagePack message may hold for its size (SPEC.md 4.1.9). Default
-   * 65,536 plus one per 8 payload bytes (DEFAULT_CONTAINER_BUDGET). */
-  containerBudget?: Partial<ContainerBudget>;
+  /** The decode budget for received MessagePack messages (SPEC.md 4.1.9): arrays and maps, and distinct short
+   * keys, per payload byte. Default DEFAULT_DECODE_BUDGET (65,536 plus one per 8 bytes; per 32 for keys). */
+  decodeBudget?: Partial<DecodeBudget>;
   /**
    * The native-bytes extension (SPEC.md section 8): offer it on the msgpack wire; once the server confirms,
    * media arrives as bin (handed to the SDK as base64, or as bytes through callToolNative() & co.). Default:
@@ -143,7 +143,7 @@ export class HttpMsgpackClientTransport implements Transport {
     this.fetchWithInit = follow ? fetchLeavingRedirects(withInit) : withInit;
     this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetchWithInit) : undefined;
     const adapter = options.adapter ?? adapterFromOption('client', options.nativeBytes);
-    this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth, containerBudget: options.containerBudget });
+    this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
     this.json = new JsonMessageCodec({ adapter });
   }
 

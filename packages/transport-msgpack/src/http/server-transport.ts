@@ -21,7 +21,7 @@ import { MAX_BATCH_SIZE, readBody, resolveMaxBodyBytes, type BodyChunks } from '
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
 import { checkHostAndOrigin, type HostCheckOptions } from './host-check.js';
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, bodyWire, getStreamWire, postResponseWire, prefersMsgpack } from './media.js';
-import type { ContainerBudget } from '../wire/constants.js';
+import type { DecodeBudget } from '../wire/constants.js';
 
 export type { EventStore };
 
@@ -60,9 +60,9 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
   maxRequestBodySize?: number;
   /** Deepest nesting accepted in a received MessagePack message. Default 128. */
   maxDepth?: number;
-  /** Arrays and maps a received MessagePack message may hold for its size (SPEC.md 4.1.9). Default
-   * 65,536 plus one per 8 payload bytes (DEFAULT_CONTAINER_BUDGET). */
-  containerBudget?: Partial<ContainerBudget>;
+  /** The decode budget for received MessagePack messages (SPEC.md 4.1.9): arrays and maps, and distinct short
+   * keys, per payload byte. Default DEFAULT_DECODE_BUDGET (65,536 plus one per 8 bytes; per 32 for keys). */
+  decodeBudget?: Partial<DecodeBudget>;
   /** Makes this session's message adapter (the native-bytes extension plugs in here). */
   adapterFactory?: () => MessageAdapter;
   /**
@@ -120,7 +120,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     // One adapter per transport, i.e. per session (or per request when stateless), shared by both wires.
     const adapter = options.adapterFactory?.() ?? adapterFromOption('server', options.nativeBytes, { stateless: !options.sessionIdGenerator });
-    this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth, containerBudget: options.containerBudget });
+    this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
     this.json = new JsonMessageCodec({ adapter });
   }
 

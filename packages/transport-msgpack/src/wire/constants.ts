@@ -17,22 +17,36 @@ export const MAX_FRAME_BYTES_LIMIT = 0xffff_ffff;
 export const DEFAULT_MAX_DEPTH = 128;
 
 /**
- * The decode budget (SPEC.md 4.1.9): a payload of N bytes may hold at most
- * DEFAULT_CONTAINER_BUDGET.base + floor(N / DEFAULT_CONTAINER_BUDGET.bytesPerContainer) arrays and maps.
- * A container is the costly thing to build (an empty map is 1 byte on the wire and about 70 bytes in a
- * JavaScript heap); with this budget a frame of nothing but empty maps is refused instead of costing 68x
- * its size, while real MCP messages (measured: one container per 20-75 bytes) stay far inside it.
+ * The decode budget (SPEC.md 4.1.9): a payload of N bytes may hold at most base + floor(N / bytesPerContainer)
+ * arrays and maps, and base + floor(N / bytesPerShortKey) distinct map keys shorter than 16 bytes. Those are
+ * the costly things to build from few bytes (an empty map is 1 byte on the wire and about 70 bytes in a
+ * JavaScript heap; a fresh short key about 250): with this budget no payload costs more than about 16x its
+ * size, while real MCP messages (one container per 20-75 bytes, a few dozen distinct keys) stay far inside.
  */
-export const DEFAULT_CONTAINER_BUDGET: ContainerBudget = { base: 65_536, bytesPerContainer: 8 };
+export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, bytesPerShortKey: 32 };
 
-export interface ContainerBudget {
-  /** Containers every payload may hold, however short. */
+export interface DecodeBudget {
+  /** Arrays and maps, and distinct short keys, that every payload may hold, however short. */
   base: number;
-  /** One more container allowed per this many payload bytes. */
+  /** One more array or map allowed per this many payload bytes. */
   bytesPerContainer: number;
+  /** One more distinct map key shorter than 16 bytes allowed per this many payload bytes. */
+  bytesPerShortKey: number;
 }
 
 /** The number of arrays and maps a payload of `payloadBytes` may hold under `budget`. */
-export function containerAllowance(payloadBytes: number, budget: ContainerBudget = DEFAULT_CONTAINER_BUDGET): number {
+export function containerAllowance(payloadBytes: number, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): number {
   return budget.base + Math.floor(payloadBytes / budget.bytesPerContainer);
+}
+
+/**
+ * Payloads under this size skip the key count: their worst case is bounded in absolute terms (about 32 MiB
+ * at 1 MiB), and hashing every short key would cost object-heavy messages 8-15% of their decode time.
+ */
+export const KEY_BUDGET_FROM_BYTES = 1024 * 1024;
+
+/** The number of distinct short map keys a payload of `payloadBytes` may hold under `budget`. */
+export function shortKeyAllowance(payloadBytes: number, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): number {
+  if (payloadBytes < KEY_BUDGET_FROM_BYTES) return Infinity;
+  return budget.base + Math.floor(payloadBytes / budget.bytesPerShortKey);
 }

@@ -1,5 +1,5 @@
 import { Unpackr } from 'msgpackr';
-import { DEFAULT_CONTAINER_BUDGET, DEFAULT_MAX_DEPTH, containerAllowance, type ContainerBudget } from './constants.js';
+import { DEFAULT_DECODE_BUDGET, DEFAULT_MAX_DEPTH, containerAllowance, shortKeyAllowance, type DecodeBudget } from './constants.js';
 import { PayloadError } from './errors.js';
 import { guardPayload } from './guard.js';
 
@@ -8,8 +8,8 @@ export interface DecoderOptions {
   maxDepth?: number;
   /** Accept MessagePack bin (only once the native-bytes extension is negotiated). Default false. */
   allowBin?: boolean;
-  /** How many arrays and maps a payload may hold for its size. Default DEFAULT_CONTAINER_BUDGET. */
-  containerBudget?: Partial<ContainerBudget>;
+  /** How many arrays and maps, and distinct short keys, a payload may hold for its size. Default DEFAULT_DECODE_BUDGET. */
+  decodeBudget?: Partial<DecodeBudget>;
 }
 
 export interface DecodedPayload {
@@ -34,17 +34,22 @@ export class MsgpackDecoder {
   });
   private readonly maxDepth: number;
   private readonly allowBin: boolean;
-  private readonly budget: ContainerBudget;
+  private readonly budget: DecodeBudget;
 
   constructor(options: DecoderOptions = {}) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.allowBin = options.allowBin ?? false;
-    this.budget = { ...DEFAULT_CONTAINER_BUDGET, ...options.containerBudget };
+    this.budget = { ...DEFAULT_DECODE_BUDGET, ...options.decodeBudget };
   }
 
   decode(bytes: Uint8Array, allowBin = this.allowBin): DecodedPayload {
     if (bytes.length === 0) throw new PayloadError('empty-payload', 'zero-length payload: msgpack-v1 frames hold exactly one value');
-    const { containsBin } = guardPayload(bytes, { maxDepth: this.maxDepth, allowBin, maxContainers: containerAllowance(bytes.length, this.budget) });
+    const { containsBin } = guardPayload(bytes, {
+      maxDepth: this.maxDepth,
+      allowBin,
+      maxContainers: containerAllowance(bytes.length, this.budget),
+      maxShortKeys: shortKeyAllowance(bytes.length, this.budget),
+    });
     let value: unknown;
     try {
       value = this.unpackr.unpack(bytes);

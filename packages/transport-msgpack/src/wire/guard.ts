@@ -19,11 +19,25 @@ export interface GuardOptions {
   allowBin: boolean;
   /** Most arrays and maps the payload may hold (the decode budget, containerAllowance). */
   maxContainers: number;
+  /** Most distinct map keys shorter than SHORT_KEY_BYTES the payload may hold (keyAllowance). Default: no limit. */
+  maxShortKeys?: number;
 }
 
 export interface GuardResult extends MessageClues {
   containsBin: boolean;
 }
+
+/**
+ * Keys shorter than this are counted against the key budget. A JavaScript engine builds a hidden class or
+ * dictionary entry per distinct key (V8: about 250 bytes); a one-entry map with a fresh 5-byte key is 8
+ * bytes on the wire, so unbudgeted such maps cost 32x their size. From 16 bytes up a key pays for itself.
+ */
+export const SHORT_KEY_BYTES = 16;
+
+// Short keys already counted: a direct-mapped table of key hashes, kept across payloads (a hit skips the
+// exact set below). It may only ever make the count smaller, never larger, which keeps every payload within
+// the budget accepted: a key seen in an earlier payload, or a hash collision, is one key not counted.
+const recentKeys = new Int32Array(4096);
 
 const PROTO_KEY = [0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]; // "__proto__"
 const utf8 = new TextDecoder('utf-8', { fatal: false });
@@ -45,6 +59,10 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
   let depth = 0;
   let pos = 0;
   let containers = 0;
+  const maxShortKeys = options.maxShortKeys ?? Infinity;
+  const countKeys = maxShortKeys !== Infinity;
+  let shortKeys = 0;
+  let distinctKeys: Set<number> | undefined;
   // Top-level map bookkeeping, for the clues.
   let topKey = KEY_OTHER;
   let topIsMap = false;
@@ -193,8 +211,20 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
 
     if (strLength >= 0) {
       need(strLength);
-      if (atKey && strLength === 9 && isProtoKey(bytes, pos)) {
-        fail('forbidden-key', `map key "__proto__" at byte ${valueStart}`);
+      if (atKey && strLength < SHORT_KEY_BYTES) {
+        if (strLength === 9 && isProtoKey(bytes, pos)) fail('forbidden-key', `map key "__proto__" at byte ${valueStart}`);
+        const hash = countKeys ? keyHash(bytes, pos, strLength) : 0;
+        const slot = hash & (recentKeys.length - 1);
+        if (countKeys && recentKeys[slot] !== hash) {
+          recentKeys[slot] = hash;
+          distinctKeys ??= new Set();
+          if (!distinctKeys.has(hash)) {
+            distinctKeys.add(hash);
+            if (++shortKeys > maxShortKeys) {
+              fail('over-budget', `more than ${maxShortKeys} distinct short map keys in a ${end}-byte payload (the decode budget) at byte ${valueStart}`);
+            }
+          }
+        }
       }
       if (topIsMap && depth === 1) {
         if (atKey) {
@@ -242,6 +272,13 @@ function topLevelKey(bytes: Uint8Array, at: number, length: number): number {
     if (b0 === 0x72 && matches(bytes, at, 'result')) return KEY_RESULT_OR_ERROR;
   } else if (length === 5 && b0 === 0x65 && matches(bytes, at, 'error')) return KEY_RESULT_OR_ERROR;
   return KEY_OTHER;
+}
+
+/** FNV-1a over a key's bytes, seeded with its length. */
+function keyHash(bytes: Uint8Array, at: number, length: number): number {
+  let hash = 0x811c9dc5 ^ length;
+  for (let i = at; i < at + length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  return hash;
 }
 
 function matches(bytes: Uint8Array, at: number, ascii: string): boolean {
