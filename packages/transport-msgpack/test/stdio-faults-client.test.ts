@@ -99,6 +99,20 @@ describe('stdio client transport, msgpack-v1: a child writing bad bytes', () => 
   });
 });
 
+describe('stdio client transport: the decode budget', () => {
+  it('a response over the budget fails that request id at once, before anything is built; the connection goes on', TEST, async () => {
+    // 100 empty maps in a ~130-byte response: over a budget of 16 + 1 per 8 bytes.
+    const o = await badChild(frame(responseWithRawResult(1, [0x81, 0xa1, 0x61, 0xdc, 0x00, 0x64, ...new Array(100).fill(0x80)])), {}, { decodeBudget: { base: 16 } });
+    await waitUntil(() => o.errors.length >= 1, PROMPTLY, 'the error');
+    assert.deepEqual(codes(o.errors), ['PayloadError:over-budget']);
+    const failed = o.messages[0] as { id: number; error: { code: number; message: string } };
+    assert.equal(failed.id, 1);
+    assert.equal(failed.error.code, -32700);
+    assert.match(failed.error.message, /more than \d+ arrays and maps/);
+    await pingWorks(o, 2);
+  });
+});
+
 describe('stdio client transport, JSON mode: a child writing bad lines', () => {
   it('a line over the cap: FramingError, then onclose', TEST, async () => {
     const o = await badChild(Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"pad":"' + 'x'.repeat(2000)), { MCP_BAD_WIRE: 'json' }, { maxMessageBytes: 1024 });
