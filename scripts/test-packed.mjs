@@ -43,6 +43,22 @@ function fail(message) {
   process.exit(1);
 }
 
+/** src/ is not shipped, so every source map must carry its sources (sourcesContent) or it points at nothing. */
+function checkSourceMaps() {
+  process.stdout.write('test-packed: source maps carry their sources ... ');
+  let maps = 0;
+  for (const name of ['mcp-msgpack-transport', 'mcp-filesystem-media-server', 'mcp-msgpack-bench']) {
+    const dir = join(project, 'node_modules', name);
+    for (const file of readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.map'))) {
+      const map = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+      const missing = map.sources.filter((source, i) => !existsSync(join(dir, file, '..', source)) && typeof map.sourcesContent?.[i] !== 'string');
+      if (missing.length > 0) fail(`${name}/${file} points at ${missing.join(', ')}, which is neither shipped nor inlined`);
+      maps++;
+    }
+  }
+  console.log(`ok (${maps} maps)`);
+}
+
 for (const pkg of PACKAGES) {
   if (!existsSync(join(root, 'packages', pkg, 'dist'))) fail(`packages/${pkg}/dist is missing: run \`npm run build\` first`);
 }
@@ -61,6 +77,7 @@ for (const name of ['mcp-msgpack-transport', 'mcp-filesystem-media-server', 'mcp
   if (!existsSync(join(dir, 'LICENSE'))) fail(`${name}'s tarball has no LICENSE`);
 }
 run('npm ls (every dependency resolved)', npm, ['ls', '--all'], { timeoutMs: 60_000 });
+checkSourceMaps();
 
 // Media to read: a real PNG header and enough bytes that the large-bin path (32 KiB and more) is taken.
 const png = Buffer.alloc(300 * 1024);
