@@ -3,7 +3,7 @@
 //   - `npx mcp-filesystem-media-server DIR` as Claude Desktop or VS Code start it, asked for tools/list and a
 //     read_media_file by the SDK's stock JSON client;
 //   - `npx mcp-msgpack-bench` in quick mode on one small scenario;
-//   - the client example of the top-level README (the block after `<!-- test-packed: client -->`), as is.
+//   - the READMEs' client examples (blocks marked `<!-- test-packed: ... -->`), as written.
 // Usage: node scripts/test-packed.mjs [--keep]   (after `npm run build`; --keep leaves the project in place)
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -115,15 +115,31 @@ run('npx mcp-msgpack-bench --scenario small-calls/stdio', npx, ['mcp-msgpack-ben
   check: (stdout) => (/small-calls\/stdio/.test(stdout) ? undefined : 'the output does not mention the scenario it ran'),
 });
 
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const example = /<!-- test-packed: client -->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1];
-if (!example) fail('README.md has no ```js block after <!-- test-packed: client -->');
-writeFileSync(join(project, 'readme-client.mjs'), example);
-run("the README's client example", process.execPath, [join(project, 'readme-client.mjs')], {
-  cwd: media,
-  timeoutMs: 60_000,
-  check: (stdout) => (/14 tools: .*read_media_file/.test(stdout) && stdout.includes(`image: ${png.length} bytes of image/png`) ? undefined : 'unexpected output'),
-});
+// The READMEs' examples, as written: a block after `<!-- test-packed: write FILE -->` is saved as FILE, one after
+// `<!-- test-packed: run FILE -->` is saved and run (with the media directory as its working directory), and
+// must exit by itself within the time limit: an example that never closes its client fails here.
+const EXPECTED_OUTPUT = {
+  'readme-client.mjs': (stdout) => /14 tools: .*read_media_file/.test(stdout) && stdout.includes(`image: ${png.length} bytes of image/png`),
+  'stdio-client.mjs': (stdout) => stdout.includes("name: 'my-server'"),
+};
+const examples = [];
+for (const readme of ['README.md', 'packages/transport-msgpack/README.md']) {
+  const text = readFileSync(join(root, readme), 'utf8');
+  for (const [, action, file, code] of text.matchAll(/<!-- test-packed: (write|run) (\S+) -->\s*```(?:js|ts)\n([\s\S]*?)```/g)) {
+    writeFileSync(join(media, file), code);
+    if (action === 'run') examples.push({ readme, file });
+  }
+}
+for (const name of Object.keys(EXPECTED_OUTPUT)) {
+  if (!examples.some((e) => e.file === name)) fail(`no README block marked <!-- test-packed: run ${name} -->`);
+}
+for (const { readme, file } of examples) {
+  run(`${readme}: ${file}`, process.execPath, [file], {
+    cwd: media,
+    timeoutMs: 60_000,
+    check: (stdout) => (EXPECTED_OUTPUT[file]?.(stdout) ?? true ? undefined : 'unexpected output (see below)'),
+  });
+}
 
 if (!keep) rmSync(work, { recursive: true, force: true });
 console.log(`test-packed: all three tarballs install and run on their own (${((Date.now() - started) / 1000).toFixed(0)} s)`);
