@@ -4,10 +4,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { currentRuntime, describeEnvironment } from './environment.js';
-import { HELP, parseOptions, type BenchOptions } from './options.js';
+import { benchVersion, currentRuntime, describeEnvironment } from './environment.js';
+import { HELP, parseOptions, unknownScenarioFilters, VENUES, type BenchOptions } from './options.js';
+import { availableScenarios } from './plan.js';
+import { wrapWords } from './report/format.js';
 import { renderHtml } from './report/html.js';
 import { StreamProgress, SilentProgress } from './report/progress.js';
+import { SUMMARY_WIDTH } from './report/summary.js';
 import { renderText } from './report/table.js';
 import { SCHEMA, type BenchResult } from './results.js';
 import { runInThisRuntime, type RuntimeRun } from './run.js';
@@ -26,6 +29,15 @@ async function main(): Promise<number> {
   if (options.help) {
     process.stdout.write(HELP);
     return 0;
+  }
+  if (options.version) {
+    process.stdout.write(`mcp-msgpack-bench ${benchVersion()}\n`);
+    return 0;
+  }
+  const unknownScenarios = await unknownFilterMessage(options);
+  if (unknownScenarios) {
+    process.stderr.write(unknownScenarios);
+    return 2;
   }
   // Read by the benchmark's server children (servers/sdk-leak.ts), which inherit the environment.
   if (options.sdkAsPublished) process.env.MCP_MSGPACK_BENCH_SDK_AS_PUBLISHED = '1';
@@ -57,7 +69,7 @@ async function main(): Promise<number> {
     skipped: runs.flatMap((r) => r.skipped),
   } satisfies Omit<BenchResult, 'targets'>;
   const result: BenchResult = { ...partial, targets: evaluateTargets(partial) };
-  process.stdout.write('\n' + renderText(result));
+  process.stdout.write('\n' + renderText(result, { details: options.details }));
   if (options.jsonFile) {
     writeFileSync(options.jsonFile, JSON.stringify(result, null, 2) + '\n');
     process.stdout.write(`results written to ${options.jsonFile}\n`);
@@ -67,6 +79,20 @@ async function main(): Promise<number> {
     process.stdout.write(`report written to ${options.reportFile}\n`);
   }
   return 0;
+}
+
+/** Says which --scenario filters match nothing and lists the valid names; undefined when all match. */
+async function unknownFilterMessage(options: BenchOptions): Promise<string | undefined> {
+  const available = await availableScenarios(options);
+  const unknown = unknownScenarioFilters(options.scenarios, available);
+  if (unknown.length === 0) return undefined;
+  const names = [...new Set(available.map((s) => s.name))];
+  return [
+    `mcp-msgpack-bench: no scenario matches --scenario ${unknown.map((f) => JSON.stringify(f)).join(', ')} (${options.mode} mode, ${options.transports.join(' and ')}).`,
+    `Give a venue (${VENUES.join(', ')}) or the start of one of these names:`,
+    wrapWords(names.join(', '), SUMMARY_WIDTH, '  '),
+    '',
+  ].join('\n');
 }
 
 function commandLine(): string {

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Environment } from './results.js';
 
 const PACKAGES = [
@@ -34,13 +33,17 @@ export function currentRuntime(): { name: 'node' | 'bun'; version: string } {
   return bun ? { name: 'bun', version: bun } : { name: 'node', version: process.versions.node };
 }
 
+/** This package's own version (for --version and the report header). */
+export function benchVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 function packageVersions(): Record<string, string> {
   const require = createRequire(import.meta.url);
   const versions: Record<string, string> = {};
   for (const name of PACKAGES) {
     try {
-      const path = name === 'mcp-msgpack-bench' ? fileURLToPath(new URL('../../package.json', import.meta.url)) : manifestOf(require, name);
-      versions[name] = (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+      versions[name] = name === 'mcp-msgpack-bench' ? benchVersion() : (JSON.parse(readFileSync(manifestOf(require, name), 'utf8')) as { version: string }).version;
     } catch {
       versions[name] = 'not installed';
     }

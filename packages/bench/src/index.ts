@@ -1,7 +1,8 @@
-export { parseOptions, HELP, type BenchOptions } from './options.js';
+export { parseOptions, unknownScenarioFilters, HELP, type BenchOptions } from './options.js';
 export { runInThisRuntime, type RuntimeRun } from './run.js';
 export { buildPlan, type Plan } from './plan.js';
 export { renderText } from './report/table.js';
+export { renderSummary, SUMMARY_WIDTH } from './report/summary.js';
 export { StreamProgress, SilentProgress, type Progress } from './report/progress.js';
 export { renderHtml } from './report/html.js';
 export { evaluateTargets } from './targets.js';
@@ -12,3 +13,4 @@ export { ByteCounter, CountingProxy, countingSpawn } from './metrics/bytes.js';
 export { SCHEMA, METRICS, type BenchResult, type ScenarioResult } from './results.js';
 export * as payloads from './payloads.js';
 export { releaseAnsweredJsonStreams } from './servers/sdk-leak.js';
+export { officialStdioFailure } from './scenarios/media.js';

@@ -15,7 +15,10 @@ export interface BenchOptions {
   childResultFile?: string;
   /** Measure the SDK's HTTP server exactly as published, leak included (see servers/sdk-leak.ts). */
   sdkAsPublished: boolean;
+  /** Print every table (values, ratios, verdicts) after the summary. */
+  details: boolean;
   help: boolean;
+  version: boolean;
 }
 
 export const HELP = `Usage: mcp-msgpack-bench [options]
@@ -33,6 +36,8 @@ Options:
                          "node,bun" to measure both; bun is taken from the repository's node_modules/bun
                          or from PATH.
   --transport stdio|http Only this transport (default: both). Repeatable or comma-separated.
+  --details              Print every measured value, ratio and verdict after the summary (always in --json
+                         and --report).
   --json FILE            Also write the machine-readable results (schema "mcp-msgpack-bench/1") to FILE.
   --report FILE          Also write a self-contained HTML report with charts (no external assets) to FILE.
   --sdk-as-published     Measure the SDK's own HTTP server exactly as published. By default the benchmark
@@ -40,6 +45,7 @@ Options:
                          typescript-sdk#2559, that defers garbage collection and grows memory without
                          bound), as the SDK's own fix does, so both stacks are compared in steady state.
   -h, --help             Show this help.
+  --version              Print the version.
 
 What it measures, per scenario and variant:
   server CPU/call        user + system CPU time of the server process (all threads) per call, from /proc
@@ -73,7 +79,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       report: { type: 'string' },
       'child-result': { type: 'string' },
       'sdk-as-published': { type: 'boolean', default: false },
+      details: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -92,8 +100,15 @@ export function parseOptions(argv: string[]): BenchOptions {
     reportFile: values.report,
     childResultFile: values['child-result'],
     sdkAsPublished: values['sdk-as-published'] ?? false,
+    details: values.details ?? false,
     help: values.help ?? false,
+    version: values.version ?? false,
   };
+}
+
+/** The --scenario filters that select none of the scenarios this run could do (a typo, or another mode's). */
+export function unknownScenarioFilters(filters: readonly string[], available: ReadonlyArray<{ venue: Venue; name: string }>): string[] {
+  return filters.filter((f) => !available.some((s) => scenarioSelected([f], s.venue, s.name)));
 }
 
 /** Whether a scenario (by venue and name) passes the --scenario filters. */

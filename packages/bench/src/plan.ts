@@ -1,4 +1,5 @@
-import { scenarioSelected, type BenchOptions } from './options.js';
+import { tmpdir } from 'node:os';
+import { scenarioSelected, type BenchOptions, type Venue } from './options.js';
 import type { CallScenario } from './runner/rounds.js';
 import type { Budget } from './scenarios/calls.js';
 import { codecPayloads, type CodecPayload } from './scenarios/codec.js';
@@ -72,4 +73,11 @@ export async function buildPlan(options: BenchOptions, tuning: PlanTuning = {}):
   const codec = { payloads, rounds: codecRounds, timeMs: smoke ? 5 : full ? 300 : 30 };
   const steps = payloads.length * codecRounds + selected.reduce((sum, s) => sum + s.rounds, 0);
   return { codec, calls: selected, skipped, steps };
+}
+
+/** Every scenario this mode and these transports can run, whatever the --scenario filters (to check them). */
+export async function availableScenarios(options: BenchOptions): Promise<Array<{ venue: Venue; name: string }>> {
+  // The media directory is only named in the scenarios, not read, while planning.
+  const plan = await buildPlan({ ...options, scenarios: [] }, { mediaDir: tmpdir() });
+  return [...plan.codec.payloads.map((p) => ({ venue: 'codec' as const, name: `codec/${p.name}` })), ...plan.calls.map((s) => ({ venue: s.venue, name: s.name }))];
 }

@@ -74,6 +74,11 @@ export interface TargetResult {
   measured?: number;
   threshold: number;
   note?: string;
+  /** For a target on a ratio: the scenario (on Node), the comparison and the metric it reads. */
+  scenario?: string;
+  candidate?: string;
+  baseline?: string;
+  metric?: MetricKey;
 }
 
 export interface Environment {

@@ -1,19 +1,32 @@
-import type { BenchResult, ComparisonResult, MetricKey, ScenarioResult, TargetResult } from './results.js';
+import type { BenchResult, MetricKey, ScenarioResult, TargetResult } from './results.js';
 
 const QUICK_LIMIT_MS = 120_000;
 
-function comparison(scenario: ScenarioResult | undefined, candidate: string, baseline: string): ComparisonResult | undefined {
-  return scenario?.comparisons.find((c) => c.candidate === candidate && c.baseline === baseline);
+/** A target on one ratio of one comparison: where to find it, and how it must come out. */
+interface RatioTargetSpec {
+  id: string;
+  description: string;
+  threshold: number;
+  scenario: string;
+  candidate: string;
+  baseline: string;
+  metric: MetricKey;
+  /** Said when the comparison is not in the run. */
+  missing: string;
 }
 
-function ratioTarget(id: string, description: string, threshold: number, found: ComparisonResult | undefined, metric: MetricKey, missing: string): TargetResult {
+function ratioTarget(scenarios: readonly ScenarioResult[], spec: RatioTargetSpec): TargetResult {
+  const { id, description, threshold, scenario, candidate, baseline, metric, missing } = spec;
+  const where = { scenario, candidate, baseline, metric };
+  const found = scenarios.find((s) => s.runtime === 'node' && s.name === scenario)?.comparisons.find((c) => c.candidate === candidate && c.baseline === baseline);
   const entry = found?.metrics[metric];
-  if (!entry) return { id, description, threshold, status: 'not measured', note: missing };
+  if (!entry) return { id, description, threshold, ...where, status: 'not measured', note: missing };
   const measured = entry.ratio.median;
   return {
     id,
     description,
     threshold,
+    ...where,
     measured,
     status: measured <= threshold ? 'met' : 'missed',
     note: `median ${measured.toFixed(3)}x, rounds ${entry.ratio.min.toFixed(3)}..${entry.ratio.max.toFixed(3)}`,
@@ -37,25 +50,27 @@ export function evaluateTargets(result: Pick<BenchResult, 'mode' | 'durationMs' 
   );
 
   const media = result.scenarios.find((s) => s.runtime === 'node' && s.name === 'media-5MiB/http-1');
-  const mediaCmp = comparison(media, 'msgpack-native', 'json');
   const missing = media ? 'no MessagePack-native vs JSON comparison in media-5MiB/http-1' : 'media-5MiB/http-1 did not run on Node (needs the media server and the HTTP transport)';
   const what = 'Node, 5 MiB media over HTTP, MessagePack + native bytes vs JSON on the same server';
-  targets.push(ratioTarget('media-cpu', `${what}: server CPU/call <= 0.25x`, 0.25, mediaCmp, 'cpu', missing));
-  targets.push(ratioTarget('media-wire', `${what}: wire bytes <= 0.751x`, 0.751, mediaCmp, 'wire', missing));
-  targets.push(ratioTarget('media-rss', `${what}: server peak RSS <= 0.6x`, 0.6, mediaCmp, 'peakRss', missing));
-  targets.push(ratioTarget('media-p50', `${what}: client p50 <= 0.5x`, 0.5, mediaCmp, 'p50', missing));
+  const mediaHttp = { scenario: 'media-5MiB/http-1', candidate: 'msgpack-native', baseline: 'json', missing };
+  targets.push(ratioTarget(result.scenarios, { ...mediaHttp, id: 'media-cpu', description: `${what}: server CPU/call <= 0.25x`, threshold: 0.25, metric: 'cpu' }));
+  targets.push(ratioTarget(result.scenarios, { ...mediaHttp, id: 'media-wire', description: `${what}: wire bytes <= 0.751x`, threshold: 0.751, metric: 'wire' }));
+  targets.push(ratioTarget(result.scenarios, { ...mediaHttp, id: 'media-rss', description: `${what}: server peak RSS <= 0.6x`, threshold: 0.6, metric: 'peakRss' }));
+  targets.push(ratioTarget(result.scenarios, { ...mediaHttp, id: 'media-p50', description: `${what}: client p50 <= 0.5x`, threshold: 0.5, metric: 'p50' }));
 
   // Over stdio the official server cannot send 5 MiB at all; ours must stay within 2x of raw bytes on the same pipe.
   const stdioMedia = result.scenarios.find((s) => s.runtime === 'node' && s.name === 'media-5MiB/stdio');
   targets.push(
-    ratioTarget(
-      'media-stdio-vs-raw',
-      'Node, 5 MiB media over stdio, MessagePack + native bytes: client p50 <= 2x raw length-prefixed bytes through the same pipe',
-      2,
-      comparison(stdioMedia, 'msgpack-native', 'raw'),
-      'p50',
-      stdioMedia ? 'no MessagePack-native vs raw comparison in media-5MiB/stdio' : 'media-5MiB/stdio did not run on Node',
-    ),
+    ratioTarget(result.scenarios, {
+      id: 'media-stdio-vs-raw',
+      description: 'Node, 5 MiB media over stdio, MessagePack + native bytes: client p50 <= 2x raw length-prefixed bytes through the same pipe',
+      threshold: 2,
+      scenario: 'media-5MiB/stdio',
+      candidate: 'msgpack-native',
+      baseline: 'raw',
+      metric: 'p50',
+      missing: stdioMedia ? 'no MessagePack-native vs raw comparison in media-5MiB/stdio' : 'media-5MiB/stdio did not run on Node',
+    }),
   );
 
   const objects = result.scenarios.filter((s) => s.runtime === 'node' && s.venue === 'object');
@@ -64,14 +79,16 @@ export function evaluateTargets(result: Pick<BenchResult, 'mode' | 'durationMs' 
   }
   for (const scenario of objects) {
     targets.push(
-      ratioTarget(
-        `object-cpu:${scenario.name}`,
-        `Node, ${scenario.name}: MessagePack server CPU/call <= JSON's (same server)`,
-        1,
-        comparison(scenario, 'msgpack', 'json'),
-        'cpu',
-        'no MessagePack vs JSON comparison (HTTP transport not available?)',
-      ),
+      ratioTarget(result.scenarios, {
+        id: `object-cpu:${scenario.name}`,
+        description: `Node, ${scenario.name}: MessagePack server CPU/call <= JSON's (same server)`,
+        threshold: 1,
+        scenario: scenario.name,
+        candidate: 'msgpack',
+        baseline: 'json',
+        metric: 'cpu',
+        missing: 'no MessagePack vs JSON comparison (HTTP transport not available?)',
+      }),
     );
   }
   // The HTTP issue's targets: on small and structured payloads, neither of our wires costs the server more
@@ -83,14 +100,16 @@ export function evaluateTargets(result: Pick<BenchResult, 'mode' | 'durationMs' 
       ['json', 'our JSON'],
     ] as const) {
       targets.push(
-        ratioTarget(
-          `sdk-cpu:${scenario.name}:${candidate}`,
-          `Node, ${scenario.name}: ${label} server CPU/call <= the SDK's own HTTP server's`,
-          1,
-          comparison(scenario, candidate, 'stock-json'),
-          'cpu',
-          `no ${candidate} vs stock-json comparison`,
-        ),
+        ratioTarget(result.scenarios, {
+          id: `sdk-cpu:${scenario.name}:${candidate}`,
+          description: `Node, ${scenario.name}: ${label} server CPU/call <= the SDK's own HTTP server's`,
+          threshold: 1,
+          scenario: scenario.name,
+          candidate,
+          baseline: 'stock-json',
+          metric: 'cpu',
+          missing: `no ${candidate} vs stock-json comparison`,
+        }),
       );
     }
   }

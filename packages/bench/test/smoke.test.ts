@@ -3,7 +3,7 @@
 // no timing: the numbers of a smoke run mean nothing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evaluateTargets, METRICS, parseOptions, renderHtml, renderText, runInThisRuntime, SCHEMA, SilentProgress, type BenchResult } from 'mcp-msgpack-bench';
+import { evaluateTargets, METRICS, parseOptions, renderHtml, renderText, runInThisRuntime, SCHEMA, SilentProgress, SUMMARY_WIDTH, type BenchResult } from 'mcp-msgpack-bench';
 
 const VERDICTS = new Set(['wins', 'ties', 'loses']);
 
@@ -73,7 +73,17 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     assert.ok(result.targets.length >= 6);
     for (const target of result.targets) assert.ok(['met', 'missed', 'not measured'].includes(target.status));
 
-    const text = renderText(result);
+    // The default report is the summary: targets first, one headline row per scenario, within 100 columns.
+    const summary = renderText(result);
+    const lines = summary.split('\n');
+    for (const line of lines) assert.ok(line.length <= SUMMARY_WIDTH, `summary line over ${SUMMARY_WIDTH} columns: ${line}`);
+    assert.ok(lines[2]!.startsWith('TARGETS: '), 'the summary leads with the targets');
+    for (const scenario of run.scenarios.filter((s) => s.comparisons.length > 0)) {
+      assert.ok(lines.some((line) => line.startsWith(scenario.name + ' ')), `no headline row for ${scenario.name}`);
+    }
+    for (const heading of ['MEASURED VALUES', 'RATIOS candidate / baseline', 'VERDICTS']) assert.ok(!summary.includes(heading), `the summary shows ${heading}`);
+    const text = renderText(result, { details: true });
+    assert.ok(text.startsWith(summary), 'the details follow the summary');
     for (const heading of ['MEASURED VALUES', 'RATIOS', 'VERDICTS', 'TARGETS', 'small-calls/stdio', 'msgpack / json']) assert.ok(text.includes(heading), `text report lacks ${heading}`);
     const html = renderHtml(result);
     assert.ok(html.startsWith('<!doctype html>'));

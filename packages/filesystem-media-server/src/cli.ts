@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { isLoopbackAddress, listenNode, McpHttpHandler, nativeBytesAdapterFactory, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
@@ -19,6 +20,11 @@ async function main(): Promise<void> {
     log(USAGE);
     return;
   }
+  if (options.version) {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    process.stdout.write(`mcp-filesystem-media-server ${manifest.version}\n`);
+    return;
+  }
   const allowedDirectories = await resolveAllowedDirectories(options.directories, log);
   if (options.directories.length > 0 && allowedDirectories.length === 0) {
     log('Error: none of the given directories is accessible');
@@ -36,7 +42,13 @@ async function main(): Promise<void> {
       createServer: () => createFilesystemServer(serverOptions),
       adapterFactory: nativeBytesAdapterFactory('server'),
     });
-    const running = await listenNode(handler, { host: options.http.host, port: options.http.port });
+    const { host, port } = options.http;
+    const running = await listenNode(handler, { host, port }).catch((error: unknown) => {
+      const reason = listenFailure(error, host, port);
+      if (reason === undefined) throw error;
+      log(`mcp-filesystem-media-server: cannot listen on ${host}:${port}: ${reason}`);
+      process.exit(1);
+    });
     if (!isLoopbackAddress(options.http.host) && options.http.host !== 'localhost') {
       log(`Warning: listening on ${options.http.host}, not loopback: anyone who can reach this port can use the allowed directories`);
     }
@@ -51,6 +63,23 @@ async function main(): Promise<void> {
   const server = createFilesystemServer(serverOptions);
   await server.connect(new StdioMsgpackServerTransport(process.stdin, process.stdout, { nativeBytes: true }));
   log('mcp-filesystem-media-server running on stdio (JSON or MessagePack)');
+}
+
+/** The usual reasons a listen fails, said in one line; undefined for anything else (reported in full). */
+function listenFailure(error: unknown, host: string, port: number): string | undefined {
+  switch ((error as NodeJS.ErrnoException | undefined)?.code) {
+    case 'EADDRINUSE':
+      return `port ${port} is already in use (pick another port, or 0 for a free one)`;
+    case 'EACCES':
+      return `permission denied for port ${port} (ports below 1024 need privileges)`;
+    case 'EADDRNOTAVAIL':
+      return `${host} is not an address of this machine`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `host ${host} could not be resolved`;
+    default:
+      return undefined;
+  }
 }
 
 main().catch((error: unknown) => {

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -45,9 +46,47 @@ describe('command line', { timeout: LIMIT * 2 }, () => {
     assert.match(help.stderr, /Usage: mcp-filesystem-media-server \[--http HOST:PORT\]/);
     const bad = runCli(['--http', 'nonsense', layout.allowed]);
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /--http needs HOST:PORT or PORT/);
+    assert.match(bad.stderr, /^mcp-filesystem-media-server: --http "nonsense": "nonsense" is not a port number/);
     assert.match(bad.stderr, /Usage:/);
     assert.equal(runCli(['--frobnicate']).status, 2);
+  });
+
+  it('--version prints the package version on stdout', async () => {
+    const manifest = JSON.parse(await fs.readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const result = runCli(['--version']);
+    assert.equal(result.status, 0);
+    assert.equal(result.stdout, `mcp-filesystem-media-server ${manifest.version}\n`);
+  });
+
+  it('each malformed --http gets its own message and exit 2', () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--http', 'abc'], /--http "abc": "abc" is not a port number \(PORT or HOST:PORT/],
+      [['--http', '99999'], /--http "99999": port 99999 is out of range \(0-65535/],
+      [['--http', 'localhost:'], /--http "localhost:": no port after the host/],
+      [['--http'], /--http needs a port: --http PORT or --http HOST:PORT/],
+      [['--http', '--max-media-bytes', '5'], /--http needs a port: --http PORT or --http HOST:PORT/],
+      [['--http='], /--http needs a port/],
+    ];
+    for (const [args, message] of cases) {
+      const result = runCli([layout.allowed, ...args]);
+      assert.equal(result.status, 2, args.join(' '));
+      assert.match(result.stderr.split('\n')[0]!, message, args.join(' '));
+    }
+  });
+
+  it('a port already in use is one line naming the port, and exit 1', async () => {
+    const blocker = createNetServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (blocker.address() as AddressInfo).port;
+      const result = runCli(['--http', `127.0.0.1:${port}`, layout.allowed]);
+      assert.equal(result.status, 1);
+      const lines = result.stderr.trimEnd().split('\n').filter((line) => !line.startsWith('Warning: /proc/self/fd'));
+      assert.deepEqual(lines, [`mcp-filesystem-media-server: cannot listen on 127.0.0.1:${port}: port ${port} is already in use (pick another port, or 0 for a free one)`]);
+      assert.equal(result.stdout, '');
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   });
 
   it('exits 1 when none of the directories is accessible', () => {

@@ -61,7 +61,8 @@ describe('isInsideDirectory', () => {
 
 describe('parseCliArgs', () => {
   it('directories, --http forms and --max-media-bytes', () => {
-    assert.deepEqual(parseCliArgs(['/a', '/b']), { directories: ['/a', '/b'], help: false });
+    assert.deepEqual(parseCliArgs(['/a', '/b']), { directories: ['/a', '/b'], help: false, version: false });
+    assert.equal(parseCliArgs(['--version']).version, true);
     assert.deepEqual(parseCliArgs(['--http', '8080', '/a']).http, { host: '127.0.0.1', port: 8080 });
     assert.deepEqual(parseCliArgs(['--http=0.0.0.0:80', '/a']).http, { host: '0.0.0.0', port: 80 });
     assert.deepEqual(parseCliArgs(['--http', '[::1]:3000']).http, { host: '::1', port: 3000 });
@@ -72,9 +73,13 @@ describe('parseCliArgs', () => {
   });
 
   it('clear errors for malformed options', () => {
-    assert.throws(() => parseCliArgs(['--http']), /--http needs a value/);
-    assert.throws(() => parseCliArgs(['--http', 'host']), /HOST:PORT/);
-    assert.throws(() => parseCliArgs(['--http', 'h:99999']), /HOST:PORT/);
+    assert.throws(() => parseCliArgs(['--http']), /^Error: --http needs a port: --http PORT or --http HOST:PORT/);
+    assert.throws(() => parseCliArgs(['--http', '--max-media-bytes', '5']), /^Error: --http needs a port/);
+    assert.throws(() => parseCliArgs(['--http', 'host']), /^Error: --http "host": "host" is not a port number \(PORT or HOST:PORT/);
+    assert.throws(() => parseCliArgs(['--http', 'h:99999']), /^Error: --http "h:99999": port 99999 is out of range \(0-65535/);
+    assert.throws(() => parseCliArgs(['--http', 'h:']), /^Error: --http "h:": no port after the host/);
+    assert.throws(() => parseCliArgs(['--http', 'h:8x']), /^Error: --http "h:8x": "8x" is not a port number/);
+    assert.throws(() => parseCliArgs(['--max-media-bytes']), /^Error: --max-media-bytes needs a number of bytes/);
     assert.throws(() => parseCliArgs(['--max-media-bytes', '-5']), /whole number/);
     assert.throws(() => parseCliArgs(['--max-media-bytes', '1e6']), /whole number/);
     assert.throws(() => parseCliArgs(['--verbose']), /unknown option --verbose/);

@@ -10,6 +10,7 @@ export function formatValue(key: MetricKey, value: number | undefined): string {
 }
 
 export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 * 1024) return (bytes / (1024 * 1024 * 1024)).toFixed(1) + ' GiB';
   if (bytes >= 1024 * 1024) return (bytes / (1024 * 1024)).toFixed(1) + ' MiB';
   if (bytes >= 1024) return (bytes / 1024).toFixed(1) + ' KiB';
   return bytes.toFixed(0) + ' B';
@@ -21,3 +22,21 @@ export function formatRatio(ratio: RatioSummary): string {
 }
 
 export const VERDICT_MARK: Record<Verdict, string> = { wins: 'W', ties: '=', loses: 'L' };
+
+/** Text wrapped at spaces into lines of at most `width` columns (a longer word gets a line of its own). */
+export function wrapWords(text: string, width: number, firstIndent = '', nextIndent = firstIndent): string {
+  const lines: string[] = [];
+  let line = firstIndent;
+  let empty = true;
+  for (const word of text.split(' ').filter(Boolean)) {
+    if (!empty && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = nextIndent;
+      empty = true;
+    }
+    line += (empty ? '' : ' ') + word;
+    empty = false;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}

@@ -1,11 +1,12 @@
 import type { BenchResult, MetricKey, ScenarioResult } from '../results.js';
 import { METRICS } from '../results.js';
 import { formatBytes, formatRatio, formatValue, VERDICT_MARK } from './format.js';
+import { renderSummary } from './summary.js';
 
-/** Lays out rows as aligned columns (first column left-aligned, the rest right-aligned). */
-export function textTable(header: string[], rows: string[][]): string {
+/** Lays out rows as aligned columns (the first `leftColumns` left-aligned, the rest right-aligned). */
+export function textTable(header: string[], rows: string[][], leftColumns = 1): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -99,8 +100,12 @@ export function targetLines(result: BenchResult): string {
     .join('\n');
 }
 
-/** The whole text report printed at the end of a run. */
-export function renderText(result: BenchResult): string {
+/**
+ * The text report printed at the end of a run: the summary (100 columns), then with `details` every table
+ * (values, ratios with their ranges, verdicts, the targets' full wording).
+ */
+export function renderText(result: BenchResult, { details = false }: { details?: boolean } = {}): string {
+  if (!details) return renderSummary(result);
   const sections = [
     header(result),
     'MEASURED VALUES (medians over rounds; latency percentiles over every call)\n\n' + valuesTable(result.scenarios),
@@ -109,6 +114,5 @@ export function renderText(result: BenchResult): string {
     'TARGETS\n' + targetLines(result),
   ];
   if (result.skipped.length > 0) sections.push('SKIPPED OR FAILED\n' + result.skipped.map((s) => `- ${s}`).join('\n'));
-  sections.push(`total time ${(result.durationMs / 1000).toFixed(1)} s`);
-  return sections.join('\n\n') + '\n';
+  return renderSummary(result) + '\nDETAILS\n\n' + sections.join('\n\n') + '\n';
 }

@@ -24,6 +24,8 @@ export interface CallScenario {
   callFor?: (variant: VariantSpec) => CallFunction;
   /** Looks at a variant's results and returns a note when something is not what its label says. */
   check?: (variant: VariantSpec, values: VariantResult['values']) => string | undefined;
+  /** Says why a variant's call fails when that failure is expected, in place of the raw error. */
+  expectedFailure?: (variant: VariantSpec) => string | undefined;
   rounds: number;
   roundMs: number;
   warmupMs: number;
@@ -55,7 +57,9 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
   const fail = async (session: Session | undefined, id: string, error: unknown) => {
     const transportError = session?.lastError();
     const message = ((error as Error)?.message ?? String(error)) + (transportError ? ` (transport: ${transportError})` : '');
-    failed.set(id, message.split('\n')[0]!.slice(0, 300));
+    // Only a started session's calls fail as expected; a server that does not start is reported as is.
+    const expected = session && scenario.expectedFailure?.(session.spec);
+    failed.set(id, expected ? `as expected: ${expected}` : message.split('\n')[0]!.slice(0, 300));
     progress.note(`${scenario.name}: ${id} failed: ${failed.get(id)}`);
     if (session) {
       sessions.splice(sessions.indexOf(session), 1);
