@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Python MCP SDK (PyPI `mcp`, pinned) into .cache/py-mcp, where the Python interop tests
+# (packages/transport-msgpack/test/python-peers.test.ts) look for it. Safe to run again: it does nothing
+# when that version is already there. CI runs it (.ci/run); without it those tests skip, except under CI=true.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MCP_VERSION=2.3.0
+VENV=.cache/py-mcp
+if [ -x "$VENV/bin/python" ] && [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null)" = "$MCP_VERSION" ]; then
+  echo "python mcp $MCP_VERSION already in $VENV"
+  exit 0
+fi
+python3 -m venv "$VENV"
+"$VENV/bin/pip" install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
+echo "python mcp $MCP_VERSION installed in $VENV ($("$VENV/bin/python" --version))"
