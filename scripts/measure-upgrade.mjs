@@ -75,7 +75,8 @@ async function main() {
     const order = i % 2 ? ['auto', 'msgpack'] : ['msgpack', 'auto'];
     for (const wire of order) runs[wire].push(await once(wire, Client, StdioMsgpackClientTransport));
   }
-  console.log(`${rounds} rounds, ${process.release.name} ${process.version}, each a fresh child to the first tools/call result`);
+  const runtime = typeof Bun !== 'undefined' ? `bun ${Bun.version}` : `node ${process.version}`;
+  console.log(`${rounds} rounds, ${runtime}, each a fresh child to the first tools/call result`);
   console.log('metric              auto (median)   msgpack (median)   auto/msgpack (median of per-round ratios, p10-p90)');
   for (const metric of ['total', 'afterReady', 'bytes']) {
     const ratios = runs.auto.map((a, i) => a[metric] / runs.msgpack[i][metric]).sort((x, y) => x - y);
