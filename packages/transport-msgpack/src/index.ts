@@ -21,6 +21,8 @@ export {
 } from './codec/message-codec.js';
 export { StreamConnection, detectWire, type WireChoice, type StreamWireOptions } from './connection/stream-connection.js';
 export { handleBadMessage, PARSE_ERROR, INVALID_REQUEST } from './connection/bad-message.js';
+export { WIRE_UPGRADE_KEY, MSGPACK_V1, offersUpgrade, acceptsUpgrade, type WireOffer, type WireAcceptance } from './connection/wire-upgrade.js';
+export type { WireSelection, WireSelectionReason } from './connection/wire-selection.js';
 
 // Streamable HTTP (SPEC.md, "HTTP")
 export {
@@ -40,6 +42,7 @@ export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/body.js';
 export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/session-expiry.js';
 
 export { HttpMsgpackClientTransport, type HttpMsgpackClientOptions, type WireFallback } from './http/client-transport.js';
+export { wireDecision, type WireDecision, type MsgpackPostAnswer, type HttpFallbackReason } from './http/wire-fallback.js';
 
 // Native-bytes extension (SPEC.md, "Native bytes extension"): media as MessagePack bin, negotiated
 export * from './native-bytes/index.js';

@@ -21,7 +21,7 @@ async function connect(transport: Transport, answerBytes = 1000): Promise<Client
   return client;
 }
 
-function ours(options: { wire?: 'msgpack' | 'json'; nativeBytes?: boolean; serverNative?: boolean } = {}): StdioMsgpackClientTransport {
+function ours(options: { wire?: 'msgpack' | 'json' | 'auto'; nativeBytes?: boolean; serverNative?: boolean } = {}): StdioMsgpackClientTransport {
   return new StdioMsgpackClientTransport({
     command: process.execPath,
     args: [SERVER],
@@ -52,17 +52,22 @@ describe('native bytes over stdio (child server)', { timeout: 120_000 }, () => {
   const expected = mediaBytes(SIZE);
   const base64 = Buffer.from(expected).toString('base64');
 
-  it('msgpack client with the extension: a 5 MiB image, as bytes and as base64, identical', async () => {
-    const client = await connect(ours());
-    assert.deepEqual(client.getServerCapabilities()?.experimental?.[NATIVE_BYTES_CAPABILITY], { version: 1 });
-    const native = await callToolNative(client, { name: 'image', arguments: { bytes: SIZE } });
-    assert.ok(sameBytes(imageData(native), expected));
-    const plain = await client.callTool({ name: 'image', arguments: { bytes: SIZE } });
-    assert.equal(imageData(plain), base64);
-    const resource = await readResourceNative(client, { uri: `media://image/${MiB}` });
-    assert.ok(sameBytes((resource.contents[0] as { blob: unknown }).blob, mediaBytes(MiB, 6)));
-    assert.deepEqual(await heldPlaceholders(client), { entries: 0, bytes: 0 });
-  });
+  for (const wire of ['msgpack', 'auto'] as const) {
+    it(`${wire} client with the extension: a 5 MiB image, as bytes and as base64, identical`, async () => {
+      const transport = ours({ wire });
+      const client = await connect(transport);
+      // On 'auto' the offer rode on the JSON initialize with the wire upgrade's, and is in force after the switch.
+      assert.equal(transport.wire, 'msgpack');
+      assert.deepEqual(client.getServerCapabilities()?.experimental?.[NATIVE_BYTES_CAPABILITY], { version: 1 });
+      const native = await callToolNative(client, { name: 'image', arguments: { bytes: SIZE } });
+      assert.ok(sameBytes(imageData(native), expected));
+      const plain = await client.callTool({ name: 'image', arguments: { bytes: SIZE } });
+      assert.equal(imageData(plain), base64);
+      const resource = await readResourceNative(client, { uri: `media://image/${MiB}` });
+      assert.ok(sameBytes((resource.contents[0] as { blob: unknown }).blob, mediaBytes(MiB, 6)));
+      assert.deepEqual(await heldPlaceholders(client), { entries: 0, bytes: 0 });
+    });
+  }
 
   for (const [name, options] of [
     ['msgpack client without the extension', { nativeBytes: false }],

@@ -8,6 +8,8 @@ import { LineReader } from '../wire/line-reader.js';
 import { handleBadMessage } from './bad-message.js';
 import { StreamWriter } from './stream-writer.js';
 import type { DecodeBudget } from '../wire/constants.js';
+import type { WireSelection } from './wire-selection.js';
+import { ClientWireUpgrade, ServerWireUpgrade } from './wire-upgrade.js';
 
 export type WireChoice = WireKind | 'auto';
 
@@ -28,11 +30,26 @@ export interface StreamConnectionEvents {
   broken(error: FramingError | undefined): void;
   /** The wire was chosen (at once when forced, at the first input byte when 'auto'). */
   wireChosen?(wire: WireKind): void;
+  /** The wire upgrade (SPEC.md 7.1) settled the wire; handed on in order, before the answer that settled it. */
+  wireSelected?(selection: WireSelection): void;
+}
+
+export interface StreamConnectionOptions extends StreamWireOptions {
+  adapter?: MessageAdapter;
+  /**
+   * The stdio wire upgrade (SPEC.md 7.1). 'offer' (a client on 'auto'; the connection starts on JSON):
+   * requests carry the offer until a result settles it. 'accept' (a server): offers on the JSON wire are
+   * accepted, and taken off before the application sees them. 'ignore' (a server forced to one wire):
+   * offers are only taken off.
+   */
+  upgrade?: 'offer' | 'accept' | 'ignore';
 }
 
 /**
  * One side of a byte-stream connection (stdio), on either wire. Reads with a FrameReader or a LineReader,
- * decodes and validates, handles bad messages as SPEC.md says, and writes through a StreamWriter.
+ * decodes and validates, handles bad messages as SPEC.md says, and writes through a StreamWriter. With the
+ * wire upgrade (SPEC.md 7.1) it starts on JSON lines and moves to frames at the switch point, reading and
+ * writing each side's switch separately.
  */
 export class StreamConnection {
   private wire: WireKind | undefined;
@@ -49,19 +66,25 @@ export class StreamConnection {
   private readonly queue: Array<() => void> = [];
   private queueHead = 0;
   private pumping = false;
+  private readonly offering: ClientWireUpgrade | undefined;
+  private readonly accepting: ServerWireUpgrade | undefined;
+  /** Server, after accepting: the client's first frame may start where any line would. */
+  private framesMayFollow = false;
 
   constructor(
     private readonly input: Readable,
     output: Writable,
     wire: WireChoice,
     private readonly events: StreamConnectionEvents,
-    options: StreamWireOptions & { adapter?: MessageAdapter } = {},
+    options: StreamConnectionOptions = {},
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.msgpack = new MsgpackMessageCodec({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget, adapter: options.adapter });
     this.json = new JsonMessageCodec({ adapter: options.adapter });
     this.writer = new StreamWriter(output);
     this.wireKnown = new Promise((resolve) => (this.resolveWire = resolve));
+    if (options.upgrade === 'offer') this.offering = new ClientWireUpgrade();
+    else if (options.upgrade) this.accepting = new ServerWireUpgrade(options.upgrade === 'accept');
     if (wire !== 'auto') this.chooseWire(wire);
   }
 
@@ -95,8 +118,22 @@ export class StreamConnection {
   /** Sends one message; waits for the wire to be known, and for the output to drain. */
   async send(message: JSONRPCMessage): Promise<void> {
     if (!this.wire) await this.wireKnown;
-    if (this.wire === 'msgpack') await this.writer.write(() => this.msgpack.encodeFramePieces(message));
-    else await this.writer.write(() => this.json.encodeLine(message));
+    await this.writer.write(() => this.encode(message));
+  }
+
+  /** Encodes on the wire in force when the message's turn comes, which is its place in the byte stream. */
+  private encode(message: JSONRPCMessage): Uint8Array[] | string {
+    if (this.wire === 'msgpack') return this.msgpack.encodeFramePieces(message);
+    if (this.offering?.open) return this.json.encodeLine(this.offering.outgoing(message));
+    if (!this.accepting) return this.json.encodeLine(message);
+    const { message: out, accepts } = this.accepting.outgoing(message);
+    const line = this.json.encodeLine(out);
+    if (accepts) {
+      // This line is the server's last; the client switches once it has read it.
+      this.wire = 'msgpack';
+      this.framesMayFollow = true;
+    }
+    return line;
   }
 
   /** Fails every later send, and those still waiting (for the wire to be known, or for a drain). */
@@ -118,8 +155,7 @@ export class StreamConnection {
     if (bytes.length === 0) return;
     if (!this.wire) this.chooseWire(detectWire(bytes[0]!));
     try {
-      if (this.frames) this.frames.push(bytes, this.onPayload);
-      else this.lines!.push(bytes, this.onLine);
+      this.read(bytes);
     } catch (error) {
       if (error instanceof FramingError) {
         // Stop reading at once; report after the messages that came before the bad bytes.
@@ -134,14 +170,66 @@ export class StreamConnection {
     }
   };
 
+  /** Reads a chunk as lines, then as frames from the switch point on (SPEC.md 7.1), if it comes. */
+  private read(bytes: Uint8Array): void {
+    let rest: Uint8Array | undefined = bytes;
+    while (rest !== undefined && rest.length > 0) {
+      if (this.frames) {
+        this.frames.push(rest, this.onPayload);
+        return;
+      }
+      // A server that accepted looks at the first byte of every line: a frame starts with 0x00-0x03.
+      if (this.framesMayFollow && this.lines!.pendingBytes === 0 && detectWire(rest[0]!) === 'msgpack') {
+        this.readFrames();
+        continue;
+      }
+      rest = this.lines!.push(rest, this.onLine);
+    }
+  }
+
+  private readFrames(): void {
+    this.lines = undefined;
+    this.framesMayFollow = false;
+    this.frames = new FrameReader({ maxFrameBytes: this.maxMessageBytes });
+  }
+
   // Decoding waits for the message's turn too, so it sees the adapter its predecessors left in place.
   private readonly onPayload = (payload: Uint8Array): void => {
     this.deliver(() => this.decodePayload(payload));
   };
 
-  private readonly onLine = (line: Uint8Array): void => {
-    if (!isBlank(line)) this.deliver(() => this.decodeLine(line));
+  /** True stops the line reader after this line: the wire may change at the next byte. */
+  private readonly onLine = (line: Uint8Array): boolean => {
+    if (isBlank(line)) return this.framesMayFollow;
+    if (this.offering?.open) return this.readOffered(line, this.offering);
+    this.deliver(() => this.decodeLine(line));
+    return this.framesMayFollow;
   };
+
+  /**
+   * Client, while its offer is open: each line is decoded as it is read (the messages before and at the
+   * switch point are few), because the bytes after the server's accepting answer are frames, maybe in the
+   * same chunk. Its predecessors in this state were decoded the same way, so the adapter sees them in order.
+   */
+  private readOffered(line: Uint8Array, offering: ClientWireUpgrade): boolean {
+    let decoded: JSONRPCMessage;
+    try {
+      decoded = this.json.decodeMessage(line);
+    } catch (error) {
+      this.deliver(() => this.rejectMessage(error));
+      return false;
+    }
+    const { message, settled } = offering.incoming(decoded);
+    if (settled) {
+      const selection: WireSelection = { wire: settled, reason: settled === 'msgpack' ? 'upgrade-accepted' : 'upgrade-not-accepted' };
+      this.deliver(() => this.events.wireSelected?.(selection));
+    }
+    this.deliver(() => this.events.message(message));
+    if (settled !== 'msgpack') return false;
+    this.wire = 'msgpack';
+    this.readFrames();
+    return true;
+  }
 
   private decodePayload(payload: Uint8Array): void {
     let message: JSONRPCMessage;
@@ -162,7 +250,7 @@ export class StreamConnection {
       this.rejectMessage(error);
       return;
     }
-    this.events.message(message);
+    this.events.message(this.accepting ? this.accepting.incoming(message) : message);
   }
 
   /**

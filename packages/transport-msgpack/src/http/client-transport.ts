@@ -19,6 +19,8 @@ import {
 import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { handleBadMessage } from '../connection/bad-message.js';
+import type { WireChoice } from '../connection/stream-connection.js';
+import type { WireSelection } from '../connection/wire-selection.js';
 import { PayloadError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';
 import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
@@ -26,6 +28,7 @@ import { defaultFetch } from './client-fetch.js';
 import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
 import { SseReader } from './sse-reader.js';
 import type { DecodeBudget } from '../wire/constants.js';
+import { readAnswer, wireDecision, type HttpFallbackReason } from './wire-fallback.js';
 
 const DEFAULT_RECONNECTION: StreamableHTTPReconnectionOptions = {
   initialReconnectionDelay: 1000,
@@ -38,7 +41,7 @@ const DEFAULT_RECONNECTION: StreamableHTTPReconnectionOptions = {
 export interface WireFallback {
   from: 'msgpack';
   to: 'json';
-  reason: 'unsupported-media-type' | 'json-reply';
+  reason: HttpFallbackReason;
   status: number;
 }
 
@@ -56,10 +59,15 @@ export interface HttpMsgpackClientOptions {
   redirectPolicy?: 'same-origin' | 'follow';
   reconnectionOptions?: StreamableHTTPReconnectionOptions;
   sessionId?: string;
-  /** The wire to start with. Default 'msgpack' (falls back to JSON on its own); 'json' never tries it. */
-  wire?: WireKind;
+  /**
+   * 'auto' (default): post MessagePack, and speak JSON to a server whose answer shows it does not take it
+   * (http/wire-fallback.ts). 'msgpack': MessagePack only (such an answer is an error). 'json': JSON only.
+   */
+  wire?: WireChoice;
   /** Called once if the server turns out not to speak MessagePack and the client switches to JSON. */
   onwirefallback?: (fallback: WireFallback) => void;
+  /** Called once, when the wire is settled (see `onwireselected` on the transport). */
+  onwireselected?: (selection: WireSelection) => void;
   /** Largest frame accepted on a MessagePack stream. Default 64 MiB. */
   maxFrameBytes?: number;
   /** Deepest nesting accepted in a received MessagePack message. Default 128. */
@@ -101,6 +109,11 @@ export class HttpMsgpackClientTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   onwirefallback?: (fallback: WireFallback) => void;
+  /**
+   * Called once per transport with the wire it settled on: at start() when `wire` forces one, else with the
+   * first answer that shows whether the server takes MessagePack.
+   */
+  onwireselected?: (selection: WireSelection) => void;
 
   private readonly url: URL;
   private readonly options: HttpMsgpackClientOptions;
@@ -113,6 +126,8 @@ export class HttpMsgpackClientTransport implements Transport {
   private readonly msgpack: MsgpackMessageCodec;
   private readonly json: JsonMessageCodec;
   private currentWire: WireKind;
+  /** Whether an answer may still show that the server does not take MessagePack ('auto' until settled). */
+  private wireOpen: boolean;
   private abort: AbortController | undefined;
   /** Each request's own controller while it is in flight, aborted by close(). */
   private readonly inFlight = new Set<AbortController>();
@@ -127,8 +142,10 @@ export class HttpMsgpackClientTransport implements Transport {
     this.options = options;
     this.session = options.sessionId;
     this.reconnection = options.reconnectionOptions ?? DEFAULT_RECONNECTION;
-    this.currentWire = options.wire ?? 'msgpack';
+    this.currentWire = options.wire === 'json' ? 'json' : 'msgpack';
+    this.wireOpen = (options.wire ?? 'auto') === 'auto';
     this.onwirefallback = options.onwirefallback;
+    this.onwireselected = options.onwireselected;
     if (options.fetch) {
       this.fetchFn = options.fetch;
     } else {
@@ -175,6 +192,7 @@ export class HttpMsgpackClientTransport implements Transport {
       throw new Error('HttpMsgpackClientTransport already started! If using Client class, note that connect() calls start() automatically.');
     }
     this.abort = new AbortController();
+    if (!this.wireOpen) this.onwireselected?.({ wire: this.currentWire, reason: 'forced' });
   }
 
   async close(): Promise<void> {
@@ -253,16 +271,25 @@ export class HttpMsgpackClientTransport implements Transport {
     headers.set('accept', wire === 'msgpack' ? MSGPACK_CLIENT_ACCEPT : `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`);
     const body = wire === 'msgpack' ? this.msgpack.encodeBody(message) : this.json.encodeBody(message);
     const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: body as BodyInit, signal: request.signal };
-    const response = await this.fetchRequest(this.url, init);
+    let response = await this.fetchRequest(this.url, init);
     const sessionId = response.headers.get('mcp-session-id');
     if (sessionId) this.session = sessionId;
 
-    if (!response.ok) {
-      if (response.status === 415 && wire === 'msgpack') {
-        await response.body?.cancel();
-        this.fallBack('unsupported-media-type', 415);
-        return this.postOnce(message, request, onresumptiontoken, attempt);
+    if (wire === 'msgpack' && this.wireOpen) {
+      const read = await readAnswer(response);
+      response = read.response;
+      const decision = wireDecision(read.answer);
+      if (decision?.wire === 'msgpack') this.settle({ wire: 'msgpack', reason: 'msgpack-reply', status: response.status });
+      else if (decision) {
+        this.fallBack(decision.reason, response.status);
+        if (decision.resend) {
+          await response.body?.cancel();
+          return this.postOnce(message, request, onresumptiontoken, attempt);
+        }
       }
+    }
+
+    if (!response.ok) {
       const detail = await this.errorText(response);
       if (this.auth && (await this.auth.recover(response, attempt))) return this.postOnce(message, request, onresumptiontoken, attempt);
       throw new StreamableHTTPError(response.status, `Error POSTing to endpoint: ${detail}`);
@@ -283,7 +310,6 @@ export class HttpMsgpackClientTransport implements Transport {
       await response.body?.cancel();
       return false;
     }
-    if (wire === 'msgpack' && (type === JSON_MEDIA_TYPE || type === SSE_MEDIA_TYPE)) this.fallBack('json-reply', response.status);
     if (type === SSE_MEDIA_TYPE || type === MSGPACK_STREAM_MEDIA_TYPE) {
       this.consumeStream(response.body, type, { onresumptiontoken }, false, request.done);
       return true;
@@ -316,6 +342,13 @@ export class HttpMsgpackClientTransport implements Transport {
     if (this.currentWire === 'json') return;
     this.currentWire = 'json';
     this.onwirefallback?.({ from: 'msgpack', to: 'json', reason, status });
+    this.settle({ wire: 'json', reason, status });
+  }
+
+  private settle(selection: WireSelection): void {
+    if (!this.wireOpen) return;
+    this.wireOpen = false;
+    this.onwireselected?.(selection);
   }
 
   /** The text of an error reply, decoding a MessagePack error body to its message. */

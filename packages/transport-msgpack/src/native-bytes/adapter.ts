@@ -3,6 +3,7 @@ import { cluesOf, type MessageAdapter, type WireKind } from '../codec/message-co
 import { PayloadError } from '../wire/errors.js';
 import { bytesToBase64 } from './base64.js';
 import { NATIVE_BYTES_VERSION, announcedVersion, isRecord, withCapability } from './capability.js';
+import { acceptsUpgrade, offersUpgrade } from '../connection/wire-upgrade.js';
 import { countBins, mapMediaFields } from './media-fields.js';
 import { giveBack } from './lent-bytes.js';
 import { isMarkedNative } from './native-requests.js';
@@ -27,9 +28,12 @@ const INTERNAL_ERROR = -32603;
  *
  * Negotiation, seen from inside the messages:
  * - client: adds `experimental["mcp-msgpack/native-bytes"] = { version: 1 }` to its initialize request
- *   (MessagePack wire only) and turns the extension on when the initialize result carries the key;
- * - server: when an initialize request on the MessagePack wire carries the key, adds it to the initialize
- *   result and turns the extension on as that result is encoded.
+ *   (MessagePack wire only, or a JSON one offering the stdio wire upgrade) and turns the extension on when
+ *   the initialize result carries the key (on MessagePack, or a JSON one accepting the upgrade);
+ * - server: when such an initialize request carries the key, adds it to the initialize result (sent on
+ *   MessagePack, or accepting the upgrade) and turns the extension on as that result is encoded.
+ * A JSON message that offers or accepts the wire upgrade (SPEC.md 7.1) counts as MessagePack for the
+ * negotiation only: everything after it is MessagePack, and it carries no media itself.
  *
  * Sending (toWire), at the media fields only (media-fields.ts): a placeholder from nativeImage() and friends
  * or a Uint8Array becomes bin when negotiated on MessagePack, else base64 (encoded once, here).
@@ -68,7 +72,7 @@ export class NativeBytesAdapter implements MessageAdapter {
     const record = message as unknown as Record<string, unknown>;
     if ('method' in record) {
       if ('id' in record) {
-        if (this.role === 'client' && record.method === 'initialize' && wire === 'msgpack' && this.negotiate && isRecord(record.params)) {
+        if (this.role === 'client' && record.method === 'initialize' && this.negotiate && isRecord(record.params) && (wire === 'msgpack' || offersUpgrade(record.params))) {
           this.initializeId = record.id as string | number;
           out = { ...record, params: { ...record.params, capabilities: withCapability(record.params.capabilities) } };
         }
@@ -76,7 +80,7 @@ export class NativeBytesAdapter implements MessageAdapter {
       } else if (record.method === 'notifications/cancelled' && isRecord(record.params)) {
         this.nativeResultIds.delete(record.params.requestId as string | number);
       }
-    } else if (this.role === 'server' && this.initializeId !== undefined && record.id === this.initializeId && wire === 'msgpack' && isRecord(record.result)) {
+    } else if (this.role === 'server' && this.initializeId !== undefined && record.id === this.initializeId && isRecord(record.result) && (wire === 'msgpack' || acceptsUpgrade(record.result))) {
       this.initializeId = undefined;
       out = { ...record, result: { ...record.result, capabilities: withCapability(record.result.capabilities) } };
       // Nothing can arrive that depends on this before the client has read it, so this is in time.
@@ -94,7 +98,7 @@ export class NativeBytesAdapter implements MessageAdapter {
     if (!isRecord(value)) return value;
     const isResponse = !('method' in value) && ('result' in value || 'error' in value);
     const id = value.id as string | number;
-    if (this.negotiate && wire === 'msgpack') this.noteNegotiation(value, isResponse);
+    if (this.negotiate && (wire === 'msgpack' || offersUpgrade(value.params) || (isResponse && acceptsUpgrade(value.result)))) this.noteNegotiation(value, isResponse);
     const keepBytes = isResponse && this.nativeResultIds.delete(id);
     if (!containsBin) return value;
 

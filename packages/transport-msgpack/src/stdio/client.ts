@@ -5,7 +5,8 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
-import { StreamConnection, type StreamWireOptions } from '../connection/stream-connection.js';
+import { StreamConnection, type StreamWireOptions, type WireChoice } from '../connection/stream-connection.js';
+import type { WireSelection } from '../connection/wire-selection.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 
 /** How long close() waits after ending the child's stdin, then after SIGTERM, before the next step. */
@@ -20,8 +21,15 @@ export interface StdioMsgpackServerParameters extends StreamWireOptions {
   env?: Record<string, string>;
   stderr?: IOType | Stream | number;
   cwd?: string;
-  /** The wire to speak: 'msgpack' (default) or 'json' (for servers that only speak MCP's JSON stdio). */
-  wire?: WireKind;
+  /**
+   * The wire to speak. 'auto' (default): start in JSON lines, offer msgpack-v1 on the first requests, and
+   * switch when the server accepts (SPEC.md 7.1), so any JSON-only server works at once and ours moves to
+   * MessagePack after its first answer. 'msgpack': MessagePack from the first byte, for servers known to
+   * speak it (a JSON-only server never answers). 'json': JSON lines only, no offer.
+   */
+  wire?: WireChoice;
+  /** Called once, when the wire is settled (see `onwireselected` on the transport). */
+  onwireselected?: (selection: WireSelection) => void;
   /** Replaces child_process.spawn (for example cross-spawn on Windows, or a sandboxing wrapper). */
   spawn?: SpawnFunction;
   /**
@@ -44,6 +52,11 @@ export class StdioMsgpackClientTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * Called once per connection with the wire it settled on: at start() when `wire` forces one, else when the
+   * server's first result arrives (before that result is handed on), 'msgpack' if it accepted the offer.
+   */
+  onwireselected?: (selection: WireSelection) => void;
 
   private child: ChildProcess | undefined;
   private connection: StreamConnection | undefined;
@@ -54,11 +67,16 @@ export class StdioMsgpackClientTransport implements Transport {
   constructor(private readonly params: StdioMsgpackServerParameters) {
     if (params.stderr === 'pipe' || params.stderr === 'overlapped') this.stderrStream = new PassThrough();
     this.adapter = params.adapter ?? adapterFromOption('client', params.nativeBytes);
+    this.onwireselected = params.onwireselected;
   }
 
-  /** The wire in use. */
+  /** The wire in use: on 'auto', 'json' until the server has accepted the offer, then 'msgpack'. */
   get wire(): WireKind {
-    return this.params.wire ?? 'msgpack';
+    return this.connection?.currentWire ?? this.startWire;
+  }
+
+  private get startWire(): WireKind {
+    return this.params.wire === 'msgpack' ? 'msgpack' : 'json';
   }
 
   /** The child's stderr when `stderr: 'pipe'` was given; available before start(), as in the SDK. */
@@ -90,13 +108,15 @@ export class StdioMsgpackClientTransport implements Transport {
         cwd: this.params.cwd,
       });
       this.child = child;
+      const auto = (this.params.wire ?? 'auto') === 'auto';
       const connection = new StreamConnection(
         child.stdout!,
         child.stdin!,
-        this.wire,
+        this.startWire,
         {
           message: (message) => this.onmessage?.(message),
           error: (error) => this.onerror?.(error),
+          wireSelected: (selection) => this.onwireselected?.(selection),
           // A framing error (a header over the cap, a JSON line too long) leaves the child running but its
           // output unreadable: end it, so pending requests fail now rather than never. When its stdout
           // simply ended (it exited or closed it), 'close' below finishes the job.
@@ -104,10 +124,11 @@ export class StdioMsgpackClientTransport implements Transport {
             if (error && error.code !== 'truncated-frame') void this.close();
           },
         },
-        { ...this.params, adapter: this.adapter },
+        { ...this.params, adapter: this.adapter, upgrade: auto ? 'offer' : undefined },
       );
       this.connection = connection;
       connection.attach();
+      if (!auto) this.onwireselected?.({ wire: this.startWire, reason: 'forced' });
       child.on('error', (error) => {
         reject(error);
         this.onerror?.(error);

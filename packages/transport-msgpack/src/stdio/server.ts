@@ -9,7 +9,8 @@ import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adap
 export interface StdioMsgpackServerOptions extends StreamWireOptions {
   /**
    * 'auto' (default): answer in whatever the client speaks, detected from its first byte, so stock JSON
-   * clients and msgpack-v1 clients both work with one server binary. Or force 'msgpack' / 'json'.
+   * clients and msgpack-v1 clients both work with one server binary, and accept the wire upgrade a JSON
+   * client offers (SPEC.md 7.1). Or force 'msgpack' / 'json' (offers are then declined).
    */
   wire?: WireChoice;
   /**
@@ -43,21 +44,22 @@ export class StdioMsgpackServerTransport implements Transport {
     stdout: Writable = process.stdout,
     options: StdioMsgpackServerOptions = {},
   ) {
+    const wire = options.wire ?? 'auto';
     this.connection = new StreamConnection(
       stdin,
       stdout,
-      options.wire ?? 'auto',
+      wire,
       {
         message: (message) => this.onmessage?.(message),
         error: (error) => this.onerror?.(error),
         broken: () => void this.close(),
       },
-      { ...options, adapter: options.adapter ?? adapterFromOption('server', options.nativeBytes) },
+      { ...options, adapter: options.adapter ?? adapterFromOption('server', options.nativeBytes), upgrade: wire === 'auto' ? 'accept' : 'ignore' },
     );
     stdout.on('error', this.onOutputError);
   }
 
-  /** The wire the client speaks ('msgpack' or 'json'), once its first byte has arrived. */
+  /** The wire the server writes ('msgpack' or 'json'), once the client's first byte has arrived; 'msgpack' after an upgrade. */
   get wire(): WireKind | undefined {
     return this.connection.currentWire;
   }

@@ -25,14 +25,18 @@ export class LineReader {
     return this.pendingLength;
   }
 
-  /** Feeds a chunk, calling onLine with each complete line (without "\n" or a trailing "\r"). */
-  push(chunk: Uint8Array, onLine: (line: Uint8Array) => void): void {
+  /**
+   * Feeds a chunk, calling onLine with each complete line (without "\n" or a trailing "\r"). When onLine
+   * returns true (exactly), reading stops right after that line and the chunk's unread bytes are returned (perhaps
+   * empty), so that a caller switching wires (SPEC.md 7.1) can read them otherwise.
+   */
+  push(chunk: Uint8Array, onLine: (line: Uint8Array) => unknown): Uint8Array | undefined {
     let offset = 0;
     while (offset < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, offset);
       if (newline === -1) {
         this.hold(chunk.subarray(offset));
-        return;
+        return undefined;
       }
       let line: Uint8Array;
       if (this.pendingLength === 0) {
@@ -46,8 +50,9 @@ export class LineReader {
       if (line.length > this.maxLineBytes) {
         throw new FramingError('line-too-long', `line of ${line.length} bytes is over the ${this.maxLineBytes}-byte cap`);
       }
-      onLine(line);
+      if (onLine(line) === true) return chunk.subarray(offset);
     }
+    return undefined;
   }
 
   /** Call at end of stream: a final line without a newline is an incomplete message. */

@@ -1,0 +1,21 @@
+import type { WireKind } from '../codec/message-codec.js';
+import type { HttpFallbackReason } from '../http/wire-fallback.js';
+
+/** How a client's wire was settled (its `onwireselected`, called once per connection). */
+export interface WireSelection {
+  /** The wire used from now on. */
+  wire: WireKind;
+  reason: WireSelectionReason;
+  /** HTTP: the status of the answer that settled it. */
+  status?: number;
+}
+
+/**
+ * - 'forced': the transport's `wire` option named the wire ('msgpack' or 'json');
+ * - 'upgrade-accepted' (stdio): the server accepted the offer, and both switched to MessagePack;
+ * - 'upgrade-not-accepted' (stdio): the server answered an offering request without accepting (a JSON-only
+ *   server, or one forced to JSON), so the connection stays JSON;
+ * - 'msgpack-reply' (HTTP): the server answered a MessagePack request in MessagePack;
+ * - an HttpFallbackReason (HTTP): the server showed it does not take MessagePack, so the client speaks JSON.
+ */
+export type WireSelectionReason = 'forced' | 'upgrade-accepted' | 'upgrade-not-accepted' | 'msgpack-reply' | HttpFallbackReason;

@@ -1,0 +1,75 @@
+import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
+
+/** Why an HTTP client stopped posting MessagePack to a server (WireFallback.reason). */
+export type HttpFallbackReason = 'unsupported-media-type' | 'not-acceptable' | 'bad-request' | 'unreadable-body' | 'json-reply';
+
+/** What a server's answer to a MessagePack POST says about the wire; see wireDecision(). */
+export type WireDecision =
+  | { wire: 'msgpack' }
+  | { wire: 'json'; reason: HttpFallbackReason; resend: boolean }
+  | undefined;
+
+/** An answer to a MessagePack POST, as far as the decision needs it. */
+export interface MsgpackPostAnswer {
+  status: number;
+  /** The Content-Type's essence (mediaTypeEssence), undefined when absent. */
+  type: string | undefined;
+  /** The body parsed as JSON, for a JSON body the decision reads (see needsBody); undefined otherwise. */
+  json?: unknown;
+}
+
+/** JSON-RPC "parse error": what a JSON server answers when it tried to read our MessagePack as JSON text. */
+const PARSE_ERROR = -32700;
+
+/**
+ * Whether the server takes MessagePack, from its answer to a MessagePack POST (SPEC.md 9.2). A server that
+ * speaks msgpack-v1 answers a client preferring it in MessagePack, errors included, so any MessagePack body
+ * settles the wire, and nothing after it makes the client fall back. Otherwise, the answers that show the
+ * server could not take the body (each re-sent as JSON, since the server did not act on it):
+ * - 415, as the SDK's and most servers answer an unknown Content-Type;
+ * - 400 (the Python SDK: "Invalid Content-Type header", text/plain) and 406, in any body but MessagePack;
+ * - a JSON-RPC parse error (-32700) with no id, in a JSON body, at any status: the server read our
+ *   bytes as JSON text.
+ * A reply in JSON or SSE to a request is a real answer, read as such, and the client speaks JSON from then
+ * on ('json-reply'). Anything else (401, 404, 5xx, a 202 with no body) says nothing about the wire.
+ */
+export function wireDecision(answer: MsgpackPostAnswer): WireDecision {
+  const { status, type } = answer;
+  if (type === MSGPACK_MEDIA_TYPE || type === MSGPACK_STREAM_MEDIA_TYPE) return { wire: 'msgpack' };
+  if (status === 415) return { wire: 'json', reason: 'unsupported-media-type', resend: true };
+  if (status === 406) return { wire: 'json', reason: 'not-acceptable', resend: true };
+  if (status === 400) return { wire: 'json', reason: 'bad-request', resend: true };
+  if (isAnonymousParseError(answer.json)) return { wire: 'json', reason: 'unreadable-body', resend: true };
+  if (status >= 200 && status < 300 && (type === JSON_MEDIA_TYPE || type === SSE_MEDIA_TYPE)) return { wire: 'json', reason: 'json-reply', resend: false };
+  return undefined;
+}
+
+/** Whether wireDecision() needs the body of this answer: a JSON one that might be an anonymous parse error. */
+export function needsBody(status: number, type: string | undefined): boolean {
+  if (type !== JSON_MEDIA_TYPE || status === 400 || status === 406 || status === 415) return false;
+  return status >= 400 || (status >= 200 && status < 300 && status !== 204 && status !== 205);
+}
+
+/**
+ * The answer of a response for wireDecision(), and the response to go on with: when the body had to be
+ * read, an unread copy of the same response.
+ */
+export async function readAnswer(response: Response): Promise<{ answer: MsgpackPostAnswer; response: Response }> {
+  const type = mediaTypeEssence(response.headers.get('content-type'));
+  if (!needsBody(response.status, type)) return { answer: { status: response.status, type }, response };
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    json = undefined; // not JSON after all: the caller's own reading reports it
+  }
+  const copy = new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return { answer: { status: response.status, type, json }, response: copy };
+}
+
+function isAnonymousParseError(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as { id?: unknown; error?: { code?: unknown } };
+  return (record.id === null || record.id === undefined) && typeof record.error === 'object' && record.error !== null && record.error.code === PARSE_ERROR;
+}

@@ -1,0 +1,84 @@
+// Our clients, on their defaults, against a server on the Python MCP SDK (fixtures/py-mcp-server.py),
+// over stdio and Streamable HTTP: both must work on the first try, on JSON. The Python SDK comes from
+// scripts/setup-py-mcp.sh (.ci/run runs it); without it these tests skip, except under CI=true, where its
+// absence is a failure. Calls run with the SDK's timeout cut to a few seconds, so a client left unanswered
+// fails instead of hanging.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { after, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { HttpMsgpackClientTransport, StdioMsgpackClientTransport, type WireSelection } from 'mcp-msgpack-transport';
+import { closeQuietly, textOf, withTimeout } from './fixtures/stdio-helpers.js';
+
+const PYTHON = fileURLToPath(new URL('../../../../.cache/py-mcp/bin/python', import.meta.url));
+const SERVER = fileURLToPath(new URL('../../test/fixtures/py-mcp-server.py', import.meta.url));
+/** Connecting includes starting Python and importing the SDK, which takes a while on a loaded machine. */
+const CONNECT = { timeout: 15_000 };
+const CALL = { timeout: 5_000 };
+const available = existsSync(PYTHON);
+const missing = `the Python MCP SDK is not installed in .cache/py-mcp: run scripts/setup-py-mcp.sh`;
+
+if (!available && process.env.CI === 'true') {
+  it('the Python MCP SDK is installed (CI)', () => assert.fail(`${missing} (.ci/run does)`));
+}
+
+const children: ChildProcess[] = [];
+after(() => {
+  for (const child of children) child.kill();
+});
+
+/** Starts the Python server on HTTP and reads the port it bound. */
+async function startHttpServer(): Promise<URL> {
+  const child = spawn(PYTHON, [SERVER, 'http'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  children.push(child);
+  const port = await withTimeout(
+    new Promise<string>((resolve, reject) => {
+      let text = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        const match = /PORT (\d+)/.exec(text);
+        if (match) resolve(match[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`the Python server exited (code ${code}) before listening`)));
+    }),
+    15_000,
+    'the Python server to listen',
+  );
+  return new URL(`http://127.0.0.1:${port}/mcp`);
+}
+
+describe('our clients on their defaults against a Python SDK server', { skip: available ? false : missing, timeout: 60_000 }, () => {
+  it('stdio: initialize, list tools and call one, on JSON (the offer is ignored)', async () => {
+    const selections: WireSelection[] = [];
+    const transport = new StdioMsgpackClientTransport({ command: PYTHON, args: [SERVER, 'stdio'], stderr: 'ignore', onwireselected: (s) => selections.push(s) });
+    const client = new Client({ name: 'python-peer-test', version: '1.0.0' });
+    try {
+      await client.connect(transport, CONNECT);
+      assert.equal(client.getServerVersion()?.name, 'py-test-server');
+      assert.deepEqual((await client.listTools(undefined, CALL)).tools.map((t) => t.name), ['echo']);
+      assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'from Python ✓' } }, undefined, CALL)), 'from Python ✓');
+      assert.equal(transport.wire, 'json');
+      assert.deepEqual(selections, [{ wire: 'json', reason: 'upgrade-not-accepted' }]);
+    } finally {
+      await closeQuietly(client);
+    }
+  });
+
+  it('Streamable HTTP: its 400 to a MessagePack body makes the client re-send as JSON, and it works', async () => {
+    const url = await startHttpServer();
+    const selections: WireSelection[] = [];
+    const transport = new HttpMsgpackClientTransport(url, { onwireselected: (s) => selections.push(s) });
+    const client = new Client({ name: 'python-peer-test', version: '1.0.0' });
+    try {
+      await client.connect(transport, CONNECT);
+      assert.equal(client.getServerVersion()?.name, 'py-test-server');
+      assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'over HTTP' } }, undefined, CALL)), 'over HTTP');
+      assert.equal(transport.wire, 'json');
+      assert.deepEqual(selections, [{ wire: 'json', reason: 'bad-request', status: 400 }]);
+    } finally {
+      await closeQuietly(client);
+    }
+  });
+});
