@@ -41,7 +41,7 @@ export function freePort() {
 }
 
 /** Runs `command` until `ready(output so far)` is true; rejects on exit or after START_TIMEOUT_MS. */
-function startProcess(command, args, ready, options = {}) {
+export function startProcess(command, args, ready, options = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
     let output = '';
