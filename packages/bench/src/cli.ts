@@ -9,6 +9,7 @@ import { HELP, parseOptions, type BenchOptions } from './options.js';
 import { renderHtml } from './report/html.js';
 import { StreamProgress, SilentProgress } from './report/progress.js';
 import { renderText } from './report/table.js';
+import { renderScale, runScaleScenario } from './scenarios/scale.js';
 import { SCHEMA, type BenchResult } from './results.js';
 import { runInThisRuntime, type RuntimeRun } from './run.js';
 import { runtimeExecutable, runtimeVersion } from './runtimes.js';
@@ -27,6 +28,8 @@ async function main(): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  // Opt-in, on its own: it needs redis-server, nginx and a checkout of the repository.
+  if (options.scenarios.includes('scale')) return runScale(options);
   // Read by the benchmark's server children (servers/sdk-leak.ts), which inherit the environment.
   if (options.sdkAsPublished) process.env.MCP_MSGPACK_BENCH_SDK_AS_PUBLISHED = '1';
   if (options.childResultFile) {
@@ -66,6 +69,14 @@ async function main(): Promise<number> {
     writeFileSync(options.reportFile, renderHtml(result));
     process.stdout.write(`report written to ${options.reportFile}\n`);
   }
+  return 0;
+}
+
+async function runScale(options: BenchOptions): Promise<number> {
+  const full = options.mode === 'full';
+  const rounds = full ? 4 : 2;
+  const rows = await runScaleScenario({ rounds, smallCalls: full ? 1_500 : 300, mediaCalls: full ? 60 : 12, log: (line) => process.stderr.write(`${line}\n`) });
+  if (rows) process.stdout.write('\n' + renderScale(rows, rounds));
   return 0;
 }
 

@@ -10,7 +10,7 @@ export interface RedisCommands {
 
 export interface RedisMulti {
   addCommand(args: readonly RedisArgument[]): RedisMulti;
-  exec(): Promise<unknown[]>;
+  execAsPipeline(): Promise<unknown[]>;
 }
 
 /** What the store needs of a client from the official `redis` package (v5 or v6): connected, not closed by the store. */

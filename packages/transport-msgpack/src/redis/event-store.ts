@@ -95,14 +95,12 @@ export class RedisEventStore implements SharedEventStore {
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const stored = this.codec.encodeMessage(message);
-    const fields: RedisArgument[] = [FIELD_MESSAGE, stored.payload];
+    const fields: RedisArgument[] = stored.pieces.flatMap((piece, index) => [index === 0 ? FIELD_MESSAGE : `${FIELD_MESSAGE}${index}`, piece]);
     const requests = this.open.get(streamId);
-    let released: (() => void) | undefined;
     if (requests && !requests.announced) {
       // The stream's first event names its requests, for whoever must answer them if this instance dies.
       const ids = this.codec.encodeRequestIds(requests.ids);
-      fields.push(FIELD_REQUESTS, ids.payload);
-      released = ids.release;
+      fields.push(FIELD_REQUESTS, Buffer.concat(ids.pieces));
       requests.announced = true;
     }
     let finished = false;
@@ -115,12 +113,7 @@ export class RedisEventStore implements SharedEventStore {
         fields.push(FIELD_END, END_COMPLETE);
       }
     }
-    try {
-      return eventIdOf(streamId, await this.append(streamId, fields, finished, true));
-    } finally {
-      stored.release();
-      released?.();
-    }
+    return eventIdOf(streamId, await this.append(streamId, fields, finished, true));
   }
 
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
@@ -170,7 +163,8 @@ export class RedisEventStore implements SharedEventStore {
     if (!create) xadd.push('NOMKSTREAM');
     xadd.push('MAXLEN', '~', this.maxLength, '*', FIELD_OWNER, this.instanceId, ...fields);
     const ttl = finished ? this.finishedTtlMs : this.ttlMs;
-    const [entryId] = await this.client.multi().addCommand(xadd).addCommand(['PEXPIRE', key, ttl]).exec();
+    // A pipeline, not MULTI: one write, two replies, and no transaction to pay for (XADD then PEXPIRE of one key).
+    const [entryId] = await this.client.multi().addCommand(xadd).addCommand(['PEXPIRE', key, ttl]).execAsPipeline();
     return entryId == null ? '' : String(entryId);
   }
 

@@ -1,14 +1,17 @@
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { mapMediaFields } from '../native-bytes/media-fields.js';
 import { placeholders } from '../native-bytes/registry.js';
-import { giveBack } from '../native-bytes/lent-bytes.js';
 import { MsgpackDecoder } from '../wire/decoder.js';
 import { CanonicalEncoder } from '../wire/encoder.js';
 
 export interface StoredPayload {
-  payload: Buffer;
-  /** Call once the store has the payload: the encoder may then reuse its buffer. */
-  release(): void;
+  /**
+   * The payload in pieces to store in order: large bins (media) stand as pieces of their own, the caller's
+   * bytes by reference, so storing a 5 MiB image copies nothing in JavaScript. Joined, they are one payload.
+   * Nothing is given back to the encoder or a pool afterwards: the media pieces belong to the message's
+   * live send, and the small pieces left in the encoder's arena cost less than tracking them would.
+   */
+  pieces: Buffer[];
 }
 
 /**
@@ -38,8 +41,8 @@ export class StoredMessageCodec {
   }
 
   private encode(value: unknown): StoredPayload {
-    const bytes = this.encoder.encode(value);
-    return { payload: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), release: () => giveBack(bytes) };
+    const pieces = this.encoder.encodePieces(value);
+    return { pieces: pieces.map((piece) => Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)) };
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * The fields of an entry of a stored stream (one Redis stream entry per event):
  *   o  id of the instance that stored it (its liveness key tells whether it still runs)
- *   m  the message, one msgpack-v1 payload (a priming event stores `{}`)
+ *   m  the message, one msgpack-v1 payload (a priming event stores `{}`); a payload with large bins is
+ *      stored in pieces, `m`, `m1`, `m2`, ... (the bins pieces of their own), joined in that order
  *   r  on a POST stream's first entry: the request ids it answers, a MessagePack array
  *   x  the stream's end: `complete` (its last response) or `abandoned` (closed before replying)
  */
@@ -16,6 +17,8 @@ export interface StoredEntry {
   id: string;
   owner?: string;
   message?: Buffer;
+  /** Pieces of a message stored in several fields (m1, m2, ...), joined into `message` once read. */
+  messageRest?: Buffer[];
   requests?: Buffer;
   end?: string;
 }
@@ -31,7 +34,12 @@ export function readEntries(reply: unknown): StoredEntry[] {
     for (let i = 0; i + 1 < fields.length; i += 2) {
       const value = fields[i + 1];
       if (!Buffer.isBuffer(value)) continue;
-      switch (String(fields[i])) {
+      const name = String(fields[i]);
+      if (name.length > 1 && name[0] === FIELD_MESSAGE) {
+        (entry.messageRest ??= [])[Number(name.slice(1)) - 1] = value;
+        continue;
+      }
+      switch (name) {
         case FIELD_OWNER:
           entry.owner = value.toString();
           break;
@@ -46,6 +54,7 @@ export function readEntries(reply: unknown): StoredEntry[] {
           break;
       }
     }
+    if (entry.messageRest && entry.message) entry.message = Buffer.concat([entry.message, ...entry.messageRest]);
     entries.push(entry);
   }
   return entries;
