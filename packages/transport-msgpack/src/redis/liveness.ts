@@ -21,11 +21,17 @@ export class InstanceLiveness {
   /** Resolves once this instance is known alive, so no event of it is stored before its key exists. */
   ensure(): Promise<void> {
     if (this.stopped) return Promise.reject(new Error('the event store is closed'));
-    this.first ??= this.refresh().then(() => {
-      if (this.stopped) return;
-      this.timer = setInterval(() => void this.refresh().catch(this.onError), Math.max(1, Math.floor(this.ttlMs / 3)));
-      this.timer.unref?.();
-    });
+    this.first ??= this.refresh().then(
+      () => {
+        if (this.stopped) return;
+        this.timer = setInterval(() => void this.refresh().catch(this.onError), Math.max(1, Math.floor(this.ttlMs / 3)));
+        this.timer.unref?.();
+      },
+      (error: unknown) => {
+        this.first = undefined; // the next event tries again
+        throw error;
+      },
+    );
     return this.first;
   }
 
