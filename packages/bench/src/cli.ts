@@ -12,6 +12,7 @@ import { renderHtml } from './report/html.js';
 import { StreamProgress, SilentProgress } from './report/progress.js';
 import { SUMMARY_WIDTH } from './report/summary.js';
 import { renderText } from './report/table.js';
+import { renderScale, runScaleScenario } from './scenarios/scale.js';
 import { SCHEMA, type BenchResult } from './results.js';
 import { runInThisRuntime, type RuntimeRun } from './run.js';
 import { runtimeExecutable, runtimeVersion } from './runtimes.js';
@@ -34,6 +35,8 @@ async function main(): Promise<number> {
     process.stdout.write(`mcp-msgpack-bench ${benchVersion()}\n`);
     return 0;
   }
+  // Opt-in, on its own: it needs redis-server, nginx and a checkout of the repository.
+  if (options.scenarios.includes('scale')) return runScale(options);
   const unknownScenarios = await unknownFilterMessage(options);
   if (unknownScenarios) {
     process.stderr.write(unknownScenarios);
@@ -93,6 +96,14 @@ async function unknownFilterMessage(options: BenchOptions): Promise<string | und
     wrapWords(names.join(', '), SUMMARY_WIDTH, '  '),
     '',
   ].join('\n');
+}
+
+async function runScale(options: BenchOptions): Promise<number> {
+  const full = options.mode === 'full';
+  const rounds = full ? 4 : 2;
+  const rows = await runScaleScenario({ rounds, smallCalls: full ? 1_500 : 300, mediaCalls: full ? 60 : 12, log: (line) => process.stderr.write(`${line}\n`) });
+  if (rows) process.stdout.write('\n' + renderScale(rows, rounds));
+  return 0;
 }
 
 function commandLine(): string {

@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { nodeRequest, writeNodeResponse } from './node-adapter.js';
 import { errorResponse, WebHttpMsgpackServerTransport, type HttpHandleOptions, type HttpMsgpackServerOptions, type HttpRequestLike } from './server-transport.js';
 import { checkHostAndOrigin } from './host-check.js';
+import { canFollow } from './shared-event-store.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
@@ -68,6 +69,8 @@ export class McpHttpHandler {
     if (sessionId) {
       const session = this.sessions.get(sessionId);
       if (session) return this.serve(session, req, options);
+      // A resume of a session that lives, or lived, on another instance: its streams are in a shared store.
+      if (req.method === 'GET' && req.headers.get('last-event-id') && canFollow(this.options.eventStore)) return this.handleStateless(req, options);
       // Same checks, in the same order, a session's transport would make before saying 404.
       const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
       if (refused) return errorResponse(req, 403, -32000, refused);

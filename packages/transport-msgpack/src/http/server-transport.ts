@@ -20,6 +20,7 @@ import { PayloadError } from '../wire/errors.js';
 import { MAX_BATCH_SIZE, readBody, resolveMaxBodyBytes, type BodyChunks } from './body.js';
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
 import { checkHostAndOrigin, type HostCheckOptions } from './host-check.js';
+import { canFollow, type SharedEventStore } from './shared-event-store.js';
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, bodyWire, getStreamWire, postResponseWire, prefersMsgpack } from './media.js';
 import type { DecodeBudget } from '../wire/constants.js';
 
@@ -109,6 +110,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private readonly responses = new Map<RequestId, JSONRPCMessage>();
   private readonly resumable = new Set<string>();
   private heldForGetStream: { message: JSONRPCMessage; eventId?: string }[] = [];
+  /** Whether the GET stream has events in the store (a shared store is told when it ends). */
+  private storedStandalone = false;
   private started = false;
   private handledOne = false;
   private initialized = false;
@@ -127,6 +130,14 @@ export class WebHttpMsgpackServerTransport implements Transport {
   /** This session's message adapter, as made by adapterFactory. */
   get adapter(): MessageAdapter {
     return this.msgpack.adapter;
+  }
+
+  /**
+   * The GET stream's id in the event store: one per session, as a store may be shared by every session
+   * (and every instance).
+   */
+  private get standaloneStreamId(): string {
+    return this.sessionId === undefined ? STANDALONE_STREAM : `${STANDALONE_STREAM}:${this.sessionId}`;
   }
 
   /** @internal Streams currently open to clients (for leak checks). */
@@ -243,7 +254,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.set(message.id, streamId);
       const resumable = this.options.eventStore !== undefined && protocolVersion >= '2025-11-25';
       try {
-        if (resumable) await this.writePriming(stream, streamId);
+        if (resumable) await this.writePriming(stream, streamId, messages);
         for (const message of messages) {
           const extra: MessageExtraInfo = { authInfo: options.authInfo, requestInfo };
           if (isJSONRPCRequest(message) && resumable) {
@@ -274,13 +285,14 @@ export class WebHttpMsgpackServerTransport implements Transport {
     const codec = wire === 'msgpack' ? this.msgpack : this.json;
     const lastEventId = req.headers.get('last-event-id');
     if (this.options.eventStore && lastEventId) return this.replay(req, codec, lastEventId);
-    if (this.streams.has(STANDALONE_STREAM)) {
+    const standaloneId = this.standaloneStreamId;
+    if (this.streams.has(standaloneId)) {
       return this.refuse(req, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
     }
     const stream = new EventStream(codec, (cancelled) => {
-      if (this.streams.get(STANDALONE_STREAM)?.stream === cancelled) this.streams.delete(STANDALONE_STREAM);
+      if (this.streams.get(standaloneId)?.stream === cancelled) this.streams.delete(standaloneId);
     }, req.signal);
-    this.streams.set(STANDALONE_STREAM, { stream, wire, cleanup: () => this.endStream(STANDALONE_STREAM, stream) });
+    this.streams.set(standaloneId, { stream, wire, cleanup: () => this.endStream(standaloneId, stream) });
     const held = this.heldForGetStream;
     this.heldForGetStream = [];
     for (const { message, eventId } of held) this.writeEvent(stream, message, eventId);
@@ -291,29 +303,45 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private async replay(req: HttpRequestLike, codec: MsgpackMessageCodec | JsonMessageCodec, lastEventId: string): Promise<Response> {
     const store = this.options.eventStore!;
     try {
+      let known: string | undefined;
       if (store.getStreamIdForEventId) {
-        const known = await store.getStreamIdForEventId(lastEventId);
+        known = await store.getStreamIdForEventId(lastEventId);
         if (!known) return this.refuse(req, 400, -32000, 'Invalid event ID format');
         if (this.streams.has(known)) return this.refuse(req, 409, -32000, 'Conflict: Stream already has an active connection');
       }
       let streamId: string | undefined;
       let cancelled = false;
+      const following = new AbortController();
       const stream = new EventStream(codec, (gone) => {
         cancelled = true;
+        following.abort();
         if (streamId !== undefined && this.streams.get(streamId)?.stream === gone) this.streams.delete(streamId);
       }, req.signal);
       const replayed = new Set<string>();
       stream.replayedEventIds = replayed;
-      streamId = await store.replayEventsAfter(lastEventId, {
-        send: async (eventId, message) => {
-          if (this.writeEvent(stream, message, eventId)) replayed.add(eventId);
-          else {
-            this.onerror?.(new Error('Failed replay events'));
-            stream.close();
-          }
-        },
-      });
+      const send = async (eventId: string | undefined, message: JSONRPCMessage) => {
+        if (this.writeEvent(stream, message, eventId)) {
+          if (eventId !== undefined) replayed.add(eventId);
+        } else {
+          this.onerror?.(new Error('Failed replay events'));
+          following.abort();
+          stream.close();
+        }
+      };
+      // A stream this transport does not produce (another instance does, or did) is followed in the store.
+      if (canFollow(store) && known !== undefined && !this.producesStream(known)) {
+        const followed = await store.followEventsAfter(lastEventId, { send, signal: following.signal });
+        const id = (streamId = followed.streamId);
+        const end = () => this.endStream(id, stream);
+        followed.done.then(end, (error: unknown) => {
+          this.onerror?.(error as Error);
+          end();
+        });
+      } else {
+        streamId = await store.replayEventsAfter(lastEventId, { send });
+      }
       if (this.closed || cancelled) {
+        following.abort();
         stream.close();
         return this.errorResponse(req, 404, -32001, 'Session not found');
       }
@@ -327,6 +355,13 @@ export class WebHttpMsgpackServerTransport implements Transport {
       this.onerror?.(error as Error);
       return this.errorResponse(req, 500, -32000, 'Error replaying events');
     }
+  }
+
+  /** Whether this transport stores the stream's events itself (and so sends new ones live). */
+  private producesStream(streamId: string): boolean {
+    if (streamId === this.standaloneStreamId) return true;
+    for (const id of this.requestToStream.values()) if (id === streamId) return true;
+    return false;
   }
 
   private async handleDelete(req: HttpRequestLike): Promise<Response> {
@@ -359,12 +394,24 @@ export class WebHttpMsgpackServerTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.abandonStoredStreams();
     for (const entry of [...this.streams.values()]) entry.cleanup();
     this.streams.clear();
     this.responses.clear();
     this.resumable.clear();
     this.heldForGetStream = [];
     this.onclose?.();
+  }
+
+  /** Tells a shared store which of its streams will get no more events (their followers end them). */
+  private abandonStoredStreams(): void {
+    const store: SharedEventStore | undefined = this.options.eventStore;
+    if (!store?.streamAbandoned) return;
+    const unfinished = new Set(this.requestToStream.values());
+    if (this.storedStandalone) unfinished.add(this.standaloneStreamId);
+    for (const streamId of unfinished) {
+      Promise.resolve(store.streamAbandoned(streamId)).catch((error: unknown) => this.onerror?.(error as Error));
+    }
   }
 
   /** Ends the reply stream of one request; the client may resume it from the event store. */
@@ -374,7 +421,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   closeStandaloneSSEStream(): void {
-    this.streams.get(STANDALONE_STREAM)?.cleanup();
+    this.streams.get(this.standaloneStreamId)?.cleanup();
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
@@ -384,8 +431,9 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
     if (requestId === undefined) {
       if (isResponse) throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
-      const eventId = store ? await store.storeEvent(STANDALONE_STREAM, message) : undefined;
-      const standalone = this.streams.get(STANDALONE_STREAM)?.stream;
+      const eventId = store ? await store.storeEvent(this.standaloneStreamId, message) : undefined;
+      if (eventId !== undefined) this.storedStandalone = true;
+      const standalone = this.streams.get(this.standaloneStreamId)?.stream;
       if (!standalone) {
         if (this.closed) return;
         this.heldForGetStream.push({ message, eventId });
@@ -445,8 +493,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
     this.resumable.delete(streamId);
   }
 
-  private async writePriming(stream: EventStream, streamId: string): Promise<void> {
-    const eventId = await this.options.eventStore!.storeEvent(streamId, {} as JSONRPCMessage);
+  private async writePriming(stream: EventStream, streamId: string, messages: JSONRPCMessage[]): Promise<void> {
+    const store: SharedEventStore = this.options.eventStore!;
+    // A shared store learns the requests first, to answer them should this instance die mid-stream.
+    await store.streamOpened?.(streamId, messages.filter(isJSONRPCRequest).map((message) => message.id));
+    const eventId = await store.storeEvent(streamId, {} as JSONRPCMessage);
     stream.prime(eventId, this.options.retryInterval);
     this.resumable.add(streamId);
   }

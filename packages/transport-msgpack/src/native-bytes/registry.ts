@@ -100,6 +100,15 @@ export class PlaceholderRegistry {
     return text.length === PLACEHOLDER_LENGTH && text.startsWith(this.stem);
   }
 
+  /**
+   * The bytes behind a placeholder, left in place for the send that will take them (an event store copies
+   * them before the message is sent); undefined if unknown, already taken or expired.
+   */
+  peek(placeholder: string): Uint8Array | undefined {
+    const entry = this.entries.get(placeholder);
+    return entry && entry.expiresAt >= Date.now() ? entry.bytes : undefined;
+  }
+
   /** Removes and returns the bytes behind a placeholder; undefined if unknown, already taken or expired. */
   take(placeholder: string): Uint8Array | undefined {
     const entry = this.entries.get(placeholder);

@@ -1,0 +1,135 @@
+// Local services for the Redis/nginx tests and benchmark: redis-server and nginx from the machine's packages
+// (Debian's redis-server and nginx; .ci/run installs them), each on a free loopback port, in a temp dir,
+// and stopped by the caller (stop() kills only the process it started).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const START_TIMEOUT_MS = 15_000;
+
+/** The path of `name` on PATH (or in /usr/sbin, where Debian puts nginx), or undefined. */
+export function findBinary(name) {
+  const found = spawnSync('sh', ['-c', `command -v ${name} || ls /usr/sbin/${name} 2>/dev/null`], { encoding: 'utf8' });
+  const path = found.stdout.trim().split('\n')[0];
+  return path ? path : undefined;
+}
+
+/**
+ * Whether the binaries are there; when they are not: under CI (CI=true) an error, else a reason to skip
+ * (the caller prints it). .ci/run installs both, so a CI run never skips.
+ */
+export function missingBinaries(names) {
+  const missing = names.filter((name) => !findBinary(name));
+  if (missing.length === 0) return undefined;
+  const reason = `${missing.join(' and ')} not installed (apt-get install -y ${missing.join(' ')})`;
+  if (process.env.CI === 'true') throw new Error(`${reason}: CI must have them (.ci/run installs them)`);
+  return reason;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `command` until `ready(output so far)` is true; rejects on exit or after START_TIMEOUT_MS. */
+export function startProcess(command, args, ready, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    let output = '';
+    const timer = setTimeout(() => fail(new Error(`${command} did not start in ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS);
+    const onData = (chunk) => {
+      output += chunk;
+      if (output.length > 64 * 1024) output = output.slice(-32 * 1024);
+      if (ready(output)) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        child.stderr.off('data', onData);
+        child.off('exit', onExit);
+        // Keep draining so a chatty process never blocks on a full pipe.
+        child.stdout.resume();
+        child.stderr.resume();
+        resolve(child);
+      }
+    };
+    const onExit = (code, signal) => fail(new Error(`${command} exited (${code ?? signal}) before it was ready:\n${output}`));
+    function fail(error) {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    }
+    child.stdout.setEncoding('utf8').on('data', onData);
+    child.stderr.setEncoding('utf8').on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', fail);
+  });
+}
+
+/** Ends a child this module started: SIGTERM, then SIGKILL if it is still there after `graceMs`. */
+export async function stopProcess(child, graceMs = 3_000) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** redis-server on 127.0.0.1:<free port>, nothing persisted. Returns { url, port, process, stop() }. */
+export async function startRedis({ maxmemory } = {}) {
+  const port = await freePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'];
+  if (maxmemory) args.push('--maxmemory', String(maxmemory));
+  const child = await startProcess(findBinary('redis-server'), args, (output) => output.includes('Ready to accept connections'));
+  return { url: `redis://127.0.0.1:${port}`, port, process: child, stop: () => stopProcess(child) };
+}
+
+/**
+ * nginx in front of `upstreams` (host:port strings) on 127.0.0.1:<free port>, with the config made by
+ * `config({ port, upstreams, dir })` (examples/scale/nginx.conf.mjs), its pid, logs and temp files in a
+ * directory of its own. Returns { url, port, dir, process, stop() }.
+ */
+export async function startNginx(config, upstreams) {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-nginx-'));
+  const conf = join(dir, 'nginx.conf');
+  writeFileSync(conf, config({ port, upstreams, dir }));
+  const nginx = findBinary('nginx');
+  const check = spawnSync(nginx, ['-t', '-p', dir, '-c', conf, '-e', join(dir, 'error.log')], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`nginx config refused:\n${check.stderr}`);
+  const child = spawn(nginx, ['-p', dir, '-c', conf, '-e', join(dir, 'error.log'), '-g', 'daemon off;'], { stdio: 'ignore' });
+  await waitForPort(port, child);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dir,
+    process: child,
+    stop: async () => {
+      await stopProcess(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForPort(port, child) {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}) before listening`);
+    try {
+      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1_000) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`nginx did not listen on ${port} in ${START_TIMEOUT_MS} ms`);
+}

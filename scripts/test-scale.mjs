@@ -1,0 +1,307 @@
+// npm run test:scale: three instances of examples/scale/server.mjs behind nginx, sharing their streams in
+// Redis (RedisEventStore), everything on loopback ports chosen here and stopped at the end (also on failure).
+//   (a) 1,000 stateless calls (both wires) spread over all instances, none failing;
+//   (b) sessionful clients routed by Mcp-Session-Id to the instance that made the session;
+//   (c) failover, both wires: a long streamed response, its instance SIGKILLed mid-stream, resumed with
+//       Last-Event-ID through nginx on another instance: every stored event after that id exactly once, in
+//       order, then a JSON-RPC error for the request; the same for a session's GET stream;
+//   (d) RSS of each instance flat across (a) and (b); every Redis stream within its configured length.
+// Needs redis-server and nginx (Debian's packages; .ci/run installs them): skipped without them, except
+// under CI=true, where that fails.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createClient, RESP_TYPES } from 'redis';
+import { CanonicalEncoder, HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { nginxConfig } from '../examples/scale/nginx.conf.mjs';
+import { acceptFor, streamEvents } from '../packages/transport-msgpack/build/test/fixtures/stream-events.js';
+import { missingBinaries, startNginx, startProcess, startRedis, stopProcess } from './lib/services.mjs';
+
+const SERVER = fileURLToPath(new URL('../examples/scale/server.mjs', import.meta.url));
+const VERSION = '2025-11-25';
+const MAX_STREAM_LENGTH = 200;
+const STATELESS_CALLS = 1_000;
+const CONCURRENCY = 8;
+const WATCHDOG_MS = 240_000;
+const STREAM_READ_MS = 30_000;
+/** Events of a cut stream the client keeps; it resumes after the last of them. */
+const RESUME_AFTER = 6;
+
+const skip = missingBinaries(['redis-server', 'nginx']);
+if (skip) {
+  console.log(`test:scale skipped: ${skip}`);
+  process.exit(0);
+}
+
+const running = { redis: undefined, nginx: undefined, instances: [] };
+const watchdog = setTimeout(() => {
+  console.error(`test:scale: not done after ${WATCHDOG_MS} ms`);
+  void cleanup().finally(() => process.exit(1));
+}, WATCHDOG_MS);
+
+async function cleanup() {
+  await Promise.all(running.instances.map((instance) => stopProcess(instance.child)));
+  await running.nginx?.stop();
+  await running.redis?.stop();
+}
+
+async function startInstance(name, port = 0) {
+  let listening;
+  const child = await startProcess(process.execPath, [SERVER, '--port', String(port), '--redis', running.redis.url, '--name', name, '--max-stream-length', String(MAX_STREAM_LENGTH)], (output) => {
+    listening = /listening (\d+)/.exec(output)?.[1];
+    return listening !== undefined;
+  });
+  return { name, port: Number(listening), child };
+}
+
+/** Kills an instance as a crash would, and starts it again on its port (nginx's upstream stays valid). */
+async function killAndRestart(instance) {
+  const exited = new Promise((resolve) => instance.child.once('exit', resolve));
+  instance.child.kill('SIGKILL');
+  await exited;
+  return async () => {
+    const again = await startInstance(instance.name, instance.port);
+    running.instances[running.instances.indexOf(instance)] = again;
+  };
+}
+
+function rssOf(instance) {
+  const status = readFileSync(`/proc/${instance.child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
+}
+
+const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+async function connectClient(path, wire) {
+  const client = new Client({ name: 'test-scale', version: '1.0.0' });
+  const transport = new HttpMsgpackClientTransport(new URL(path, running.nginx.url), { wire });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** Runs `count` tasks, at most `limit` at a time. */
+async function pool(count, limit, task) {
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < count) await task(next++);
+  }));
+}
+
+const textOf = (result) => result.content.map((part) => part.text ?? '').join('');
+
+async function statelessCalls() {
+  const perInstance = new Map();
+  for (const wire of ['json', 'msgpack']) {
+    const { client } = await connectClient('/mcp-stateless', wire);
+    try {
+      await pool(STATELESS_CALLS / 2, CONCURRENCY, async (i) => {
+        const text = textOf(await client.callTool({ name: 'whoami', arguments: { text: `${wire}-${i}` } }));
+        const [name, echoed] = text.split(' ');
+        assert.equal(echoed, `${wire}-${i}`);
+        perInstance.set(name, (perInstance.get(name) ?? 0) + 1);
+      });
+    } finally {
+      await client.close();
+    }
+  }
+  console.log(`(a) ${STATELESS_CALLS} stateless calls, no error; per instance: ${[...perInstance].map(([name, count]) => `${name} ${count}`).join(', ')}`);
+  assert.equal(perInstance.size, 3, 'every instance served calls');
+  for (const count of perInstance.values()) assert.ok(count >= STATELESS_CALLS / 10, `an instance served only ${count} calls`);
+}
+
+async function sessionfulClients() {
+  const owners = new Set();
+  for (let n = 0; n < 6; n++) {
+    const wire = n % 2 ? 'msgpack' : 'json';
+    const { client, transport } = await connectClient('/mcp', wire);
+    try {
+      const owner = transport.sessionId.split('.')[0];
+      owners.add(owner);
+      for (let i = 0; i < 20; i++) {
+        assert.equal(textOf(await client.callTool({ name: 'whoami', arguments: {} })), owner, 'a session stays on the instance that made it');
+      }
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
+  }
+  console.log(`(b) 6 sessions x 20 calls, each answered by its own instance; sessions made on ${[...owners].sort().join(', ')}`);
+  assert.ok(owners.size >= 2, 'sessions spread over instances');
+}
+
+function instanceByUpstream(response) {
+  const port = Number(response.headers.get('x-upstream')?.split(',').pop()?.trim().split(':')[1]);
+  const instance = running.instances.find((candidate) => candidate.port === port);
+  assert.ok(instance, `X-Upstream ${response.headers.get('x-upstream')} names an instance`);
+  return instance;
+}
+
+const encoder = new CanonicalEncoder();
+function request(path, wire, { method = 'POST', body, sessionId, lastEventId } = {}) {
+  const headers = { accept: acceptFor(wire, method), 'mcp-protocol-version': VERSION };
+  if (sessionId) headers['mcp-session-id'] = sessionId;
+  if (lastEventId) headers['last-event-id'] = lastEventId;
+  let payload;
+  if (body !== undefined) {
+    headers['content-type'] = wire === 'msgpack' ? 'application/msgpack' : 'application/json';
+    payload = wire === 'msgpack' ? Uint8Array.from(encoder.encode(body)) : JSON.stringify(body);
+  }
+  return fetch(new URL(path, running.nginx.url), { method, headers, body: payload, signal: AbortSignal.timeout(STREAM_READ_MS) });
+}
+
+/** Reads events until `enough(events)`; then the rest of the stream, as a cut leaves it, into `events`. */
+async function readUntil(response, wire, enough) {
+  const events = [];
+  const iterator = streamEvents(response.body, wire);
+  let rest;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) break;
+    events.push(next.value);
+    if (enough(events)) {
+      rest = (async () => {
+        try {
+          for await (const event of iterator) events.push(event);
+        } catch {
+          // the connection is cut when the instance dies
+        }
+      })();
+      break;
+    }
+  }
+  return { events, rest: rest ?? Promise.resolve() };
+}
+
+async function readAll(response, wire) {
+  const events = [];
+  for await (const event of streamEvents(response.body, wire)) events.push(event);
+  return events;
+}
+
+/** Ids of the stored events after `lastEventId`, read from Redis directly (priming events carry no message). */
+async function storedIdsAfter(redis, lastEventId) {
+  const colon = lastEventId.lastIndexOf(':');
+  const streamId = lastEventId.slice(0, colon);
+  const binary = redis.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+  const entries = await binary.xRange(`mcp:es:stream:${streamId}`, `(${lastEventId.slice(colon + 1)}`, '+');
+  const isPriming = (payload) => payload.length === 1 && payload[0] === 0x80; // `{}`
+  return entries.filter((entry) => entry.message.m && !isPriming(entry.message.m)).map((entry) => `${streamId}:${entry.id}`);
+}
+
+async function failoverOfReplyStream(redis, wire) {
+  const call = { jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'steps', arguments: { count: 200, delayMs: 20 }, _meta: { progressToken: 'p' } } };
+  const response = await request('/mcp-stateless', wire, { body: call });
+  assert.equal(response.status, 200);
+  const producer = instanceByUpstream(response);
+  const cut = await readUntil(response, wire, (events) => events.length >= 11);
+  const restart = await killAndRestart(producer);
+  await cut.rest;
+  // Resume from the 6th event, as a client that lost the rest in flight would: the replay has work to do.
+  const kept = cut.events.slice(0, RESUME_AFTER);
+  const lastEventId = kept.at(-1).id;
+
+  const resumed = await request('/mcp-stateless', wire, { method: 'GET', lastEventId });
+  assert.equal(resumed.status, 200);
+  const server = instanceByUpstream(resumed);
+  assert.notEqual(server.name, producer.name, 'resumed on another instance');
+  const events = await readAll(resumed, wire);
+  const expected = await storedIdsAfter(redis, lastEventId);
+  const stored = events.filter((event) => event.id !== undefined);
+  assert.deepEqual(stored.map((event) => event.id), expected, 'every stored event after Last-Event-ID, once, in order');
+  const progress = [...kept, ...stored].map((event) => event.message?.params?.progress).filter((value) => value !== undefined);
+  assert.deepEqual(progress, progress.map((_, index) => index + 1), 'progress 1..n, none lost or repeated');
+  const last = events.at(-1).message;
+  assert.equal(last.id, 41);
+  assert.equal(last.error?.data?.reason, 'producer-lost', JSON.stringify(last));
+  console.log(`(c) ${wire}: POST stream cut after ${cut.events.length} events by SIGKILL of ${producer.name}; resumed after event ${RESUME_AFTER} on ${server.name}: ${stored.length} stored events, then "${last.error.message}"`);
+  await restart();
+}
+
+async function failoverOfGetStream(redis, wire) {
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'test-scale', version: '1' } } };
+  const opened = await request('/mcp', wire, { body: init });
+  const sessionId = opened.headers.get('mcp-session-id');
+  await opened.arrayBuffer();
+  const owner = running.instances.find((instance) => sessionId.startsWith(`${instance.name}.`));
+  (await request('/mcp', wire, { body: { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId })).body?.cancel();
+  const standalone = await request('/mcp', wire, { method: 'GET', sessionId });
+  assert.equal(standalone.status, 200);
+  const notify = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'notify', arguments: { count: 200, delayMs: 20 } } };
+  const pending = request('/mcp', wire, { body: notify, sessionId }).then((response) => response.arrayBuffer()).catch(() => {});
+  const cut = await readUntil(standalone, wire, (events) => events.length >= 10);
+  const restart = await killAndRestart(owner);
+  await Promise.all([cut.rest, pending]);
+  const kept = cut.events.slice(0, RESUME_AFTER);
+  const lastEventId = kept.at(-1).id;
+
+  const resumed = await request('/mcp', wire, { method: 'GET', sessionId, lastEventId });
+  assert.equal(resumed.status, 200);
+  const server = instanceByUpstream(resumed);
+  assert.notEqual(server.name, owner.name);
+  const events = await readAll(resumed, wire);
+  assert.deepEqual(events.map((event) => event.id), await storedIdsAfter(redis, lastEventId), 'every stored event after Last-Event-ID, once, in order');
+  const numbers = [...kept, ...events].map((event) => event.message.params.data.n);
+  assert.deepEqual(numbers, numbers.map((_, index) => index + 1));
+  console.log(`(c) ${wire}: GET stream of a session on ${owner.name} cut after ${cut.events.length} events by SIGKILL; resumed after event ${RESUME_AFTER} on ${server.name}: ${events.length} stored events, then the end of the stream`);
+  await restart();
+}
+
+async function redisBounded(redis) {
+  // A long GET stream: far more events than a stream keeps.
+  const { client, transport } = await connectClient('/mcp', 'msgpack');
+  try {
+    await client.callTool({ name: 'notify', arguments: { count: 2_000, delayMs: 0 } });
+  } finally {
+    await transport.terminateSession();
+    await client.close();
+  }
+  let longest = 0;
+  let keys = 0;
+  for await (const batch of redis.scanIterator({ MATCH: 'mcp:es:stream:*', COUNT: 500 })) {
+    for (const key of batch) {
+      keys++;
+      longest = Math.max(longest, await redis.xLen(key));
+    }
+  }
+  const used = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1]);
+  console.log(`(d) Redis: ${keys} streams, the longest ${longest} entries (maxStreamLength ${MAX_STREAM_LENGTH}, ~), used_memory ${mib(used)}`);
+  assert.ok(longest >= MAX_STREAM_LENGTH && longest <= MAX_STREAM_LENGTH + 100, `longest stream ${longest}`);
+  assert.ok(used < 64 * 1024 * 1024, `Redis uses ${mib(used)}`);
+}
+
+let failed = false;
+try {
+  running.redis = await startRedis();
+  for (const name of ['i1', 'i2', 'i3']) running.instances.push(await startInstance(name));
+  running.nginx = await startNginx(nginxConfig, running.instances.map((instance) => `127.0.0.1:${instance.port}`));
+  console.log(`redis ${running.redis.url}, nginx ${running.nginx.url}, instances ${running.instances.map((instance) => `${instance.name}:${instance.port}`).join(' ')}`);
+  const redis = await createClient({ url: running.redis.url }).connect();
+  try {
+    // Warm up (JIT, arenas, connection pools) before the RSS baseline.
+    const { client } = await connectClient('/mcp-stateless', 'msgpack');
+    await pool(150, CONCURRENCY, () => client.callTool({ name: 'whoami', arguments: {} }));
+    await client.close();
+    const before = running.instances.map(rssOf);
+    await statelessCalls();
+    await sessionfulClients();
+    const after = running.instances.map(rssOf);
+    console.log(`(d) RSS before/after (a)+(b): ${running.instances.map((instance, i) => `${instance.name} ${mib(before[i])} -> ${mib(after[i])}`).join(', ')}`);
+    for (let i = 0; i < before.length; i++) assert.ok(after[i] <= before[i] * 1.5 + 32 * 1024 * 1024, `RSS of ${running.instances[i].name} grew from ${mib(before[i])} to ${mib(after[i])}`);
+    for (const wire of ['json', 'msgpack']) {
+      await failoverOfReplyStream(redis, wire);
+      await failoverOfGetStream(redis, wire);
+    }
+    await redisBounded(redis);
+  } finally {
+    await redis.quit();
+  }
+  console.log('test:scale passed');
+} catch (error) {
+  failed = true;
+  console.error('test:scale FAILED:', error);
+} finally {
+  clearTimeout(watchdog);
+  await cleanup();
+}
+process.exit(failed ? 1 : 0);
