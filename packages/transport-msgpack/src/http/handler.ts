@@ -8,6 +8,8 @@ import { nodeRequest, writeNodeResponse } from './node-adapter.js';
 import { errorResponse, WebHttpMsgpackServerTransport, type HttpHandleOptions, type HttpMsgpackServerOptions, type HttpRequestLike } from './server-transport.js';
 import { checkHostAndOrigin } from './host-check.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
+import { bindModern, seedClientIdentity } from './modern-binding.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from './modern-headers.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
 export interface ConnectableServer {
@@ -63,6 +65,8 @@ export class McpHttpHandler {
   }
 
   async handle(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
+    const modernRevision = req.method === 'POST' ? modernHeaderRevision(req) : undefined;
+    if (modernRevision !== undefined) return this.handleModern(req, options, modernRevision);
     if (this.options.stateless) return this.handleStateless(req, options);
     const sessionId = req.headers.get('mcp-session-id');
     if (sessionId) {
@@ -74,6 +78,8 @@ export class McpHttpHandler {
       return errorResponse(req, 404, -32001, 'Session not found');
     }
     const session = await this.open({
+      // A 2026-07-28 body without its headers lands here (the headers route those): it gets -32020.
+      modernRevisions: SUPPORTED_MODERN_PROTOCOL_VERSIONS,
       sessionIdGenerator: this.options.sessionIdGenerator ?? randomUUID,
       onsessioninitialized: (id) => {
         this.sessions.set(id, session);
@@ -106,8 +112,25 @@ export class McpHttpHandler {
     await Promise.all(all.map((session) => this.shut(session)));
   }
 
+  /**
+   * A 2026-07-28 request: no session, a fresh server bound to the revision (SDK v2 servers) for this one
+   * exchange, on either wire. The transport checks the body against the headers (-32020 on a mismatch);
+   * a server that cannot serve the revision gets its requests answered with -32022.
+   */
+  private async handleModern(req: HttpRequestLike, options: HttpHandleOptions, revision: string): Promise<Response> {
+    const session: Session = await this.open({ sessionIdGenerator: undefined }, (server) => ({
+      modernRevisions: SUPPORTED_MODERN_PROTOCOL_VERSIONS.includes(revision) && bindModern(server, revision) ? [revision] : [],
+      onmodernmessage: (message) => seedClientIdentity(server, 'params' in message ? message.params : undefined),
+    }));
+    return this.serveOnce(session, req, options);
+  }
+
   private async handleStateless(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
-    const session = await this.open({ sessionIdGenerator: undefined });
+    return this.serveOnce(await this.open({ sessionIdGenerator: undefined }), req, options);
+  }
+
+  /** One request on a session of its own, shut once its reply has been read. */
+  private async serveOnce(session: Session, req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
     let response: Response;
     try {
       response = await session.transport.handleRequest(req, options);
@@ -130,10 +153,14 @@ export class McpHttpHandler {
     }
   }
 
-  private async open(extra: Partial<HttpMsgpackServerOptions>): Promise<Session> {
+  /** A new server and transport, connected; `prepare` adjusts the server before and the transport's options. */
+  private async open(
+    extra: Partial<HttpMsgpackServerOptions>,
+    prepare?: (server: ConnectableServer) => Partial<HttpMsgpackServerOptions>,
+  ): Promise<Session> {
     const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, ...transportOptions } = this.options;
-    const transport = new WebHttpMsgpackServerTransport({ ...transportOptions, ...extra });
     const server = await make();
+    const transport = new WebHttpMsgpackServerTransport({ ...transportOptions, ...extra, ...prepare?.(server) });
     await server.connect(transport);
     return {
       transport,
@@ -166,6 +193,12 @@ export class McpHttpHandler {
     await session.transport.close().catch(() => {});
     await session.server.close().catch(() => {});
   }
+}
+
+/** The revision a POST's MCP-Protocol-Version header names, when it is one of the stateless era. */
+function modernHeaderRevision(req: HttpRequestLike): string | undefined {
+  const version = req.headers.get('mcp-protocol-version')?.trim();
+  return version && isModernProtocolVersion(version) ? version : undefined;
 }
 
 /** Calls done once the response body has been fully read or cancelled (at once if it has none). */

@@ -21,6 +21,8 @@ import { MAX_BATCH_SIZE, readBody, resolveMaxBodyBytes, type BodyChunks } from '
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
 import { checkHostAndOrigin, type HostCheckOptions } from './host-check.js';
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, bodyWire, getStreamWire, postResponseWire, prefersMsgpack } from './media.js';
+import { classifyEra } from './modern-check.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from './modern-headers.js';
 
 export type { EventStore };
 
@@ -67,6 +69,15 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
    * still sent as base64; false: no adapter at all. Ignored when adapterFactory is given.
    */
   nativeBytes?: boolean | NativeBytesOptions;
+  /**
+   * The 2026-07-28-era revisions served (stateless, no initialize, SPEC.md section 9.5). Default: every
+   * one this package knows on a stateless transport, none on a session transport (whose clients then get
+   * -32022 "unsupported protocol version" and fall back to 2025-11-25). The server connected to the
+   * transport must serve them too: McpHttpHandler arranges that for SDK v2 servers.
+   */
+  modernRevisions?: readonly string[];
+  /** @internal Called with each 2026-07-28-era message before it is handed to the server. */
+  onmodernmessage?: (message: JSONRPCMessage) => void;
 }
 
 const STANDALONE_STREAM = '_GET_stream';
@@ -202,8 +213,14 @@ export class WebHttpMsgpackServerTransport implements Transport {
       }
       if (this.closed) return this.errorResponse(req, 404, -32001, 'Session not found');
 
-      const initialize = messages.find(isInitializeRequest) as InitializeRequest | undefined;
-      if (initialize) {
+      // Body first, headers cross-checked (SEP-2243), before anything about sessions.
+      const era = classifyEra(req.headers, raw, this.options.modernRevisions ?? (this.options.sessionIdGenerator ? [] : SUPPORTED_MODERN_PROTOCOL_VERSIONS));
+      if (era.kind === 'refuse') return this.refuse(req, era.status, era.code, era.message, undefined, era.data, idOf(raw));
+      const modern = era.kind === 'modern';
+      const initialize = modern ? undefined : (messages.find(isInitializeRequest) as InitializeRequest | undefined);
+      if (modern) {
+        for (const message of messages) this.options.onmodernmessage?.(message);
+      } else if (initialize) {
         if (this.initialized && this.sessionId !== undefined) return this.refuse(req, 400, -32600, 'Invalid Request: Server already initialized');
         if (messages.length > 1) return this.refuse(req, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
         this.sessionId = this.options.sessionIdGenerator?.();
@@ -237,7 +254,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
       }, req.signal);
       this.streams.set(streamId, { stream, wire: replyWire, cleanup: () => this.endStream(streamId, stream) });
       for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.set(message.id, streamId);
-      const resumable = this.options.eventStore !== undefined && protocolVersion >= '2025-11-25';
+      // A 2026-07-28 request is one exchange with no session to resume it in.
+      const resumable = !modern && this.options.eventStore !== undefined && protocolVersion >= '2025-11-25';
       try {
         if (resumable) await this.writePriming(stream, streamId);
         for (const message of messages) {
@@ -495,13 +513,13 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   /** Reports the problem, then answers it (the SDK reports every refused request through onerror). */
-  private refuse(req: HttpRequestLike, status: number, code: number, message: string, headers?: Record<string, string>, data?: unknown): Response {
+  private refuse(req: HttpRequestLike, status: number, code: number, message: string, headers?: Record<string, string>, data?: unknown, id: RequestId | null = null): Response {
     this.onerror?.(new Error(message));
-    return this.errorResponse(req, status, code, message, headers, data);
+    return this.errorResponse(req, status, code, message, headers, data, id);
   }
 
-  private errorResponse(req: HttpRequestLike, status: number, code: number, message: string, headers?: Record<string, string>, data?: unknown): Response {
-    return errorResponse(req, status, code, message, headers, data, this.msgpack);
+  private errorResponse(req: HttpRequestLike, status: number, code: number, message: string, headers?: Record<string, string>, data?: unknown, id: RequestId | null = null): Response {
+    return errorResponse(req, status, code, message, headers, data, this.msgpack, id);
   }
 }
 
@@ -516,9 +534,10 @@ export function errorResponse(
   headers: Record<string, string> = {},
   data?: unknown,
   codec: MsgpackMessageCodec = ERROR_CODEC,
+  id: RequestId | null = null,
 ): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
-  const value = { jsonrpc: '2.0', error, id: null } as unknown as JSONRPCMessage;
+  const value = { jsonrpc: '2.0', error, id } as unknown as JSONRPCMessage;
   const all: Record<string, string> = { ...headers, Vary: 'Accept, Content-Type' };
   if (prefersMsgpack(req.headers.get('accept'))) {
     all['Content-Type'] = MSGPACK_MEDIA_TYPE;
@@ -526,6 +545,13 @@ export function errorResponse(
   }
   all['Content-Type'] = JSON_MEDIA_TYPE;
   return new Response(JSON.stringify(value), { status, headers: all });
+}
+
+/** The id of a refused request, echoed as the SDK does so the client's call ends with the error. */
+function idOf(body: unknown): RequestId | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('method' in body)) return null;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function reasonOf(error: unknown): unknown {

@@ -1,0 +1,305 @@
+// MCP 2026-07-28 over HTTP (stateless, SEP-2243 headers) with SDK v2 on both sides: every pairing of
+// {SDK v2's own HTTP transport, ours} x {client, server}, pinned and auto, on both of our wires; the
+// header cross-check (-32020) on the decoded body; and a 2025-11-25 client on the same endpoint.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
+import { Packr, Unpackr } from 'msgpackr';
+import * as z from 'zod/v4';
+import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode } from 'mcp-msgpack-transport';
+import { serverKinds, type ServerKind } from './fixtures/http-helpers.js';
+
+const LIMIT = 30_000;
+const MODERN = '2026-07-28';
+const IMAGE = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 7) % 251);
+
+function makeV2Server(): McpServer {
+  const server = new McpServer({ name: 'v2-server', version: '1.0.0' });
+  server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+  server.registerTool('image', { inputSchema: z.object({}) }, async () => ({
+    content: [{ type: 'image', data: Buffer.from(IMAGE).toString('base64'), mimeType: 'image/png' }],
+  }));
+  return server;
+}
+
+interface Endpoint {
+  url: URL;
+  close(): Promise<void>;
+}
+
+async function ourEndpoint(kind: ServerKind, createServer: () => { connect(t: never): Promise<void>; close(): Promise<void> } = makeV2Server): Promise<Endpoint> {
+  const handler = new McpHttpHandler({ createServer: createServer as never });
+  const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
+  return { url: running.url, close: () => running.close() };
+}
+
+/** SDK v2's own createMcpHandler, on a fetch-style server of the runtime. */
+async function sdkEndpoint(): Promise<Endpoint> {
+  const handler = createMcpHandler(() => makeV2Server());
+  const { createServer } = await import('node:http');
+  const http = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+    const body = req.method === 'POST' ? Buffer.concat(chunks) : undefined;
+    const response = await handler.fetch(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as { port: number };
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    close: async () => {
+      await handler.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
+
+type Negotiation = { mode: 'auto' } | { mode: { pin: string } };
+const negotiations: [string, Negotiation][] = [
+  ['pinned', { mode: { pin: MODERN } }],
+  ['auto', { mode: 'auto' }],
+];
+
+type ClientTransportMaker = [string, (url: URL) => HttpMsgpackClientTransport | StreamableHTTPClientTransport];
+const ourClients: ClientTransportMaker[] = [
+  ['our client, msgpack', (url) => new HttpMsgpackClientTransport(url)],
+  ['our client, json', (url) => new HttpMsgpackClientTransport(url, { wire: 'json' })],
+];
+const sdkClient: ClientTransportMaker = ["SDK v2's client", (url) => new StreamableHTTPClientTransport(url)];
+
+/** Lists tools, calls the text tool and the image tool, and checks the revision and the image's bytes. */
+async function exercise(url: URL, makeTransport: ClientTransportMaker[1], negotiation: Negotiation): Promise<string | undefined> {
+  const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: negotiation });
+  const transport = makeTransport(url);
+  await client.connect(transport as never);
+  try {
+    assert.equal(client.getNegotiatedProtocolVersion(), MODERN);
+    assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name).sort(), ['echo', 'image']);
+    const echo = await client.callTool({ name: 'echo', arguments: { text: 'über' } });
+    assert.deepEqual(echo.content, [{ type: 'text', text: 'über' }]);
+    const image = await client.callTool({ name: 'image', arguments: {} });
+    const block = (image.content as { type: string; data: string }[])[0]!;
+    assert.equal(block.type, 'image');
+    assert.deepEqual(new Uint8Array(Buffer.from(block.data, 'base64')), IMAGE);
+    return transport instanceof HttpMsgpackClientTransport ? transport.wire : undefined;
+  } finally {
+    await client.close();
+  }
+}
+
+for (const kind of serverKinds) {
+  describe(`2026-07-28 over HTTP: SDK v2 clients against our handler serving an SDK v2 McpServer (${kind})`, { timeout: LIMIT }, () => {
+    let endpoint: Endpoint;
+    before(async () => {
+      endpoint = await ourEndpoint(kind);
+    });
+    after(async () => {
+      await endpoint.close();
+    });
+
+    for (const [how, negotiation] of negotiations) {
+      for (const [who, make] of [...ourClients, sdkClient]) {
+        it(`${who}, ${how}: lists tools, calls a text tool and an image tool`, async () => {
+          const wire = await exercise(endpoint.url, make, negotiation);
+          if (who === 'our client, msgpack') assert.equal(wire, 'msgpack');
+        });
+      }
+    }
+
+    it('an SDK v1 client on 2025-11-25 still gets its session at the same endpoint', async () => {
+      const client = new ClientV1({ name: 'old', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransportV1(endpoint.url);
+      await client.connect(transport);
+      try {
+        assert.ok(transport.sessionId, 'a session id');
+        assert.equal(transport.protocolVersion, '2025-11-25');
+        const result = await client.callTool({ name: 'echo', arguments: { text: 'old' } });
+        assert.deepEqual(result.content, [{ type: 'text', text: 'old' }]);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('an SDK v2 client in auto mode falls back to 2025-11-25 when the served server cannot do 2026-07-28 (SDK v1)', async () => {
+      const v1 = await ourEndpoint(kind, () => {
+        const server = new McpServerV1({ name: 'v1-server', version: '1.0.0' });
+        server.registerTool('echo', { inputSchema: {} }, async () => ({ content: [{ type: 'text', text: 'v1' }] }));
+        return server as never;
+      });
+      try {
+        for (const [, make] of [...ourClients, sdkClient]) {
+          const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+          await client.connect(make(v1.url) as never);
+          try {
+            assert.equal(client.getNegotiatedProtocolVersion(), '2025-11-25');
+            assert.deepEqual((await client.callTool({ name: 'echo', arguments: {} })).content, [{ type: 'text', text: 'v1' }]);
+          } finally {
+            await client.close();
+          }
+        }
+      } finally {
+        await v1.close();
+      }
+    });
+  });
+}
+
+describe("2026-07-28 over HTTP: SDK v2 client with our transport against SDK v2's createMcpHandler", { timeout: LIMIT }, () => {
+  let endpoint: Endpoint;
+  before(async () => {
+    endpoint = await sdkEndpoint();
+  });
+  after(async () => {
+    await endpoint.close();
+  });
+  for (const [how, negotiation] of negotiations) {
+    for (const [who, make] of ourClients) {
+      it(`${who}, ${how}: lists tools, calls a text tool and an image tool`, async () => {
+        // createMcpHandler takes JSON only: the msgpack client falls back, and must still send the headers.
+        assert.equal(await exercise(endpoint.url, make, negotiation), 'json');
+      });
+    }
+  }
+});
+
+const packr = new Packr({ useRecords: false, variableMapSize: true });
+const unpackr = new Unpackr({ useRecords: false });
+
+function enveloped(method: string, params: Record<string, unknown> = {}, id = 7): Record<string, unknown> {
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  return { jsonrpc: '2.0', id, method, params: { ...params, _meta } };
+}
+
+/** Posts one MessagePack body with the given headers and decodes the MessagePack reply. */
+async function postMsgpack(url: URL, body: unknown, headers: Record<string, string>): Promise<{ status: number; reply: Record<string, any> }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/msgpack', accept: 'application/msgpack, application/vnd.mcp-msgpack.stream', ...headers },
+    body: new Uint8Array(packr.pack(body)),
+  });
+  assert.equal(response.headers.get('content-type'), 'application/msgpack');
+  return { status: response.status, reply: unpackr.unpack(new Uint8Array(await response.arrayBuffer())) };
+}
+
+/** The JSON-RPC messages of a msgpack-v1 frame stream (control maps, which have no jsonrpc, left out). */
+function framedMessages(bytes: Uint8Array): Record<string, any>[] {
+  const messages: Record<string, any>[] = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 0; at < bytes.length; ) {
+    const length = view.getUint32(at);
+    const value = unpackr.unpack(bytes.subarray(at + 4, at + 4 + length));
+    if ('jsonrpc' in value) messages.push(value);
+    at += 4 + length;
+  }
+  return messages;
+}
+
+for (const kind of serverKinds) {
+  describe(`2026-07-28 over HTTP: our server checks the SEP-2243 headers against the decoded MessagePack body (${kind})`, { timeout: LIMIT }, () => {
+    let endpoint: Endpoint;
+    before(async () => {
+      endpoint = await ourEndpoint(kind);
+    });
+    after(async () => {
+      await endpoint.close();
+    });
+
+    it('a request whose Mcp-Method disagrees with its body gets 400 and -32020, answering its id', async () => {
+      const { status, reply } = await postMsgpack(endpoint.url, enveloped('tools/list'), { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call' });
+      assert.equal(status, 400);
+      assert.equal(reply.id, 7);
+      assert.equal(reply.error.code, -32020);
+      assert.deepEqual(reply.error.data, { mismatch: { header: 'tools/call', body: 'the body names method tools/list but the Mcp-Method header names tools/call' } });
+    });
+
+    it('a request without the MCP-Protocol-Version header gets -32020, not a session error', async () => {
+      const { status, reply } = await postMsgpack(endpoint.url, enveloped('tools/list'), { 'mcp-method': 'tools/list' });
+      assert.equal(status, 400);
+      assert.equal(reply.error.code, -32020);
+      assert.match(reply.error.message, /names protocol version 2026-07-28 but the required MCP-Protocol-Version header is absent/);
+    });
+
+    it('Mcp-Name must mirror params.name (absent, different, or a broken sentinel: -32020); the sentinel form is decoded', async () => {
+      const call = enveloped('tools/call', { name: 'echo', arguments: { text: 'x' } });
+      const base = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call' };
+      for (const name of [undefined, 'image', '=?base64?***?=']) {
+        const { status, reply } = await postMsgpack(endpoint.url, call, name === undefined ? base : { ...base, 'mcp-name': name });
+        assert.equal(status, 400, String(name));
+        assert.equal(reply.error.code, -32020, String(name));
+      }
+      const response = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/msgpack',
+          accept: 'application/msgpack, application/vnd.mcp-msgpack.stream',
+          ...base,
+          'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=`,
+        },
+        body: new Uint8Array(packr.pack(call)),
+      });
+      await response.body?.cancel();
+      assert.equal(response.status, 200);
+    });
+
+    it('headers that agree get the answer, with no session id', async () => {
+      const response = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/msgpack',
+          accept: 'application/msgpack, application/vnd.mcp-msgpack.stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'server/discover',
+        },
+        body: new Uint8Array(packr.pack(enveloped('server/discover'))),
+      });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('mcp-session-id'), null);
+      const reply = framedMessages(new Uint8Array(await response.arrayBuffer())).find((m) => m.id === 7)!;
+      assert.deepEqual(reply.result.supportedVersions, [MODERN]);
+      assert.equal(reply.result.resultType, 'complete');
+    });
+  });
+}
+
+describe('our HTTP client derives the SEP-2243 headers from each message, on both wires', () => {
+  for (const wire of ['msgpack', 'json'] as const) {
+    it(`${wire}: version, method and name (sentinel-encoded when not plain ASCII); per-send headers, never over the derived ones`, async () => {
+      const seen: Headers[] = [];
+      const fetchSpy = async (_url: string | URL, init?: RequestInit) => {
+        seen.push(new Headers(init?.headers));
+        return new Response(null, { status: 202 });
+      };
+      const transport = new HttpMsgpackClientTransport(new URL('http://127.0.0.1:9/mcp'), { wire, fetch: fetchSpy as never });
+      await transport.start();
+      await transport.send(enveloped('tools/call', { name: 'grüße', arguments: {} }) as never, {
+        headers: { 'Mcp-Param-Region': 'eu', 'mcp-method': 'forged', 'content-type': 'text/plain' },
+      });
+      await transport.send(enveloped('tools/list') as never);
+      await transport.send({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} });
+      await transport.close();
+      const [call, list, legacy] = seen;
+      assert.equal(call!.get('mcp-protocol-version'), MODERN);
+      assert.equal(call!.get('mcp-method'), 'tools/call');
+      assert.equal(call!.get('mcp-name'), `=?base64?${Buffer.from('grüße').toString('base64')}?=`);
+      assert.equal(call!.get('mcp-param-region'), 'eu');
+      assert.equal(call!.get('content-type'), wire === 'msgpack' ? 'application/msgpack' : 'application/json');
+      assert.equal(list!.get('mcp-method'), 'tools/list');
+      assert.equal(list!.get('mcp-name'), null);
+      assert.equal(legacy!.get('mcp-method'), null);
+      assert.equal(legacy!.get('mcp-protocol-version'), null);
+    });
+  }
+});
