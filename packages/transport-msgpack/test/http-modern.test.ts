@@ -10,7 +10,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { Packr, Unpackr } from 'msgpackr';
 import * as z from 'zod/v4';
-import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode } from 'mcp-msgpack-transport';
+import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode, nativeImage, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
 import { serverKinds, type ServerKind } from './fixtures/http-helpers.js';
 
 const LIMIT = 30_000;
@@ -23,6 +23,7 @@ function makeV2Server(): McpServer {
   server.registerTool('image', { inputSchema: z.object({}) }, async () => ({
     content: [{ type: 'image', data: Buffer.from(IMAGE).toString('base64'), mimeType: 'image/png' }],
   }));
+  server.registerTool('native-image', { inputSchema: z.object({}) }, async () => ({ content: [nativeImage(IMAGE, 'image/png')] }));
   return server;
 }
 
@@ -31,8 +32,12 @@ interface Endpoint {
   close(): Promise<void>;
 }
 
-async function ourEndpoint(kind: ServerKind, createServer: () => { connect(t: never): Promise<void>; close(): Promise<void> } = makeV2Server): Promise<Endpoint> {
-  const handler = new McpHttpHandler({ createServer: createServer as never });
+async function ourEndpoint(
+  kind: ServerKind,
+  createServer: () => { connect(t: never): Promise<void>; close(): Promise<void> } = makeV2Server,
+  options: Partial<McpHttpHandlerOptions> = {},
+): Promise<Endpoint> {
+  const handler = new McpHttpHandler({ createServer: createServer as never, ...options });
   const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
   return { url: running.url, close: () => running.close() };
 }
@@ -83,7 +88,7 @@ async function exercise(url: URL, makeTransport: ClientTransportMaker[1], negoti
   await client.connect(transport as never);
   try {
     assert.equal(client.getNegotiatedProtocolVersion(), MODERN);
-    assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name).sort(), ['echo', 'image']);
+    assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name).sort(), ['echo', 'image', 'native-image']);
     const echo = await client.callTool({ name: 'echo', arguments: { text: 'über' } });
     assert.deepEqual(echo.content, [{ type: 'text', text: 'über' }]);
     const image = await client.callTool({ name: 'image', arguments: {} });
@@ -303,3 +308,67 @@ describe('our HTTP client derives the SEP-2243 headers from each message, on bot
     });
   }
 });
+
+for (const kind of serverKinds) {
+  describe(`2026-07-28 over HTTP: native bytes negotiated per request, no session (${kind})`, { timeout: LIMIT }, () => {
+    let endpoint: Endpoint;
+    before(async () => {
+      endpoint = await ourEndpoint(kind, makeV2Server, { nativeBytes: true });
+    });
+    after(async () => {
+      await endpoint.close();
+    });
+
+    /** A fetch that keeps every request and reply body (each reply read whole: 2026-07-28 streams end with the answer). */
+    function recordingFetch(): { fetch: typeof fetch; sent: Uint8Array[]; received: Uint8Array[] } {
+      const sent: Uint8Array[] = [];
+      const received: Uint8Array[] = [];
+      const recording = (async (url: string | URL, init?: RequestInit) => {
+        if (init?.body instanceof Uint8Array) sent.push(init.body);
+        const response = await fetch(url, init);
+        const body = new Uint8Array(await response.arrayBuffer());
+        received.push(body);
+        return new Response(response.status === 202 ? null : body, { status: response.status, headers: response.headers });
+      }) as typeof fetch;
+      return { fetch: recording, sent, received };
+    }
+
+    for (const [how, negotiation] of negotiations) {
+      it(`${how}: each request offers it in its _meta, discover advertises it, and the image comes back as bin`, async () => {
+        const recorder = recordingFetch();
+        const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: negotiation });
+        const transport = new HttpMsgpackClientTransport(endpoint.url, { nativeBytes: true, fetch: recorder.fetch });
+        await client.connect(transport as never);
+        try {
+          const result = await client.callTool({ name: 'native-image', arguments: {} });
+          const block = (result.content as { data: string }[])[0]!;
+          assert.deepEqual(new Uint8Array(Buffer.from(block.data, 'base64')), IMAGE, 'handed to the SDK as base64, bytes intact');
+        } finally {
+          await client.close();
+        }
+        const requests = recorder.sent.map((body) => unpackr.unpack(body) as Record<string, any>);
+        const call = requests.find((request) => request.method === 'tools/call')!;
+        assert.deepEqual(call.params._meta['io.modelcontextprotocol/clientCapabilities'].experimental, { 'mcp-msgpack/native-bytes': { version: 1 } });
+        const replies = recorder.received.flatMap((bytes) => (bytes.length > 0 && bytes[0] === 0 ? framedMessages(bytes) : []));
+        const discover = replies.find((reply) => reply.result?.supportedVersions)!;
+        assert.deepEqual(discover.result.capabilities.experimental, { 'mcp-msgpack/native-bytes': { version: 1 } });
+        const image = replies.find((reply) => reply.id === call.id)!.result.content[0].data;
+        assert.ok(image instanceof Uint8Array, 'bin on the wire, not base64');
+        assert.deepEqual(new Uint8Array(image), IMAGE);
+      });
+    }
+
+    it('a JSON-wire client offers nothing and gets base64', async () => {
+      const recorder = recordingFetch();
+      const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+      await client.connect(new HttpMsgpackClientTransport(endpoint.url, { nativeBytes: true, wire: 'json', fetch: recorder.fetch }) as never);
+      try {
+        const result = await client.callTool({ name: 'native-image', arguments: {} });
+        assert.deepEqual(new Uint8Array(Buffer.from((result.content as { data: string }[])[0]!.data, 'base64')), IMAGE);
+      } finally {
+        await client.close();
+      }
+      assert.equal(recorder.sent.length, 0, 'JSON bodies are strings, never bytes');
+    });
+  });
+}

@@ -25,7 +25,8 @@ import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
 import { defaultFetch } from './client-fetch.js';
 import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
 import { SseReader } from './sse-reader.js';
-import { envelopeVersion, isModernProtocolVersion, isReservedHeader, modernRequestHeaders } from './modern-headers.js';
+import { envelopeVersion, isModernProtocolVersion } from '../jsonrpc/envelope.js';
+import { isReservedHeader, modernRequestHeaders } from './modern-headers.js';
 
 const DEFAULT_RECONNECTION: StreamableHTTPReconnectionOptions = {
   initialReconnectionDelay: 1000,

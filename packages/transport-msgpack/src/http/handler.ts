@@ -9,7 +9,7 @@ import { errorResponse, WebHttpMsgpackServerTransport, type HttpHandleOptions, t
 import { checkHostAndOrigin } from './host-check.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
 import { bindModern, seedClientIdentity } from './modern-binding.js';
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from './modern-headers.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../jsonrpc/envelope.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
 export interface ConnectableServer {

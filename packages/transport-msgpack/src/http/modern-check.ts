@@ -1,13 +1,5 @@
-import {
-  HEADER_MISMATCH,
-  SUPPORTED_MODERN_PROTOCOL_VERSIONS,
-  decodeHeaderValue,
-  envelopeVersion,
-  hasEnvelopeClaim,
-  isModernProtocolVersion,
-  isPlainObject,
-  nameSource,
-} from './modern-headers.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, isPlainObject } from '../jsonrpc/envelope.js';
+import { HEADER_MISMATCH, decodeHeaderValue, nameSource } from './modern-headers.js';
 
 /** The JSON-RPC errors a refused request gets, with the HTTP status the spec gives them. */
 const INVALID_REQUEST = -32600;

@@ -5,22 +5,10 @@
  * from each message, the server checks them against the decoded body (modern-check.ts).
  */
 
-/** The `_meta` key whose presence makes a request a 2026-07-28 one (its "envelope claim"). */
-export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
-export const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
-export const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
-
-/** The first revision of the stateless era; revisions are ISO dates, so they compare as strings. */
-export const FIRST_MODERN_PROTOCOL_VERSION = '2026-07-28';
-/** The stateless revisions this package serves. */
-export const SUPPORTED_MODERN_PROTOCOL_VERSIONS: readonly string[] = [FIRST_MODERN_PROTOCOL_VERSION];
+import { envelopeVersion, isPlainObject } from '../jsonrpc/envelope.js';
 
 /** SEP-2243's code for a header that disagrees with (or is missing for) the body. */
 export const HEADER_MISMATCH = -32020;
-
-export function isModernProtocolVersion(version: string): boolean {
-  return version >= FIRST_MODERN_PROTOCOL_VERSION;
-}
 
 /**
  * Which body field `Mcp-Name` mirrors, per method (SEP-2243's table, plus the task methods of SEP-2663), as
@@ -41,25 +29,6 @@ export function nameSource(method: string, params: unknown): { field: string; va
   if (field === undefined) return undefined;
   const raw = isPlainObject(params) ? params[field] : undefined;
   return { field, value: typeof raw === 'string' ? raw : undefined };
-}
-
-/** The protocol version a message's `params._meta` claims, when it carries the claim as a string. */
-export function envelopeVersion(params: unknown): string | undefined {
-  const meta = metaOf(params);
-  const value = meta?.[PROTOCOL_VERSION_META_KEY];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** Whether `params._meta` carries the claim key at all (a malformed value still counts as a claim). */
-export function hasEnvelopeClaim(params: unknown): boolean {
-  const meta = metaOf(params);
-  return meta !== undefined && PROTOCOL_VERSION_META_KEY in meta;
-}
-
-export function metaOf(params: unknown): Record<string, unknown> | undefined {
-  if (!isPlainObject(params)) return undefined;
-  const meta = params._meta;
-  return isPlainObject(meta) ? meta : undefined;
 }
 
 /**
@@ -120,8 +89,4 @@ function needsSentinel(value: string): boolean {
     if (c !== 9 && (c < 32 || c > 126)) return true;
   }
   return false;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
 }

@@ -22,7 +22,7 @@ import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
 import { checkHostAndOrigin, type HostCheckOptions } from './host-check.js';
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, bodyWire, getStreamWire, postResponseWire, prefersMsgpack } from './media.js';
 import { classifyEra } from './modern-check.js';
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from './modern-headers.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../jsonrpc/envelope.js';
 
 export type { EventStore };
 
