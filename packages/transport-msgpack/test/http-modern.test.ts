@@ -11,7 +11,7 @@ import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { Packr, Unpackr } from 'msgpackr';
 import * as z from 'zod/v4';
 import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode, nativeImage, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
-import { serverKinds, type ServerKind } from './fixtures/http-helpers.js';
+import { serverKinds, waitUntil, type ServerKind } from './fixtures/http-helpers.js';
 
 const LIMIT = 30_000;
 const MODERN = '2026-07-28';
@@ -370,5 +370,45 @@ for (const kind of serverKinds) {
       }
       assert.equal(recorder.sent.length, 0, 'JSON bodies are strings, never bytes');
     });
+  });
+}
+
+for (const kind of serverKinds) {
+  describe(`2026-07-28 over HTTP: subscriptions/listen streams at our handler (${kind})`, { timeout: LIMIT }, () => {
+    let handler: McpHttpHandler;
+    let close: () => Promise<void>;
+    let url: URL;
+    before(async () => {
+      handler = new McpHttpHandler({ createServer: makeV2Server as never });
+      const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
+      url = running.url;
+      close = () => running.close();
+    });
+    after(async () => {
+      await close();
+    });
+
+    for (const [who, make] of [...ourClients, sdkClient]) {
+      it(`${who}: acknowledged with the honored filter, then hears what the endpoint announces; the stream ends with the client`, async () => {
+        const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+        let changed = 0;
+        client.setNotificationHandler('notifications/tools/list_changed', () => {
+          changed++;
+        });
+        await client.connect(make(url) as never);
+        try {
+          const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true });
+          assert.deepEqual(subscription.honoredFilter, { toolsListChanged: true }, 'the server has tools, not prompts');
+          assert.equal(handler.listenCount, 1);
+          handler.notify.promptsChanged();
+          handler.notify.toolsChanged();
+          await waitUntil(() => changed === 1, 'tools/list_changed on the listen stream');
+        } finally {
+          await client.close();
+        }
+        await waitUntil(() => handler.listenCount === 0, 'the stream to end');
+        assert.equal(changed, 1);
+      });
+    }
   });
 }

@@ -8,7 +8,8 @@ import { nodeRequest, writeNodeResponse } from './node-adapter.js';
 import { errorResponse, WebHttpMsgpackServerTransport, type HttpHandleOptions, type HttpMsgpackServerOptions, type HttpRequestLike } from './server-transport.js';
 import { checkHostAndOrigin } from './host-check.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
-import { bindModern, seedClientIdentity } from './modern-binding.js';
+import { bindModern, listenContextOf, seedClientIdentity } from './modern-binding.js';
+import { ListenSubscriptions, type ListenNotifier } from './listen-subscriptions.js';
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../jsonrpc/envelope.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
@@ -45,12 +46,27 @@ interface Session extends ExpirableSession {
 export class McpHttpHandler {
   private readonly sessions = new Map<string, Session>();
   private readonly sweeper: IdleSessionSweeper<Session> | undefined;
+  private readonly listeners = new ListenSubscriptions();
 
   constructor(private readonly options: McpHttpHandlerOptions) {
     const idleTimeoutMs = resolveIdleTimeout(options.sessionIdleTimeoutMs);
     if (idleTimeoutMs !== undefined && !options.stateless) {
       this.sweeper = new IdleSessionSweeper(idleTimeoutMs, this.sessions, (session) => this.expire(session));
     }
+  }
+
+  /**
+   * Change notifications for the 2026-07-28 `subscriptions/listen` streams open at this endpoint (each gets
+   * the ones its filter asked for and the served server's capabilities allow). 2025-11-25 sessions hear
+   * changes from their own server instance, as before.
+   */
+  get notify(): ListenNotifier {
+    return this.listeners.notify;
+  }
+
+  /** @internal Open subscriptions/listen streams. */
+  get listenCount(): number {
+    return this.listeners.count;
   }
 
   get sessionCount(): number {
@@ -107,6 +123,7 @@ export class McpHttpHandler {
 
   async close(): Promise<void> {
     this.sweeper?.stop();
+    this.listeners.closeAll();
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(all.map((session) => this.shut(session)));
@@ -121,6 +138,7 @@ export class McpHttpHandler {
     const session: Session = await this.open({ sessionIdGenerator: undefined }, (server) => ({
       modernRevisions: SUPPORTED_MODERN_PROTOCOL_VERSIONS.includes(revision) && bindModern(server, revision) ? [revision] : [],
       onmodernmessage: (message) => seedClientIdentity(server, 'params' in message ? message.params : undefined),
+      listen: (request, codec, signal) => this.listeners.listen(request, codec, listenContextOf(server), signal),
     }));
     return this.serveOnce(session, req, options);
   }

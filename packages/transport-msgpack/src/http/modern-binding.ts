@@ -11,6 +11,8 @@ import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, metaOf } from '../j
  */
 interface V2ServerInternals {
   _supportedProtocolVersions: string[];
+  _serverInfo?: unknown;
+  getCapabilities?(): Record<string, unknown>;
   _negotiatedProtocolVersion?: string;
   _clientCapabilities?: unknown;
   _clientVersion?: unknown;
@@ -48,4 +50,10 @@ export function seedClientIdentity(product: object, params: unknown): void {
   if (!server || !meta) return;
   if (meta[CLIENT_CAPABILITIES_META_KEY] !== undefined) server._clientCapabilities = meta[CLIENT_CAPABILITIES_META_KEY];
   if (meta[CLIENT_INFO_META_KEY] !== undefined) server._clientVersion = meta[CLIENT_INFO_META_KEY];
+}
+
+/** The served server's capabilities and identity, for the subscriptions/listen streams of the endpoint. */
+export function listenContextOf(product: object): { capabilities: Record<string, unknown> | undefined; serverInfo: unknown } {
+  const server = internalsOf(product);
+  return { capabilities: server?.getCapabilities?.(), serverInfo: server?._serverInfo };
 }

@@ -11,6 +11,7 @@ import {
   isJSONRPCResultResponse,
   type InitializeRequest,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -78,6 +79,11 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
   modernRevisions?: readonly string[];
   /** @internal Called with each 2026-07-28-era message before it is handed to the server. */
   onmodernmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * @internal Serves a 2026-07-28 `subscriptions/listen` request at the endpoint (no server instance
+   * outlives a request): a stream to hold open, or the error that answers it.
+   */
+  listen?: (request: JSONRPCRequest, codec: MsgpackMessageCodec | JsonMessageCodec, signal?: AbortSignal) => EventStream | JSONRPCMessage;
 }
 
 const STANDALONE_STREAM = '_GET_stream';
@@ -235,6 +241,14 @@ export class WebHttpMsgpackServerTransport implements Transport {
       if (!messages.some(isJSONRPCRequest)) {
         for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo });
         return this.respond(202, null, {});
+      }
+
+      const listen = modern && messages.length === 1 && isJSONRPCRequest(messages[0]) && messages[0].method === 'subscriptions/listen' ? messages[0] : undefined;
+      if (listen && this.options.listen) {
+        const answer = this.options.listen(listen, replyWire === 'msgpack' ? this.msgpack : this.json, req.signal);
+        if (!(answer instanceof EventStream)) return this.singleResponse(replyWire, answer);
+        answer.startKeepAlive(this.keepAliveMs);
+        return this.streamResponse(answer);
       }
 
       const streamId = crypto.randomUUID();
