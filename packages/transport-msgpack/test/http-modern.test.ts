@@ -412,3 +412,46 @@ for (const kind of serverKinds) {
     }
   });
 }
+
+describe('2026-07-28 over HTTP: server instances are reused between requests, one request at a time', { timeout: LIMIT }, () => {
+  /** A v2 server whose tool says which instance answered and which client it believes it serves. */
+  function countingFactory(): { make: () => McpServer; made: () => number } {
+    let made = 0;
+    const make = () => {
+      const instance = ++made;
+      const server = new McpServer({ name: 'v2-server', version: '1.0.0' });
+      server.registerTool('whoami', { inputSchema: z.object({}) }, async () => ({
+        content: [{ type: 'text', text: `${instance}:${server.server.getClientVersion()?.name}` }],
+      }));
+      return server;
+    };
+    return { make, made: () => made };
+  }
+
+  for (const reuseServers of [true, false]) {
+    it(`reuseServers ${reuseServers}: ${reuseServers ? 'one instance serves sequential calls' : 'a fresh instance per request'}, and each call sees its own client`, async () => {
+      const factory = countingFactory();
+      const handler = new McpHttpHandler({ createServer: factory.make as never, reuseServers });
+      const running = await listenNode(handler);
+      try {
+        const answers: string[] = [];
+        for (const name of ['first', 'second']) {
+          const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+          await client.connect(new HttpMsgpackClientTransport(running.url) as never);
+          try {
+            for (let i = 0; i < 3; i++) answers.push(((await client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text);
+          } finally {
+            await client.close();
+          }
+        }
+        assert.deepEqual(answers.map((answer) => answer.split(':')[1]), ['first', 'first', 'first', 'second', 'second', 'second']);
+        const instances = new Set(answers.map((answer) => answer.split(':')[0]));
+        // Reused: the next call usually finds the instance given back (after its reply, so not always).
+        if (reuseServers) assert.ok(instances.size < 6, `answered by ${[...instances].join(', ')}`);
+        else assert.equal(instances.size, 6);
+      } finally {
+        await running.close();
+      }
+    });
+  }
+});

@@ -10,6 +10,9 @@ import { checkHostAndOrigin } from './host-check.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
 import { bindModern, listenContextOf, seedClientIdentity } from './modern-binding.js';
 import { ListenSubscriptions, type ListenNotifier } from './listen-subscriptions.js';
+import { IdleServers } from './idle-servers.js';
+
+const MAX_IDLE_SERVERS = 16;
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../jsonrpc/envelope.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
@@ -31,6 +34,13 @@ export interface McpHttpHandlerOptions extends Omit<HttpMsgpackServerOptions, 's
    * 0 or Infinity never expires sessions.
    */
   sessionIdleTimeoutMs?: number;
+  /**
+   * 2026-07-28 requests: a server instance bound to the revision answers one request at a time and is
+   * then kept for later ones (at most 16 idle), since making one costs more than a small call. `false`
+   * makes a fresh one per request, as SDK v2's createMcpHandler does (for servers that keep per-client
+   * state on the instance).
+   */
+  reuseServers?: boolean;
 }
 
 interface Session extends ExpirableSession {
@@ -47,6 +57,8 @@ export class McpHttpHandler {
   private readonly sessions = new Map<string, Session>();
   private readonly sweeper: IdleSessionSweeper<Session> | undefined;
   private readonly listeners = new ListenSubscriptions();
+  private readonly idleServers = new IdleServers<Session>(MAX_IDLE_SERVERS);
+  private closed = false;
 
   constructor(private readonly options: McpHttpHandlerOptions) {
     const idleTimeoutMs = resolveIdleTimeout(options.sessionIdleTimeoutMs);
@@ -122,9 +134,11 @@ export class McpHttpHandler {
   };
 
   async close(): Promise<void> {
+    this.closed = true;
     this.sweeper?.stop();
     this.listeners.closeAll();
-    const all = [...this.sessions.values()];
+    const idle = this.idleServers.drain();
+    const all = [...this.sessions.values(), ...idle];
     this.sessions.clear();
     await Promise.all(all.map((session) => this.shut(session)));
   }
@@ -135,20 +149,31 @@ export class McpHttpHandler {
    * a server that cannot serve the revision gets its requests answered with -32022.
    */
   private async handleModern(req: HttpRequestLike, options: HttpHandleOptions, revision: string): Promise<Response> {
-    const session: Session = await this.open({ sessionIdGenerator: undefined }, (server) => ({
-      modernRevisions: SUPPORTED_MODERN_PROTOCOL_VERSIONS.includes(revision) && bindModern(server, revision) ? [revision] : [],
-      onmodernmessage: (message) => seedClientIdentity(server, 'params' in message ? message.params : undefined),
-      listen: (request, codec, signal) => this.listeners.listen(request, codec, listenContextOf(server), signal),
-    }));
-    return this.serveOnce(session, req, options);
+    const reuse = this.options.reuseServers !== false;
+    let bound = false;
+    const reused = reuse ? this.idleServers.take(revision) : undefined;
+    const session =
+      reused ??
+      (await this.open({ sessionIdGenerator: undefined, sequential: reuse }, (server) => {
+        bound = SUPPORTED_MODERN_PROTOCOL_VERSIONS.includes(revision) && bindModern(server, revision);
+        return {
+          modernRevisions: bound ? [revision] : [],
+          onmodernmessage: (message) => seedClientIdentity(server, 'params' in message ? message.params : undefined),
+          listen: (request, codec, signal) => this.listeners.listen(request, codec, listenContextOf(server), signal),
+        };
+      }));
+    // Given back only when nothing of this request is still running on it (a client that went away
+    // mid-call leaves its handler running: that instance is closed instead, so no answer can cross over).
+    const keep = (kept: Session) => reuse && !this.closed && kept.transport.pendingRequestCount === 0 && this.idleServers.give(revision, kept);
+    return this.serveOnce(session, req, options, reused !== undefined || bound ? keep : undefined);
   }
 
   private async handleStateless(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
     return this.serveOnce(await this.open({ sessionIdGenerator: undefined }), req, options);
   }
 
-  /** One request on a session of its own, shut once its reply has been read. */
-  private async serveOnce(session: Session, req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
+  /** One request on a session of its own, shut once its reply has been read; `keep` may take the server back. */
+  private async serveOnce(session: Session, req: HttpRequestLike, options: HttpHandleOptions, keep?: (session: Session) => boolean): Promise<Response> {
     let response: Response;
     try {
       response = await session.transport.handleRequest(req, options);
@@ -157,7 +182,9 @@ export class McpHttpHandler {
       throw error;
     }
     // The server lives as long as its reply: until the stream ends or the client goes away.
-    return afterBody(response, () => void this.shut(session));
+    return afterBody(response, () => {
+      if (!keep?.(session)) void this.shut(session);
+    });
   }
 
   /** Handles one request of a session, counting it as in flight so the session cannot expire under it. */
@@ -176,7 +203,7 @@ export class McpHttpHandler {
     extra: Partial<HttpMsgpackServerOptions>,
     prepare?: (server: ConnectableServer) => Partial<HttpMsgpackServerOptions>,
   ): Promise<Session> {
-    const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, ...transportOptions } = this.options;
+    const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, reuseServers: _reuse, ...transportOptions } = this.options;
     const server = await make();
     const transport = new WebHttpMsgpackServerTransport({ ...transportOptions, ...extra, ...prepare?.(server) });
     await server.connect(transport);

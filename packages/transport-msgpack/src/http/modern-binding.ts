@@ -43,13 +43,16 @@ export function bindModern(product: object, revision: string): boolean {
   return true;
 }
 
-/** The client identity of a request's `_meta` backs the bound server's getClientCapabilities()/getClientVersion(). */
+/**
+ * The client identity of a request's `_meta` backs the bound server's getClientCapabilities() and
+ * getClientVersion() for that request, and replaces whatever an earlier request left on a reused instance.
+ */
 export function seedClientIdentity(product: object, params: unknown): void {
   const server = internalsOf(product);
+  if (!server) return;
   const meta = metaOf(params);
-  if (!server || !meta) return;
-  if (meta[CLIENT_CAPABILITIES_META_KEY] !== undefined) server._clientCapabilities = meta[CLIENT_CAPABILITIES_META_KEY];
-  if (meta[CLIENT_INFO_META_KEY] !== undefined) server._clientVersion = meta[CLIENT_INFO_META_KEY];
+  server._clientCapabilities = meta?.[CLIENT_CAPABILITIES_META_KEY];
+  server._clientVersion = meta?.[CLIENT_INFO_META_KEY];
 }
 
 /** The served server's capabilities and identity, for the subscriptions/listen streams of the endpoint. */

@@ -77,6 +77,11 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
    * transport must serve them too: McpHttpHandler arranges that for SDK v2 servers.
    */
   modernRevisions?: readonly string[];
+  /**
+   * @internal Without sessions, serve one request after another (never two at once) instead of exactly
+   * one: McpHttpHandler keeps such transports, connected to their server, between 2026-07-28 requests.
+   */
+  sequential?: boolean;
   /** @internal Called with each 2026-07-28-era message before it is handed to the server. */
   onmodernmessage?: (message: JSONRPCMessage) => void;
   /**
@@ -142,6 +147,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
     return this.msgpack.adapter;
   }
 
+  /** @internal Requests handed to the server and not answered yet. */
+  get pendingRequestCount(): number {
+    return this.requestToStream.size;
+  }
+
   /** @internal Streams currently open to clients (for leak checks). */
   get openStreamCount(): number {
     let count = 0;
@@ -156,7 +166,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
   async handleRequest(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
     if (this.closed) return this.errorResponse(req, 404, -32001, 'Session not found');
-    if (!this.options.sessionIdGenerator && this.handledOne) {
+    if (!this.options.sessionIdGenerator && this.handledOne && !this.options.sequential) {
       throw new Error('Stateless transport cannot be reused across requests. Create a new transport per request.');
     }
     this.handledOne = true;
