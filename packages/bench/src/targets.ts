@@ -94,5 +94,21 @@ export function evaluateTargets(result: Pick<BenchResult, 'mode' | 'durationMs' 
       );
     }
   }
+  // The revision issue's target: MCP 2026-07-28's stateless path costs the server no more CPU per call
+  // than the 2025-11-25 session path, on each wire (SDK v2 on both ends).
+  for (const scenario of result.scenarios.filter((s) => s.runtime === 'node' && s.venue === 'revision')) {
+    for (const wire of ['msgpack', 'json'] as const) {
+      targets.push(
+        ratioTarget(
+          `revision-cpu:${scenario.name}:${wire}`,
+          `Node, ${scenario.name}, ${wire === 'msgpack' ? 'MessagePack' : 'JSON'}: 2026-07-28 (stateless) server CPU/call <= the 2025-11-25 session path's`,
+          1,
+          comparison(scenario, `stateless-${wire}`, `session-${wire}`),
+          'cpu',
+          `no stateless-${wire} vs session-${wire} comparison`,
+        ),
+      );
+    }
+  }
   return targets;
 }
