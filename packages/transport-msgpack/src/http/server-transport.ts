@@ -65,8 +65,8 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
   /** Makes this session's message adapter (the native-bytes extension plugs in here). */
   adapterFactory?: () => MessageAdapter;
   /**
-   * The native-bytes extension (SPEC.md section 8), per session: confirm it to msgpack clients that offer
-   * it (never in stateless mode). Default: not negotiated, but placeholders from nativeImage() & co. are
+   * The native-bytes extension (SPEC.md section 8): confirm it per session to msgpack clients that offer
+   * it in initialize (never in stateless mode), and per request on 2026-07-28 (stateless too). Default: not negotiated, but placeholders from nativeImage() & co. are
    * still sent as base64; false: no adapter at all. Ignored when adapterFactory is given.
    */
   nativeBytes?: boolean | NativeBytesOptions;
