@@ -6,6 +6,7 @@ import { codecPayloads, type CodecPayload } from './scenarios/codec.js';
 import { mediaScenarios } from './scenarios/media.js';
 import { objectScenarios } from './scenarios/object.js';
 import { smallScenarios } from './scenarios/small.js';
+import { revisionScenarios } from './scenarios/revision.js';
 import { textScenarios } from './scenarios/text.js';
 import { httpTransportAvailable, mediaServerAvailable } from './servers/optional.js';
 
@@ -58,6 +59,7 @@ export async function buildPlan(options: BenchOptions, tuning: PlanTuning = {}):
       // Ordered so that servers reused from one scenario to the next see growing payloads; with 16 clients,
       // quick mode keeps to one case per venue where concurrency changes the picture.
       calls.push(...smallScenarios(transport, clients, httpOurs, budget));
+      if (transport === 'http' && httpOurs) calls.push(...revisionScenarios(clients, budget));
       if (!many || full || smoke) calls.push(...textScenarios(full, transport, clients, httpOurs, budget));
       calls.push(...objectScenarios(full, transport, clients, httpOurs, budget).filter((s) => !many || full || smoke || s.name.startsWith('object-50KB/')));
       if (media) {

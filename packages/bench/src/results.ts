@@ -52,7 +52,7 @@ export interface ComparisonResult {
 
 export interface ScenarioResult {
   name: string;
-  venue: 'codec' | 'text' | 'object' | 'media' | 'small';
+  venue: 'codec' | 'text' | 'object' | 'media' | 'small' | 'revision';
   title: string;
   runtime: string;
   transport: 'in-process' | 'stdio' | 'http';

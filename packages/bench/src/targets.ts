@@ -113,5 +113,23 @@ export function evaluateTargets(result: Pick<BenchResult, 'mode' | 'durationMs' 
       );
     }
   }
+  // The revision issue's target: MCP 2026-07-28's stateless path costs the server no more CPU per call
+  // than the 2025-11-25 session path, on each wire (SDK v2 on both ends).
+  for (const scenario of result.scenarios.filter((s) => s.runtime === 'node' && s.venue === 'revision')) {
+    for (const wire of ['msgpack', 'json'] as const) {
+      targets.push(
+        ratioTarget(result.scenarios, {
+          id: `revision-cpu:${scenario.name}:${wire}`,
+          description: `Node, ${scenario.name}, ${wire === 'msgpack' ? 'MessagePack' : 'JSON'}: 2026-07-28 (stateless) server CPU/call <= the 2025-11-25 session path's`,
+          threshold: 1,
+          scenario: scenario.name,
+          candidate: `stateless-${wire}`,
+          baseline: `session-${wire}`,
+          metric: 'cpu',
+          missing: `no stateless-${wire} vs session-${wire} comparison`,
+        }),
+      );
+    }
+  }
   return targets;
 }

@@ -12,7 +12,7 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     const options = parseOptions([]);
     const run = await runInThisRuntime(options, new SilentProgress(), { smoke: true });
     const venues = new Set(run.scenarios.map((s) => s.venue));
-    for (const venue of ['codec', 'text', 'object', 'small']) assert.ok(venues.has(venue as never), `no ${venue} scenario ran: ${run.skipped.join('; ')}`);
+    for (const venue of ['codec', 'text', 'object', 'small', 'revision']) assert.ok(venues.has(venue as never), `no ${venue} scenario ran: ${run.skipped.join('; ')}`);
     const transports = new Set(run.scenarios.map((s) => s.transport));
     for (const transport of ['in-process', 'stdio', 'http']) assert.ok(transports.has(transport as never), `nothing ran over ${transport}`);
     assert.ok(run.scenarios.some((s) => s.clients === 16), 'no scenario with 16 concurrent clients');
@@ -20,7 +20,11 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     for (const scenario of run.scenarios) {
       assert.ok(scenario.variants.length >= 2, `${scenario.name}: fewer than two variants`);
       const ids = new Set(scenario.variants.map((v) => v.id));
-      if (scenario.venue !== 'codec') {
+      if (scenario.venue === 'revision') {
+        const both = ['session-msgpack', 'stateless-msgpack', 'session-json', 'stateless-json'].every((id) => ids.has(id));
+        assert.ok(both, `${scenario.name}: both revisions on both wires must run (${[...ids]})`);
+        assert.ok(scenario.variants.every((v) => !v.failed), `${scenario.name}: a variant failed`);
+      } else if (scenario.venue !== 'codec') {
         assert.ok(ids.has('msgpack') && ids.has('json'), `${scenario.name}: both wires must run (${[...ids]})`);
       }
       for (const variant of scenario.variants) {

@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { Decoder } from '@msgpack/msgpack';
-import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, PayloadError, checkJsonRpcMessage, type MessageAdapter } from 'mcp-msgpack-transport';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, NativeBytesAdapter, PayloadError, checkJsonRpcMessage, type MessageAdapter } from 'mcp-msgpack-transport';
 
 interface Fixture {
   name: string;
@@ -236,3 +237,23 @@ function referenceReceive(payload: Uint8Array, allowBin: boolean, options: { utf
   if (problem) throw new Error(`4.2: ${problem}`);
   return message;
 }
+describe('golden fixtures: native bytes per request (2026-07-28, SPEC.md 8.1)', () => {
+  const byName = (name: string) => fixtures.find((f) => f.name === name)!;
+  const decodeWith = (adapter: NativeBytesAdapter, name: string) => new MsgpackMessageCodec({ adapter }).decodeMessage(payloadOf(frameOf(byName(name))));
+
+  it('the bin answer is accepted by a client whose request offered it, refused by one whose did not', () => {
+    const offering = new NativeBytesAdapter('client');
+    offering.toWire(byName('native-bytes-per-request-offer').message as JSONRPCMessage, 'msgpack');
+    assert.ok(decodeWith(offering, 'native-bytes-per-request-result'));
+    const other = new NativeBytesAdapter('client');
+    assert.throws(() => decodeWith(other, 'native-bytes-per-request-result'), (error: unknown) => error instanceof PayloadError && error.code === 'forbidden-type');
+  });
+
+  it('a request with bin in its inputResponses is accepted by a stateless server when it offers the extension itself', () => {
+    const server = new NativeBytesAdapter('server', {}, { stateless: true });
+    const request = decodeWith(server, 'native-bytes-input-responses') as unknown as { params: { inputResponses: { look: { content: { data: unknown } } } } };
+    assert.equal(typeof request.params.inputResponses.look.content.data, 'string', 'handed on as base64');
+    const refusing = new NativeBytesAdapter('server', { negotiate: false });
+    assert.throws(() => decodeWith(refusing, 'native-bytes-input-responses'), (error: unknown) => error instanceof PayloadError && error.code === 'forbidden-type');
+  });
+});

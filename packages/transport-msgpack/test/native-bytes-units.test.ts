@@ -97,11 +97,12 @@ describe('the adapter', () => {
     onJson.fromWire(initialize(1, offer), 'json', false);
     const jsonResult = onJson.toWire({ jsonrpc: '2.0', id: 1, result: { capabilities: {} } } as JSONRPCMessage, 'json') as any;
     assert.equal(jsonResult.result.capabilities.experimental, undefined);
-    assert.equal(onJson.binAllowed, false);
+    assert.equal(onJson.negotiated, false);
 
     const server = new NativeBytesAdapter('server');
     server.fromWire(initialize(7, offer), 'msgpack', false);
-    assert.equal(server.binAllowed, false, 'not before the result is sent');
+    const early = { jsonrpc: '2.0', id: 8, method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'image', data: new Uint8Array([1]), mimeType: 'image/png' } }] } };
+    assert.throws(() => server.fromWire(early, 'msgpack', true), { code: 'forbidden-type' }, 'not before the result is sent');
     const result = server.toWire({ jsonrpc: '2.0', id: 7, result: { capabilities: { tools: {} } } } as JSONRPCMessage, 'msgpack') as any;
     assert.deepEqual(result.result.capabilities, { tools: {}, ...offer });
     assert.equal(server.binAllowed, true);
@@ -173,6 +174,72 @@ describe('the adapter', () => {
     assert.deepEqual([...(parse(new Uint8Array([7])).data!.content[0] as { data: Uint8Array }).data], [7]);
     assert.equal(parse('AQ!D').success, false);
     assert.equal(parse('A').success, false);
+  });
+});
+
+describe('the adapter on 2026-07-28: negotiated per request, no session', () => {
+  const META = 'io.modelcontextprotocol/clientCapabilities';
+  const envelope = (capabilities: object = {}) => ({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', [META]: capabilities });
+  const request = (id: number, method: string, params: object = {}, capabilities: object = {}): JSONRPCMessage =>
+    ({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(capabilities) } }) as JSONRPCMessage;
+  const image = (data: unknown) => ({ type: 'image', data, mimeType: 'image/png' });
+  const bytes = new Uint8Array([1, 2, 3]);
+
+  it('client: offers in each request on msgpack only; the answer to that request (only) may be bin', () => {
+    const client = new NativeBytesAdapter('client');
+    const list = request(1, 'tools/list', {}, { sampling: {} });
+    assert.equal(client.toWire(list, 'json'), list, 'nothing on JSON');
+    const sent = client.toWire(request(2, 'tools/call', { name: 'x' }, { sampling: {} }), 'msgpack') as any;
+    assert.deepEqual(sent.params._meta[META], { sampling: {}, ...offer });
+    assert.equal(client.binAllowed, true);
+    const answer = { jsonrpc: '2.0', id: 2, result: { content: [image(bytes)] } };
+    assert.equal((client.fromWire(answer, 'msgpack', true) as any).result.content[0].data, 'AQID');
+    assert.throws(() => client.fromWire({ ...answer, id: 3 }, 'msgpack', true), { code: 'forbidden-type' }, 'not for a request that did not offer');
+    assert.equal(client.negotiated, false, 'nothing in force for the connection');
+  });
+
+  it('client: sends bin (in inputResponses) only after server/discover on msgpack advertised the extension', () => {
+    const client = new NativeBytesAdapter('client');
+    const retry = (id: number) => request(id, 'tools/call', { name: 'x', inputResponses: { ask: { role: 'assistant', model: 'm', content: image(bytes) } } });
+    assert.equal((client.toWire(retry(1), 'msgpack') as any).params.inputResponses.ask.content.data, 'AQID', 'base64 before');
+    client.toWire(request(2, 'server/discover'), 'msgpack');
+    client.fromWire({ jsonrpc: '2.0', id: 2, result: { supportedVersions: ['2026-07-28'], capabilities: offer } }, 'msgpack', false);
+    assert.equal((client.toWire(retry(3), 'msgpack') as any).params.inputResponses.ask.content.data, bytes, 'bin after');
+  });
+
+  it('server: answers an offering request with bin, advertises in server/discover on msgpack, accepts bin in an offering request', () => {
+    const server = new NativeBytesAdapter('server', {}, { stateless: true });
+    server.fromWire(request(1, 'tools/call', { name: 'x' }, offer), 'msgpack', false);
+    server.fromWire(request(2, 'tools/call', { name: 'x' }), 'msgpack', false);
+    const result = (id: number) => ({ jsonrpc: '2.0', id, result: { content: [image(nativeImage(bytes, 'image/png').data)] } }) as JSONRPCMessage;
+    assert.equal((server.toWire(result(1), 'msgpack') as any).result.content[0].data, bytes);
+    assert.equal((server.toWire(result(2), 'msgpack') as any).result.content[0].data, 'AQID');
+    server.fromWire(request(3, 'server/discover', {}, offer), 'msgpack', false);
+    const discover = server.toWire({ jsonrpc: '2.0', id: 3, result: { supportedVersions: ['2026-07-28'], capabilities: {} } } as JSONRPCMessage, 'msgpack') as any;
+    assert.deepEqual(discover.result.capabilities, offer);
+    const carrying = (capabilities: object) => request(4, 'tools/call', { name: 'x', inputResponses: { ask: { content: [image(bytes)] } } }, capabilities);
+    assert.equal((server.fromWire(carrying(offer), 'msgpack', true) as any).params.inputResponses.ask.content[0].data, 'AQID');
+    assert.throws(() => server.fromWire(carrying({}), 'msgpack', true), { code: 'forbidden-type' });
+    assert.equal(server.negotiated, false);
+  });
+
+  it('server: reaches the media of sampling requests embedded in an input_required result', () => {
+    const server = new NativeBytesAdapter('server', {}, { stateless: true });
+    server.fromWire(request(1, 'tools/call', { name: 'x' }, offer), 'msgpack', false);
+    const inputRequired = {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { resultType: 'input_required', inputRequests: { ask: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: image(nativeImage(bytes, 'image/png').data) }], maxTokens: 9 } } } },
+    } as unknown as JSONRPCMessage;
+    assert.equal((server.toWire(inputRequired, 'msgpack') as any).result.inputRequests.ask.params.messages[0].content.data, bytes);
+  });
+
+  it('a stateless server never confirms in initialize', () => {
+    const server = new NativeBytesAdapter('server', {}, { stateless: true });
+    server.fromWire(initialize(1, offer), 'msgpack', false);
+    const result = server.toWire({ jsonrpc: '2.0', id: 1, result: { capabilities: {} } } as JSONRPCMessage, 'msgpack') as any;
+    assert.deepEqual(result.result.capabilities, {});
+    assert.equal(server.negotiated, false);
   });
 });
 

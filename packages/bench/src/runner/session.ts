@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -39,9 +40,16 @@ function serverArgs(spec: VariantSpec, mediaDir: string | undefined): string[] {
   return args;
 }
 
-/** A client that remembers its transport's last error, so a failed variant can say why. */
-function newClient(errors: string[]): Client {
-  const client = new Client({ name: 'mcp-msgpack-bench', version: '0.1.0' });
+/**
+ * A client that remembers its transport's last error, so a failed variant can say why: SDK v1's, or for
+ * the revision venue SDK v2's, pinned to 2026-07-28 or on 2025-11-25 (its default, initialize).
+ */
+function newClient(errors: string[], spec?: VariantSpec): Client {
+  const info = { name: 'mcp-msgpack-bench', version: '0.1.0' };
+  const client =
+    spec?.server === 'tools-v2'
+      ? (new ClientV2(info, spec.revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) as unknown as Client)
+      : new Client(info);
   client.onerror = (error) => void errors.push(error.message);
   return client;
 }
@@ -123,7 +131,7 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
   const errors: string[] = [];
   try {
     for (let i = 0; i < spec.clients; i++) {
-      const client = newClient(errors);
+      const client = newClient(errors, spec);
       await client.connect(httpClientTransport(spec, url));
       clients.push(client);
     }
@@ -147,6 +155,7 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
 }
 
 function httpClientTransport(spec: VariantSpec, url: URL): Transport {
+  if (spec.stack === 'stock' && spec.server === 'tools-v2') return new StreamableHTTPClientTransportV2(url) as unknown as Transport;
   if (spec.stack === 'stock') return new StreamableHTTPClientTransport(url);
   return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...(spec.nativeBytes ? { adapter: adapterFromOption('client', true) } : {}) });
 }

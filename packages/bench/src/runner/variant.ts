@@ -6,7 +6,12 @@ export interface VariantSpec {
   label: string;
   transport: 'stdio' | 'http';
   /** Which server program: the bench tool server, the media server, or the official filesystem server. */
-  server: 'tools' | 'media' | 'official';
+  server: 'tools' | 'media' | 'official' | 'tools-v2';
+  /**
+   * With server 'tools-v2' (an SDK v2 McpServer, SDK v2 Client): the MCP revision the client speaks, the
+   * 2025-11-25 session path (initialize, Mcp-Session-Id) or 2026-07-28 (stateless, a server per request).
+   */
+  revision?: '2025-11-25' | '2026-07-28';
   /**
    * stock: the SDK's own transports on both sides; ours: mcp-msgpack-transport; raw: no MCP at all, length-
    * prefixed bytes through a pipe (servers/raw-media.ts), the floor the media venue compares against.

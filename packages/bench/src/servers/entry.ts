@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * A benchmark server child. The harness starts it under the runtime being measured:
- *   entry.js --app tools|media [--dir DIR] --transport stdio|http --stack stock|ours [--gzip] [--native]
+ *   entry.js --app tools|tools-v2|media [--dir DIR] --transport stdio|http --stack stock|ours [--gzip] [--native]
  * --native: our transports accept the native-bytes extension (a client must still ask for it).
  * Over HTTP it prints "BENCH_READY <port>" on stdout once listening.
  */
@@ -10,6 +10,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { createMediaServer, listenOurs, oursHttpHandler } from './optional.js';
 import { createToolServer } from './tool-app.js';
+import { createToolServerV2 } from './tool-app-v2.js';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { listen, listenStock, type Connectable } from './http-host.js';
 
 const { values } = parseArgs({
@@ -32,6 +34,16 @@ async function main(): Promise<void> {
     const server = await makeServer();
     const transport = values.stack === 'stock' ? new StdioServerTransport() : new StdioMsgpackServerTransport(process.stdin, process.stdout, values.native ? { nativeBytes: true } : {});
     await server.connect(transport);
+    return;
+  }
+  // SDK v2's McpServer, built by the factory itself: per session on 2025-11-25, per request on 2026-07-28.
+  // The stock side is SDK v2's own createMcpHandler (both revisions at one endpoint, stateless on both).
+  if (values.app === 'tools-v2') {
+    const port =
+      values.stack === 'stock'
+        ? await listen(createMcpHandler(createToolServerV2).fetch)
+        : await listenOurs(createToolServerV2 as unknown as () => Connectable, false);
+    process.stdout.write(`BENCH_READY ${port}\n`);
     return;
   }
   // One server instance per session, as the SDK's HTTP examples do; created ahead so the factory is sync.

@@ -29,6 +29,8 @@ import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STR
 import { SseReader } from './sse-reader.js';
 import type { DecodeBudget } from '../wire/constants.js';
 import { readAnswer, wireDecision, type HttpFallbackReason } from './wire-fallback.js';
+import { envelopeVersion, isModernProtocolVersion } from '../jsonrpc/envelope.js';
+import { isReservedHeader, modernRequestHeaders } from './modern-headers.js';
 
 const DEFAULT_RECONNECTION: StreamableHTTPReconnectionOptions = {
   initialReconnectionDelay: 1000,
@@ -211,14 +213,22 @@ export class HttpMsgpackClientTransport implements Transport {
     await this.auth.finish(authorizationCode);
   }
 
-  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: { resumptionToken?: string; onresumptiontoken?: (token: string) => void }): Promise<void> {
+  /**
+   * Posts a message. `headers` are extra headers for this request only (SDK v2 passes the `Mcp-Param-*`
+   * headers of a tool's `x-mcp-header` arguments this way); the ones the transport derives itself
+   * (authorization, content type, session, the SEP-2243 version/method/name headers) cannot be overridden.
+   */
+  async send(
+    message: JSONRPCMessage | JSONRPCMessage[],
+    options?: { resumptionToken?: string; onresumptiontoken?: (token: string) => void; headers?: Record<string, string> },
+  ): Promise<void> {
     try {
       if (options?.resumptionToken) {
         const replayMessageId = !Array.isArray(message) && isJSONRPCRequest(message) ? message.id : undefined;
         this.openGetStream({ resumptionToken: options.resumptionToken, replayMessageId }).catch(reportedAlready);
         return;
       }
-      await this.post(message, options?.onresumptiontoken);
+      await this.post(message, options?.onresumptiontoken, options?.headers);
     } catch (error) {
       this.onerror?.(error as Error);
       throw error;
@@ -247,11 +257,11 @@ export class HttpMsgpackClientTransport implements Transport {
     await this.openGetStream({ resumptionToken: lastEventId, onresumptiontoken: options?.onresumptiontoken });
   }
 
-  private async post(message: JSONRPCMessage | JSONRPCMessage[], onresumptiontoken?: (token: string) => void): Promise<void> {
+  private async post(message: JSONRPCMessage | JSONRPCMessage[], onresumptiontoken?: (token: string) => void, extraHeaders?: Record<string, string>): Promise<void> {
     const request = this.requestSignal();
     let streaming = false;
     try {
-      streaming = await this.postOnce(message, request, onresumptiontoken, freshAttempt());
+      streaming = await this.postOnce(message, request, onresumptiontoken, freshAttempt(), extraHeaders);
     } finally {
       // A streamed reply releases its signal when the stream ends.
       if (!streaming) request.done();
@@ -264,9 +274,15 @@ export class HttpMsgpackClientTransport implements Transport {
     request: RequestSignal,
     onresumptiontoken: ((token: string) => void) | undefined,
     attempt: AuthAttempt,
+    extraHeaders?: Record<string, string>,
   ): Promise<boolean> {
     const wire = this.currentWire;
     const headers = await this.commonHeaders();
+    if (extraHeaders) for (const [name, value] of Object.entries(extraHeaders)) if (!isReservedHeader(name)) headers.set(name, value);
+    // SEP-2243: a 2026-07-28 request names its version, method and name in headers, on either wire (a
+    // gateway cannot read a MessagePack body to route it).
+    const derived = Array.isArray(message) ? undefined : modernRequestHeaders(message);
+    if (derived) for (const [name, value] of Object.entries(derived)) headers.set(name, value);
     headers.set('content-type', wire === 'msgpack' ? MSGPACK_MEDIA_TYPE : JSON_MEDIA_TYPE);
     headers.set('accept', wire === 'msgpack' ? MSGPACK_CLIENT_ACCEPT : `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`);
     const body = wire === 'msgpack' ? this.msgpack.encodeBody(message) : this.json.encodeBody(message);
@@ -284,14 +300,24 @@ export class HttpMsgpackClientTransport implements Transport {
         this.fallBack(decision.reason, response.status);
         if (decision.resend) {
           await response.body?.cancel();
-          return this.postOnce(message, request, onresumptiontoken, attempt);
+          return this.postOnce(message, request, onresumptiontoken, attempt, extraHeaders);
         }
+      }
+    }
+
+    // A 2026-07-28 request refused with a JSON-RPC error for it (-32020, -32022, ...): that error is the
+    // answer to the call, as SDK v2's client treats it (its auto mode falls back on -32022).
+    if (response.status === 400 && isModernRequest(message)) {
+      const answer = await this.errorAnswer(response, message.id);
+      if (answer) {
+        this.onmessage?.(answer);
+        return false;
       }
     }
 
     if (!response.ok) {
       const detail = await this.errorText(response);
-      if (this.auth && (await this.auth.recover(response, attempt))) return this.postOnce(message, request, onresumptiontoken, attempt);
+      if (this.auth && (await this.auth.recover(response, attempt))) return this.postOnce(message, request, onresumptiontoken, attempt, extraHeaders);
       throw new StreamableHTTPError(response.status, `Error POSTing to endpoint: ${detail}`);
     }
 
@@ -349,6 +375,22 @@ export class HttpMsgpackClientTransport implements Transport {
     if (!this.wireOpen) return;
     this.wireOpen = false;
     this.onwireselected?.(selection);
+  }
+
+  /**
+   * The JSON-RPC error answering request `id` in an error reply, read from a copy of the response so
+   * errorText() can still read it when it is something else.
+   */
+  private async errorAnswer(response: Response, id: RequestId): Promise<JSONRPCMessage | undefined> {
+    const type = mediaTypeEssence(response.headers.get('content-type'));
+    if (type !== JSON_MEDIA_TYPE && type !== MSGPACK_MEDIA_TYPE) return undefined;
+    try {
+      const bytes = new Uint8Array(await response.clone().arrayBuffer());
+      const value = validated(type === JSON_MEDIA_TYPE ? this.json.decodeValue(bytes) : this.msgpack.decodeValue(bytes));
+      return 'error' in value && value.id === id ? value : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The text of an error reply, decoding a MessagePack error body to its message. */
@@ -577,6 +619,13 @@ export class HttpMsgpackClientTransport implements Transport {
 
 /** For GET streams started in the background: openGetStream has reported the failure (the SDK reports it twice). */
 function reportedAlready(): void {}
+
+/** A single request whose `_meta` claims a 2026-07-28-era revision. */
+function isModernRequest(message: JSONRPCMessage | JSONRPCMessage[]): message is JSONRPCMessage & { id: RequestId } {
+  if (Array.isArray(message) || !isJSONRPCRequest(message)) return false;
+  const version = envelopeVersion(message.params);
+  return version !== undefined && isModernProtocolVersion(version);
+}
 
 function isControl(value: unknown): value is { id?: unknown; prime?: unknown; retry?: unknown } {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !('jsonrpc' in value);

@@ -9,6 +9,12 @@ import { errorResponse, WebHttpMsgpackServerTransport, type HttpHandleOptions, t
 import { checkHostAndOrigin } from './host-check.js';
 import { canFollow } from './shared-event-store.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
+import { bindModern, listenContextOf, seedClientIdentity } from './modern-binding.js';
+import { ListenSubscriptions, type ListenNotifier } from './listen-subscriptions.js';
+import { IdleServers } from './idle-servers.js';
+
+const MAX_IDLE_SERVERS = 16;
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../jsonrpc/envelope.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
 export interface ConnectableServer {
@@ -29,6 +35,13 @@ export interface McpHttpHandlerOptions extends Omit<HttpMsgpackServerOptions, 's
    * 0 or Infinity never expires sessions.
    */
   sessionIdleTimeoutMs?: number;
+  /**
+   * 2026-07-28 requests: a server instance bound to the revision answers one request at a time and is
+   * then kept for later ones (at most 16 idle), since making one costs more than a small call. `false`
+   * makes a fresh one per request, as SDK v2's createMcpHandler does (for servers that keep per-client
+   * state on the instance).
+   */
+  reuseServers?: boolean;
 }
 
 interface Session extends ExpirableSession {
@@ -44,12 +57,29 @@ interface Session extends ExpirableSession {
 export class McpHttpHandler {
   private readonly sessions = new Map<string, Session>();
   private readonly sweeper: IdleSessionSweeper<Session> | undefined;
+  private readonly listeners = new ListenSubscriptions();
+  private readonly idleServers = new IdleServers<Session>(MAX_IDLE_SERVERS);
+  private closed = false;
 
   constructor(private readonly options: McpHttpHandlerOptions) {
     const idleTimeoutMs = resolveIdleTimeout(options.sessionIdleTimeoutMs);
     if (idleTimeoutMs !== undefined && !options.stateless) {
       this.sweeper = new IdleSessionSweeper(idleTimeoutMs, this.sessions, (session) => this.expire(session));
     }
+  }
+
+  /**
+   * Change notifications for the 2026-07-28 `subscriptions/listen` streams open at this endpoint (each gets
+   * the ones its filter asked for and the served server's capabilities allow). 2025-11-25 sessions hear
+   * changes from their own server instance, as before.
+   */
+  get notify(): ListenNotifier {
+    return this.listeners.notify;
+  }
+
+  /** @internal Open subscriptions/listen streams. */
+  get listenCount(): number {
+    return this.listeners.count;
   }
 
   get sessionCount(): number {
@@ -64,6 +94,8 @@ export class McpHttpHandler {
   }
 
   async handle(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
+    const modernRevision = req.method === 'POST' ? modernHeaderRevision(req) : undefined;
+    if (modernRevision !== undefined) return this.handleModern(req, options, modernRevision);
     if (this.options.stateless) return this.handleStateless(req, options);
     const sessionId = req.headers.get('mcp-session-id');
     if (sessionId) {
@@ -77,6 +109,8 @@ export class McpHttpHandler {
       return errorResponse(req, 404, -32001, 'Session not found');
     }
     const session = await this.open({
+      // A 2026-07-28 body without its headers lands here (the headers route those): it gets -32020.
+      modernRevisions: SUPPORTED_MODERN_PROTOCOL_VERSIONS,
       sessionIdGenerator: this.options.sessionIdGenerator ?? randomUUID,
       onsessioninitialized: (id) => {
         this.sessions.set(id, session);
@@ -103,14 +137,46 @@ export class McpHttpHandler {
   };
 
   async close(): Promise<void> {
+    this.closed = true;
     this.sweeper?.stop();
-    const all = [...this.sessions.values()];
+    this.listeners.closeAll();
+    const idle = this.idleServers.drain();
+    const all = [...this.sessions.values(), ...idle];
     this.sessions.clear();
     await Promise.all(all.map((session) => this.shut(session)));
   }
 
+  /**
+   * A 2026-07-28 request: no session, a fresh server bound to the revision (SDK v2 servers) for this one
+   * exchange, on either wire. The transport checks the body against the headers (-32020 on a mismatch);
+   * a server that cannot serve the revision gets its requests answered with -32022.
+   */
+  private async handleModern(req: HttpRequestLike, options: HttpHandleOptions, revision: string): Promise<Response> {
+    const reuse = this.options.reuseServers !== false;
+    let bound = false;
+    const reused = reuse ? this.idleServers.take(revision) : undefined;
+    const session =
+      reused ??
+      (await this.open({ sessionIdGenerator: undefined, sequential: reuse }, (server) => {
+        bound = SUPPORTED_MODERN_PROTOCOL_VERSIONS.includes(revision) && bindModern(server, revision);
+        return {
+          modernRevisions: bound ? [revision] : [],
+          onmodernmessage: (message) => seedClientIdentity(server, 'params' in message ? message.params : undefined),
+          listen: (request, codec, signal) => this.listeners.listen(request, codec, listenContextOf(server), signal),
+        };
+      }));
+    // Given back only when nothing of this request is still running on it (a client that went away
+    // mid-call leaves its handler running: that instance is closed instead, so no answer can cross over).
+    const keep = (kept: Session) => reuse && !this.closed && kept.transport.pendingRequestCount === 0 && this.idleServers.give(revision, kept);
+    return this.serveOnce(session, req, options, reused !== undefined || bound ? keep : undefined);
+  }
+
   private async handleStateless(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
-    const session = await this.open({ sessionIdGenerator: undefined });
+    return this.serveOnce(await this.open({ sessionIdGenerator: undefined }), req, options);
+  }
+
+  /** One request on a session of its own, shut once its reply has been read; `keep` may take the server back. */
+  private async serveOnce(session: Session, req: HttpRequestLike, options: HttpHandleOptions, keep?: (session: Session) => boolean): Promise<Response> {
     let response: Response;
     try {
       response = await session.transport.handleRequest(req, options);
@@ -119,7 +185,9 @@ export class McpHttpHandler {
       throw error;
     }
     // The server lives as long as its reply: until the stream ends or the client goes away.
-    return afterBody(response, () => void this.shut(session));
+    return afterBody(response, () => {
+      if (!keep?.(session)) void this.shut(session);
+    });
   }
 
   /** Handles one request of a session, counting it as in flight so the session cannot expire under it. */
@@ -133,10 +201,14 @@ export class McpHttpHandler {
     }
   }
 
-  private async open(extra: Partial<HttpMsgpackServerOptions>): Promise<Session> {
-    const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, ...transportOptions } = this.options;
-    const transport = new WebHttpMsgpackServerTransport({ ...transportOptions, ...extra });
+  /** A new server and transport, connected; `prepare` adjusts the server before and the transport's options. */
+  private async open(
+    extra: Partial<HttpMsgpackServerOptions>,
+    prepare?: (server: ConnectableServer) => Partial<HttpMsgpackServerOptions>,
+  ): Promise<Session> {
+    const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, reuseServers: _reuse, ...transportOptions } = this.options;
     const server = await make();
+    const transport = new WebHttpMsgpackServerTransport({ ...transportOptions, ...extra, ...prepare?.(server) });
     await server.connect(transport);
     return {
       transport,
@@ -169,6 +241,12 @@ export class McpHttpHandler {
     await session.transport.close().catch(() => {});
     await session.server.close().catch(() => {});
   }
+}
+
+/** The revision a POST's MCP-Protocol-Version header names, when it is one of the stateless era. */
+function modernHeaderRevision(req: HttpRequestLike): string | undefined {
+  const version = req.headers.get('mcp-protocol-version')?.trim();
+  return version && isModernProtocolVersion(version) ? version : undefined;
 }
 
 /** Calls done once the response body has been fully read or cancelled (at once if it has none). */

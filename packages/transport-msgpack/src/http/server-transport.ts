@@ -11,6 +11,7 @@ import {
   isJSONRPCResultResponse,
   type InitializeRequest,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -23,6 +24,8 @@ import { checkHostAndOrigin, type HostCheckOptions } from './host-check.js';
 import { canFollow, type SharedEventStore } from './shared-event-store.js';
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, bodyWire, getStreamWire, postResponseWire, prefersMsgpack } from './media.js';
 import type { DecodeBudget } from '../wire/constants.js';
+import { classifyEra } from './modern-check.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../jsonrpc/envelope.js';
 
 export type { EventStore };
 
@@ -67,11 +70,30 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
   /** Makes this session's message adapter (the native-bytes extension plugs in here). */
   adapterFactory?: () => MessageAdapter;
   /**
-   * The native-bytes extension (SPEC.md section 8), per session: confirm it to msgpack clients that offer
-   * it (never in stateless mode). Default: not negotiated, but placeholders from nativeImage() & co. are
+   * The native-bytes extension (SPEC.md section 8): confirm it per session to msgpack clients that offer
+   * it in initialize (never in stateless mode), and per request on 2026-07-28 (stateless too). Default: not negotiated, but placeholders from nativeImage() & co. are
    * still sent as base64; false: no adapter at all. Ignored when adapterFactory is given.
    */
   nativeBytes?: boolean | NativeBytesOptions;
+  /**
+   * The 2026-07-28-era revisions served (stateless, no initialize, SPEC.md section 9.5). Default: every
+   * one this package knows on a stateless transport, none on a session transport (whose clients then get
+   * -32022 "unsupported protocol version" and fall back to 2025-11-25). The server connected to the
+   * transport must serve them too: McpHttpHandler arranges that for SDK v2 servers.
+   */
+  modernRevisions?: readonly string[];
+  /**
+   * @internal Without sessions, serve one request after another (never two at once) instead of exactly
+   * one: McpHttpHandler keeps such transports, connected to their server, between 2026-07-28 requests.
+   */
+  sequential?: boolean;
+  /** @internal Called with each 2026-07-28-era message before it is handed to the server. */
+  onmodernmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * @internal Serves a 2026-07-28 `subscriptions/listen` request at the endpoint (no server instance
+   * outlives a request): a stream to hold open, or the error that answers it.
+   */
+  listen?: (request: JSONRPCRequest, codec: MsgpackMessageCodec | JsonMessageCodec, signal?: AbortSignal) => EventStream | JSONRPCMessage;
 }
 
 const STANDALONE_STREAM = '_GET_stream';
@@ -140,6 +162,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
     return this.sessionId === undefined ? STANDALONE_STREAM : `${STANDALONE_STREAM}:${this.sessionId}`;
   }
 
+  /** @internal Requests handed to the server and not answered yet. */
+  get pendingRequestCount(): number {
+    return this.requestToStream.size;
+  }
+
   /** @internal Streams currently open to clients (for leak checks). */
   get openStreamCount(): number {
     let count = 0;
@@ -154,7 +181,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
   async handleRequest(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
     if (this.closed) return this.errorResponse(req, 404, -32001, 'Session not found');
-    if (!this.options.sessionIdGenerator && this.handledOne) {
+    if (!this.options.sessionIdGenerator && this.handledOne && !this.options.sequential) {
       throw new Error('Stateless transport cannot be reused across requests. Create a new transport per request.');
     }
     this.handledOne = true;
@@ -217,8 +244,14 @@ export class WebHttpMsgpackServerTransport implements Transport {
       }
       if (this.closed) return this.errorResponse(req, 404, -32001, 'Session not found');
 
-      const initialize = messages.find(isInitializeRequest) as InitializeRequest | undefined;
-      if (initialize) {
+      // Body first, headers cross-checked (SEP-2243), before anything about sessions.
+      const era = classifyEra(req.headers, raw, this.options.modernRevisions ?? (this.options.sessionIdGenerator ? [] : SUPPORTED_MODERN_PROTOCOL_VERSIONS));
+      if (era.kind === 'refuse') return this.refuse(req, era.status, era.code, era.message, undefined, era.data, idOf(raw));
+      const modern = era.kind === 'modern';
+      const initialize = modern ? undefined : (messages.find(isInitializeRequest) as InitializeRequest | undefined);
+      if (modern) {
+        for (const message of messages) this.options.onmodernmessage?.(message);
+      } else if (initialize) {
         if (this.initialized && this.sessionId !== undefined) return this.refuse(req, 400, -32600, 'Invalid Request: Server already initialized');
         if (messages.length > 1) return this.refuse(req, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
         this.sessionId = this.options.sessionIdGenerator?.();
@@ -233,6 +266,14 @@ export class WebHttpMsgpackServerTransport implements Transport {
       if (!messages.some(isJSONRPCRequest)) {
         for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo });
         return this.respond(202, null, {});
+      }
+
+      const listen = modern && messages.length === 1 && isJSONRPCRequest(messages[0]) && messages[0].method === 'subscriptions/listen' ? messages[0] : undefined;
+      if (listen && this.options.listen) {
+        const answer = this.options.listen(listen, replyWire === 'msgpack' ? this.msgpack : this.json, req.signal);
+        if (!(answer instanceof EventStream)) return this.singleResponse(replyWire, answer);
+        answer.startKeepAlive(this.keepAliveMs);
+        return this.streamResponse(answer);
       }
 
       const streamId = crypto.randomUUID();
@@ -252,7 +293,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
       }, req.signal);
       this.streams.set(streamId, { stream, wire: replyWire, cleanup: () => this.endStream(streamId, stream) });
       for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.set(message.id, streamId);
-      const resumable = this.options.eventStore !== undefined && protocolVersion >= '2025-11-25';
+      // A 2026-07-28 request is one exchange with no session to resume it in.
+      const resumable = !modern && this.options.eventStore !== undefined && protocolVersion >= '2025-11-25';
       try {
         if (resumable) await this.writePriming(stream, streamId, messages);
         for (const message of messages) {
@@ -550,20 +592,20 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   /** Reports the problem, then answers it (the SDK reports every refused request through onerror). */
-  private refuse(req: HttpRequestLike, status: number, code: number, message: string, headers?: Record<string, string>, data?: unknown): Response {
+  private refuse(req: HttpRequestLike, status: number, code: number, message: string, headers?: Record<string, string>, data?: unknown, id: RequestId | null = null): Response {
     this.onerror?.(new Error(message));
-    return this.errorResponse(req, status, code, message, headers, data);
+    return this.errorResponse(req, status, code, message, headers, data, id);
   }
 
-  private errorResponse(req: HttpRequestLike, status: number, code: number, message: string, headers?: Record<string, string>, data?: unknown): Response {
-    return errorResponse(req, status, code, message, headers, data, this.msgpack);
+  private errorResponse(req: HttpRequestLike, status: number, code: number, message: string, headers?: Record<string, string>, data?: unknown, id: RequestId | null = null): Response {
+    return errorResponse(req, status, code, message, headers, data, this.msgpack, id);
   }
 }
 
 const ERROR_CODEC = new MsgpackMessageCodec();
 
 /**
- * A JSON-RPC error with a null id, in the encoding the client asked for. `jsonrpc` and `id` come first, as
+ * A JSON-RPC error (id null unless the request's id is known), in the encoding the client asked for. `jsonrpc` and `id` come first, as
  * SPEC.md 5.2 asks of every sender, so a reader can recover the id before the rest (the SDK's server puts
  * the id last; the members and values are the same).
  */
@@ -575,9 +617,10 @@ export function errorResponse(
   headers: Record<string, string> = {},
   data?: unknown,
   codec: MsgpackMessageCodec = ERROR_CODEC,
+  id: RequestId | null = null,
 ): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
-  const value = { jsonrpc: '2.0', id: null, error } as unknown as JSONRPCMessage;
+  const value = { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
   const all: Record<string, string> = { ...headers, Vary: 'Accept, Content-Type' };
   if (prefersMsgpack(req.headers.get('accept'))) {
     all['Content-Type'] = MSGPACK_MEDIA_TYPE;
@@ -585,6 +628,13 @@ export function errorResponse(
   }
   all['Content-Type'] = JSON_MEDIA_TYPE;
   return new Response(JSON.stringify(value), { status, headers: all });
+}
+
+/** The id of a refused request, echoed as the SDK does so the client's call ends with the error. */
+function idOf(body: unknown): RequestId | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('method' in body)) return null;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function reasonOf(error: unknown): unknown {

@@ -8,6 +8,7 @@ import { countBins, mapMediaFields } from './media-fields.js';
 import { giveBack } from './lent-bytes.js';
 import { isMarkedNative } from './native-requests.js';
 import { placeholders } from './registry.js';
+import { CLIENT_CAPABILITIES_META_KEY, envelopeVersion, isModernProtocolVersion, metaOf } from '../jsonrpc/envelope.js';
 
 export type NativeBytesRole = 'client' | 'server';
 
@@ -35,6 +36,13 @@ const INTERNAL_ERROR = -32603;
  * A JSON message that offers or accepts the wire upgrade (SPEC.md 7.1) counts as MessagePack for the
  * negotiation only: everything after it is MessagePack, and it carries no media itself.
  *
+ * On MCP 2026-07-28 (no initialize), negotiation is per request instead (SPEC.md 8.1, per-request rule):
+ * - client: adds the key to the `io.modelcontextprotocol/clientCapabilities` of each request's `_meta`
+ *   (MessagePack wire only); the result of that request may carry bin. It sends bin itself only after the
+ *   server advertised the extension in a `server/discover` result on MessagePack.
+ * - server: answers a request that offered it (on MessagePack) with bin, advertises it in its
+ *   `server/discover` result on MessagePack, and accepts bin at the media fields of a request that offers it.
+ *
  * Sending (toWire), at the media fields only (media-fields.ts): a placeholder from nativeImage() and friends
  * or a Uint8Array becomes bin when negotiated on MessagePack, else base64 (encoded once, here).
  *
@@ -49,13 +57,23 @@ export class NativeBytesAdapter implements MessageAdapter {
   private initializeId: string | number | undefined;
   /** Ids of our requests whose results keep bytes. */
   private readonly nativeResultIds = new Set<string | number>();
+  /** 2026-07-28 requests that offered the extension: their results may be bin (client: ours; server: the peer's). */
+  private readonly offeredIds = new Set<string | number>();
+  /** The id of a `server/discover` on MessagePack (client: sent; server: received), whose result advertises it. */
+  private discoverId: string | number | undefined;
+  /** Client: the server advertised the extension in `server/discover`, so our requests may carry bin. */
+  private advertised = false;
   private readonly negotiate: boolean;
+  /** Whether initialize may confirm it for the whole connection (not on a stateless server). */
+  private readonly forSession: boolean;
 
   constructor(
     readonly role: NativeBytesRole,
     options: NativeBytesOptions = {},
+    context: { stateless?: boolean } = {},
   ) {
     this.negotiate = options.negotiate ?? true;
+    this.forSession = !context.stateless;
   }
 
   /** Whether the extension is on for this connection. */
@@ -63,30 +81,48 @@ export class NativeBytesAdapter implements MessageAdapter {
     return this.on;
   }
 
+  /** Whether a bin may arrive at all right now; which message may carry one is decided per message. */
   get binAllowed(): boolean {
-    return this.on;
+    if (this.on) return true;
+    return this.role === 'client' ? this.offeredIds.size > 0 : this.negotiate;
   }
 
   toWire(message: JSONRPCMessage, wire: WireKind): unknown {
     let out: unknown = message;
+    let asBin = this.on;
     const record = message as unknown as Record<string, unknown>;
+    const id = record.id as string | number;
     if ('method' in record) {
       if ('id' in record) {
-        if (this.role === 'client' && record.method === 'initialize' && this.negotiate && isRecord(record.params) && (wire === 'msgpack' || offersUpgrade(record.params))) {
-          this.initializeId = record.id as string | number;
+        if (this.role === 'client' && wire === 'msgpack' && this.negotiate && isModern(record.params)) {
+          out = offeredIn(record);
+          this.offeredIds.add(id);
+          if (record.method === 'server/discover') this.discoverId = id;
+          asBin = this.advertised;
+        } else if (this.role === 'client' && record.method === 'initialize' && this.negotiate && isRecord(record.params) && (wire === 'msgpack' || offersUpgrade(record.params))) {
+          this.initializeId = id;
           out = { ...record, params: { ...record.params, capabilities: withCapability(record.params.capabilities) } };
         }
-        if (isMarkedNative(message)) this.nativeResultIds.add(record.id as string | number);
+        if (isMarkedNative(message)) this.nativeResultIds.add(id);
       } else if (record.method === 'notifications/cancelled' && isRecord(record.params)) {
         this.nativeResultIds.delete(record.params.requestId as string | number);
+        this.offeredIds.delete(record.params.requestId as string | number);
       }
-    } else if (this.role === 'server' && this.initializeId !== undefined && record.id === this.initializeId && isRecord(record.result) && (wire === 'msgpack' || acceptsUpgrade(record.result))) {
-      this.initializeId = undefined;
-      out = { ...record, result: { ...record.result, capabilities: withCapability(record.result.capabilities) } };
-      // Nothing can arrive that depends on this before the client has read it, so this is in time.
-      this.on = true;
+    } else if (this.role === 'server') {
+      // An answer to a 2026-07-28 request that offered the extension: bin, for this answer only.
+      if (this.offeredIds.delete(id)) asBin = true;
+      if (this.discoverId !== undefined && id === this.discoverId && wire === 'msgpack' && isRecord(record.result)) {
+        this.discoverId = undefined;
+        out = { ...record, result: { ...record.result, capabilities: withCapability(record.result.capabilities) } };
+      } else if (this.initializeId !== undefined && id === this.initializeId && isRecord(record.result) && (wire === 'msgpack' || acceptsUpgrade(record.result))) {
+        this.initializeId = undefined;
+        out = { ...record, result: { ...record.result, capabilities: withCapability(record.result.capabilities) } };
+        // Nothing can arrive that depends on this before the client has read it, so this is in time.
+        this.on = true;
+        asBin = true;
+      }
     }
-    return this.sendMedia(out, wire === 'msgpack' && this.on);
+    return this.sendMedia(out, wire === 'msgpack' && asBin);
   }
 
   fromWire(value: unknown, wire: WireKind, containsBin: boolean): unknown {
@@ -100,7 +136,12 @@ export class NativeBytesAdapter implements MessageAdapter {
     const id = value.id as string | number;
     if (this.negotiate && (wire === 'msgpack' || offersUpgrade(value.params) || (isResponse && acceptsUpgrade(value.result)))) this.noteNegotiation(value, isResponse);
     const keepBytes = isResponse && this.nativeResultIds.delete(id);
+    // Client: the answer to a request that offered the extension may be bin (this answer only).
+    const answersOffer = this.role === 'client' && isResponse && this.offeredIds.delete(id);
     if (!containsBin) return value;
+    if (!this.on && !answersOffer && !this.offersInRequest(value, wire)) {
+      throw new PayloadError('forbidden-type', 'bin is only allowed once native bytes are negotiated (in initialize, or offered by this 2026-07-28 request itself)', cluesOf(value));
+    }
 
     let atMediaFields = 0;
     const converted = mapMediaFields(value, (field) => {
@@ -115,11 +156,24 @@ export class NativeBytesAdapter implements MessageAdapter {
     return converted;
   }
 
+  /** Server: a 2026-07-28 request on MessagePack that offers the extension in its own `_meta` may carry bin. */
+  private offersInRequest(value: Record<string, unknown>, wire: WireKind): boolean {
+    return this.role === 'server' && this.negotiate && wire === 'msgpack' && 'method' in value && 'id' in value && offersExtension(value.params);
+  }
+
   private noteNegotiation(value: Record<string, unknown>, isResponse: boolean): void {
     if (this.role === 'server') {
-      if (value.method === 'initialize' && 'id' in value && isRecord(value.params) && announcedVersion(value.params.capabilities) !== undefined) {
-        this.initializeId = value.id as string | number;
+      if (!('method' in value) || !('id' in value)) return;
+      const id = value.id as string | number;
+      if (isModern(value.params)) {
+        if (offersExtension(value.params)) this.offeredIds.add(id);
+        if (value.method === 'server/discover') this.discoverId = id;
+      } else if (this.forSession && value.method === 'initialize' && isRecord(value.params) && announcedVersion(value.params.capabilities) !== undefined) {
+        this.initializeId = id;
       }
+    } else if (isResponse && this.discoverId !== undefined && value.id === this.discoverId) {
+      this.discoverId = undefined;
+      this.advertised = isRecord(value.result) && announcedVersion(value.result.capabilities) === NATIVE_BYTES_VERSION;
     } else if (isResponse && this.initializeId !== undefined && value.id === this.initializeId) {
       this.initializeId = undefined;
       this.on = isRecord(value.result) && announcedVersion(value.result.capabilities) === NATIVE_BYTES_VERSION;
@@ -157,6 +211,24 @@ export class NativeBytesAdapter implements MessageAdapter {
   }
 }
 
+/** Whether params carry a 2026-07-28-era envelope (per-request negotiation applies). */
+function isModern(params: unknown): boolean {
+  const version = envelopeVersion(params);
+  return version !== undefined && isModernProtocolVersion(version);
+}
+
+/** Whether a request's envelope offers the extension among the client's capabilities. */
+function offersExtension(params: unknown): boolean {
+  return isModern(params) && announcedVersion(metaOf(params)?.[CLIENT_CAPABILITIES_META_KEY]) !== undefined;
+}
+
+/** A request whose envelope's client capabilities also offer the extension (the request itself untouched). */
+function offeredIn(request: Record<string, unknown>): Record<string, unknown> {
+  const params = request.params as Record<string, unknown>;
+  const meta = metaOf(params)!;
+  return { ...request, params: { ...params, _meta: { ...meta, [CLIENT_CAPABILITIES_META_KEY]: withCapability(meta[CLIENT_CAPABILITIES_META_KEY]) } } };
+}
+
 /** For transports that make one adapter per connection or session (the HTTP transports' adapterFactory). */
 export function nativeBytesAdapterFactory(role: NativeBytesRole, options: NativeBytesOptions = {}): () => NativeBytesAdapter {
   return () => new NativeBytesAdapter(role, options);
@@ -173,7 +245,8 @@ export function adapterFromOption(
   context: { stateless?: boolean } = {},
 ): NativeBytesAdapter | undefined {
   if (option === false) return undefined;
-  // A stateless server forgets the connection after each request, so it must not confirm (SPEC.md 8.1).
-  if (option === undefined || context.stateless) return new NativeBytesAdapter(role, { negotiate: false });
-  return new NativeBytesAdapter(role, option === true ? {} : option);
+  if (option === undefined) return new NativeBytesAdapter(role, { negotiate: false });
+  // A stateless server forgets the connection after each request: it must not confirm in initialize
+  // (SPEC.md 8.1), but 2026-07-28's per-request negotiation needs no memory.
+  return new NativeBytesAdapter(role, option === true ? {} : option, context);
 }

@@ -7,6 +7,9 @@ import { isRecord } from './capability.js';
  *   - any result's `contents[]` (resources/read),
  *   - any result's `messages[].content` (prompts/get),
  *   - a sampling/createMessage request's `params.messages[].content` (one block or an array),
+ *   - 2026-07-28's multi-round-trip fields: the sampling requests embedded in a result's
+ *     `inputRequests.*` (`params.messages[].content`) and the sampling results embedded in a request's
+ *     `params.inputResponses.*` (`content`),
  * including the `content[]` of a sampling `tool_result` block. Only these paths are visited: the rest of
  * a message (structuredContent, arguments, ...) is never walked.
  *
@@ -21,10 +24,42 @@ export type MediaFieldMapper = (value: unknown) => unknown;
 export function mapMediaFields(message: unknown, map: MediaFieldMapper): unknown {
   if (!isRecord(message)) return message;
   if (isRecord(message.result)) return withField(message, 'result', mapResult(message.result, map));
-  if (message.method === 'sampling/createMessage' && isRecord(message.params)) {
-    return withField(message, 'params', withField(message.params, 'messages', mapMessages(message.params.messages, map)));
+  if (!isRecord(message.params)) return message;
+  if (message.method === 'sampling/createMessage') return withField(message, 'params', mapSamplingParams(message.params, map));
+  if (isRecord(message.params.inputResponses)) {
+    const responses = mapValues(message.params.inputResponses, (response) =>
+      isRecord(response) && 'content' in response ? withField(response, 'content', mapBlocks(response.content, map, true)) : response,
+    );
+    return withField(message, 'params', withField(message.params, 'inputResponses', responses));
   }
   return message;
+}
+
+function mapSamplingParams(params: Record<string, unknown>, map: MediaFieldMapper): Record<string, unknown> {
+  return withField(params, 'messages', mapMessages(params.messages, map));
+}
+
+/** The requests an input_required result embeds: only sampling requests carry media. */
+function mapInputRequests(requests: unknown, map: MediaFieldMapper): unknown {
+  if (!isRecord(requests)) return requests;
+  return mapValues(requests, (request) =>
+    isRecord(request) && request.method === 'sampling/createMessage' && isRecord(request.params)
+      ? withField(request, 'params', mapSamplingParams(request.params, map))
+      : request,
+  );
+}
+
+function mapValues(record: Record<string, unknown>, mapValue: (value: unknown) => unknown): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    const mapped = mapValue(value);
+    if (mapped !== value) {
+      out ??= { ...record };
+      out[key] = mapped;
+    }
+  }
+  return out ?? record;
 }
 
 function mapResult(result: Record<string, unknown>, map: MediaFieldMapper): Record<string, unknown> {
@@ -32,6 +67,7 @@ function mapResult(result: Record<string, unknown>, map: MediaFieldMapper): Reco
   if ('content' in out) out = withField(out, 'content', mapBlocks(out.content, map, true));
   if ('contents' in out) out = withField(out, 'contents', mapArray(out.contents, (c) => mapField(c, 'blob', map)));
   if ('messages' in out) out = withField(out, 'messages', mapMessages(out.messages, map));
+  if ('inputRequests' in out) out = withField(out, 'inputRequests', mapInputRequests(out.inputRequests, map));
   return out;
 }
 

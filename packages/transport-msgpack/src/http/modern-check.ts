@@ -1,0 +1,127 @@
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, isPlainObject } from '../jsonrpc/envelope.js';
+import { HEADER_MISMATCH, decodeHeaderValue, nameSource } from './modern-headers.js';
+
+/** The JSON-RPC errors a refused request gets, with the HTTP status the spec gives them. */
+const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+export interface Refusal {
+  kind: 'refuse';
+  status: number;
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** How one POST body is to be served: on the 2025 session path, on the stateless 2026 path, or refused. */
+export type Era = { kind: 'legacy' } | { kind: 'modern'; revision: string } | Refusal;
+
+interface HeaderSource {
+  get(name: string): string | null;
+}
+
+/**
+ * Classifies a decoded POST body as the SDK's HTTP entry does (body first, headers cross-checked), so
+ * a client sees the same answer from this server as from `createMcpHandler`:
+ * - a request whose `params._meta` claims a protocol version is a 2026-07-28 request; its
+ *   `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers must be present and agree with the body,
+ *   else 400 with -32020 (HeaderMismatch) and `data.mismatch = { header, body }`;
+ * - a notification with the claim (or with a modern version header) is modern; a header that
+ *   disagrees with it is -32020 too, a missing one is not (the spec requires them on requests only);
+ * - a modern version header on a body without the claim, or on `initialize`, is refused;
+ * - everything else (initialize, un-enveloped requests, responses, batches of those) is 2025-era.
+ */
+export function classifyEra(headers: HeaderSource, body: unknown, served: readonly string[] = SUPPORTED_MODERN_PROTOCOL_VERSIONS): Era {
+  const versionHeader = trimmed(headers.get('mcp-protocol-version'));
+  const methodHeader = trimmed(headers.get('mcp-method'));
+  if (Array.isArray(body)) {
+    if (body.some((item) => isPlainObject(item) && hasEnvelopeClaim(item.params))) {
+      return refuse(400, INVALID_REQUEST, 'Bad Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later');
+    }
+    return { kind: 'legacy' };
+  }
+  if (!isPlainObject(body) || typeof body.method !== 'string') return { kind: 'legacy' };
+  const method = body.method;
+  const isRequest = 'id' in body;
+  const headerIsModern = versionHeader !== undefined && isModernProtocolVersion(versionHeader);
+  const claimed = hasEnvelopeClaim(body.params);
+  const claimedVersion = envelopeVersion(body.params);
+
+  if (isRequest && method === 'initialize' && !(claimedVersion !== undefined && isModernProtocolVersion(claimedVersion))) {
+    if (headerIsModern) {
+      return mismatch(versionHeader, 'an initialize request (legacy handshake) was sent with a modern MCP-Protocol-Version header');
+    }
+    return { kind: 'legacy' };
+  }
+  if (!claimed) {
+    if (!headerIsModern) return { kind: 'legacy' };
+    if (isRequest) {
+      return refuse(
+        400,
+        INVALID_PARAMS,
+        `Invalid params: the MCP-Protocol-Version header names protocol revision ${versionHeader}, but the request is missing the required per-request envelope key(s): io.modelcontextprotocol/protocolVersion`,
+      );
+    }
+    if (methodHeader !== undefined && methodHeader !== method) {
+      return mismatch(methodHeader, `the notification body names method ${method} but the Mcp-Method header names ${methodHeader}`);
+    }
+    return supported(versionHeader!, served);
+  }
+  if (claimedVersion === undefined) {
+    return refuse(400, INVALID_PARAMS, 'Invalid _meta envelope for protocol revision 2026-07-28: io.modelcontextprotocol/protocolVersion: expected a protocol version string');
+  }
+  const what = isRequest ? 'body envelope' : 'notification envelope';
+  if (versionHeader !== undefined && versionHeader !== claimedVersion) {
+    return mismatch(versionHeader, `the ${what} names protocol version ${claimedVersion} but the MCP-Protocol-Version header names ${versionHeader}`);
+  }
+  if (methodHeader !== undefined && methodHeader !== method) {
+    const subject = isRequest ? 'body' : 'notification body';
+    return mismatch(methodHeader, `the ${subject} names method ${method} but the Mcp-Method header names ${methodHeader}`);
+  }
+  if (!isModernProtocolVersion(claimedVersion)) return { kind: 'legacy' };
+  if (!isRequest) return supported(claimedVersion, served);
+  const era = supported(claimedVersion, served);
+  if (era.kind !== 'modern') return era;
+  // Presence, and Mcp-Name: required on requests only, checked once the revision is known to be served.
+  if (versionHeader === undefined) {
+    return mismatch('(missing)', `the body envelope names protocol version ${claimedVersion} but the required MCP-Protocol-Version header is absent`);
+  }
+  if (methodHeader === undefined) return mismatch('(missing)', `the body names method ${method} but the required Mcp-Method header is absent`);
+  const source = nameSource(method, body.params);
+  if (source === undefined) return era;
+  const nameHeader = trimmed(headers.get('mcp-name'));
+  if (nameHeader === undefined) {
+    if (source.value === undefined) return era;
+    return mismatch('(missing)', `the body carries params.${source.field}="${source.value}" but the required Mcp-Name header is absent`);
+  }
+  const name = decodeHeaderValue(nameHeader);
+  if (name === undefined) return mismatch(nameHeader, 'the Mcp-Name header carries an invalid Base64 sentinel value');
+  if (source.value !== undefined && name !== source.value) {
+    return mismatch(nameHeader, `the body carries params.${source.field}="${source.value}" but the Mcp-Name header names "${name}"`);
+  }
+  return era;
+}
+
+/** A modern revision this endpoint serves, or the SDK's UnsupportedProtocolVersion answer (-32022). */
+function supported(revision: string, served: readonly string[]): Era {
+  if (served.includes(revision)) return { kind: 'modern', revision };
+  return refuse(400, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${revision}`, {
+    supported: [...served],
+    requested: revision,
+  });
+}
+
+/** The SDK's HeaderMismatch shape: the header's value (or "(missing)") and what the body says. */
+function mismatch(header: string | undefined, body: string): Refusal {
+  return refuse(400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${body}`, { mismatch: { header, body } });
+}
+
+function refuse(status: number, code: number, message: string, data?: unknown): Refusal {
+  return data === undefined ? { kind: 'refuse', status, code, message } : { kind: 'refuse', status, code, message, data };
+}
+
+/** A header value without the optional whitespace HTTP allows around it; undefined when absent. */
+function trimmed(value: string | null): string | undefined {
+  return value === null ? undefined : value.replace(/^[ \t]+|[ \t]+$/g, '');
+}

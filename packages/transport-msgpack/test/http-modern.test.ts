@@ -1,0 +1,457 @@
+// MCP 2026-07-28 over HTTP (stateless, SEP-2243 headers) with SDK v2 on both sides: every pairing of
+// {SDK v2's own HTTP transport, ours} x {client, server}, pinned and auto, on both of our wires; the
+// header cross-check (-32020) on the decoded body; and a 2025-11-25 client on the same endpoint.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
+import { Packr, Unpackr } from 'msgpackr';
+import * as z from 'zod/v4';
+import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode, nativeImage, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
+import { serverKinds, waitUntil, type ServerKind } from './fixtures/http-helpers.js';
+
+const LIMIT = 30_000;
+const MODERN = '2026-07-28';
+const IMAGE = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 7) % 251);
+
+function makeV2Server(): McpServer {
+  const server = new McpServer({ name: 'v2-server', version: '1.0.0' });
+  server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+  server.registerTool('image', { inputSchema: z.object({}) }, async () => ({
+    content: [{ type: 'image', data: Buffer.from(IMAGE).toString('base64'), mimeType: 'image/png' }],
+  }));
+  server.registerTool('native-image', { inputSchema: z.object({}) }, async () => ({ content: [nativeImage(IMAGE, 'image/png')] }));
+  return server;
+}
+
+interface Endpoint {
+  url: URL;
+  close(): Promise<void>;
+}
+
+async function ourEndpoint(
+  kind: ServerKind,
+  createServer: () => { connect(t: never): Promise<void>; close(): Promise<void> } = makeV2Server,
+  options: Partial<McpHttpHandlerOptions> = {},
+): Promise<Endpoint> {
+  const handler = new McpHttpHandler({ createServer: createServer as never, ...options });
+  const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
+  return { url: running.url, close: () => running.close() };
+}
+
+/** SDK v2's own createMcpHandler, on a fetch-style server of the runtime. */
+async function sdkEndpoint(): Promise<Endpoint> {
+  const handler = createMcpHandler(() => makeV2Server());
+  const { createServer } = await import('node:http');
+  const http = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+    const body = req.method === 'POST' ? Buffer.concat(chunks) : undefined;
+    const response = await handler.fetch(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as { port: number };
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    close: async () => {
+      await handler.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
+
+type Negotiation = { mode: 'auto' } | { mode: { pin: string } };
+const negotiations: [string, Negotiation][] = [
+  ['pinned', { mode: { pin: MODERN } }],
+  ['auto', { mode: 'auto' }],
+];
+
+type ClientTransportMaker = [string, (url: URL) => HttpMsgpackClientTransport | StreamableHTTPClientTransport];
+const ourClients: ClientTransportMaker[] = [
+  ['our client, msgpack', (url) => new HttpMsgpackClientTransport(url)],
+  ['our client, json', (url) => new HttpMsgpackClientTransport(url, { wire: 'json' })],
+];
+const sdkClient: ClientTransportMaker = ["SDK v2's client", (url) => new StreamableHTTPClientTransport(url)];
+
+/** Lists tools, calls the text tool and the image tool, and checks the revision and the image's bytes. */
+async function exercise(url: URL, makeTransport: ClientTransportMaker[1], negotiation: Negotiation): Promise<string | undefined> {
+  const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: negotiation });
+  const transport = makeTransport(url);
+  await client.connect(transport as never);
+  try {
+    assert.equal(client.getNegotiatedProtocolVersion(), MODERN);
+    assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name).sort(), ['echo', 'image', 'native-image']);
+    const echo = await client.callTool({ name: 'echo', arguments: { text: 'über' } });
+    assert.deepEqual(echo.content, [{ type: 'text', text: 'über' }]);
+    const image = await client.callTool({ name: 'image', arguments: {} });
+    const block = (image.content as { type: string; data: string }[])[0]!;
+    assert.equal(block.type, 'image');
+    assert.deepEqual(new Uint8Array(Buffer.from(block.data, 'base64')), IMAGE);
+    return transport instanceof HttpMsgpackClientTransport ? transport.wire : undefined;
+  } finally {
+    await client.close();
+  }
+}
+
+for (const kind of serverKinds) {
+  describe(`2026-07-28 over HTTP: SDK v2 clients against our handler serving an SDK v2 McpServer (${kind})`, { timeout: LIMIT }, () => {
+    let endpoint: Endpoint;
+    before(async () => {
+      endpoint = await ourEndpoint(kind);
+    });
+    after(async () => {
+      await endpoint.close();
+    });
+
+    for (const [how, negotiation] of negotiations) {
+      for (const [who, make] of [...ourClients, sdkClient]) {
+        it(`${who}, ${how}: lists tools, calls a text tool and an image tool`, async () => {
+          const wire = await exercise(endpoint.url, make, negotiation);
+          if (who === 'our client, msgpack') assert.equal(wire, 'msgpack');
+        });
+      }
+    }
+
+    it('an SDK v1 client on 2025-11-25 still gets its session at the same endpoint', async () => {
+      const client = new ClientV1({ name: 'old', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransportV1(endpoint.url);
+      await client.connect(transport);
+      try {
+        assert.ok(transport.sessionId, 'a session id');
+        assert.equal(transport.protocolVersion, '2025-11-25');
+        const result = await client.callTool({ name: 'echo', arguments: { text: 'old' } });
+        assert.deepEqual(result.content, [{ type: 'text', text: 'old' }]);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('an SDK v2 client in auto mode falls back to 2025-11-25 when the served server cannot do 2026-07-28 (SDK v1)', async () => {
+      const v1 = await ourEndpoint(kind, () => {
+        const server = new McpServerV1({ name: 'v1-server', version: '1.0.0' });
+        server.registerTool('echo', { inputSchema: {} }, async () => ({ content: [{ type: 'text', text: 'v1' }] }));
+        return server as never;
+      });
+      try {
+        for (const [, make] of [...ourClients, sdkClient]) {
+          const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+          await client.connect(make(v1.url) as never);
+          try {
+            assert.equal(client.getNegotiatedProtocolVersion(), '2025-11-25');
+            assert.deepEqual((await client.callTool({ name: 'echo', arguments: {} })).content, [{ type: 'text', text: 'v1' }]);
+          } finally {
+            await client.close();
+          }
+        }
+      } finally {
+        await v1.close();
+      }
+    });
+  });
+}
+
+describe("2026-07-28 over HTTP: SDK v2 client with our transport against SDK v2's createMcpHandler", { timeout: LIMIT }, () => {
+  let endpoint: Endpoint;
+  before(async () => {
+    endpoint = await sdkEndpoint();
+  });
+  after(async () => {
+    await endpoint.close();
+  });
+  for (const [how, negotiation] of negotiations) {
+    for (const [who, make] of ourClients) {
+      it(`${who}, ${how}: lists tools, calls a text tool and an image tool`, async () => {
+        // createMcpHandler takes JSON only: the msgpack client falls back, and must still send the headers.
+        assert.equal(await exercise(endpoint.url, make, negotiation), 'json');
+      });
+    }
+  }
+});
+
+const packr = new Packr({ useRecords: false, variableMapSize: true });
+const unpackr = new Unpackr({ useRecords: false });
+
+function enveloped(method: string, params: Record<string, unknown> = {}, id = 7): Record<string, unknown> {
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  return { jsonrpc: '2.0', id, method, params: { ...params, _meta } };
+}
+
+/** Posts one MessagePack body with the given headers and decodes the MessagePack reply. */
+async function postMsgpack(url: URL, body: unknown, headers: Record<string, string>): Promise<{ status: number; reply: Record<string, any> }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/msgpack', accept: 'application/msgpack, application/vnd.mcp-msgpack.stream', ...headers },
+    body: new Uint8Array(packr.pack(body)),
+  });
+  assert.equal(response.headers.get('content-type'), 'application/msgpack');
+  return { status: response.status, reply: unpackr.unpack(new Uint8Array(await response.arrayBuffer())) };
+}
+
+/** The JSON-RPC messages of a msgpack-v1 frame stream (control maps, which have no jsonrpc, left out). */
+function framedMessages(bytes: Uint8Array): Record<string, any>[] {
+  const messages: Record<string, any>[] = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 0; at < bytes.length; ) {
+    const length = view.getUint32(at);
+    const value = unpackr.unpack(bytes.subarray(at + 4, at + 4 + length));
+    if ('jsonrpc' in value) messages.push(value);
+    at += 4 + length;
+  }
+  return messages;
+}
+
+for (const kind of serverKinds) {
+  describe(`2026-07-28 over HTTP: our server checks the SEP-2243 headers against the decoded MessagePack body (${kind})`, { timeout: LIMIT }, () => {
+    let endpoint: Endpoint;
+    before(async () => {
+      endpoint = await ourEndpoint(kind);
+    });
+    after(async () => {
+      await endpoint.close();
+    });
+
+    it('a request whose Mcp-Method disagrees with its body gets 400 and -32020, answering its id', async () => {
+      const { status, reply } = await postMsgpack(endpoint.url, enveloped('tools/list'), { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call' });
+      assert.equal(status, 400);
+      assert.equal(reply.id, 7);
+      assert.equal(reply.error.code, -32020);
+      assert.deepEqual(reply.error.data, { mismatch: { header: 'tools/call', body: 'the body names method tools/list but the Mcp-Method header names tools/call' } });
+    });
+
+    it('a request without the MCP-Protocol-Version header gets -32020, not a session error', async () => {
+      const { status, reply } = await postMsgpack(endpoint.url, enveloped('tools/list'), { 'mcp-method': 'tools/list' });
+      assert.equal(status, 400);
+      assert.equal(reply.error.code, -32020);
+      assert.match(reply.error.message, /names protocol version 2026-07-28 but the required MCP-Protocol-Version header is absent/);
+    });
+
+    it('Mcp-Name must mirror params.name (absent, different, or a broken sentinel: -32020); the sentinel form is decoded', async () => {
+      const call = enveloped('tools/call', { name: 'echo', arguments: { text: 'x' } });
+      const base = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call' };
+      for (const name of [undefined, 'image', '=?base64?***?=']) {
+        const { status, reply } = await postMsgpack(endpoint.url, call, name === undefined ? base : { ...base, 'mcp-name': name });
+        assert.equal(status, 400, String(name));
+        assert.equal(reply.error.code, -32020, String(name));
+      }
+      const response = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/msgpack',
+          accept: 'application/msgpack, application/vnd.mcp-msgpack.stream',
+          ...base,
+          'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=`,
+        },
+        body: new Uint8Array(packr.pack(call)),
+      });
+      await response.body?.cancel();
+      assert.equal(response.status, 200);
+    });
+
+    it('headers that agree get the answer, with no session id', async () => {
+      const response = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/msgpack',
+          accept: 'application/msgpack, application/vnd.mcp-msgpack.stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'server/discover',
+        },
+        body: new Uint8Array(packr.pack(enveloped('server/discover'))),
+      });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('mcp-session-id'), null);
+      const reply = framedMessages(new Uint8Array(await response.arrayBuffer())).find((m) => m.id === 7)!;
+      assert.deepEqual(reply.result.supportedVersions, [MODERN]);
+      assert.equal(reply.result.resultType, 'complete');
+    });
+  });
+}
+
+describe('our HTTP client derives the SEP-2243 headers from each message, on both wires', () => {
+  for (const wire of ['msgpack', 'json'] as const) {
+    it(`${wire}: version, method and name (sentinel-encoded when not plain ASCII); per-send headers, never over the derived ones`, async () => {
+      const seen: Headers[] = [];
+      const fetchSpy = async (_url: string | URL, init?: RequestInit) => {
+        seen.push(new Headers(init?.headers));
+        return new Response(null, { status: 202 });
+      };
+      const transport = new HttpMsgpackClientTransport(new URL('http://127.0.0.1:9/mcp'), { wire, fetch: fetchSpy as never });
+      await transport.start();
+      await transport.send(enveloped('tools/call', { name: 'grüße', arguments: {} }) as never, {
+        headers: { 'Mcp-Param-Region': 'eu', 'mcp-method': 'forged', 'content-type': 'text/plain' },
+      });
+      await transport.send(enveloped('tools/list') as never);
+      await transport.send({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} });
+      await transport.close();
+      const [call, list, legacy] = seen;
+      assert.equal(call!.get('mcp-protocol-version'), MODERN);
+      assert.equal(call!.get('mcp-method'), 'tools/call');
+      assert.equal(call!.get('mcp-name'), `=?base64?${Buffer.from('grüße').toString('base64')}?=`);
+      assert.equal(call!.get('mcp-param-region'), 'eu');
+      assert.equal(call!.get('content-type'), wire === 'msgpack' ? 'application/msgpack' : 'application/json');
+      assert.equal(list!.get('mcp-method'), 'tools/list');
+      assert.equal(list!.get('mcp-name'), null);
+      assert.equal(legacy!.get('mcp-method'), null);
+      assert.equal(legacy!.get('mcp-protocol-version'), null);
+    });
+  }
+});
+
+for (const kind of serverKinds) {
+  describe(`2026-07-28 over HTTP: native bytes negotiated per request, no session (${kind})`, { timeout: LIMIT }, () => {
+    let endpoint: Endpoint;
+    before(async () => {
+      endpoint = await ourEndpoint(kind, makeV2Server, { nativeBytes: true });
+    });
+    after(async () => {
+      await endpoint.close();
+    });
+
+    /** A fetch that keeps every request and reply body (each reply read whole: 2026-07-28 streams end with the answer). */
+    function recordingFetch(): { fetch: typeof fetch; sent: Uint8Array[]; received: Uint8Array[] } {
+      const sent: Uint8Array[] = [];
+      const received: Uint8Array[] = [];
+      const recording = (async (url: string | URL, init?: RequestInit) => {
+        if (init?.body instanceof Uint8Array) sent.push(init.body);
+        const response = await fetch(url, init);
+        const body = new Uint8Array(await response.arrayBuffer());
+        received.push(body);
+        return new Response(response.status === 202 ? null : body, { status: response.status, headers: response.headers });
+      }) as typeof fetch;
+      return { fetch: recording, sent, received };
+    }
+
+    for (const [how, negotiation] of negotiations) {
+      it(`${how}: each request offers it in its _meta, discover advertises it, and the image comes back as bin`, async () => {
+        const recorder = recordingFetch();
+        const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: negotiation });
+        const transport = new HttpMsgpackClientTransport(endpoint.url, { nativeBytes: true, fetch: recorder.fetch });
+        await client.connect(transport as never);
+        try {
+          const result = await client.callTool({ name: 'native-image', arguments: {} });
+          const block = (result.content as { data: string }[])[0]!;
+          assert.deepEqual(new Uint8Array(Buffer.from(block.data, 'base64')), IMAGE, 'handed to the SDK as base64, bytes intact');
+        } finally {
+          await client.close();
+        }
+        const requests = recorder.sent.map((body) => unpackr.unpack(body) as Record<string, any>);
+        const call = requests.find((request) => request.method === 'tools/call')!;
+        assert.deepEqual(call.params._meta['io.modelcontextprotocol/clientCapabilities'].experimental, { 'mcp-msgpack/native-bytes': { version: 1 } });
+        const replies = recorder.received.flatMap((bytes) => (bytes.length > 0 && bytes[0] === 0 ? framedMessages(bytes) : []));
+        const discover = replies.find((reply) => reply.result?.supportedVersions)!;
+        assert.deepEqual(discover.result.capabilities.experimental, { 'mcp-msgpack/native-bytes': { version: 1 } });
+        const image = replies.find((reply) => reply.id === call.id)!.result.content[0].data;
+        assert.ok(image instanceof Uint8Array, 'bin on the wire, not base64');
+        assert.deepEqual(new Uint8Array(image), IMAGE);
+      });
+    }
+
+    it('a JSON-wire client offers nothing and gets base64', async () => {
+      const recorder = recordingFetch();
+      const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+      await client.connect(new HttpMsgpackClientTransport(endpoint.url, { nativeBytes: true, wire: 'json', fetch: recorder.fetch }) as never);
+      try {
+        const result = await client.callTool({ name: 'native-image', arguments: {} });
+        assert.deepEqual(new Uint8Array(Buffer.from((result.content as { data: string }[])[0]!.data, 'base64')), IMAGE);
+      } finally {
+        await client.close();
+      }
+      assert.equal(recorder.sent.length, 0, 'JSON bodies are strings, never bytes');
+    });
+  });
+}
+
+for (const kind of serverKinds) {
+  describe(`2026-07-28 over HTTP: subscriptions/listen streams at our handler (${kind})`, { timeout: LIMIT }, () => {
+    let handler: McpHttpHandler;
+    let close: () => Promise<void>;
+    let url: URL;
+    before(async () => {
+      handler = new McpHttpHandler({ createServer: makeV2Server as never });
+      const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
+      url = running.url;
+      close = () => running.close();
+    });
+    after(async () => {
+      await close();
+    });
+
+    for (const [who, make] of [...ourClients, sdkClient]) {
+      it(`${who}: acknowledged with the honored filter, then hears what the endpoint announces; the stream ends with the client`, async () => {
+        const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+        let changed = 0;
+        client.setNotificationHandler('notifications/tools/list_changed', () => {
+          changed++;
+        });
+        await client.connect(make(url) as never);
+        try {
+          const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true });
+          assert.deepEqual(subscription.honoredFilter, { toolsListChanged: true }, 'the server has tools, not prompts');
+          assert.equal(handler.listenCount, 1);
+          handler.notify.promptsChanged();
+          handler.notify.toolsChanged();
+          await waitUntil(() => changed === 1, 'tools/list_changed on the listen stream');
+        } finally {
+          await client.close();
+        }
+        await waitUntil(() => handler.listenCount === 0, 'the stream to end');
+        assert.equal(changed, 1);
+      });
+    }
+  });
+}
+
+describe('2026-07-28 over HTTP: server instances are reused between requests, one request at a time', { timeout: LIMIT }, () => {
+  /** A v2 server whose tool says which instance answered and which client it believes it serves. */
+  function countingFactory(): { make: () => McpServer; made: () => number } {
+    let made = 0;
+    const make = () => {
+      const instance = ++made;
+      const server = new McpServer({ name: 'v2-server', version: '1.0.0' });
+      server.registerTool('whoami', { inputSchema: z.object({}) }, async () => ({
+        content: [{ type: 'text', text: `${instance}:${server.server.getClientVersion()?.name}` }],
+      }));
+      return server;
+    };
+    return { make, made: () => made };
+  }
+
+  for (const reuseServers of [true, false]) {
+    it(`reuseServers ${reuseServers}: ${reuseServers ? 'one instance serves sequential calls' : 'a fresh instance per request'}, and each call sees its own client`, async () => {
+      const factory = countingFactory();
+      const handler = new McpHttpHandler({ createServer: factory.make as never, reuseServers });
+      const running = await listenNode(handler);
+      try {
+        const answers: string[] = [];
+        for (const name of ['first', 'second']) {
+          const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+          await client.connect(new HttpMsgpackClientTransport(running.url) as never);
+          try {
+            for (let i = 0; i < 3; i++) answers.push(((await client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text);
+          } finally {
+            await client.close();
+          }
+        }
+        assert.deepEqual(answers.map((answer) => answer.split(':')[1]), ['first', 'first', 'first', 'second', 'second', 'second']);
+        const instances = new Set(answers.map((answer) => answer.split(':')[0]));
+        // Reused: the next call usually finds the instance given back (after its reply, so not always).
+        if (reuseServers) assert.ok(instances.size < 6, `answered by ${[...instances].join(', ')}`);
+        else assert.equal(instances.size, 6);
+      } finally {
+        await running.close();
+      }
+    });
+  }
+});
