@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '../mcp/types.js';
 import { checkJsonRpcMessage } from '../jsonrpc/validate.js';
 import { MsgpackDecoder } from '../wire/decoder.js';
 import { CanonicalEncoder } from '../wire/encoder.js';

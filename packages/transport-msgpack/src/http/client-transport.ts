@@ -1,21 +1,5 @@
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError, type StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  createFetchWithInit,
-  fetchLeavingRedirects,
-  fetchWithinOrigin,
-  normalizeHeaders,
-  unfollowedRedirect,
-  type FetchLike,
-  type Transport,
-} from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isInitializedNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { isInitializedNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '../jsonrpc/kinds.js';
+import type { FetchLike, JSONRPCMessage, OAuthClientProvider, RequestId, StreamableHTTPReconnectionOptions, Transport } from '../mcp/types.js';
 import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { handleBadMessage } from '../connection/bad-message.js';
@@ -23,7 +7,10 @@ import { PayloadError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';
 import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
 import { defaultFetch } from './client-fetch.js';
+import { linkSdkV1HttpError, StreamableHTTPError } from './errors.js';
+import { loadOAuthSdk } from './oauth-sdk.js';
 import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
+import { createFetchWithInit, fetchLeavingRedirects, fetchWithinOrigin, normalizeHeaders, unfollowedRedirect } from './redirects.js';
 import { SseReader } from './sse-reader.js';
 
 const DEFAULT_RECONNECTION: StreamableHTTPReconnectionOptions = {
@@ -135,7 +122,7 @@ export class HttpMsgpackClientTransport implements Transport {
     // The SDK's auth() applies the same-origin rule itself unless its fetch is marked as leaving redirects.
     const withInit = createFetchWithInit(this.fetchFn, options.requestInit);
     this.fetchWithInit = follow ? fetchLeavingRedirects(withInit) : withInit;
-    this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetchWithInit) : undefined;
+    this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetchWithInit, follow) : undefined;
     const adapter = options.adapter ?? adapterFromOption('client', options.nativeBytes);
     this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth });
     this.json = new JsonMessageCodec({ adapter });
@@ -169,6 +156,7 @@ export class HttpMsgpackClientTransport implements Transport {
       throw new Error('HttpMsgpackClientTransport already started! If using Client class, note that connect() calls start() automatically.');
     }
     this.abort = new AbortController();
+    await linkSdkV1HttpError();
   }
 
   async close(): Promise<void> {
@@ -181,7 +169,7 @@ export class HttpMsgpackClientTransport implements Transport {
 
   /** After the user authorized in the browser: exchanges the redirect's code for tokens; then connect again. */
   async finishAuth(authorizationCode: string): Promise<void> {
-    if (!this.auth) throw new UnauthorizedError('No auth provider');
+    if (!this.auth) throw new (await loadOAuthSdk()).UnauthorizedError('No auth provider');
     await this.auth.finish(authorizationCode);
   }
 
@@ -208,7 +196,7 @@ export class HttpMsgpackClientTransport implements Transport {
       const response = await this.fetchRequest(this.url, init).finally(request.done);
       await response.body?.cancel();
       if (!response.ok && response.status !== 405) {
-        throw new StreamableHTTPError(response.status, `Failed to terminate session: ${this.redirectText(response) ?? response.statusText}`);
+        throw new StreamableHTTPError(response.status, `Failed to terminate session: ${this.redirectText(response) ?? response.statusText}`, { statusText: response.statusText });
       }
       this.session = undefined;
     } catch (error) {
@@ -257,7 +245,7 @@ export class HttpMsgpackClientTransport implements Transport {
       }
       const detail = await this.errorText(response);
       if (this.auth && (await this.auth.recover(response, attempt))) return this.postOnce(message, request, onresumptiontoken, attempt);
-      throw new StreamableHTTPError(response.status, `Error POSTing to endpoint: ${detail}`);
+      throw new StreamableHTTPError(response.status, `Error POSTing to endpoint: ${detail}`, { statusText: response.statusText, text: detail });
     }
 
     if (response.status === 202) {
@@ -370,7 +358,7 @@ export class HttpMsgpackClientTransport implements Transport {
       // Unlike the SDK's client, the retry keeps Last-Event-ID: a resumption cut by an expired token resumes.
       if (this.auth && (await this.auth.recover(response, attempt))) return this.getOnce(options, attempt);
       if (response.status === 405) return;
-      throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${this.redirectText(response) ?? response.statusText}`);
+      throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${this.redirectText(response) ?? response.statusText}`, { statusText: response.statusText });
     }
     const type = mediaTypeEssence(response.headers.get('content-type'));
     this.consumeStream(response.body, type === MSGPACK_STREAM_MEDIA_TYPE ? type : SSE_MEDIA_TYPE, options, true, request.done);

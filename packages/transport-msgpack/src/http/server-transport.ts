@@ -1,19 +1,7 @@
 import { bytesResponse, textResponse } from './response-bytes.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  isInitializeRequest,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type InitializeRequest,
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type InitializeRequest } from '../jsonrpc/kinds.js';
+import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol-versions.js';
+import type { AuthInfo, EventStore, JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../mcp/types.js';
 import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { PayloadError } from '../wire/errors.js';

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '../mcp/types.js';
 
 /**
  * Accepts exactly what the SDK's `JSONRPCMessageSchema` accepts (a union of four strict schemas), without
