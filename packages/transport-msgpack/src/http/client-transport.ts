@@ -1,5 +1,5 @@
 import { isInitializedNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '../jsonrpc/kinds.js';
-import type { FetchLike, JSONRPCMessage, OAuthClientProvider, RequestId, StreamableHTTPReconnectionOptions, Transport } from '../mcp/types.js';
+import type { FetchLike, JSONRPCMessage, OAuthClientProvider, RequestId, StreamableHTTPReconnectionOptions, Transport, TransportSendOptions } from '../mcp/types.js';
 import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { handleBadMessage } from '../connection/bad-message.js';
@@ -64,7 +64,14 @@ interface StreamOptions {
   resumptionToken?: string;
   onresumptiontoken?: (token: string) => void;
   replayMessageId?: RequestId;
+  /** SDK v2: the caller's abort for this one request's stream (not an error when it fires). */
+  requestSignal?: AbortSignal;
+  /** SDK v2: told once when this request's stream is over for any reason but requestSignal. */
+  onRequestStreamEnd?: () => void;
 }
+
+/** Headers a caller's per-send `headers` may not set: the transport owns them (as in SDK v2's client). */
+const RESERVED_REQUEST_HEADERS = new Set(['authorization', 'dpop', 'content-type', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id']);
 
 interface RequestSignal {
   signal: AbortSignal;
@@ -84,6 +91,8 @@ export class HttpMsgpackClientTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   onwirefallback?: (fallback: WireFallback) => void;
+  /** SDK v2: one HTTP request per message, so `requestSignal` in send() aborts just that one. */
+  readonly hasPerRequestStream = true;
 
   private readonly url: URL;
   private readonly options: HttpMsgpackClientOptions;
@@ -173,16 +182,17 @@ export class HttpMsgpackClientTransport implements Transport {
     await this.auth.finish(authorizationCode);
   }
 
-  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: { resumptionToken?: string; onresumptiontoken?: (token: string) => void }): Promise<void> {
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     try {
       if (options?.resumptionToken) {
         const replayMessageId = !Array.isArray(message) && isJSONRPCRequest(message) ? message.id : undefined;
-        this.openGetStream({ resumptionToken: options.resumptionToken, replayMessageId }).catch(reportedAlready);
+        this.openGetStream({ resumptionToken: options.resumptionToken, replayMessageId, requestSignal: options.requestSignal }).catch(reportedAlready);
         return;
       }
-      await this.post(message, options?.onresumptiontoken);
+      await this.post(message, options);
     } catch (error) {
-      this.onerror?.(error as Error);
+      // The caller's own abort is no transport error.
+      if (options?.requestSignal?.aborted !== true) this.onerror?.(error as Error);
       throw error;
     }
   }
@@ -209,11 +219,11 @@ export class HttpMsgpackClientTransport implements Transport {
     await this.openGetStream({ resumptionToken: lastEventId, onresumptiontoken: options?.onresumptiontoken });
   }
 
-  private async post(message: JSONRPCMessage | JSONRPCMessage[], onresumptiontoken?: (token: string) => void): Promise<void> {
-    const request = this.requestSignal();
+  private async post(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+    const request = this.requestSignal(options?.requestSignal);
     let streaming = false;
     try {
-      streaming = await this.postOnce(message, request, onresumptiontoken, freshAttempt());
+      streaming = await this.postOnce(message, request, options, freshAttempt());
     } finally {
       // A streamed reply releases its signal when the stream ends.
       if (!streaming) request.done();
@@ -224,11 +234,14 @@ export class HttpMsgpackClientTransport implements Transport {
   private async postOnce(
     message: JSONRPCMessage | JSONRPCMessage[],
     request: RequestSignal,
-    onresumptiontoken: ((token: string) => void) | undefined,
+    options: TransportSendOptions | undefined,
     attempt: AuthAttempt,
   ): Promise<boolean> {
     const wire = this.currentWire;
     const headers = await this.commonHeaders();
+    for (const [name, value] of Object.entries(options?.headers ?? {})) {
+      if (!RESERVED_REQUEST_HEADERS.has(name.toLowerCase())) headers.set(name, value);
+    }
     headers.set('content-type', wire === 'msgpack' ? MSGPACK_MEDIA_TYPE : JSON_MEDIA_TYPE);
     headers.set('accept', wire === 'msgpack' ? MSGPACK_CLIENT_ACCEPT : `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`);
     const body = wire === 'msgpack' ? this.msgpack.encodeBody(message) : this.json.encodeBody(message);
@@ -241,10 +254,10 @@ export class HttpMsgpackClientTransport implements Transport {
       if (response.status === 415 && wire === 'msgpack') {
         await response.body?.cancel();
         this.fallBack('unsupported-media-type', 415);
-        return this.postOnce(message, request, onresumptiontoken, attempt);
+        return this.postOnce(message, request, options, attempt);
       }
       const detail = await this.errorText(response);
-      if (this.auth && (await this.auth.recover(response, attempt))) return this.postOnce(message, request, onresumptiontoken, attempt);
+      if (this.auth && (await this.auth.recover(response, attempt))) return this.postOnce(message, request, options, attempt);
       throw new StreamableHTTPError(response.status, `Error POSTing to endpoint: ${detail}`, { statusText: response.statusText, text: detail });
     }
 
@@ -265,7 +278,8 @@ export class HttpMsgpackClientTransport implements Transport {
     }
     if (wire === 'msgpack' && (type === JSON_MEDIA_TYPE || type === SSE_MEDIA_TYPE)) this.fallBack('json-reply', response.status);
     if (type === SSE_MEDIA_TYPE || type === MSGPACK_STREAM_MEDIA_TYPE) {
-      this.consumeStream(response.body, type, { onresumptiontoken }, false, request.done);
+      const { onresumptiontoken, requestSignal, onRequestStreamEnd } = options ?? {};
+      this.consumeStream(response.body, type, { onresumptiontoken, requestSignal, onRequestStreamEnd }, false, request.done);
       return true;
     } else if (type === JSON_MEDIA_TYPE || type === MSGPACK_MEDIA_TYPE) {
       const bytes = new Uint8Array(await response.arrayBuffer());
@@ -279,18 +293,21 @@ export class HttpMsgpackClientTransport implements Transport {
   }
 
   /**
-   * A signal for one request that follows the transport's: fetch implementations keep a listener on the
-   * signal they are given until the request is collected, so giving each request the transport's own
-   * long-lived signal would pile up one listener per call.
+   * A signal for one request that follows the transport's (and the caller's `requestSignal`, if any):
+   * fetch implementations keep a listener on the signal they are given until the request is collected, so
+   * giving each request the transport's own long-lived signal would pile up one listener per call.
    */
-  private requestSignal(): RequestSignal {
+  private requestSignal(callerSignal?: AbortSignal): RequestSignal {
     const controller = new AbortController();
-    const parent = this.abort?.signal;
-    if (!parent) return { signal: controller.signal, done: () => {} };
-    if (parent.aborted) controller.abort(parent.reason);
-    const follow = () => controller.abort(parent.reason);
-    parent.addEventListener('abort', follow, { once: true });
-    return { signal: controller.signal, done: () => parent.removeEventListener('abort', follow) };
+    const parents = [this.abort?.signal, callerSignal].filter((signal): signal is AbortSignal => signal !== undefined);
+    const unfollow: (() => void)[] = [];
+    for (const parent of parents) {
+      if (parent.aborted) controller.abort(parent.reason);
+      const follow = () => controller.abort(parent.reason);
+      parent.addEventListener('abort', follow, { once: true });
+      unfollow.push(() => parent.removeEventListener('abort', follow));
+    }
+    return { signal: controller.signal, done: () => unfollow.forEach((remove) => remove()) };
   }
 
   private fallBack(reason: WireFallback['reason'], status: number): void {
@@ -337,7 +354,7 @@ export class HttpMsgpackClientTransport implements Transport {
     try {
       await this.getOnce(options, freshAttempt());
     } catch (error) {
-      this.onerror?.(error as Error);
+      if (options.requestSignal?.aborted !== true) this.onerror?.(error as Error);
       throw error;
     }
   }
@@ -347,7 +364,7 @@ export class HttpMsgpackClientTransport implements Transport {
     const headers = await this.commonHeaders();
     headers.set('accept', this.currentWire === 'msgpack' ? `${MSGPACK_STREAM_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}` : SSE_MEDIA_TYPE);
     if (options.resumptionToken) headers.set('last-event-id', options.resumptionToken);
-    const request = this.requestSignal();
+    const request = this.requestSignal(options.requestSignal);
     const response = await this.fetchRequest(this.url, { method: 'GET', headers, signal: request.signal }).catch((error: unknown) => {
       request.done();
       throw error;
@@ -357,7 +374,10 @@ export class HttpMsgpackClientTransport implements Transport {
       await response.body?.cancel();
       // Unlike the SDK's client, the retry keeps Last-Event-ID: a resumption cut by an expired token resumes.
       if (this.auth && (await this.auth.recover(response, attempt))) return this.getOnce(options, attempt);
-      if (response.status === 405) return;
+      if (response.status === 405) {
+        options.onRequestStreamEnd?.();
+        return;
+      }
       throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${this.redirectText(response) ?? response.statusText}`, { statusText: response.statusText });
     }
     const type = mediaTypeEssence(response.headers.get('content-type'));
@@ -372,9 +392,10 @@ export class HttpMsgpackClientTransport implements Transport {
   private consumeStream(body: ReadableStream<Uint8Array> | null, type: string, options: StreamOptions, reconnectable: boolean, done: () => void): void {
     if (!body) {
       done();
+      options.onRequestStreamEnd?.();
       return;
     }
-    const { onresumptiontoken, replayMessageId } = options;
+    const { onresumptiontoken, replayMessageId, requestSignal, onRequestStreamEnd } = options;
     let lastEventId: string | undefined;
     let sawEventId = false;
     let gotResponse = false;
@@ -396,9 +417,12 @@ export class HttpMsgpackClientTransport implements Transport {
         this.onmessage?.(message);
       }
     };
-    const reconnectIfNeeded = () => {
+    /** After the stream ended: resumes it if it ended too early, else it is over (onRequestStreamEnd). */
+    const reconnectOrEnd = () => {
       if ((reconnectable || sawEventId) && !gotResponse && this.abort && !this.abort.signal.aborted) {
-        this.scheduleReconnection({ resumptionToken: lastEventId, onresumptiontoken, replayMessageId }, 0);
+        this.scheduleReconnection({ resumptionToken: lastEventId, onresumptiontoken, replayMessageId, requestSignal, onRequestStreamEnd }, 0);
+      } else {
+        onRequestStreamEnd?.();
       }
     };
     // Items decoded from one chunk are handed on one per microtask: the SDK runs notification handlers a
@@ -430,13 +454,14 @@ export class HttpMsgpackClientTransport implements Transport {
         }
         decode.end();
         done();
-        reconnectIfNeeded();
+        reconnectOrEnd();
       } catch (error) {
         done();
         void reader.cancel().catch(() => {});
-        if (closing?.aborted) return; // close() ended it: nothing went wrong
+        // close() or the caller's requestSignal ended it: nothing went wrong.
+        if (closing?.aborted || requestSignal?.aborted) return;
         this.onerror?.(new Error(`SSE stream disconnected: ${String(error)}`));
-        reconnectIfNeeded();
+        reconnectOrEnd();
       }
     };
     void run();
@@ -509,13 +534,16 @@ export class HttpMsgpackClientTransport implements Transport {
     const maxRetries = this.reconnection.maxRetries;
     if (attempt >= maxRetries) {
       this.onerror?.(new Error(`Maximum reconnection attempts (${maxRetries}) exceeded.`));
+      options.onRequestStreamEnd?.();
       return;
     }
     const delay =
       this.serverRetryMs ??
       Math.min(this.reconnection.initialReconnectionDelay * Math.pow(this.reconnection.reconnectionDelayGrowFactor, attempt), this.reconnection.maxReconnectionDelay);
     this.reconnectTimer = setTimeout(() => {
+      if (options.requestSignal?.aborted) return;
       this.openGetStream(options).catch((error) => {
+        if (options.requestSignal?.aborted) return;
         this.onerror?.(new Error(`Failed to reconnect SSE stream: ${error instanceof Error ? error.message : String(error)}`));
         this.scheduleReconnection(options, attempt + 1);
       });
