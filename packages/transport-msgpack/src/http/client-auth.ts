@@ -1,6 +1,6 @@
 import type { FetchLike, OAuthClientProvider } from '../mcp/types.js';
 import { StreamableHTTPError } from './errors.js';
-import { loadOAuthSdk, type AuthResult } from './oauth-sdk.js';
+import { loadOAuthSdk, type AuthResult, type OAuthSdk, type SdkGeneration } from './oauth-sdk.js';
 
 /** What one request (POST or GET, with its retries) has already tried, so it never loops. */
 export interface AuthAttempt {
@@ -26,7 +26,13 @@ export class ClientAuth {
     private readonly fetchFn: FetchLike,
     /** redirectPolicy 'follow': the SDK's auth() must leave redirects to fetchFn too. */
     private readonly followRedirects: boolean,
+    /** The generation of the SDK whose Client drives the transport, once it is known. */
+    private readonly generation: () => SdkGeneration | undefined,
   ) {}
+
+  private sdk(): Promise<OAuthSdk> {
+    return loadOAuthSdk(this.generation());
+  }
 
   async authorizationHeader(): Promise<string | undefined> {
     const tokens = await this.provider.tokens();
@@ -39,7 +45,7 @@ export class ClientAuth {
    * the server refuses again after this request already authorized (it would otherwise loop).
    */
   async recover(response: Response, attempt: AuthAttempt): Promise<boolean> {
-    const { resourceMetadataUrl, scope, error } = (await loadOAuthSdk()).extractWWWAuthenticateParams(response);
+    const { resourceMetadataUrl, scope, error } = (await this.sdk()).extractWWWAuthenticateParams(response);
     if (response.status === 401) {
       if (attempt.reauthorized) throw new StreamableHTTPError(401, 'Server returned 401 after successful authentication');
       attempt.reauthorized = true;
@@ -62,15 +68,15 @@ export class ClientAuth {
 
   /** Exchanges the code from the authorization redirect for tokens (the provider saves them). */
   async finish(authorizationCode: string): Promise<void> {
-    if ((await this.run(authorizationCode)) !== 'AUTHORIZED') throw new (await loadOAuthSdk()).UnauthorizedError('Failed to authorize');
+    if ((await this.run(authorizationCode)) !== 'AUTHORIZED') throw new (await this.sdk()).UnauthorizedError('Failed to authorize');
   }
 
   private async authorize(): Promise<void> {
-    if ((await this.run()) !== 'AUTHORIZED') throw new (await loadOAuthSdk()).UnauthorizedError();
+    if ((await this.run()) !== 'AUTHORIZED') throw new (await this.sdk()).UnauthorizedError();
   }
 
   private async run(authorizationCode?: string): Promise<AuthResult> {
-    const sdk = await loadOAuthSdk();
+    const sdk = await this.sdk();
     return sdk.auth(this.provider, {
       serverUrl: this.serverUrl,
       authorizationCode,

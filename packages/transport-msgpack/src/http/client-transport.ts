@@ -8,7 +8,7 @@ import { FrameReader } from '../wire/frame-reader.js';
 import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
 import { defaultFetch } from './client-fetch.js';
 import { linkSdkV1HttpError, StreamableHTTPError } from './errors.js';
-import { loadOAuthSdk } from './oauth-sdk.js';
+import { loadOAuthSdk, type SdkGeneration } from './oauth-sdk.js';
 import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
 import { createFetchWithInit, fetchLeavingRedirects, fetchWithinOrigin, normalizeHeaders, unfollowedRedirect } from './redirects.js';
 import { SseReader } from './sse-reader.js';
@@ -111,6 +111,8 @@ export class HttpMsgpackClientTransport implements Transport {
   private serverRetryMs: number | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly auth: ClientAuth | undefined;
+  /** 2 once an SDK v2 Client drives this transport (it calls setSupportedProtocolVersions; v1's does not). */
+  private sdkGeneration: SdkGeneration | undefined;
 
   constructor(url: URL, options: HttpMsgpackClientOptions = {}) {
     this.url = url;
@@ -131,7 +133,7 @@ export class HttpMsgpackClientTransport implements Transport {
     // The SDK's auth() applies the same-origin rule itself unless its fetch is marked as leaving redirects.
     const withInit = createFetchWithInit(this.fetchFn, options.requestInit);
     this.fetchWithInit = follow ? fetchLeavingRedirects(withInit) : withInit;
-    this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetchWithInit, follow) : undefined;
+    this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetchWithInit, follow, () => this.sdkGeneration) : undefined;
     const adapter = options.adapter ?? adapterFromOption('client', options.nativeBytes);
     this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth });
     this.json = new JsonMessageCodec({ adapter });
@@ -152,6 +154,14 @@ export class HttpMsgpackClientTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.version = version;
+  }
+
+  /**
+   * SDK v2's Client calls this when it connects. The client has no use for the list; the call says which SDK
+   * is in use, so that with both installed the OAuth flow is v2's for a v2 Client.
+   */
+  setSupportedProtocolVersions(_versions: string[]): void {
+    this.sdkGeneration = 2;
   }
 
   /** @internal */
@@ -178,7 +188,7 @@ export class HttpMsgpackClientTransport implements Transport {
 
   /** After the user authorized in the browser: exchanges the redirect's code for tokens; then connect again. */
   async finishAuth(authorizationCode: string): Promise<void> {
-    if (!this.auth) throw new (await loadOAuthSdk()).UnauthorizedError('No auth provider');
+    if (!this.auth) throw new (await loadOAuthSdk(this.sdkGeneration)).UnauthorizedError('No auth provider');
     await this.auth.finish(authorizationCode);
   }
 
