@@ -13,6 +13,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import {
   callToolNative,
   HttpMsgpackClientTransport,
+  listenBun,
   listenNode,
   McpHttpHandler,
   NATIVE_BYTES_CAPABILITY,
@@ -22,6 +23,7 @@ import {
   type NativeImageContent,
   type RunningHttpServer,
 } from 'mcp-msgpack-transport';
+import { serverKinds } from './fixtures/http-helpers.js';
 import { fixture, withTimeout } from './fixtures/stdio-helpers.js';
 import { createV2Server, V2_IMAGE } from './fixtures/v2-server.js';
 
@@ -38,7 +40,7 @@ function newClient(): Client {
 async function exercise(client: Client, { native }: { native: boolean }): Promise<void> {
   assert.equal(client.getNegotiatedProtocolVersion(), PROTOCOL);
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((tool) => tool.name).sort(), ['echo', 'image']);
+  assert.deepEqual(tools.map((tool) => tool.name).sort(), ['caller', 'echo', 'image']);
   const echo = await client.callTool({ name: 'echo', arguments: { text: 'from v2' } });
   assert.deepEqual(echo.content, [{ type: 'text', text: 'from v2' }]);
   const image = await client.callTool({ name: 'image', arguments: {} });
@@ -168,6 +170,36 @@ describe('SDK v2 over Streamable HTTP (2025-11-25)', { timeout: LIMIT }, () => {
     }
   });
 });
+
+for (const kind of serverKinds) {
+  describe(`a v2 McpServer on our HTTP handler sees the HTTP request (${kind})`, { timeout: LIMIT }, () => {
+    let running: { url: URL; close(): Promise<void> };
+    before(async () => {
+      const handler = new McpHttpHandler({ createServer: () => createV2Server() });
+      running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
+    });
+    after(async () => {
+      await running.close();
+    });
+
+    const clients: [string, (url: URL, requestInit: RequestInit) => V2Transport][] = [
+      ['our HTTP client, msgpack', (url, requestInit) => new HttpMsgpackClientTransport(url, { requestInit })],
+      ['our HTTP client, JSON', (url, requestInit) => new HttpMsgpackClientTransport(url, { requestInit, wire: 'json' })],
+      ["v2's own client", (url, requestInit) => new StreamableHTTPClientTransport(url, { requestInit })],
+    ];
+    for (const [name, make] of clients) {
+      it(`ctx.http.req.headers in a tool handler (${name})`, async () => {
+        const client = newClient();
+        await client.connect(make(running.url, { headers: { 'x-caller': name } }));
+        try {
+          assert.deepEqual((await client.callTool({ name: 'caller', arguments: {} })).content, [{ type: 'text', text: name }]);
+        } finally {
+          await client.close();
+        }
+      });
+    }
+  });
+}
 
 describe("v2's Client and our HTTP client's errors", { timeout: LIMIT }, () => {
   let ours: RunningHttpServer;

@@ -204,7 +204,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       if (this.closed) return this.errorResponse(req, 404, -32001, 'Session not found');
 
       if (!messages.some(isJSONRPCRequest)) {
-        for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo });
+        for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo, request: req });
         return this.respond(202, null, {});
       }
 
@@ -216,7 +216,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
         return await new Promise<Response>((resolve) => {
           this.streams.set(streamId, { resolveSingle: resolve, wire: replyWire, cleanup: () => this.streams.delete(streamId) });
           for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.set(message.id, streamId);
-          for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo });
+          for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo, request: req });
         });
       }
 
@@ -229,7 +229,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       try {
         if (resumable) await this.writePriming(stream, streamId);
         for (const message of messages) {
-          const extra: MessageExtraInfo = { authInfo: options.authInfo, requestInfo };
+          const extra: MessageExtraInfo = { authInfo: options.authInfo, requestInfo, request: req };
           if (isJSONRPCRequest(message) && resumable) {
             extra.closeSSEStream = () => this.closeSSEStream(message.id);
             extra.closeStandaloneSSEStream = () => this.closeStandaloneSSEStream();

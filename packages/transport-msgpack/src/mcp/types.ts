@@ -51,14 +51,24 @@ export interface AuthInfo {
   extra?: Record<string, unknown>;
 }
 
-/** The HTTP request a message came in on (`extra.requestInfo` in SDK v1's handlers). */
+/** What SDK v1's handlers see of the HTTP request a message came in on (`extra.requestInfo`). */
 export interface RequestInfo {
   headers: Record<string, string | string[] | undefined>;
   url?: URL;
 }
 
+/** The HTTP request itself, as SDK v2's handlers read it (`ctx.http.req`): a web Request, or on node:http a
+ * light stand-in with the same method, url and headers.get() (its body is already read). */
+export interface HttpRequestView {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  readonly signal?: AbortSignal;
+}
+
 export interface MessageExtraInfo {
   requestInfo?: RequestInfo;
+  request?: HttpRequestView;
   authInfo?: AuthInfo;
   closeSSEStream?: () => void;
   closeStandaloneSSEStream?: () => void;
