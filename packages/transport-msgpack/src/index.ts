@@ -12,6 +12,17 @@ export { FrameReader, type FrameReaderOptions } from './wire/frame-reader.js';
 export { LineReader } from './wire/line-reader.js';
 export { checkJsonRpcMessage, isJsonRpcMessage } from './jsonrpc/validate.js';
 export {
+  isJSONRPCRequest,
+  isJSONRPCNotification,
+  isJSONRPCResultResponse,
+  isJSONRPCErrorResponse,
+  isInitializeRequest,
+  isInitializedNotification,
+  type InitializeRequest,
+} from './jsonrpc/kinds.js';
+export * from './mcp/types.js';
+export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from './mcp/protocol-versions.js';
+export {
   MsgpackMessageCodec,
   JsonMessageCodec,
   IDENTITY_ADAPTER,
@@ -31,7 +42,6 @@ export {
   type HttpMsgpackServerOptions,
   type HttpHandleOptions,
   type HttpRequestLike,
-  type EventStore,
 } from './http/server-transport.js';
 export { HttpMsgpackServerTransport } from './http/node-transport.js';
 export { McpHttpHandler, listenNode, listenBun, afterBody, type RunningBunServer, type McpHttpHandlerOptions, type ConnectableServer, type ListenOptions, type RunningHttpServer } from './http/handler.js';
@@ -43,6 +53,8 @@ export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/session-expiry.js';
 
 export { HttpMsgpackClientTransport, type HttpMsgpackClientOptions, type WireFallback } from './http/client-transport.js';
 export { wireDecision, type WireDecision, type MsgpackPostAnswer, type HttpFallbackReason } from './http/wire-fallback.js';
+export { StreamableHTTPError, type HttpErrorData } from './http/errors.js';
+export { getDefaultEnvironment, DEFAULT_INHERITED_ENV_VARS } from './stdio/default-environment.js';
 
 // Native-bytes extension (SPEC.md, "Native bytes extension"): media as MessagePack bin, negotiated
 export * from './native-bytes/index.js';

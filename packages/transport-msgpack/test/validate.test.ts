@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import * as sdk from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import * as ours from 'mcp-msgpack-transport';
 import { checkJsonRpcMessage } from 'mcp-msgpack-transport';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
@@ -196,6 +198,46 @@ describe('checkJsonRpcMessage vs the SDK JSONRPCMessageSchema', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+// Our own guards replace the SDK's at runtime (the package imports no SDK): same verdicts, message by message.
+const GUARDS = ['isJSONRPCRequest', 'isJSONRPCNotification', 'isJSONRPCResultResponse', 'isJSONRPCErrorResponse', 'isInitializeRequest', 'isInitializedNotification'] as const;
+const initialize = (params: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
+const initializeCases: unknown[] = [
+  initialize({ protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } }),
+  initialize({ protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c' } }),
+  initialize({ protocolVersion: 1, capabilities: {}, clientInfo: { name: 'c', version: '1' } }),
+  initialize({ protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' } }),
+  initialize({ protocolVersion: '2025-11-25', capabilities: [], clientInfo: { name: 'c', version: '1' } }),
+  initialize(undefined),
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', method: 'notifications/initialized', id: 3 },
+  { method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+];
+
+/** The SDK's initialize guards check the MCP shape only; ours also require a valid request / notification. */
+function sdkVerdict(guard: (typeof GUARDS)[number], value: unknown): boolean {
+  // With the one documented difference: an error response with `id: null` (see zodAccepts).
+  const verdict = (sdk[guard] as (v: unknown) => boolean)(nullIdAsAbsent(value));
+  if (guard === 'isInitializeRequest') return verdict && sdk.isJSONRPCRequest(value);
+  if (guard === 'isInitializedNotification') return verdict && sdk.isJSONRPCNotification(value);
+  return verdict;
+}
+
+describe('the message-kind guards vs the SDK guards of the same names', () => {
+  it('give the SDK v1 verdicts on the corpus, initialize cases and generated messages', () => {
+    const values = [...corpus.map(([, value]) => value), ...initializeCases, ...fc.sample(nearMessage(), 3000)];
+    const seen = new Map<string, number>();
+    for (const value of values) {
+      for (const guard of GUARDS) {
+        const verdict = sdkVerdict(guard, value);
+        assert.equal(ours[guard](value), verdict, `${guard}: ${describeValue(value)}`);
+        if (verdict) seen.set(guard, (seen.get(guard) ?? 0) + 1);
+      }
+    }
+    // Each guard said yes to some values, so the comparison covered both verdicts.
+    for (const guard of GUARDS) assert.ok((seen.get(guard) ?? 0) > 0, `${guard} never said yes`);
   });
 });
 

@@ -62,7 +62,7 @@ function targetSection(targets: TargetResult[]): string {
   const rows = ratios.map((t) => [
     statusWord(t),
     t.scenario!,
-    `${t.candidate} / ${t.baseline}`,
+    pairLabel(t.candidate ?? '', t.baseline ?? ''),
     SHORT_METRIC[t.metric!] ?? METRICS[t.metric!].label,
     t.measured === undefined ? '-' : `${t.measured.toFixed(2)}x`,
     `<= ${t.threshold}x`,
@@ -82,9 +82,19 @@ function headlineTable(scenarios: ScenarioResult[], columns: Array<[MetricKey, s
   for (const s of scenarios) {
     const c = headlineComparison(s);
     if (!c) continue;
-    rows.push([s.name, `${c.candidate} / ${c.baseline}`, ...columns.map(([k]) => mark(c, k))]);
+    rows.push([s.name, pairLabel(c.candidate, c.baseline), ...columns.map(([k]) => mark(c, k))]);
   }
   return textTable(['scenario', 'ours / baseline', ...columns.map(([, label]) => label)], rows, 2);
+}
+
+/** `candidate / baseline`, with a suffix both share said once: `stateless / session (msgpack)`. */
+export function pairLabel(candidate: string, baseline: string): string {
+  const dash = candidate.lastIndexOf('-');
+  const suffix = dash > 0 ? candidate.slice(dash) : '';
+  if (suffix && baseline.endsWith(suffix) && baseline.length > suffix.length) {
+    return `${candidate.slice(0, dash)} / ${baseline.slice(0, -suffix.length)} (${suffix.slice(1)})`;
+  }
+  return `${candidate} / ${baseline}`;
 }
 
 function headlineComparison(s: ScenarioResult): ComparisonResult | undefined {

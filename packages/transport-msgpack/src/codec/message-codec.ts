@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '../mcp/types.js';
 import { checkJsonRpcMessage } from '../jsonrpc/validate.js';
 import type { DecodeBudget } from '../wire/constants.js';
 import { MsgpackDecoder } from '../wire/decoder.js';

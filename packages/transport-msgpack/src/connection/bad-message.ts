@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '../mcp/types.js';
 import { PayloadError } from '../wire/errors.js';
 
 /** JSON-RPC error codes used when a message cannot be accepted. */

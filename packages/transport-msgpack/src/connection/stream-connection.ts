@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '../mcp/types.js';
 import { JsonMessageCodec, MsgpackMessageCodec, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../wire/constants.js';
 import { FramingError, PayloadError } from '../wire/errors.js';

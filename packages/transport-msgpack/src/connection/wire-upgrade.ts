@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '../mcp/types.js';
 import type { WireKind } from '../codec/message-codec.js';
 import { isRecord } from '../native-bytes/capability.js';
 

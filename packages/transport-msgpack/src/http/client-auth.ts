@@ -1,6 +1,6 @@
-import { auth, extractWWWAuthenticateParams, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, OAuthClientProvider } from '../mcp/types.js';
+import { StreamableHTTPError } from './errors.js';
+import { loadOAuthSdk, type AuthResult, type OAuthSdk, type SdkGeneration } from './oauth-sdk.js';
 
 /** What one request (POST or GET, with its retries) has already tried, so it never loops. */
 export interface AuthAttempt {
@@ -12,8 +12,8 @@ export const freshAttempt = (): AuthAttempt => ({ reauthorized: false, upscoped:
 
 /**
  * The OAuth side of the HTTP client, with the SDK's StreamableHTTPClientTransport's behaviour: the
- * provider's access token as `Authorization: Bearer`; after a 401 the SDK's auth() (discovery, refresh or
- * redirect), then one retry; after a 403 `insufficient_scope`, auth() for the scope the server names, then
+ * provider's access token as `Authorization: Bearer`; after a 401 the installed SDK's auth() (discovery,
+ * refresh or redirect; see oauth-sdk.ts), then one retry; after a 403 `insufficient_scope`, auth() for the scope the server names, then
  * one retry; UnauthorizedError when the user has to authorize in a browser first.
  */
 export class ClientAuth {
@@ -24,7 +24,15 @@ export class ClientAuth {
     private readonly provider: OAuthClientProvider,
     private readonly serverUrl: URL,
     private readonly fetchFn: FetchLike,
+    /** redirectPolicy 'follow': the SDK's auth() must leave redirects to fetchFn too. */
+    private readonly followRedirects: boolean,
+    /** The generation of the SDK whose Client drives the transport, once it is known. */
+    private readonly generation: () => SdkGeneration | undefined,
   ) {}
+
+  private sdk(): Promise<OAuthSdk> {
+    return loadOAuthSdk(this.generation());
+  }
 
   async authorizationHeader(): Promise<string | undefined> {
     const tokens = await this.provider.tokens();
@@ -37,7 +45,7 @@ export class ClientAuth {
    * the server refuses again after this request already authorized (it would otherwise loop).
    */
   async recover(response: Response, attempt: AuthAttempt): Promise<boolean> {
-    const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
+    const { resourceMetadataUrl, scope, error } = (await this.sdk()).extractWWWAuthenticateParams(response);
     if (response.status === 401) {
       if (attempt.reauthorized) throw new StreamableHTTPError(401, 'Server returned 401 after successful authentication');
       attempt.reauthorized = true;
@@ -60,20 +68,21 @@ export class ClientAuth {
 
   /** Exchanges the code from the authorization redirect for tokens (the provider saves them). */
   async finish(authorizationCode: string): Promise<void> {
-    if ((await this.run(authorizationCode)) !== 'AUTHORIZED') throw new UnauthorizedError('Failed to authorize');
+    if ((await this.run(authorizationCode)) !== 'AUTHORIZED') throw new (await this.sdk()).UnauthorizedError('Failed to authorize');
   }
 
   private async authorize(): Promise<void> {
-    if ((await this.run()) !== 'AUTHORIZED') throw new UnauthorizedError();
+    if ((await this.run()) !== 'AUTHORIZED') throw new (await this.sdk()).UnauthorizedError();
   }
 
-  private run(authorizationCode?: string): ReturnType<typeof auth> {
-    return auth(this.provider, {
+  private async run(authorizationCode?: string): Promise<AuthResult> {
+    const sdk = await this.sdk();
+    return sdk.auth(this.provider, {
       serverUrl: this.serverUrl,
       authorizationCode,
       resourceMetadataUrl: this.resourceMetadataUrl,
       scope: this.scope,
-      fetchFn: this.fetchFn,
+      fetchFn: this.followRedirects && sdk.leaveRedirects ? sdk.leaveRedirects(this.fetchFn) : this.fetchFn,
     });
   }
 }

@@ -1,4 +1,4 @@
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '../mcp/types.js';
 import { isBun } from '../runtime.js';
 
 export interface ClientFetch {

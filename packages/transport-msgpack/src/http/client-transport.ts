@@ -1,21 +1,5 @@
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError, type StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  createFetchWithInit,
-  fetchLeavingRedirects,
-  fetchWithinOrigin,
-  normalizeHeaders,
-  unfollowedRedirect,
-  type FetchLike,
-  type Transport,
-} from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isInitializedNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { isInitializedNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '../jsonrpc/kinds.js';
+import type { FetchLike, JSONRPCMessage, OAuthClientProvider, RequestId, StreamableHTTPReconnectionOptions, Transport, TransportSendOptions } from '../mcp/types.js';
 import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { handleBadMessage } from '../connection/bad-message.js';
@@ -25,7 +9,10 @@ import { PayloadError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';
 import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
 import { defaultFetch } from './client-fetch.js';
+import { linkSdkV1HttpError, StreamableHTTPError } from './errors.js';
+import { loadOAuthSdk, type SdkGeneration } from './oauth-sdk.js';
 import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
+import { createFetchWithInit, fetchLeavingRedirects, fetchWithinOrigin, normalizeHeaders, unfollowedRedirect } from './redirects.js';
 import { SseReader } from './sse-reader.js';
 import type { DecodeBudget } from '../wire/constants.js';
 import { readAnswer, wireDecision, type HttpFallbackReason } from './wire-fallback.js';
@@ -91,8 +78,13 @@ interface StreamOptions {
   resumptionToken?: string;
   onresumptiontoken?: (token: string) => void;
   replayMessageId?: RequestId;
+  /** SDK v2: the caller's abort for this one request's stream (not an error when it fires). */
+  requestSignal?: AbortSignal;
+  /** SDK v2: told once when this request's stream is over for any reason but requestSignal. */
+  onRequestStreamEnd?: () => void;
 }
 
+/** Headers a caller's per-send `headers` may not set: the transport owns them (as in SDK v2's client). */
 interface RequestSignal {
   signal: AbortSignal;
   done(): void;
@@ -116,6 +108,8 @@ export class HttpMsgpackClientTransport implements Transport {
    * first answer that shows whether the server takes MessagePack.
    */
   onwireselected?: (selection: WireSelection) => void;
+  /** SDK v2: one HTTP request per message, so `requestSignal` in send() aborts just that one. */
+  readonly hasPerRequestStream = true;
 
   private readonly url: URL;
   private readonly options: HttpMsgpackClientOptions;
@@ -138,6 +132,8 @@ export class HttpMsgpackClientTransport implements Transport {
   private serverRetryMs: number | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly auth: ClientAuth | undefined;
+  /** 2 once an SDK v2 Client drives this transport (it calls setSupportedProtocolVersions; v1's does not). */
+  private sdkGeneration: SdkGeneration | undefined;
 
   constructor(url: URL, options: HttpMsgpackClientOptions = {}) {
     this.url = url;
@@ -160,7 +156,7 @@ export class HttpMsgpackClientTransport implements Transport {
     // The SDK's auth() applies the same-origin rule itself unless its fetch is marked as leaving redirects.
     const withInit = createFetchWithInit(this.fetchFn, options.requestInit);
     this.fetchWithInit = follow ? fetchLeavingRedirects(withInit) : withInit;
-    this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetchWithInit) : undefined;
+    this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetchWithInit, follow, () => this.sdkGeneration) : undefined;
     const adapter = options.adapter ?? adapterFromOption('client', options.nativeBytes);
     this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
     this.json = new JsonMessageCodec({ adapter });
@@ -183,6 +179,14 @@ export class HttpMsgpackClientTransport implements Transport {
     this.version = version;
   }
 
+  /**
+   * SDK v2's Client calls this when it connects. The client has no use for the list; the call says which SDK
+   * is in use, so that with both installed the OAuth flow is v2's for a v2 Client.
+   */
+  setSupportedProtocolVersions(_versions: string[]): void {
+    this.sdkGeneration = 2;
+  }
+
   /** @internal */
   setAdapter(adapter: MessageAdapter): void {
     this.msgpack.adapter = adapter;
@@ -195,6 +199,7 @@ export class HttpMsgpackClientTransport implements Transport {
     }
     this.abort = new AbortController();
     if (!this.wireOpen) this.onwireselected?.({ wire: this.currentWire, reason: 'forced' });
+    await linkSdkV1HttpError();
   }
 
   async close(): Promise<void> {
@@ -209,28 +214,28 @@ export class HttpMsgpackClientTransport implements Transport {
 
   /** After the user authorized in the browser: exchanges the redirect's code for tokens; then connect again. */
   async finishAuth(authorizationCode: string): Promise<void> {
-    if (!this.auth) throw new UnauthorizedError('No auth provider');
+    if (!this.auth) throw new (await loadOAuthSdk(this.sdkGeneration)).UnauthorizedError('No auth provider');
     await this.auth.finish(authorizationCode);
   }
 
   /**
-   * Posts a message. `headers` are extra headers for this request only (SDK v2 passes the `Mcp-Param-*`
-   * headers of a tool's `x-mcp-header` arguments this way); the ones the transport derives itself
-   * (authorization, content type, session, the SEP-2243 version/method/name headers) cannot be overridden.
+   * Posts a message. SDK v2's per-send options apply: `headers` are extra headers for this request only
+   * (v2 passes the `Mcp-Param-*` headers of a tool's `x-mcp-header` arguments this way; the ones the
+   * transport derives itself, authorization, content type, session and the SEP-2243 version/method/name
+   * headers, cannot be overridden), `requestSignal` aborts just this request, `onRequestStreamEnd` says its
+   * reply stream is over.
    */
-  async send(
-    message: JSONRPCMessage | JSONRPCMessage[],
-    options?: { resumptionToken?: string; onresumptiontoken?: (token: string) => void; headers?: Record<string, string> },
-  ): Promise<void> {
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     try {
       if (options?.resumptionToken) {
         const replayMessageId = !Array.isArray(message) && isJSONRPCRequest(message) ? message.id : undefined;
-        this.openGetStream({ resumptionToken: options.resumptionToken, replayMessageId }).catch(reportedAlready);
+        this.openGetStream({ resumptionToken: options.resumptionToken, replayMessageId, requestSignal: options.requestSignal }).catch(reportedAlready);
         return;
       }
-      await this.post(message, options?.onresumptiontoken, options?.headers);
+      await this.post(message, options);
     } catch (error) {
-      this.onerror?.(error as Error);
+      // The caller's own abort is no transport error.
+      if (options?.requestSignal?.aborted !== true) this.onerror?.(error as Error);
       throw error;
     }
   }
@@ -244,7 +249,7 @@ export class HttpMsgpackClientTransport implements Transport {
       const response = await this.fetchRequest(this.url, init).finally(request.done);
       await response.body?.cancel();
       if (!response.ok && response.status !== 405) {
-        throw new StreamableHTTPError(response.status, `Failed to terminate session: ${this.redirectText(response) ?? response.statusText}`);
+        throw new StreamableHTTPError(response.status, `Failed to terminate session: ${this.redirectText(response) ?? response.statusText}`, { statusText: response.statusText });
       }
       this.session = undefined;
     } catch (error) {
@@ -257,11 +262,11 @@ export class HttpMsgpackClientTransport implements Transport {
     await this.openGetStream({ resumptionToken: lastEventId, onresumptiontoken: options?.onresumptiontoken });
   }
 
-  private async post(message: JSONRPCMessage | JSONRPCMessage[], onresumptiontoken?: (token: string) => void, extraHeaders?: Record<string, string>): Promise<void> {
-    const request = this.requestSignal();
+  private async post(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+    const request = this.requestSignal(options?.requestSignal);
     let streaming = false;
     try {
-      streaming = await this.postOnce(message, request, onresumptiontoken, freshAttempt(), extraHeaders);
+      streaming = await this.postOnce(message, request, options, freshAttempt());
     } finally {
       // A streamed reply releases its signal when the stream ends.
       if (!streaming) request.done();
@@ -272,13 +277,12 @@ export class HttpMsgpackClientTransport implements Transport {
   private async postOnce(
     message: JSONRPCMessage | JSONRPCMessage[],
     request: RequestSignal,
-    onresumptiontoken: ((token: string) => void) | undefined,
+    options: TransportSendOptions | undefined,
     attempt: AuthAttempt,
-    extraHeaders?: Record<string, string>,
   ): Promise<boolean> {
     const wire = this.currentWire;
     const headers = await this.commonHeaders();
-    if (extraHeaders) for (const [name, value] of Object.entries(extraHeaders)) if (!isReservedHeader(name)) headers.set(name, value);
+    for (const [name, value] of Object.entries(options?.headers ?? {})) if (!isReservedHeader(name)) headers.set(name, value);
     // SEP-2243: a 2026-07-28 request names its version, method and name in headers, on either wire (a
     // gateway cannot read a MessagePack body to route it).
     const derived = Array.isArray(message) ? undefined : modernRequestHeaders(message);
@@ -300,7 +304,7 @@ export class HttpMsgpackClientTransport implements Transport {
         this.fallBack(decision.reason, response.status);
         if (decision.resend) {
           await response.body?.cancel();
-          return this.postOnce(message, request, onresumptiontoken, attempt, extraHeaders);
+          return this.postOnce(message, request, options, attempt);
         }
       }
     }
@@ -317,8 +321,8 @@ export class HttpMsgpackClientTransport implements Transport {
 
     if (!response.ok) {
       const detail = await this.errorText(response);
-      if (this.auth && (await this.auth.recover(response, attempt))) return this.postOnce(message, request, onresumptiontoken, attempt, extraHeaders);
-      throw new StreamableHTTPError(response.status, `Error POSTing to endpoint: ${detail}`);
+      if (this.auth && (await this.auth.recover(response, attempt))) return this.postOnce(message, request, options, attempt);
+      throw new StreamableHTTPError(response.status, `Error POSTing to endpoint: ${detail}`, { statusText: response.statusText, text: detail });
     }
 
     if (response.status === 202) {
@@ -337,7 +341,8 @@ export class HttpMsgpackClientTransport implements Transport {
       return false;
     }
     if (type === SSE_MEDIA_TYPE || type === MSGPACK_STREAM_MEDIA_TYPE) {
-      this.consumeStream(response.body, type, { onresumptiontoken }, false, request.done);
+      const { onresumptiontoken, requestSignal, onRequestStreamEnd } = options ?? {};
+      this.consumeStream(response.body, type, { onresumptiontoken, requestSignal, onRequestStreamEnd }, false, request.done);
       return true;
     } else if (type === JSON_MEDIA_TYPE || type === MSGPACK_MEDIA_TYPE) {
       const bytes = new Uint8Array(await response.arrayBuffer());
@@ -351,17 +356,29 @@ export class HttpMsgpackClientTransport implements Transport {
   }
 
   /**
-   * A signal for one request, aborted by close(). Not a listener on the transport's long-lived signal:
-   * fetch keeps a listener on the signal it is given until the request is collected, and one listener per
-   * call in flight on a shared signal piles up (MaxListenersExceededWarning past 10 concurrent calls).
+   * A signal for one request, aborted by close() and by the caller's `requestSignal` (SDK v2), if any. Not
+   * a listener on the transport's long-lived signal: fetch keeps a listener on the signal it is given until
+   * the request is collected, and one listener per call in flight on a shared signal piles up
+   * (MaxListenersExceededWarning past 10 concurrent calls). The caller's signal is this request's own.
    */
-  private requestSignal(): RequestSignal {
+  private requestSignal(callerSignal?: AbortSignal): RequestSignal {
     const controller = new AbortController();
-    const parent = this.abort?.signal;
-    if (!parent) return { signal: controller.signal, done: () => {} };
-    if (parent.aborted) controller.abort(parent.reason);
+    if (this.abort?.signal.aborted) controller.abort(this.abort.signal.reason);
     this.inFlight.add(controller);
-    return { signal: controller.signal, done: () => void this.inFlight.delete(controller) };
+    let unfollow = (): void => {};
+    if (callerSignal) {
+      if (callerSignal.aborted) controller.abort(callerSignal.reason);
+      const follow = () => controller.abort(callerSignal.reason);
+      callerSignal.addEventListener('abort', follow, { once: true });
+      unfollow = () => callerSignal.removeEventListener('abort', follow);
+    }
+    return {
+      signal: controller.signal,
+      done: () => {
+        this.inFlight.delete(controller);
+        unfollow();
+      },
+    };
   }
 
   private fallBack(reason: WireFallback['reason'], status: number): void {
@@ -431,7 +448,7 @@ export class HttpMsgpackClientTransport implements Transport {
     try {
       await this.getOnce(options, freshAttempt());
     } catch (error) {
-      this.onerror?.(error as Error);
+      if (options.requestSignal?.aborted !== true) this.onerror?.(error as Error);
       throw error;
     }
   }
@@ -441,7 +458,7 @@ export class HttpMsgpackClientTransport implements Transport {
     const headers = await this.commonHeaders();
     headers.set('accept', this.currentWire === 'msgpack' ? `${MSGPACK_STREAM_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}` : SSE_MEDIA_TYPE);
     if (options.resumptionToken) headers.set('last-event-id', options.resumptionToken);
-    const request = this.requestSignal();
+    const request = this.requestSignal(options.requestSignal);
     const response = await this.fetchRequest(this.url, { method: 'GET', headers, signal: request.signal }).catch((error: unknown) => {
       request.done();
       throw error;
@@ -451,8 +468,11 @@ export class HttpMsgpackClientTransport implements Transport {
       await response.body?.cancel();
       // Unlike the SDK's client, the retry keeps Last-Event-ID: a resumption cut by an expired token resumes.
       if (this.auth && (await this.auth.recover(response, attempt))) return this.getOnce(options, attempt);
-      if (response.status === 405) return;
-      throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${this.redirectText(response) ?? response.statusText}`);
+      if (response.status === 405) {
+        options.onRequestStreamEnd?.();
+        return;
+      }
+      throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${this.redirectText(response) ?? response.statusText}`, { statusText: response.statusText });
     }
     const type = mediaTypeEssence(response.headers.get('content-type'));
     this.consumeStream(response.body, type === MSGPACK_STREAM_MEDIA_TYPE ? type : SSE_MEDIA_TYPE, options, true, request.done);
@@ -466,9 +486,10 @@ export class HttpMsgpackClientTransport implements Transport {
   private consumeStream(body: ReadableStream<Uint8Array> | null, type: string, options: StreamOptions, reconnectable: boolean, done: () => void): void {
     if (!body) {
       done();
+      options.onRequestStreamEnd?.();
       return;
     }
-    const { onresumptiontoken, replayMessageId } = options;
+    const { onresumptiontoken, replayMessageId, requestSignal, onRequestStreamEnd } = options;
     let lastEventId: string | undefined;
     let sawEventId = false;
     let gotResponse = false;
@@ -490,9 +511,12 @@ export class HttpMsgpackClientTransport implements Transport {
         this.onmessage?.(message);
       }
     };
-    const reconnectIfNeeded = () => {
+    /** After the stream ended: resumes it if it ended too early, else it is over (onRequestStreamEnd). */
+    const reconnectOrEnd = () => {
       if ((reconnectable || sawEventId) && !gotResponse && this.abort && !this.abort.signal.aborted) {
-        this.scheduleReconnection({ resumptionToken: lastEventId, onresumptiontoken, replayMessageId }, 0);
+        this.scheduleReconnection({ resumptionToken: lastEventId, onresumptiontoken, replayMessageId, requestSignal, onRequestStreamEnd }, 0);
+      } else {
+        onRequestStreamEnd?.();
       }
     };
     // Items decoded from one chunk are handed on one per microtask: the SDK runs notification handlers a
@@ -524,13 +548,14 @@ export class HttpMsgpackClientTransport implements Transport {
         }
         decode.end();
         done();
-        reconnectIfNeeded();
+        reconnectOrEnd();
       } catch (error) {
         done();
         void reader.cancel().catch(() => {});
-        if (closing?.aborted) return; // close() ended it: nothing went wrong
+        // close() or the caller's requestSignal ended it: nothing went wrong.
+        if (closing?.aborted || requestSignal?.aborted) return;
         this.onerror?.(new Error(`SSE stream disconnected: ${String(error)}`));
-        reconnectIfNeeded();
+        reconnectOrEnd();
       }
     };
     void run();
@@ -603,13 +628,16 @@ export class HttpMsgpackClientTransport implements Transport {
     const maxRetries = this.reconnection.maxRetries;
     if (attempt >= maxRetries) {
       this.onerror?.(new Error(`Maximum reconnection attempts (${maxRetries}) exceeded.`));
+      options.onRequestStreamEnd?.();
       return;
     }
     const delay =
       this.serverRetryMs ??
       Math.min(this.reconnection.initialReconnectionDelay * Math.pow(this.reconnection.reconnectionDelayGrowFactor, attempt), this.reconnection.maxReconnectionDelay);
     this.reconnectTimer = setTimeout(() => {
+      if (options.requestSignal?.aborted) return;
       this.openGetStream(options).catch((error) => {
+        if (options.requestSignal?.aborted) return;
         this.onerror?.(new Error(`Failed to reconnect SSE stream: ${error instanceof Error ? error.message : String(error)}`));
         this.scheduleReconnection(options, attempt + 1);
       });

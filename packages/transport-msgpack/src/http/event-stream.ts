@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '../mcp/types.js';
 import type { JsonMessageCodec, MsgpackMessageCodec } from '../codec/message-codec.js';
 import { CanonicalEncoder } from '../wire/encoder.js';
 import { pooledUtf8 } from '../native-bytes/pooled-text.js';

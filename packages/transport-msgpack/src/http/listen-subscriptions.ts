@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
 import { isPlainObject } from '../jsonrpc/envelope.js';
 import type { JsonMessageCodec, MsgpackMessageCodec } from '../codec/message-codec.js';
 import { EventStream } from './event-stream.js';

@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo, JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../mcp/types.js';
 import type { MessageAdapter } from '../codec/message-codec.js';
 import { nodeRequest, writeNodeResponse } from './node-adapter.js';
 import { WebHttpMsgpackServerTransport, type HttpMsgpackServerOptions } from './server-transport.js';

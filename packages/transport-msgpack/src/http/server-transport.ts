@@ -1,20 +1,7 @@
 import { bytesResponse, textResponse } from './response-bytes.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  isInitializeRequest,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type InitializeRequest,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type MessageExtraInfo,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type InitializeRequest } from '../jsonrpc/kinds.js';
+import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol-versions.js';
+import type { AuthInfo, EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../mcp/types.js';
 import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { PayloadError } from '../wire/errors.js';
@@ -264,7 +251,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       if (this.closed) return this.errorResponse(req, 404, -32001, 'Session not found');
 
       if (!messages.some(isJSONRPCRequest)) {
-        for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo });
+        for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo, request: req });
         return this.respond(202, null, {});
       }
 
@@ -284,7 +271,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
         return await new Promise<Response>((resolve) => {
           this.streams.set(streamId, { resolveSingle: resolve, wire: replyWire, cleanup: () => this.streams.delete(streamId) });
           for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.set(message.id, streamId);
-          for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo });
+          for (const message of messages) this.onmessage?.(message, { authInfo: options.authInfo, requestInfo, request: req });
         });
       }
 
@@ -298,7 +285,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       try {
         if (resumable) await this.writePriming(stream, streamId, messages);
         for (const message of messages) {
-          const extra: MessageExtraInfo = { authInfo: options.authInfo, requestInfo };
+          const extra: MessageExtraInfo = { authInfo: options.authInfo, requestInfo, request: req };
           if (isJSONRPCRequest(message) && resumable) {
             extra.closeSSEStream = () => this.closeSSEStream(message.id);
             extra.closeStandaloneSSEStream = () => this.closeStandaloneSSEStream();

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '../mcp/types.js';
 
 /**
  * The JSON-RPC message rules of SPEC.md 4.2: what the SDK's `JSONRPCMessageSchema` accepts (a union of four

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '../mcp/types.js';
 import { cluesOf, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
 import { PayloadError } from '../wire/errors.js';
 import { bytesToBase64 } from './base64.js';

@@ -1,5 +1,41 @@
-import type { AudioContent, BlobResourceContents, EmbeddedResource, ImageContent } from '@modelcontextprotocol/sdk/types.js';
 import { placeholders } from './registry.js';
+
+/** MCP's content shapes with base64 `data` / `blob`, as handlers return them (each SDK's types accept these). */
+export interface ContentAnnotations {
+  audience?: ('user' | 'assistant')[];
+  priority?: number;
+  lastModified?: string;
+}
+
+export interface ImageContent {
+  type: 'image';
+  data: string;
+  mimeType: string;
+  annotations?: ContentAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+export interface AudioContent {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+  annotations?: ContentAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+export interface BlobResourceContents {
+  uri: string;
+  blob: string;
+  mimeType?: string;
+  _meta?: Record<string, unknown>;
+}
+
+export interface EmbeddedResource {
+  type: 'resource';
+  resource: BlobResourceContents;
+  annotations?: ContentAnnotations;
+  _meta?: Record<string, unknown>;
+}
 
 /**
  * Media for handlers registered on an unmodified McpServer (or Client handlers answering sampling).

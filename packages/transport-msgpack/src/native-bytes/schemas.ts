@@ -1,17 +1,3 @@
-import {
-  AudioContentSchema,
-  BlobResourceContentsSchema,
-  CallToolResultSchema,
-  CreateMessageResultSchema,
-  EmbeddedResourceSchema,
-  GetPromptResultSchema,
-  ImageContentSchema,
-  PromptMessageSchema,
-  ReadResourceResultSchema,
-  ResourceLinkSchema,
-  TextContentSchema,
-  TextResourceContentsSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod/v4';
 import { base64ToBytes } from './base64.js';
 
@@ -32,11 +18,53 @@ export const NativeBytesSchema = z.union([
   }),
 ]);
 
-export const NativeImageContentSchema = ImageContentSchema.extend({ data: NativeBytesSchema });
-export const NativeAudioContentSchema = AudioContentSchema.extend({ data: NativeBytesSchema });
-export const NativeBlobResourceContentsSchema = BlobResourceContentsSchema.extend({ blob: NativeBytesSchema });
+/*
+ * The MCP content and result shapes (2025-11-25) the native helpers validate, declared here so the package
+ * needs no SDK at runtime. They accept what the SDKs' schemas accept, with bytes in the base64 fields.
+ */
+const MetaSchema = z.record(z.string(), z.unknown());
+const RoleSchema = z.enum(['user', 'assistant']);
+const AnnotationsSchema = z.object({
+  audience: z.array(RoleSchema).optional(),
+  priority: z.number().min(0).max(1).optional(),
+  lastModified: z.iso.datetime({ offset: true }).optional(),
+});
+/** Every result may carry `_meta` and any other key (as the SDKs' ResultSchema). */
+const ResultSchema = z.looseObject({ _meta: MetaSchema.optional() });
+const IconSchema = z.object({
+  src: z.string(),
+  mimeType: z.string().optional(),
+  sizes: z.array(z.string()).optional(),
+  theme: z.enum(['light', 'dark']).optional(),
+});
+
+const TextContentSchema = z.object({ type: z.literal('text'), text: z.string(), annotations: AnnotationsSchema.optional(), _meta: MetaSchema.optional() });
+const ResourceContentsSchema = z.object({ uri: z.string(), mimeType: z.string().optional(), _meta: MetaSchema.optional() });
+const TextResourceContentsSchema = ResourceContentsSchema.extend({ text: z.string() });
+const ResourceLinkSchema = z.object({
+  type: z.literal('resource_link'),
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  size: z.number().optional(),
+  icons: z.array(IconSchema).optional(),
+  annotations: AnnotationsSchema.optional(),
+  _meta: MetaSchema.optional(),
+});
+const MediaFields = { mimeType: z.string(), annotations: AnnotationsSchema.optional(), _meta: MetaSchema.optional() };
+
+export const NativeImageContentSchema = z.object({ type: z.literal('image'), data: NativeBytesSchema, ...MediaFields });
+export const NativeAudioContentSchema = z.object({ type: z.literal('audio'), data: NativeBytesSchema, ...MediaFields });
+export const NativeBlobResourceContentsSchema = ResourceContentsSchema.extend({ blob: NativeBytesSchema });
 export const NativeResourceContentsSchema = z.union([TextResourceContentsSchema, NativeBlobResourceContentsSchema]);
-export const NativeEmbeddedResourceSchema = EmbeddedResourceSchema.extend({ resource: NativeResourceContentsSchema });
+export const NativeEmbeddedResourceSchema = z.object({
+  type: z.literal('resource'),
+  resource: NativeResourceContentsSchema,
+  annotations: AnnotationsSchema.optional(),
+  _meta: MetaSchema.optional(),
+});
 export const NativeContentBlockSchema = z.union([
   TextContentSchema,
   NativeImageContentSchema,
@@ -45,12 +73,20 @@ export const NativeContentBlockSchema = z.union([
   NativeEmbeddedResourceSchema,
 ]);
 
-export const NativeCallToolResultSchema = CallToolResultSchema.extend({ content: z.array(NativeContentBlockSchema).default([]) });
-export const NativeReadResourceResultSchema = ReadResourceResultSchema.extend({ contents: z.array(NativeResourceContentsSchema) });
-export const NativeGetPromptResultSchema = GetPromptResultSchema.extend({
-  messages: z.array(PromptMessageSchema.extend({ content: NativeContentBlockSchema })),
+export const NativeCallToolResultSchema = ResultSchema.extend({
+  content: z.array(NativeContentBlockSchema).default([]),
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  isError: z.boolean().optional(),
 });
-export const NativeCreateMessageResultSchema = CreateMessageResultSchema.extend({
+export const NativeReadResourceResultSchema = ResultSchema.extend({ contents: z.array(NativeResourceContentsSchema) });
+export const NativeGetPromptResultSchema = ResultSchema.extend({
+  description: z.string().optional(),
+  messages: z.array(z.object({ role: RoleSchema, content: NativeContentBlockSchema })),
+});
+export const NativeCreateMessageResultSchema = ResultSchema.extend({
+  model: z.string(),
+  stopReason: z.string().optional(),
+  role: RoleSchema,
   content: z.discriminatedUnion('type', [TextContentSchema, NativeImageContentSchema, NativeAudioContentSchema]),
 });
 

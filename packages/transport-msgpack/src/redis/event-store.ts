@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { isJSONRPCErrorResponse, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from '../jsonrpc/kinds.js';
+import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
 import type { FollowedEventSend, FollowedStream, SharedEventStore } from '../http/shared-event-store.js';
 import { binaryClient, type RedisArgument, type RedisClientLike, type RedisCommands } from './client.js';
 import { eventIdOf, parseEventId } from './event-id.js';

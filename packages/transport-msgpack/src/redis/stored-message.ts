@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
 import { mapMediaFields } from '../native-bytes/media-fields.js';
 import { placeholders } from '../native-bytes/registry.js';
 import { MsgpackDecoder } from '../wire/decoder.js';

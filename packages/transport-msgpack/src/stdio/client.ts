@@ -1,13 +1,12 @@
 import { spawn as nodeSpawn, type ChildProcess, type IOType, type SpawnOptions } from 'node:child_process';
 import process from 'node:process';
 import { PassThrough, type Stream } from 'node:stream';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
 import { StreamConnection, type StreamWireOptions, type WireChoice } from '../connection/stream-connection.js';
 import type { WireSelection } from '../connection/wire-selection.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
+import { getDefaultEnvironment } from './default-environment.js';
 
 /** How long close() waits after ending the child's stdin, then after SIGTERM, before the next step. */
 const CLOSE_STEP_MS = 2000;
@@ -17,7 +16,7 @@ export type SpawnFunction = (command: string, args: readonly string[], options: 
 export interface StdioMsgpackServerParameters extends StreamWireOptions {
   command: string;
   args?: string[];
-  /** Added to a safe default environment (the SDK's getDefaultEnvironment()). */
+  /** Added to a safe default environment (getDefaultEnvironment(), the SDKs' choice of variables). */
   env?: Record<string, string>;
   stderr?: IOType | Stream | number;
   cwd?: string;

@@ -1,7 +1,6 @@
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
 import { StreamConnection, type StreamWireOptions, type WireChoice } from '../connection/stream-connection.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
