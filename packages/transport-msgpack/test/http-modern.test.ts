@@ -409,6 +409,22 @@ for (const kind of serverKinds) {
         await waitUntil(() => handler.listenCount === 0, 'the stream to end');
         assert.equal(changed, 1);
       });
+
+      it(`${who}: closing the subscription ends the stream at the server while the client stays connected`, async () => {
+        const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+        await client.connect(make(url) as never);
+        try {
+          const subscription = await client.listen({ toolsListChanged: true });
+          assert.equal(handler.listenCount, 1);
+          await subscription.close();
+          assert.equal(await subscription.closed, 'local');
+          await waitUntil(() => handler.listenCount === 0, 'the closed subscription to end its stream at the server');
+          const echo = await client.callTool({ name: 'echo', arguments: { text: 'after' } });
+          assert.deepEqual(echo.content, [{ type: 'text', text: 'after' }]);
+        } finally {
+          await client.close();
+        }
+      });
     }
   });
 }
