@@ -4,7 +4,10 @@
 // @modelcontextprotocol/sdk) with zod, TypeScript and the tarball, checks the other generation is absent, and
 // runs there: a stdio and an HTTP round trip through `import` and through `require` (Node, and Bun when the
 // workspace has it), and a strict `tsc --noEmit` (no skipLibCheck) of files using the transports and
-// callToolNative with that SDK's Client, through both the ESM and the CommonJS .d.ts. It also refuses a
+// callToolNative with that SDK's Client, through both the ESM and the CommonJS .d.ts. Then the done-when
+// matrix (matrix.mjs, Node and Bun): on stdio and HTTP, every pairing of {the SDK's own transport, ours} x
+// {client, server}, on each revision that generation's Client negotiates (v2: 2025-11-25, 2026-07-28 pinned
+// and auto; v1: 2025-11-25), native bytes used exactly when both ends are ours. It also refuses a
 // tarball whose .js or .d.ts import an SDK statically. Nothing is taken from the workspace's node_modules
 // but the Bun binary that runs the Bun pass. Versions of the SDKs, zod, TypeScript and @types/node: the
 // workspace's own (so npm's cache usually has them).
@@ -67,9 +70,11 @@ try {
 
     run(process.execPath, ['roundtrip.mjs'], project);
     run(process.execPath, ['roundtrip.cjs'], project);
+    run(process.execPath, ['matrix.mjs'], project);
     if (bun) {
       run(bun, ['roundtrip.mjs'], project);
       run(bun, ['roundtrip.cjs'], project);
+      run(bun, ['matrix.mjs'], project);
     }
     run(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], project);
     console.log(`ok: SDK ${generation} alone: tsc --noEmit (strict, no skipLibCheck) of the ESM and CommonJS types`);

@@ -12,10 +12,12 @@ function imageBytes() {
   return bytes;
 }
 
-function createServer(sdk, transport) {
+/** `native`: the image goes out through nativeImage() (our server transports); else as base64, for the SDK's own. */
+function createServer(sdk, transport, { native = true } = {}) {
   const server = new sdk.McpServer({ name: `install-check-${sdk.generation}`, version: '1.0.0' });
   server.registerTool('echo', { inputSchema: sdk.textInput }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
-  server.registerTool('image', {}, async () => ({ content: [transport.nativeImage(imageBytes(), 'image/png')] }));
+  const image = () => (native ? transport.nativeImage(imageBytes(), 'image/png') : { type: 'image', data: Buffer.from(imageBytes()).toString('base64'), mimeType: 'image/png' });
+  server.registerTool('image', {}, async () => ({ content: [image()] }));
   return server;
 }
 
@@ -51,4 +53,4 @@ async function run(sdk, transport, how) {
   console.log(`ok: SDK ${sdk.generation}, ${how}, ${typeof Bun === 'undefined' ? 'Node' : 'Bun'}: stdio and HTTP round trips`);
 }
 
-module.exports = { run, createServer };
+module.exports = { run, createServer, imageBytes };

@@ -2,13 +2,28 @@
 // conformance server on 127.0.0.1 (a free port), runs `conformance server --suite active` against it with
 // the runner's own Node 22, reports, and always stops the server. Exit status: the runner's.
 //   node tools/conformance/run.mjs [extra runner arguments, e.g. --scenario tools-list]
+// The runner (0.2.0-alpha.12) tests revision 2025-11-25 by default (`--spec-version 2025-11-25`, the SDK v1
+// example server); `--revision 2026-07-28` (`npm run conformance:2026`) runs `--requirements 2026-07-28`
+// against the SDK v2 example server (server-v2.mjs) instead: by hand for now, see the example's README.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
+const revisionAt = process.argv.indexOf('--revision');
+const revision = revisionAt > 0 ? process.argv[revisionAt + 1] : '2025-11-25';
+const passThrough = revisionAt > 0 ? process.argv.slice(2).filter((_, i) => i !== revisionAt - 2 && i !== revisionAt - 1) : process.argv.slice(2);
+const REVISIONS = {
+  '2025-11-25': { server: 'server.mjs', selection: ['--suite', 'active', '--spec-version', '2025-11-25'] },
+  '2026-07-28': { server: 'server-v2.mjs', selection: ['--requirements', '2026-07-28'] },
+};
+const chosen = REVISIONS[revision];
+if (!chosen) {
+  console.error(`conformance: --revision must be one of ${Object.keys(REVISIONS).join(', ')}`);
+  process.exit(2);
+}
 const runner = join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const node22 = join(here, 'node_modules', 'node', 'bin', 'node');
 const started = Date.now();
@@ -22,10 +37,13 @@ function step(command, args, options = {}) {
 }
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-if (!existsSync(runner) || !existsSync(node22)) step(npm, ['ci', '--prefix', here, '--no-audit', '--no-fund']);
+// Installed, and the version pinned here (a checkout made before a re-pin has the old runner).
+const pinned = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')).devDependencies['@modelcontextprotocol/conformance'];
+const installed = existsSync(runner) ? JSON.parse(readFileSync(join(runner, '..', '..', 'package.json'), 'utf8')).version : undefined;
+if (installed !== pinned || !existsSync(node22)) step(npm, ['ci', '--prefix', here, '--no-audit', '--no-fund']);
 step(npm, ['run', 'build', '--workspace', 'packages/transport-msgpack']);
 
-const server = spawn(process.execPath, [join(root, 'examples', 'conformance-server', 'server.mjs'), '--host', '127.0.0.1', '--port', '0'], {
+const server = spawn(process.execPath, [join(root, 'examples', 'conformance-server', chosen.server), '--host', '127.0.0.1', '--port', '0'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -59,8 +77,9 @@ const url = await new Promise((resolve, reject) => {
 });
 server.stdout.resume();
 
-console.log(`conformance: example server at ${url}`);
-const args = [runner, 'server', '--url', url, ...(process.argv.includes('--scenario') || process.argv.includes('--suite') ? [] : ['--suite', 'active']), ...process.argv.slice(2)];
+console.log(`conformance: example server (${chosen.server}) at ${url}, revision ${revision}`);
+const chooses = ['--scenario', '--suite', '--requirements'].some((flag) => passThrough.includes(flag));
+const args = [runner, 'server', '--url', url, ...(chooses ? [] : chosen.selection), ...passThrough];
 const result = spawnSync(node22, args, { cwd: root, stdio: 'inherit' });
 stopServer();
 const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -11,6 +11,7 @@ import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { Packr, Unpackr } from 'msgpackr';
 import * as z from 'zod/v4';
 import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode, nativeImage, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
+import { hostFetch } from './fixtures/fetch-host.js';
 import { serverKinds, waitUntil, type ServerKind } from './fixtures/http-helpers.js';
 
 const LIMIT = 30_000;
@@ -42,28 +43,15 @@ async function ourEndpoint(
   return { url: running.url, close: () => running.close() };
 }
 
-/** SDK v2's own createMcpHandler, on a fetch-style server of the runtime. */
+/** SDK v2's own createMcpHandler, on node:http. */
 async function sdkEndpoint(): Promise<Endpoint> {
   const handler = createMcpHandler(() => makeV2Server());
-  const { createServer } = await import('node:http');
-  const http = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-    const body = req.method === 'POST' ? Buffer.concat(chunks) : undefined;
-    const response = await handler.fetch(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }));
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as { port: number };
+  const hosted = await hostFetch('node:http', (request) => handler.fetch(request));
   return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    url: hosted.url,
     close: async () => {
       await handler.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
+      await hosted.close();
     },
   };
 }
@@ -408,6 +396,22 @@ for (const kind of serverKinds) {
         }
         await waitUntil(() => handler.listenCount === 0, 'the stream to end');
         assert.equal(changed, 1);
+      });
+
+      it(`${who}: closing the subscription ends the stream at the server while the client stays connected`, async () => {
+        const client = new Client({ name: 'v2-client', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+        await client.connect(make(url) as never);
+        try {
+          const subscription = await client.listen({ toolsListChanged: true });
+          assert.equal(handler.listenCount, 1);
+          await subscription.close();
+          assert.equal(await subscription.closed, 'local');
+          await waitUntil(() => handler.listenCount === 0, 'the closed subscription to end its stream at the server');
+          const echo = await client.callTool({ name: 'echo', arguments: { text: 'after' } });
+          assert.deepEqual(echo.content, [{ type: 'text', text: 'after' }]);
+        } finally {
+          await client.close();
+        }
       });
     }
   });

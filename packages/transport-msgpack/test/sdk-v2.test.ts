@@ -4,8 +4,6 @@
 // v2's Client reacting to our HTTP client's errors as it does to its own transport's.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -19,10 +17,10 @@ import {
   NATIVE_BYTES_CAPABILITY,
   StdioMsgpackClientTransport,
   StreamableHTTPError,
-  writeNodeResponse,
   type NativeImageContent,
   type RunningHttpServer,
 } from 'mcp-msgpack-transport';
+import { hostFetch } from './fixtures/fetch-host.js';
 import { createHttpTestServer, serverKinds } from './fixtures/http-helpers.js';
 import { fixture, withTimeout } from './fixtures/stdio-helpers.js';
 import { createV2Server, V2_IMAGE } from './fixtures/v2-server.js';
@@ -96,31 +94,14 @@ async function startV2OwnServer(): Promise<{ url: URL; close(): Promise<void> }>
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: randomUUID });
   const mcp = createV2Server({ native: false });
   await mcp.connect(transport);
-  const http: Server = createServer((req, res) => {
-    void webRequest(req).then(
-      async (request) => writeNodeResponse(res, await transport.handleRequest(request)),
-      () => res.destroy(),
-    );
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
+  const hosted = await hostFetch('node:http', (request) => transport.handleRequest(request));
   return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    url: hosted.url,
     close: async () => {
       await mcp.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
+      await hosted.close();
     },
   };
-}
-
-async function webRequest(req: IncomingMessage): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-  const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
-  return new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body });
 }
 
 describe('SDK v2 over Streamable HTTP (2025-11-25)', { timeout: LIMIT }, () => {

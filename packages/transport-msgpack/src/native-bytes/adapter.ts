@@ -57,6 +57,11 @@ export class NativeBytesAdapter implements MessageAdapter {
   private initializeId: string | number | undefined;
   /** Ids of our requests whose results keep bytes. */
   private readonly nativeResultIds = new Set<string | number>();
+  /**
+   * Of those, the 2026-07-28 ones: SDK v2's Client checks such a result against the spec's schema (base64
+   * strings) before the caller's, so their bytes reach it as placeholders the native schemas swap back.
+   */
+  private readonly placeholderResultIds = new Set<string | number>();
   /** 2026-07-28 requests that offered the extension: their results may be bin (client: ours; server: the peer's). */
   private readonly offeredIds = new Set<string | number>();
   /** The id of a `server/discover` on MessagePack (client: sent; server: received), whose result advertises it. */
@@ -103,9 +108,13 @@ export class NativeBytesAdapter implements MessageAdapter {
           this.initializeId = id;
           out = { ...record, params: { ...record.params, capabilities: withCapability(record.params.capabilities) } };
         }
-        if (isMarkedNative(message)) this.nativeResultIds.add(id);
+        if (isMarkedNative(message)) {
+          this.nativeResultIds.add(id);
+          if (isModern(record.params)) this.placeholderResultIds.add(id);
+        }
       } else if (record.method === 'notifications/cancelled' && isRecord(record.params)) {
         this.nativeResultIds.delete(record.params.requestId as string | number);
+        this.placeholderResultIds.delete(record.params.requestId as string | number);
         this.offeredIds.delete(record.params.requestId as string | number);
       }
     } else if (this.role === 'server') {
@@ -136,6 +145,7 @@ export class NativeBytesAdapter implements MessageAdapter {
     const id = value.id as string | number;
     if (this.negotiate && (wire === 'msgpack' || offersUpgrade(value.params) || (isResponse && acceptsUpgrade(value.result)))) this.noteNegotiation(value, isResponse);
     const keepBytes = isResponse && this.nativeResultIds.delete(id);
+    const asPlaceholder = isResponse && this.placeholderResultIds.delete(id);
     // Client: the answer to a request that offered the extension may be bin (this answer only).
     const answersOffer = this.role === 'client' && isResponse && this.offeredIds.delete(id);
     if (!containsBin) return value;
@@ -147,7 +157,8 @@ export class NativeBytesAdapter implements MessageAdapter {
     const converted = mapMediaFields(value, (field) => {
       if (!(field instanceof Uint8Array)) return field;
       atMediaFields++;
-      return keepBytes ? field : bytesToBase64(field);
+      if (!keepBytes) return bytesToBase64(field);
+      return asPlaceholder ? placeholders.register(field) : field;
     });
     // Counted on the original value: the media fields still hold their bins there.
     if (countBins(value) !== atMediaFields) {

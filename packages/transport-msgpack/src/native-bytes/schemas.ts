@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { base64ToBytes } from './base64.js';
+import { placeholders } from './registry.js';
 
 /**
  * Bytes-aware versions of the SDK's result schemas: a Uint8Array where the SDK has a base64 string.
@@ -9,6 +10,12 @@ import { base64ToBytes } from './base64.js';
 export const NativeBytesSchema = z.union([
   z.instanceof(Uint8Array),
   z.string().transform((text, ctx) => {
+    // Bytes the client transport handed over as a placeholder (a 2026-07-28 result through SDK v2's Client).
+    if (placeholders.isPlaceholder(text)) {
+      const held = placeholders.take(text);
+      if (held === undefined) ctx.addIssue({ code: 'custom', message: 'native bytes placeholder no longer held (taken twice, or expired)' });
+      return held ?? z.NEVER;
+    }
     const bytes = base64ToBytes(text);
     if (bytes === undefined) {
       ctx.addIssue({ code: 'custom', message: 'Invalid base64 string' });
