@@ -46,9 +46,13 @@ async function cleanup() {
   await running.redis?.stop();
 }
 
+/** The instance that reaches Redis through its unix socket (the example's `--redis unix://...`); the others by TCP. */
+const UNIX_SOCKET_INSTANCE = 'i3';
+
 async function startInstance(name, port = 0) {
   let listening;
-  const child = await startProcess(process.execPath, [SERVER, '--port', String(port), '--redis', running.redis.url, '--name', name, '--max-stream-length', String(MAX_STREAM_LENGTH)], (output) => {
+  const redisUrl = name === UNIX_SOCKET_INSTANCE ? running.redis.unixUrl : running.redis.url;
+  const child = await startProcess(process.execPath, [SERVER, '--port', String(port), '--redis', redisUrl, '--name', name, '--max-stream-length', String(MAX_STREAM_LENGTH)], (output) => {
     listening = /listening (\d+)/.exec(output)?.[1];
     return listening !== undefined;
   });
@@ -272,12 +276,16 @@ async function redisBounded(redis) {
 
 let failed = false;
 try {
-  running.redis = await startRedis();
+  running.redis = await startRedis({ unixSocket: true });
   for (const name of ['i1', 'i2', 'i3']) running.instances.push(await startInstance(name));
   running.nginx = await startNginx(nginxConfig, running.instances.map((instance) => `127.0.0.1:${instance.port}`));
   console.log(`redis ${running.redis.url}, nginx ${running.nginx.url}, instances ${running.instances.map((instance) => `${instance.name}:${instance.port}`).join(' ')}`);
   const redis = await createClient({ url: running.redis.url }).connect();
   try {
+    // i3 stores through the unix socket (CLIENT LIST names such a connection by the socket's path).
+    const clients = String(await redis.sendCommand(['CLIENT', 'LIST']));
+    assert.ok(clients.includes(`addr=${running.redis.unixUrl.slice('unix://'.length)}`), `no client on the unix socket:\n${clients}`);
+    console.log(`${UNIX_SOCKET_INSTANCE} reaches Redis through ${running.redis.unixUrl}, the others through TCP`);
     // Warm up (JIT, arenas, connection pools) before the RSS baseline.
     const { client } = await connectClient('/mcp-stateless', 'msgpack');
     await pool(150, CONCURRENCY, () => client.callTool({ name: 'whoami', arguments: {} }));

@@ -3,6 +3,9 @@
 //
 //   node examples/scale/server.mjs --port N --redis redis://127.0.0.1:6379 --name i1 [--max-stream-length 1000]
 //
+// --redis unix:///run/redis/redis.sock connects through a unix socket instead (Redis on the same host, with
+// `unixsocket` set): each event's bytes cost this process less to hand over than through loopback TCP.
+//
 // Serves /mcp (sessionful: session ids start with the instance name, which nginx routes on) and
 // /mcp-stateless (a fresh server per request: any instance serves any request). Prints `listening <port>`.
 import { randomUUID } from 'node:crypto';
@@ -67,7 +70,12 @@ function createMcpServer() {
   return server;
 }
 
-const redis = useStore ? await createClient({ url: redisUrl }).connect() : undefined;
+/** A `unix:///path` URL as the client's socket path (the `redis` client v5 does not parse such URLs). */
+function redisClientOptions(url) {
+  return url.startsWith('unix://') ? { socket: { path: url.slice('unix://'.length) } } : { url };
+}
+
+const redis = useStore ? await createClient(redisClientOptions(redisUrl)).connect() : undefined;
 const eventStore = redis ? new RedisEventStore({ client: redis, instanceId: `${name}-${randomUUID()}`, maxStreamLength }) : undefined;
 const common = { createServer: createMcpServer, eventStore, retryInterval: 500, nativeBytes: true };
 const handlers = {

@@ -83,13 +83,34 @@ export async function stopProcess(child, graceMs = 3_000) {
   clearTimeout(timer);
 }
 
-/** redis-server on 127.0.0.1:<free port>, nothing persisted. Returns { url, port, process, stop() }. */
-export async function startRedis({ maxmemory } = {}) {
+/**
+ * redis-server on 127.0.0.1:<free port>, nothing persisted, and with `unixSocket` also on a unix socket in a
+ * temp dir of its own (mode 700). Returns { url, unixUrl (`unix:///path`, or undefined), port, process, stop() }.
+ */
+export async function startRedis({ maxmemory, unixSocket = false } = {}) {
   const port = await freePort();
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'];
   if (maxmemory) args.push('--maxmemory', String(maxmemory));
-  const child = await startProcess(findBinary('redis-server'), args, (output) => output.includes('Ready to accept connections'));
-  return { url: `redis://127.0.0.1:${port}`, port, process: child, stop: () => stopProcess(child) };
+  const dir = unixSocket ? mkdtempSync(join(tmpdir(), 'mcp-redis-')) : undefined;
+  if (dir) args.push('--unixsocket', join(dir, 'redis.sock'), '--unixsocketperm', '700');
+  const removeDir = () => dir && rmSync(dir, { recursive: true, force: true });
+  let child;
+  try {
+    child = await startProcess(findBinary('redis-server'), args, (output) => output.includes('Ready to accept connections'));
+  } catch (error) {
+    removeDir();
+    throw error;
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    unixUrl: dir ? `unix://${join(dir, 'redis.sock')}` : undefined,
+    port,
+    process: child,
+    stop: async () => {
+      await stopProcess(child);
+      removeDir();
+    },
+  };
 }
 
 /**

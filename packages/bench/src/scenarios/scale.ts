@@ -9,12 +9,13 @@ import { readProcessCpuNs } from '../metrics/cpu.js';
  * `--scenario scale` (opt-in: it needs redis-server and nginx, and a checkout of the repository): instances
  * of examples/scale/server.mjs behind nginx, sharing the Redis event store, measured for calls/s and server
  * CPU per call, 1 vs 3 instances, JSON vs MessagePack, a small call and a 5 MiB native-bytes read; and the
- * same single instance without any event store, in the same run, for the store's own cost.
+ * same single instance without any event store, and one reaching Redis through a unix socket instead of
+ * loopback TCP, in the same run, for the store's own cost.
  */
 
 interface Services {
   missingBinaries(names: string[]): string | undefined;
-  startRedis(): Promise<{ url: string; process: ChildProcess; stop(): Promise<void> }>;
+  startRedis(options: { unixSocket: boolean }): Promise<{ url: string; unixUrl: string; process: ChildProcess; stop(): Promise<void> }>;
   startNginx(config: unknown, upstreams: string[]): Promise<{ url: string; stop(): Promise<void> }>;
   startProcess(command: string, args: string[], ready: (output: string) => boolean): Promise<ChildProcess>;
   stopProcess(child: ChildProcess): Promise<void>;
@@ -23,6 +24,7 @@ interface Services {
 const ROOT = new URL('../../../../../', import.meta.url);
 const MEDIA_BYTES = 5 * 1024 * 1024;
 const SESSIONS = 3;
+const UNIX_FLEET = '1 instance + Redis (unix socket)';
 
 type Wire = 'json' | 'msgpack';
 type CallKind = 'small' | 'media-5MiB';
@@ -74,11 +76,11 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleRow[
 
   const stops: (() => Promise<void>)[] = [];
   try {
-    const redis = await services.startRedis();
+    const redis = await services.startRedis({ unixSocket: true });
     stops.push(() => redis.stop());
-    const start = async (name: string, store: string) => {
+    const start = async (name: string, store: string, redisUrl = redis.url) => {
       let port = '';
-      const child = await services.startProcess(process.execPath, [serverPath, '--port', '0', '--redis', redis.url, '--name', name, '--store', store], (output) => {
+      const child = await services.startProcess(process.execPath, [serverPath, '--port', '0', '--redis', redisUrl, '--name', name, '--store', store], (output) => {
         port = /listening (\d+)/.exec(output)?.[1] ?? '';
         return port !== '';
       });
@@ -87,12 +89,18 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleRow[
     };
     const withStore = [await start('i1', 'redis'), await start('i2', 'redis'), await start('i3', 'redis')];
     const without = await start('i0', 'none');
+    const throughUnixSocket = await start('u1', 'redis', redis.unixUrl);
     const fleet = async (label: string, members: { address: string; pid: number }[], store: Fleet['store']): Promise<Fleet> => {
       const nginx = await services.startNginx(nginxConfig, members.map((member) => member.address));
       stops.push(() => nginx.stop());
       return { label, instances: members.length, store, url: `${nginx.url}/mcp`, pids: members.map((member) => member.pid) };
     };
-    const fleets = [await fleet('1 instance, no store', [without], 'none'), await fleet('1 instance + Redis', [withStore[0]!], 'redis'), await fleet('3 instances + Redis', withStore, 'redis')];
+    const fleets = [
+      await fleet('1 instance, no store', [without], 'none'),
+      await fleet('1 instance + Redis', [withStore[0]!], 'redis'),
+      await fleet(UNIX_FLEET, [throughUnixSocket], 'redis'),
+      await fleet('3 instances + Redis', withStore, 'redis'),
+    ];
 
     const rows = new Map<string, ScaleRow>();
     for (let round = 0; round < options.rounds; round++) {
@@ -177,13 +185,15 @@ export function renderScale(rows: ScaleRow[], rounds: number): string {
   for (const call of ['media-5MiB', 'small'] as const) {
     for (const wire of ['msgpack', 'json'] as const) {
       const find = (fleet: string) => rows.find((row) => row.fleet === fleet && row.wire === wire && row.call === call);
-      const withStore = find('1 instance + Redis');
       const without = find('1 instance, no store');
-      if (!withStore || !without) continue;
-      const ratio = median(withStore.serverCpuMsPerCall) / median(without.serverCpuMsPerCall) - 1;
-      const total = (median(withStore.serverCpuMsPerCall) + median(withStore.redisCpuMsPerCall)) / median(without.serverCpuMsPerCall) - 1;
-      const target = call === 'media-5MiB' && wire === 'msgpack' ? ` (target < +10%: ${ratio < 0.1 ? 'met' : 'missed'})` : '';
-      lines.push(`Redis store, ${call} ${wire}: server CPU/call ${pct(ratio)}${target}; with redis-server's CPU counted ${pct(total)}`);
+      for (const [fleet, how] of [['1 instance + Redis', 'TCP'], [UNIX_FLEET, 'unix socket']] as const) {
+        const withStore = find(fleet);
+        if (!withStore || !without) continue;
+        const ratio = median(withStore.serverCpuMsPerCall) / median(without.serverCpuMsPerCall) - 1;
+        const total = (median(withStore.serverCpuMsPerCall) + median(withStore.redisCpuMsPerCall)) / median(without.serverCpuMsPerCall) - 1;
+        const target = call === 'media-5MiB' && wire === 'msgpack' ? ` (target < +10%: ${ratio < 0.1 ? 'met' : 'missed'})` : '';
+        lines.push(`Redis store (${how}), ${call} ${wire}: server CPU/call ${pct(ratio)}${target}; with redis-server's CPU counted ${pct(total)}`);
+      }
     }
   }
   lines.push('', 'A shared 2-core machine is noisy: compare rows of one run, not across runs.');
