@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { CanonicalEncoder, checkJsonRpcMessage, FrameReader, HttpMsgpackClientTransport, MsgpackDecoder, MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport';
+import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, checkJsonRpcMessage, FrameReader, MsgpackDecoder, MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport/wire';
 import { isBun, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
 
 const LIMIT = 20_000;

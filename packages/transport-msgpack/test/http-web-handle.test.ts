@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Decoder } from '@msgpack/msgpack';
-import { McpHttpHandler, MSGPACK_CLIENT_ACCEPT } from 'mcp-msgpack-transport';
+import { McpHttpHandler } from 'mcp-msgpack-transport';
+import { MSGPACK_CLIENT_ACCEPT } from 'mcp-msgpack-transport/wire';
 import { createNativeServer, mediaBytes } from './fixtures/native-tools.js';
 
 const URL_ = 'http://127.0.0.1/mcp';

@@ -4,19 +4,18 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, it } from 'node:test';
 import { decode } from '@msgpack/msgpack';
 import {
-  CanonicalEncoder,
-  FrameReader,
   NATIVE_BYTES_CAPABILITY,
-  NativeBytesAdapter,
   NativeCallToolResultSchema,
   PayloadError,
-  PlaceholderRegistry,
   StdioMsgpackServerTransport,
   configureNativeBytes,
   nativeBytesPlaceholders,
   nativeImage,
 } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, FrameReader, NativeBytesAdapter } from 'mcp-msgpack-transport/wire';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+// Internal (not exported): tests import such modules by relative path to the sources, compiled with them.
+import { PlaceholderRegistry } from '../src/native-bytes/registry.js';
 import { withTimeout } from './fixtures/native-helpers.js';
 import { createNativeServer, mediaBytes } from './fixtures/native-tools.js';
 

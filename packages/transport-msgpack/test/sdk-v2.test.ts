@@ -19,10 +19,11 @@ import {
   NATIVE_BYTES_CAPABILITY,
   StdioMsgpackClientTransport,
   StreamableHTTPError,
-  writeNodeResponse,
   type NativeImageContent,
   type RunningHttpServer,
 } from 'mcp-msgpack-transport';
+// Internal (not exported): tests import such modules by relative path to the sources, compiled with them.
+import { writeNodeResponse } from '../src/http/node-adapter.js';
 import { createHttpTestServer, serverKinds } from './fixtures/http-helpers.js';
 import { fixture, withTimeout } from './fixtures/stdio-helpers.js';
 import { createV2Server, V2_IMAGE } from './fixtures/v2-server.js';

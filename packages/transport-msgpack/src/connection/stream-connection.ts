@@ -93,12 +93,6 @@ export class StreamConnection {
     return this.wire;
   }
 
-  /** Replaces the message adapter (the native-bytes extension installs one when negotiated). */
-  setAdapter(adapter: MessageAdapter): void {
-    this.msgpack.adapter = adapter;
-    this.json.adapter = adapter;
-  }
-
   attach(): void {
     if (this.attached) return;
     this.attached = true;

@@ -1,6 +1,6 @@
 import { isInitializedNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '../jsonrpc/kinds.js';
 import type { FetchLike, JSONRPCMessage, OAuthClientProvider, RequestId, StreamableHTTPReconnectionOptions, Transport, TransportSendOptions } from '../mcp/types.js';
-import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
+import { JsonMessageCodec, MsgpackMessageCodec, validated, type WireKind } from '../codec/message-codec.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { handleBadMessage } from '../connection/bad-message.js';
 import type { WireChoice } from '../connection/stream-connection.js';
@@ -70,8 +70,6 @@ export interface HttpMsgpackClientOptions {
    * not offered, but placeholders from nativeImage() & co. are still sent as base64; false: no adapter.
    */
   nativeBytes?: boolean | NativeBytesOptions;
-  /** @internal The native-bytes extension's message adapter. */
-  adapter?: MessageAdapter;
 }
 
 interface StreamOptions {
@@ -157,7 +155,7 @@ export class HttpMsgpackClientTransport implements Transport {
     const withInit = createFetchWithInit(this.fetchFn, options.requestInit);
     this.fetchWithInit = follow ? fetchLeavingRedirects(withInit) : withInit;
     this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetchWithInit, follow, () => this.sdkGeneration) : undefined;
-    const adapter = options.adapter ?? adapterFromOption('client', options.nativeBytes);
+    const adapter = adapterFromOption('client', options.nativeBytes);
     this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
     this.json = new JsonMessageCodec({ adapter });
   }
@@ -185,12 +183,6 @@ export class HttpMsgpackClientTransport implements Transport {
    */
   setSupportedProtocolVersions(_versions: string[]): void {
     this.sdkGeneration = 2;
-  }
-
-  /** @internal */
-  setAdapter(adapter: MessageAdapter): void {
-    this.msgpack.adapter = adapter;
-    this.json.adapter = adapter;
   }
 
   async start(): Promise<void> {
