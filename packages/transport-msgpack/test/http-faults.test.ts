@@ -48,7 +48,7 @@ for (const kind of serverKinds) {
 
     before(async () => {
       // A small decode budget (1,024 containers plus one per 8 bytes), so a 64 KiB body can exceed it.
-      server = await startTestServer(kind, { maxRequestBodySize: 64 * 1024, decodeBudget: { base: 1024 } });
+      server = await startTestServer(kind, { maxMessageBytes: 64 * 1024, decodeBudget: { base: 1024 } });
       const response = await fetch(server.url, {
         method: 'POST',
         headers: { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT },

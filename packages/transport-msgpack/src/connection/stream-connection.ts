@@ -138,8 +138,8 @@ export class StreamConnection {
 
   private chooseWire(wire: WireKind): void {
     this.wire = wire;
-    if (wire === 'msgpack') this.frames = new FrameReader({ maxFrameBytes: this.maxMessageBytes });
-    else this.lines = new LineReader({ maxLineBytes: this.maxMessageBytes });
+    if (wire === 'msgpack') this.frames = new FrameReader({ maxMessageBytes: this.maxMessageBytes });
+    else this.lines = new LineReader({ maxMessageBytes: this.maxMessageBytes });
     this.resolveWire();
     this.events.wireChosen?.(wire);
   }
@@ -184,7 +184,7 @@ export class StreamConnection {
   private readFrames(): void {
     this.lines = undefined;
     this.framesMayFollow = false;
-    this.frames = new FrameReader({ maxFrameBytes: this.maxMessageBytes });
+    this.frames = new FrameReader({ maxMessageBytes: this.maxMessageBytes });
   }
 
   // Decoding waits for the message's turn too, so it sees the adapter its predecessors left in place.

@@ -57,7 +57,9 @@ export interface HttpMsgpackClientOptions {
   onwirefallback?: (fallback: WireFallback) => void;
   /** Called once, when the wire is settled (see `onwireselected` on the transport). */
   onwireselected?: (selection: WireSelection) => void;
-  /** Largest frame accepted on a MessagePack stream. Default 64 MiB. */
+  /** Largest message accepted in a MessagePack reply stream (one frame's payload), in bytes. Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** @deprecated The old name of `maxMessageBytes` (which wins when both are given). */
   maxFrameBytes?: number;
   /** Deepest nesting accepted in a received MessagePack message. Default 128. */
   maxDepth?: number;
@@ -581,7 +583,7 @@ export class HttpMsgpackClientTransport implements Transport {
    * message frame that follows it; `{prime, retry?}` is an event without a message; `{}` is a keep-alive.
    */
   private frameDecoder(onItem: (item: StreamItem) => void): { push(chunk: Uint8Array): void; end(): void } {
-    const frames = new FrameReader({ maxFrameBytes: this.options.maxFrameBytes });
+    const frames = new FrameReader({ maxMessageBytes: this.options.maxMessageBytes ?? this.options.maxFrameBytes });
     let pendingId: string | undefined;
     const onPayload = (payload: Uint8Array) => {
       let value: unknown;

@@ -16,7 +16,7 @@ export { guardPayload, type GuardOptions, type GuardResult } from './guard.js';
 
 // Framing: msgpack-v1 frames and MCP's JSON lines, read from a byte stream
 export { FrameReader, type FrameReaderOptions } from './frame-reader.js';
-export { LineReader } from './line-reader.js';
+export { LineReader, type LineReaderOptions } from './line-reader.js';
 
 // Message codecs (bytes to JSON-RPC messages and back, on either wire) and their adapters
 export {
