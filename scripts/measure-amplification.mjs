@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CanonicalEncoder, FrameReader, MsgpackDecoder } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, FrameReader, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
 
 const mib = Number(process.argv[2] ?? 60);
 const shapes = process.argv.length > 3 ? process.argv.slice(3) : ['emptymap', 'emptyarr', 'map1', 'str2', 'nil'];

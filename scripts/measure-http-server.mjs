@@ -70,7 +70,7 @@ export function createPayloadServerFactory() {
  */
 export async function startMeasureServer(kind, createServer_ = createPayloadServerFactory()) {
   if (kind === 'ours') {
-    const running = await listenNode(new McpHttpHandler({ createServer: createServer_, maxRequestBodySize: 64 * MiB }));
+    const running = await listenNode(new McpHttpHandler({ createServer: createServer_, maxMessageBytes: 64 * MiB }));
     return { url: running.url, close: running.close };
   }
   const transports = new Map();

@@ -70,7 +70,7 @@ function medianRatio(a, b) {
 // (a) ------------------------------------------------------------------------------------------------
 
 async function measureReaders(roundCount) {
-  const { CanonicalEncoder, FrameReader, LineReader, MsgpackMessageCodec, JsonMessageCodec } = await import('mcp-msgpack-transport');
+  const { CanonicalEncoder, FrameReader, LineReader, MsgpackMessageCodec, JsonMessageCodec } = await import('mcp-msgpack-transport/wire');
   const { ReadBuffer } = await import('@modelcontextprotocol/sdk/shared/stdio.js');
 
   // One tools/call result whose payload is 5 MiB (an image as base64 text: what both wires carry today).
@@ -229,7 +229,7 @@ const CLOCK_TICKS = 100;
 
 /** What the transport itself costs per message, in-process: the share of a call it could save at most. */
 async function measureCodecCost() {
-  const { MsgpackMessageCodec, JsonMessageCodec, FrameReader, LineReader } = await import('mcp-msgpack-transport');
+  const { MsgpackMessageCodec, JsonMessageCodec, FrameReader, LineReader } = await import('mcp-msgpack-transport/wire');
   const { ReadBuffer, serializeMessage } = await import('@modelcontextprotocol/sdk/shared/stdio.js');
   const request = { jsonrpc: '2.0', id: 12345, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello, stdio' } } };
   const result = { jsonrpc: '2.0', id: 12345, result: { content: [{ type: 'text', text: 'hello, stdio' }] } };

@@ -4,7 +4,7 @@
 // MCP messages (initialize, tools/list with schemas, tools/call, progress, errors, ...), "all" adds the
 // edge-value fixtures. Both validators run on the same values, in alternating rounds; medians reported.
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { checkJsonRpcMessage } from 'mcp-msgpack-transport';
+import { checkJsonRpcMessage } from 'mcp-msgpack-transport/wire';
 import { loadFixtures } from '../fixtures/notation.mjs';
 
 const ROUNDS = 15;

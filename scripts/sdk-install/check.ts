@@ -2,6 +2,7 @@
 // classes come from sdk-types.ts, one per generation), the native helpers take its Client, and the shipped
 // ESM .d.ts resolve with no other SDK installed.
 import { callToolNative, HttpMsgpackClientTransport, McpHttpHandler, StdioMsgpackClientTransport, StdioMsgpackServerTransport, type NativeImageContent } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
 import type { SdkClient, SdkServer } from './sdk-types.js';
 
 export async function check(client: SdkClient, server: SdkServer): Promise<Uint8Array> {
@@ -10,5 +11,7 @@ export async function check(client: SdkClient, server: SdkServer): Promise<Uint8
   await server.connect(new StdioMsgpackServerTransport());
   new McpHttpHandler({ createServer: () => server });
   const result = await callToolNative(client, { name: 'image', arguments: {} }, { timeout: 1000 });
-  return (result.content[0] as NativeImageContent).data;
+  // The wire subpath's types resolve too, and its codec round-trips the bytes.
+  const frame = new CanonicalEncoder().encodeFrame({ data: (result.content[0] as NativeImageContent).data });
+  return (new MsgpackDecoder().decode(frame.subarray(4), true).value as { data: Uint8Array }).data;
 }

@@ -14,7 +14,8 @@ import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CountingProxy } from 'mcp-msgpack-bench';
-import { adapterFromOption, callToolNative, HttpMsgpackClientTransport, MSGPACK_STREAM_MEDIA_TYPE, type NativeImageContent } from 'mcp-msgpack-transport';
+import { callToolNative, HttpMsgpackClientTransport, type NativeImageContent } from 'mcp-msgpack-transport';
+import { MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport/wire';
 
 const CLIENTS = 16;
 const CALLS_PER_CLIENT = 2;
@@ -73,7 +74,7 @@ describe('bench HTTP host, media server, 16 MessagePack clients behind the count
       for (let i = 0; i < CLIENTS; i++) {
         const client = new Client({ name: 'http-host-test', version: '1.0.0' });
         client.onerror = (error) => void errors.push(error.message);
-        await client.connect(new HttpMsgpackClientTransport(url, { fetch: recording, adapter: adapterFromOption('client', true) }));
+        await client.connect(new HttpMsgpackClientTransport(url, { fetch: recording, nativeBytes: true }));
         clients.push(client);
       }
       await waitFor('every GET stream got its headers', 10_000, () => getStreams.length === CLIENTS, () => `${getStreams.length} of ${CLIENTS}`);

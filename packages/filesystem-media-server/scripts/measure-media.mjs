@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { callToolNative, HttpMsgpackClientTransport, NativeBytesAdapter, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { callToolNative, HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 
 const calls = Number(process.argv[2] ?? 20);
 const warmup = 3;
@@ -86,7 +86,7 @@ function modes(dir) {
       native: true,
       make: async (counter) => {
         const server = await startHttp(dir);
-        const transport = new HttpMsgpackClientTransport(server.url, { wire: 'msgpack', adapter: new NativeBytesAdapter('client'), fetch: countingFetch(counter) });
+        const transport = new HttpMsgpackClientTransport(server.url, { wire: 'msgpack', nativeBytes: true, fetch: countingFetch(counter) });
         return { transport, pid: () => server.pid, stop: server.stop };
       },
     },

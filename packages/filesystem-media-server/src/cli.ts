@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
-import { isLoopbackAddress, listenNode, McpHttpHandler, nativeBytesAdapterFactory, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
+import { isLoopbackAddress, listenNode, McpHttpHandler, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
 import { descriptorPathsAvailable } from './security/fd-path.js';
 import { createFilesystemServer, resolveAllowedDirectories } from './server.js';
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   if (options.http) {
     const handler = new McpHttpHandler({
       createServer: () => createFilesystemServer(serverOptions),
-      adapterFactory: nativeBytesAdapterFactory('server'),
+      nativeBytes: true,
     });
     const { host, port } = options.http;
     const running = await listenNode(handler, { host, port }).catch((error: unknown) => {

@@ -1,60 +1,60 @@
-// Transports
+// The public API of mcp-msgpack-transport: what an application using the transports needs.
+// The wire itself (encoder, decoder, guard, frame and line readers, codecs, constants) is for the
+// benchmark and other implementers, at `mcp-msgpack-transport/wire`; the Redis event store at
+// `mcp-msgpack-transport/redis`. Everything else is internal and may change without notice.
+
+// Transports over stdio, and their options (drop-ins for the SDK's StdioServerTransport and StdioClientTransport)
 export { StdioMsgpackServerTransport, type StdioMsgpackServerOptions } from './stdio/server.js';
 export { StdioMsgpackClientTransport, type StdioMsgpackServerParameters, type SpawnFunction } from './stdio/client.js';
+export { getDefaultEnvironment, DEFAULT_INHERITED_ENV_VARS } from './stdio/default-environment.js';
+export type { WireChoice, StreamWireOptions } from './connection/stream-connection.js';
 
-// Wire core (SPEC.md): framing, canonical codec, guard, validation
-export * from './wire/constants.js';
-export * from './wire/errors.js';
-export { CanonicalEncoder, BIN_BY_REFERENCE } from './wire/encoder.js';
-export { MsgpackDecoder, type DecoderOptions, type DecodedPayload } from './wire/decoder.js';
-export { guardPayload, type GuardOptions, type GuardResult } from './wire/guard.js';
-export { FrameReader, type FrameReaderOptions } from './wire/frame-reader.js';
-export { LineReader } from './wire/line-reader.js';
-export { checkJsonRpcMessage, isJsonRpcMessage } from './jsonrpc/validate.js';
-export {
-  isJSONRPCRequest,
-  isJSONRPCNotification,
-  isJSONRPCResultResponse,
-  isJSONRPCErrorResponse,
-  isInitializeRequest,
-  isInitializedNotification,
-  type InitializeRequest,
-} from './jsonrpc/kinds.js';
-export * from './mcp/types.js';
-export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from './mcp/protocol-versions.js';
-export {
-  MsgpackMessageCodec,
-  JsonMessageCodec,
-  IDENTITY_ADAPTER,
-  type MessageAdapter,
-  type WireKind,
-  type CodecOptions,
-} from './codec/message-codec.js';
-export { StreamConnection, detectWire, type WireChoice, type StreamWireOptions } from './connection/stream-connection.js';
-export { handleBadMessage, PARSE_ERROR, INVALID_REQUEST } from './connection/bad-message.js';
-export { WIRE_UPGRADE_KEY, MSGPACK_V1, offersUpgrade, acceptsUpgrade, type WireOffer, type WireAcceptance } from './connection/wire-upgrade.js';
-export type { WireSelection, WireSelectionReason } from './connection/wire-selection.js';
-
-// Streamable HTTP (SPEC.md, "HTTP")
+// Transports over Streamable HTTP, and their options
+export { HttpMsgpackClientTransport, type HttpMsgpackClientOptions, type WireFallback } from './http/client-transport.js';
 export {
   WebHttpMsgpackServerTransport,
-  errorResponse,
   type HttpMsgpackServerOptions,
   type HttpHandleOptions,
   type HttpRequestLike,
 } from './http/server-transport.js';
 export { HttpMsgpackServerTransport } from './http/node-transport.js';
-export { McpHttpHandler, listenNode, listenBun, afterBody, type RunningBunServer, type McpHttpHandlerOptions, type ConnectableServer, type ListenOptions, type RunningHttpServer } from './http/handler.js';
-export { nodeRequest, writeNodeResponse } from './http/node-adapter.js';
-export { type HostCheckOptions, isLoopbackAddress } from './http/host-check.js';
-export { MSGPACK_STREAM_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT } from './http/media.js';
-export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/body.js';
+export type { HostCheckOptions } from './http/host-check.js';
 export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/session-expiry.js';
+export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/body.js';
 
-export { HttpMsgpackClientTransport, type HttpMsgpackClientOptions, type WireFallback } from './http/client-transport.js';
-export { wireDecision, type WireDecision, type MsgpackPostAnswer, type HttpFallbackReason } from './http/wire-fallback.js';
+// Which wire a connection speaks, as the transports report it (`wire`, `onwireselected`)
+export type { WireKind } from './codec/message-codec.js';
+export type { WireSelection, WireSelectionReason } from './connection/wire-selection.js';
+export type { HttpFallbackReason } from './http/wire-fallback.js';
+
+// Limits shared by every transport's options
+export { DEFAULT_MAX_DEPTH, DEFAULT_DECODE_BUDGET, type DecodeBudget } from './wire/constants.js';
+
+// The HTTP endpoint (sessions, 2026-07-28, subscriptions/listen) and helpers that serve it on node:http or Bun.serve
+export {
+  McpHttpHandler,
+  listenNode,
+  listenBun,
+  type McpHttpHandlerOptions,
+  type ConnectableServer,
+  type ListenOptions,
+  type RunningHttpServer,
+  type RunningBunServer,
+} from './http/handler.js';
+export { isLoopbackAddress } from './http/host-check.js';
+
+// Native bytes (SPEC.md section 8): media as MessagePack bin between peers that negotiate it
+export { NATIVE_BYTES_CAPABILITY, NATIVE_BYTES_VERSION, type NativeBytesCapability } from './native-bytes/capability.js';
+export type { NativeBytesOptions, NativeBytesRole } from './native-bytes/adapter.js';
+export { nativeBytes, nativeImage, nativeAudio, nativeBlobContents, nativeBlobResource } from './native-bytes/content.js';
+export { configureNativeBytes, placeholders as nativeBytesPlaceholders, type PlaceholderLimits } from './native-bytes/registry.js';
+export { callToolNative, readResourceNative, getPromptNative, createMessageNative } from './native-bytes/requests.js';
+export * from './native-bytes/schemas.js';
+export { NativeBytesPool, type NativeBytesPoolOptions } from './native-bytes/pool.js';
+
+// Errors: what onerror receives (framing and payload), and what the HTTP client throws
+export { FramingError, PayloadError, type FramingErrorCode, type PayloadErrorCode, type MessageClues } from './wire/errors.js';
 export { StreamableHTTPError, type HttpErrorData } from './http/errors.js';
-export { getDefaultEnvironment, DEFAULT_INHERITED_ENV_VARS } from './stdio/default-environment.js';
 
-// Native-bytes extension (SPEC.md, "Native bytes extension"): media as MessagePack bin, negotiated
-export * from './native-bytes/index.js';
+// SDK-compatible types: structural, so the transports fit SDK v1's and v2's Client, Server and McpServer
+export type * from './mcp/types.js';

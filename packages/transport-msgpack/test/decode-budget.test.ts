@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { CanonicalEncoder, FrameReader, MsgpackDecoder } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, FrameReader, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
 import { fixture, waitUntil } from './fixtures/stdio-helpers.js';
 
 const encoder = new CanonicalEncoder();

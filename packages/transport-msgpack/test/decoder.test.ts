@@ -2,7 +2,8 @@
 // read (the clues) from a message it has to refuse.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, PayloadError, type MessageClues } from 'mcp-msgpack-transport';
+import { PayloadError, type MessageClues } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec } from 'mcp-msgpack-transport/wire';
 
 const u8 = (...values: (number | number[])[]): Uint8Array => new Uint8Array(values.flat());
 const str = (s: string): number[] => [...new CanonicalEncoder().encode(s)];

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
 import { Decoder } from '@msgpack/msgpack';
-import { BIN_BY_REFERENCE, CanonicalEncoder, MsgpackDecoder, NativeBytesPool, PayloadError } from 'mcp-msgpack-transport';
+import { NativeBytesPool, PayloadError } from 'mcp-msgpack-transport';
+import { BIN_BY_REFERENCE, CanonicalEncoder, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const encodeHex = (value: unknown): string => hex(new CanonicalEncoder().encode(value));

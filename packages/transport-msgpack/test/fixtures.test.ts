@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { Decoder } from '@msgpack/msgpack';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, NativeBytesAdapter, PayloadError, checkJsonRpcMessage, type MessageAdapter } from 'mcp-msgpack-transport';
+import { PayloadError } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, NativeBytesAdapter, checkJsonRpcMessage, type MessageAdapter } from 'mcp-msgpack-transport/wire';
 
 interface Fixture {
   name: string;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FrameReader, FramingError } from 'mcp-msgpack-transport';
+import { FramingError } from 'mcp-msgpack-transport';
+import { FrameReader } from 'mcp-msgpack-transport/wire';
 
 function frame(payload: number[]): Uint8Array {
   const out = new Uint8Array(4 + payload.length);

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
-import { CanonicalEncoder, DEFAULT_DECODE_BUDGET, MsgpackDecoder, MsgpackMessageCodec, PayloadError, containerAllowance, guardPayload, shortKeyAllowance, type PayloadErrorCode } from 'mcp-msgpack-transport';
+import { DEFAULT_DECODE_BUDGET, PayloadError, type PayloadErrorCode } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, containerAllowance, guardPayload, shortKeyAllowance } from 'mcp-msgpack-transport/wire';
 
 const bytes = (...parts: (number | number[] | Uint8Array)[]): Uint8Array => new Uint8Array(parts.flatMap((p) => (typeof p === 'number' ? [p] : [...p])));
 const guard = (payload: Uint8Array, allowBin = false) => guardPayload(payload, { maxDepth: 128, allowBin, maxContainers: Infinity });

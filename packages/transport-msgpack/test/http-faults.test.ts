@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { CanonicalEncoder, checkJsonRpcMessage, FrameReader, HttpMsgpackClientTransport, MsgpackDecoder, MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport';
+import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, checkJsonRpcMessage, FrameReader, MsgpackDecoder, MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport/wire';
 import { isBun, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
 
 const LIMIT = 20_000;
@@ -47,7 +48,7 @@ for (const kind of serverKinds) {
 
     before(async () => {
       // A small decode budget (1,024 containers plus one per 8 bytes), so a 64 KiB body can exceed it.
-      server = await startTestServer(kind, { maxRequestBodySize: 64 * 1024, decodeBudget: { base: 1024 } });
+      server = await startTestServer(kind, { maxMessageBytes: 64 * 1024, decodeBudget: { base: 1024 } });
       const response = await fetch(server.url, {
         method: 'POST',
         headers: { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT },

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { HttpMsgpackClientTransport, MSGPACK_STREAM_MEDIA_TYPE, type WireFallback } from 'mcp-msgpack-transport';
+import { HttpMsgpackClientTransport, type WireFallback } from 'mcp-msgpack-transport';
+import { MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport/wire';
 import { MemoryEventStore, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
 
 const LIMIT = 20_000;

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Decoder } from '@msgpack/msgpack';
-import { McpHttpHandler, MSGPACK_CLIENT_ACCEPT } from 'mcp-msgpack-transport';
+import { McpHttpHandler } from 'mcp-msgpack-transport';
+import { MSGPACK_CLIENT_ACCEPT } from 'mcp-msgpack-transport/wire';
 import { createNativeServer, mediaBytes } from './fixtures/native-tools.js';
 
 const URL_ = 'http://127.0.0.1/mcp';
@@ -53,4 +54,55 @@ describe('McpHttpHandler.handle() as a web fetch handler', { timeout: 30_000 }, 
       }
     });
   }
+});
+
+describe('McpHttpHandler: Host and Origin checked once per request, before anything else', { timeout: 30_000 }, () => {
+  const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const request = (headers: Record<string, string>, message: unknown = initialize) =>
+    new Request(URL_, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(message) });
+
+  it('a refused request makes no server instance, on every route', async () => {
+    let made = 0;
+    const handlers = [false, true].map((stateless) => new McpHttpHandler({ stateless, createServer: (() => (made++, createNativeServer())) as typeof createNativeServer }));
+    try {
+      const hostile: Record<string, string>[] = [
+        { host: 'evil.example' },
+        { host: '127.0.0.1', origin: 'http://evil.example' },
+        // A 2026-07-28 request (routed by its headers to a fresh server), and a session this instance lacks.
+        { host: 'evil.example', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+        { host: 'evil.example', 'mcp-session-id': 'elsewhere' },
+      ];
+      for (const handler of handlers) {
+        for (const headers of hostile) {
+          const response = await handler.handle(request(headers), { localAddress: '127.0.0.1' });
+          assert.equal(response.status, 403, JSON.stringify(headers));
+        }
+      }
+      assert.equal(made, 0, 'no server was made for a refused request');
+      const accepted = await handlers[0]!.handle(request({ host: '127.0.0.1' }), { localAddress: '127.0.0.1' });
+      assert.equal(accepted.status, 200);
+      assert.equal(made, 1);
+    } finally {
+      await Promise.all(handlers.map((handler) => handler.close()));
+    }
+  });
+
+  it('a live session refuses a request from a foreign Host or Origin', async () => {
+    const handler = new McpHttpHandler({ createServer: createNativeServer, enableJsonResponse: true });
+    try {
+      const opened = await handler.handle(request({ host: '127.0.0.1' }), { localAddress: '127.0.0.1' });
+      const sessionId = opened.headers.get('mcp-session-id')!;
+      assert.ok(sessionId);
+      const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+      const inSession = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+      for (const foreign of [{ host: 'evil.example' }, { host: '127.0.0.1', origin: 'http://evil.example' }] as Record<string, string>[]) {
+        const response = await handler.handle(request({ ...inSession, ...foreign }, ping), { localAddress: '127.0.0.1' });
+        assert.equal(response.status, 403, JSON.stringify(foreign));
+      }
+      const ok = await handler.handle(request({ ...inSession, host: '127.0.0.1' }, ping), { localAddress: '127.0.0.1' });
+      assert.equal(ok.status, 200);
+    } finally {
+      await handler.close();
+    }
+  });
 });

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { encode } from '@msgpack/msgpack';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { HttpMsgpackClientTransport, wireDecision, type MsgpackPostAnswer, type WireDecision, type WireFallback, type WireSelection } from 'mcp-msgpack-transport';
+import { HttpMsgpackClientTransport, type WireFallback, type WireSelection } from 'mcp-msgpack-transport';
+import { wireDecision, type MsgpackPostAnswer, type WireDecision } from 'mcp-msgpack-transport/wire';
 import { startTestServer, textOf, type TestHttpServer } from './fixtures/http-helpers.js';
 
 const CALL = { timeout: 5_000 };

@@ -1,22 +1,22 @@
 // The native-bytes pieces on their own: media fields, placeholders, the adapter's rules, bad input.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, it } from 'node:test';
 import { decode } from '@msgpack/msgpack';
 import {
-  CanonicalEncoder,
-  FrameReader,
   NATIVE_BYTES_CAPABILITY,
-  NativeBytesAdapter,
   NativeCallToolResultSchema,
   PayloadError,
-  PlaceholderRegistry,
   StdioMsgpackServerTransport,
   configureNativeBytes,
   nativeBytesPlaceholders,
   nativeImage,
 } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, FrameReader, NativeBytesAdapter } from 'mcp-msgpack-transport/wire';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+// Internal (not exported): tests import such modules by relative path to the sources, compiled with them.
+import { PlaceholderRegistry } from '../src/native-bytes/registry.js';
 import { withTimeout } from './fixtures/native-helpers.js';
 import { createNativeServer, mediaBytes } from './fixtures/native-tools.js';
 
@@ -65,6 +65,14 @@ describe('placeholders', () => {
     assert.ok(registry.take(second) && registry.take(third));
     assert.throws(() => registry.register(new Uint8Array(101)), RangeError);
     assert.throws(() => registry.register('text' as unknown as Uint8Array), TypeError);
+  });
+
+  it('are one registry per process, shared by the ESM and CommonJS builds when both are loaded', () => {
+    const cjs = createRequire(import.meta.url)('mcp-msgpack-transport') as typeof import('mcp-msgpack-transport');
+    assert.notEqual(cjs.nativeImage, nativeImage, 'two copies of the package are loaded');
+    const placeholder = cjs.nativeImage(new Uint8Array([7, 8, 9]), 'image/png').data;
+    // The ESM build's transports must find what the CommonJS build's helper registered.
+    assert.deepEqual([...nativeBytesPlaceholders.take(placeholder)!], [7, 8, 9]);
   });
 
   it('expire after the TTL even if nobody asks', async () => {

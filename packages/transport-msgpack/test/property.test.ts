@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { FrameReader, MsgpackMessageCodec } from 'mcp-msgpack-transport';
+import { FrameReader, MsgpackMessageCodec } from 'mcp-msgpack-transport/wire';
 
 /**
  * What the receiver should get for `value`: object keys holding undefined, functions or symbols dropped,

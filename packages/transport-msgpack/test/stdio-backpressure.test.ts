@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, it } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { FrameReader, LineReader, MsgpackDecoder, StdioMsgpackClientTransport, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
+import { StdioMsgpackClientTransport, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
+import { FrameReader, LineReader, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
 import { closeQuietly, fixture, seededRandom, waitUntil, withTimeout } from './fixtures/stdio-helpers.js';
 
 const TEST = { timeout: 60_000 };

@@ -6,7 +6,8 @@ import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { FrameReader, MsgpackDecoder, StdioMsgpackClientTransport, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
+import { StdioMsgpackClientTransport, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
+import { FrameReader, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
 import { closeQuietly, connectTestClient, fixture, TEST_ROOTS, textOf, waitUntil, withTimeout, type TestClient } from './fixtures/stdio-helpers.js';
 import { createStdioTestServer, imageBytes } from './fixtures/stdio-tools.js';
 

@@ -6,8 +6,8 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as sdk from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import * as ours from 'mcp-msgpack-transport';
-import { checkJsonRpcMessage } from 'mcp-msgpack-transport';
+import * as ours from 'mcp-msgpack-transport/wire';
+import { checkJsonRpcMessage } from 'mcp-msgpack-transport/wire';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
 const req = (extra: Record<string, unknown>) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', ...extra });

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { FrameReader } from 'mcp-msgpack-transport';
+import { FrameReader } from 'mcp-msgpack-transport/wire';
 
 /** The client of servers/raw-media.ts: asks for a file by path, gets its bytes back; one answer per request, in order. */
 export class RawPipeClient {

@@ -6,7 +6,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClie
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { adapterFromOption, HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { ByteCounter, CountingProxy, countChildStdio, countingSpawn } from '../metrics/bytes.js';
 import { RawPipeClient } from './raw-client.js';
 import type { VariantSpec } from './variant.js';
@@ -157,7 +157,7 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
 function httpClientTransport(spec: VariantSpec, url: URL): Transport {
   if (spec.stack === 'stock' && spec.server === 'tools-v2') return new StreamableHTTPClientTransportV2(url) as unknown as Transport;
   if (spec.stack === 'stock') return new StreamableHTTPClientTransport(url);
-  return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...(spec.nativeBytes ? { adapter: adapterFromOption('client', true) } : {}) });
+  return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...(spec.nativeBytes ? { nativeBytes: true } : {}) });
 }
 
 function readyPort(child: ChildProcess): Promise<number> {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Decoder as MsgpackJsDecoder, Encoder as MsgpackJsEncoder } from '@msgpack/msgpack';
 import { Bench } from 'tinybench';
-import { CanonicalEncoder, MsgpackDecoder } from 'mcp-msgpack-transport';
+import { CanonicalEncoder, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
 import { diffText, mediaBytes, reviewContext } from '../payloads.js';
 import type { Progress } from '../report/progress.js';
 import type { MetricKey, ScenarioResult, VariantResult } from '../results.js';

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { gzipSync } from 'node:zlib';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { writeNodeResponse } from 'mcp-msgpack-transport';
+import { MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport/wire';
 import { releaseAnsweredJsonStreams, sdkAsPublished } from './sdk-leak.js';
 
 /** Something that can be connected to a transport: the SDK's Server or McpServer. */
@@ -120,8 +123,7 @@ async function serve(handler: WebHandler, options: HostOptions, req: IncomingMes
   const response = await handler(request);
   const type = response.headers.get('content-type') ?? '';
   const compress = options.gzip && type.includes('application/json') && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  // Anything but a JSON body to gzip, streams included, goes out as the transport's own Node adapter writes it.
-  if (!response.body || !compress) return writeNodeResponse(res, response);
+  if (!response.body || !compress) return writeResponse(res, response);
   const outHeaders: Record<string, string> = {};
   response.headers.forEach((value, name) => (outHeaders[name] = value));
   const body = gzipSync(Buffer.from(await response.arrayBuffer()));
@@ -130,4 +132,22 @@ async function serve(handler: WebHandler, options: HostOptions, req: IncomingMes
   outHeaders['content-length'] = String(body.length);
   res.writeHead(response.status, outHeaders);
   res.end(body);
+}
+
+/** Writes a web Response to node:http as a generic host would: an event stream as it comes, any other body whole. */
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const type = headers['content-type'] ?? '';
+  if (!response.body || !(type.startsWith('text/event-stream') || type.startsWith(MSGPACK_STREAM_MEDIA_TYPE))) {
+    const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+    if (body) headers['content-length'] = String(body.length);
+    res.writeHead(response.status, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  // A client that goes away ends the pipeline, which cancels the stream and so releases the transport's state for it.
+  await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), res).catch(() => res.destroy());
 }

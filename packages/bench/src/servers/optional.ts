@@ -29,8 +29,8 @@ async function oursHandler(factory: () => Connectable, nativeBytes: boolean): Pr
   const transport = await load('mcp-msgpack-transport');
   const Handler = transport?.McpHttpHandler as (new (options: Record<string, unknown>) => { handle(request: Request): Promise<Response> }) | undefined;
   if (typeof Handler !== 'function') throw new Error('the MessagePack HTTP transport is not available yet');
-  const adapterFactory = nativeBytes ? (transport!.nativeBytesAdapterFactory as (role: string) => () => unknown)('server') : undefined;
-  return { transport: transport!, handler: new Handler({ createServer: factory, enableJsonResponse: true, adapterFactory }) };
+  // Left out (not false), nativeBytes still gives the server an adapter that swaps placeholders for base64.
+  return { transport: transport!, handler: new Handler({ createServer: factory, enableJsonResponse: true, ...(nativeBytes ? { nativeBytes: true } : {}) }) };
 }
 
 /** Our handler as a web-standard handler (for the generic host). */

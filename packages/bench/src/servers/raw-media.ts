@@ -6,7 +6,7 @@
  * stdio scenarios compare against it.
  */
 import { open } from 'node:fs/promises';
-import { FrameReader } from 'mcp-msgpack-transport';
+import { FrameReader } from 'mcp-msgpack-transport/wire';
 
 const reader = new FrameReader();
 let queue = Promise.resolve();

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_FRAME_BYTES } from 'mcp-msgpack-transport';
+import { DEFAULT_MAX_FRAME_BYTES } from 'mcp-msgpack-transport/wire';
 
 const MiB = 1024 * 1024;
 

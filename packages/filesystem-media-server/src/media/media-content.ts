@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { BlobResourceContents, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_MAX_FRAME_BYTES, nativeAudio, nativeBlobContents, nativeBlobResource, nativeImage } from 'mcp-msgpack-transport';
+import { nativeAudio, nativeBlobContents, nativeBlobResource, nativeImage } from 'mcp-msgpack-transport';
+import { DEFAULT_MAX_FRAME_BYTES } from 'mcp-msgpack-transport/wire';
 import { base64Length, formatMiB, MESSAGE_HEADROOM_BYTES } from './limits.js';
 import { mediaKindOf } from './mime.js';
 import { releaseMedia } from './read-media.js';

@@ -93,12 +93,6 @@ export class StreamConnection {
     return this.wire;
   }
 
-  /** Replaces the message adapter (the native-bytes extension installs one when negotiated). */
-  setAdapter(adapter: MessageAdapter): void {
-    this.msgpack.adapter = adapter;
-    this.json.adapter = adapter;
-  }
-
   attach(): void {
     if (this.attached) return;
     this.attached = true;
@@ -144,8 +138,8 @@ export class StreamConnection {
 
   private chooseWire(wire: WireKind): void {
     this.wire = wire;
-    if (wire === 'msgpack') this.frames = new FrameReader({ maxFrameBytes: this.maxMessageBytes });
-    else this.lines = new LineReader({ maxLineBytes: this.maxMessageBytes });
+    if (wire === 'msgpack') this.frames = new FrameReader({ maxMessageBytes: this.maxMessageBytes });
+    else this.lines = new LineReader({ maxMessageBytes: this.maxMessageBytes });
     this.resolveWire();
     this.events.wireChosen?.(wire);
   }
@@ -190,7 +184,7 @@ export class StreamConnection {
   private readFrames(): void {
     this.lines = undefined;
     this.framesMayFollow = false;
-    this.frames = new FrameReader({ maxFrameBytes: this.maxMessageBytes });
+    this.frames = new FrameReader({ maxMessageBytes: this.maxMessageBytes });
   }
 
   // Decoding waits for the message's turn too, so it sees the adapter its predecessors left in place.

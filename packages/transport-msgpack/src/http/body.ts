@@ -35,7 +35,7 @@ export async function readBody(contentLength: string | null, body: BodyChunks | 
 export function resolveMaxBodyBytes(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_REQUEST_BODY_BYTES;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`maxRequestBodySize must be a positive number of bytes, got ${String(value)}`);
+    throw new RangeError(`maxMessageBytes must be a positive number of bytes, got ${String(value)}`);
   }
   return value;
 }

@@ -1,6 +1,6 @@
 import { isInitializedNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '../jsonrpc/kinds.js';
 import type { FetchLike, JSONRPCMessage, OAuthClientProvider, RequestId, StreamableHTTPReconnectionOptions, Transport, TransportSendOptions } from '../mcp/types.js';
-import { JsonMessageCodec, MsgpackMessageCodec, validated, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
+import { JsonMessageCodec, MsgpackMessageCodec, validated, type WireKind } from '../codec/message-codec.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { handleBadMessage } from '../connection/bad-message.js';
 import type { WireChoice } from '../connection/stream-connection.js';
@@ -57,7 +57,9 @@ export interface HttpMsgpackClientOptions {
   onwirefallback?: (fallback: WireFallback) => void;
   /** Called once, when the wire is settled (see `onwireselected` on the transport). */
   onwireselected?: (selection: WireSelection) => void;
-  /** Largest frame accepted on a MessagePack stream. Default 64 MiB. */
+  /** Largest message accepted in a MessagePack reply stream (one frame's payload), in bytes. Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** @deprecated The old name of `maxMessageBytes` (which wins when both are given). */
   maxFrameBytes?: number;
   /** Deepest nesting accepted in a received MessagePack message. Default 128. */
   maxDepth?: number;
@@ -70,8 +72,6 @@ export interface HttpMsgpackClientOptions {
    * not offered, but placeholders from nativeImage() & co. are still sent as base64; false: no adapter.
    */
   nativeBytes?: boolean | NativeBytesOptions;
-  /** @internal The native-bytes extension's message adapter. */
-  adapter?: MessageAdapter;
 }
 
 interface StreamOptions {
@@ -157,7 +157,7 @@ export class HttpMsgpackClientTransport implements Transport {
     const withInit = createFetchWithInit(this.fetchFn, options.requestInit);
     this.fetchWithInit = follow ? fetchLeavingRedirects(withInit) : withInit;
     this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetchWithInit, follow, () => this.sdkGeneration) : undefined;
-    const adapter = options.adapter ?? adapterFromOption('client', options.nativeBytes);
+    const adapter = adapterFromOption('client', options.nativeBytes);
     this.msgpack = new MsgpackMessageCodec({ adapter, maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
     this.json = new JsonMessageCodec({ adapter });
   }
@@ -185,12 +185,6 @@ export class HttpMsgpackClientTransport implements Transport {
    */
   setSupportedProtocolVersions(_versions: string[]): void {
     this.sdkGeneration = 2;
-  }
-
-  /** @internal */
-  setAdapter(adapter: MessageAdapter): void {
-    this.msgpack.adapter = adapter;
-    this.json.adapter = adapter;
   }
 
   async start(): Promise<void> {
@@ -589,7 +583,7 @@ export class HttpMsgpackClientTransport implements Transport {
    * message frame that follows it; `{prime, retry?}` is an event without a message; `{}` is a keep-alive.
    */
   private frameDecoder(onItem: (item: StreamItem) => void): { push(chunk: Uint8Array): void; end(): void } {
-    const frames = new FrameReader({ maxFrameBytes: this.options.maxFrameBytes });
+    const frames = new FrameReader({ maxMessageBytes: this.options.maxMessageBytes ?? this.options.maxFrameBytes });
     let pendingId: string | undefined;
     const onPayload = (payload: Uint8Array) => {
       let value: unknown;

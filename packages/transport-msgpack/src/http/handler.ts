@@ -93,6 +93,10 @@ export class McpHttpHandler {
   }
 
   async handle(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
+    // DNS-rebinding protection, once per request and before anything else: a refused request makes no
+    // server instance. The handler's transports are made without the check (open()), since it ran here.
+    const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
+    if (refused) return errorResponse(req, 403, -32000, refused);
     const modernRevision = req.method === 'POST' ? modernHeaderRevision(req) : undefined;
     if (modernRevision !== undefined) return this.handleModern(req, options, modernRevision);
     if (this.options.stateless) return this.handleStateless(req, options);
@@ -102,9 +106,6 @@ export class McpHttpHandler {
       if (session) return this.serve(session, req, options);
       // A resume of a session that lives, or lived, on another instance: its streams are in a shared store.
       if (req.method === 'GET' && req.headers.get('last-event-id') && canFollow(this.options.eventStore)) return this.handleStateless(req, options);
-      // Same checks, in the same order, a session's transport would make before saying 404.
-      const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
-      if (refused) return errorResponse(req, 403, -32000, refused);
       return errorResponse(req, 404, -32001, 'Session not found');
     }
     const session = await this.open({
@@ -207,7 +208,9 @@ export class McpHttpHandler {
   ): Promise<Session> {
     const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, reuseServers: _reuse, ...transportOptions } = this.options;
     const server = await make();
-    const transport = new WebHttpMsgpackServerTransport({ ...transportOptions, ...extra, ...prepare?.(server) });
+    // Host and Origin were checked by handle(), for every request, before any transport sees it.
+    const checked = { enableDnsRebindingProtection: false };
+    const transport = new WebHttpMsgpackServerTransport({ ...transportOptions, ...extra, ...prepare?.(server), ...checked });
     await server.connect(transport);
     return {
       transport,

@@ -47,7 +47,9 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
   retryInterval?: number;
   /** Interval between keep-alives on open streams; 0 turns them off. Default 15 s. */
   keepAliveMs?: number;
-  /** Largest request body accepted, in bytes (413 above it). Default 4 MiB. */
+  /** Largest request body (one message, or one batch) accepted, in bytes, on either wire (413 above it). Default 4 MiB. */
+  maxMessageBytes?: number;
+  /** @deprecated The old name of `maxMessageBytes` (which wins when both are given). */
   maxRequestBodySize?: number;
   /** Deepest nesting accepted in a received MessagePack message. Default 128. */
   maxDepth?: number;
@@ -128,7 +130,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
   constructor(options: HttpMsgpackServerOptions = {}) {
     this.options = options;
-    this.maxBodyBytes = resolveMaxBodyBytes(options.maxRequestBodySize);
+    this.maxBodyBytes = resolveMaxBodyBytes(options.maxMessageBytes ?? options.maxRequestBodySize);
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     // One adapter per transport, i.e. per session (or per request when stateless), shared by both wires.
     const adapter = options.adapterFactory?.() ?? adapterFromOption('server', options.nativeBytes, { stateless: !options.sessionIdGenerator });

@@ -8,9 +8,11 @@
  * completion) are simply collected as garbage: lending only ever saves work, it is never needed for
  * correctness.
  */
-const GLOBAL_KEY = Symbol.for('mcp-msgpack-transport.lent-bytes');
-// On globalThis, like the placeholder registry: the ESM and CommonJS builds, if both load, share it.
-const owners = ((globalThis as Record<symbol, unknown>)[GLOBAL_KEY] ??= new WeakMap<Uint8Array, () => void>()) as WeakMap<Uint8Array, () => void>;
+// Module-level, not on globalThis (where it was, to be shared by the ESM and CommonJS builds if both load):
+// bytes lent by a pool of one build and written by a transport of the other are simply not given back, which
+// costs that pool a reuse and nothing else (see above), so a process-global map buys nothing worth its
+// hidden state.
+const owners = new WeakMap<Uint8Array, () => void>();
 
 export function lendBytes(bytes: Uint8Array, giveBack: () => void): void {
   owners.set(bytes, giveBack);

@@ -152,8 +152,13 @@ export class PlaceholderRegistry {
 }
 
 /**
- * The process-wide registry the helpers and every native-bytes adapter share. Kept on globalThis so that
- * the ESM and CommonJS builds of this package, if both get loaded, still share one registry.
+ * The process-wide registry the helpers and every native-bytes adapter share. It stays on globalThis on
+ * purpose: it must be one per process, not one per copy of this module. An application that imports the
+ * ESM build while a dependency requires the CommonJS one (or two installed copies) would otherwise have
+ * nativeImage() register bytes in one registry and the transport look in another: the placeholder would
+ * go out as if it were the base64 data, a wrong image with no error. It cannot be per transport either:
+ * nativeImage() and friends are called in handlers, which know no transport. (native-bytes-units.test.ts
+ * checks the sharing.)
  */
 const GLOBAL_KEY = Symbol.for('mcp-msgpack-transport.placeholders');
 export const placeholders: PlaceholderRegistry = ((globalThis as Record<symbol, unknown>)[GLOBAL_KEY] ??= new PlaceholderRegistry()) as PlaceholderRegistry;

@@ -37,8 +37,6 @@ export interface StdioMsgpackServerParameters extends StreamWireOptions {
    * offered, but placeholders from nativeImage() & co. are still sent as base64; false: no adapter at all.
    */
   nativeBytes?: boolean | NativeBytesOptions;
-  /** @internal The native-bytes extension's message adapter. */
-  adapter?: MessageAdapter;
 }
 
 /**
@@ -65,7 +63,7 @@ export class StdioMsgpackClientTransport implements Transport {
 
   constructor(private readonly params: StdioMsgpackServerParameters) {
     if (params.stderr === 'pipe' || params.stderr === 'overlapped') this.stderrStream = new PassThrough();
-    this.adapter = params.adapter ?? adapterFromOption('client', params.nativeBytes);
+    this.adapter = adapterFromOption('client', params.nativeBytes);
     this.onwireselected = params.onwireselected;
   }
 
@@ -85,12 +83,6 @@ export class StdioMsgpackClientTransport implements Transport {
 
   get pid(): number | null {
     return this.child?.pid ?? null;
-  }
-
-  /** @internal */
-  setAdapter(adapter: MessageAdapter): void {
-    this.adapter = adapter;
-    this.connection?.setAdapter(adapter);
   }
 
   start(): Promise<void> {

@@ -1,7 +1,7 @@
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '../mcp/types.js';
-import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
+import type { WireKind } from '../codec/message-codec.js';
 import { StreamConnection, type StreamWireOptions, type WireChoice } from '../connection/stream-connection.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 
@@ -18,8 +18,6 @@ export interface StdioMsgpackServerOptions extends StreamWireOptions {
    * placeholders from nativeImage() & co. are still sent as base64; false: no adapter at all.
    */
   nativeBytes?: boolean | NativeBytesOptions;
-  /** @internal The native-bytes extension's message adapter. */
-  adapter?: MessageAdapter;
 }
 
 /**
@@ -53,7 +51,7 @@ export class StdioMsgpackServerTransport implements Transport {
         error: (error) => this.onerror?.(error),
         broken: () => void this.close(),
       },
-      { ...options, adapter: options.adapter ?? adapterFromOption('server', options.nativeBytes), upgrade: wire === 'auto' ? 'accept' : 'ignore' },
+      { ...options, adapter: adapterFromOption('server', options.nativeBytes), upgrade: wire === 'auto' ? 'accept' : 'ignore' },
     );
     stdout.on('error', this.onOutputError);
   }
@@ -61,11 +59,6 @@ export class StdioMsgpackServerTransport implements Transport {
   /** The wire the server writes ('msgpack' or 'json'), once the client's first byte has arrived; 'msgpack' after an upgrade. */
   get wire(): WireKind | undefined {
     return this.connection.currentWire;
-  }
-
-  /** @internal */
-  get streamConnection(): StreamConnection {
-    return this.connection;
   }
 
   async start(): Promise<void> {

@@ -4,6 +4,8 @@ import { joinPieces } from './pieces.js';
 
 export interface FrameReaderOptions {
   /** Largest payload accepted; checked on the header, before anything is allocated. Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** @deprecated The old name of `maxMessageBytes` (which wins when both are given). */
   maxFrameBytes?: number;
 }
 
@@ -17,7 +19,7 @@ export interface FrameReaderOptions {
  * views: the chunks given to push() must not be modified afterwards (stream chunks never are).
  */
 export class FrameReader {
-  readonly maxFrameBytes: number;
+  readonly maxMessageBytes: number;
   private readonly header = new Uint8Array(FRAME_HEADER_BYTES);
   private headerFill = 0;
   private partial: Uint8Array | undefined;
@@ -28,7 +30,7 @@ export class FrameReader {
   private heldBytes = 0;
 
   constructor(options: FrameReaderOptions = {}) {
-    this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.maxMessageBytes = options.maxMessageBytes ?? options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   }
 
   /** Bytes held for a frame not yet complete: 0 exactly when the stream is at a frame boundary. */
@@ -38,7 +40,7 @@ export class FrameReader {
 
   /**
    * Feeds one chunk, calling onPayload for every frame it completes, in order. Throws a FramingError
-   * (after which the reader is unusable) when a header announces more than maxFrameBytes.
+   * (after which the reader is unusable) when a header announces more than maxMessageBytes.
    */
   push(chunk: Uint8Array, onPayload: (payload: Uint8Array) => void): void {
     let offset = 0;
@@ -77,8 +79,8 @@ export class FrameReader {
         length = ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 0;
         this.headerFill = 0;
       }
-      if (length > this.maxFrameBytes) {
-        throw new FramingError('frame-too-large', `frame header announces ${length} bytes, over the ${this.maxFrameBytes}-byte cap`);
+      if (length > this.maxMessageBytes) {
+        throw new FramingError('frame-too-large', `frame header announces ${length} bytes, over the ${this.maxMessageBytes}-byte cap`);
       }
       if (end - offset >= length) {
         const payload = chunk.subarray(offset, offset + length);

@@ -5,6 +5,13 @@ import { joinPieces } from './pieces.js';
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
+export interface LineReaderOptions {
+  /** Longest line accepted, in bytes, without its newline. Default 64 MiB. */
+  maxMessageBytes?: number;
+  /** @deprecated The old name of `maxMessageBytes` (which wins when both are given). */
+  maxLineBytes?: number;
+}
+
 /**
  * Splits newline-delimited JSON (MCP's stdio wire) into lines, in time linear in the bytes read.
  *
@@ -13,12 +20,12 @@ const CARRIAGE_RETURN = 0x0d;
  * over chunks is joined once, when its newline arrives.
  */
 export class LineReader {
-  readonly maxLineBytes: number;
+  readonly maxMessageBytes: number;
   private pieces: Uint8Array[] = [];
   private pendingLength = 0;
 
-  constructor(options: { maxLineBytes?: number } = {}) {
-    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  constructor(options: LineReaderOptions = {}) {
+    this.maxMessageBytes = options.maxMessageBytes ?? options.maxLineBytes ?? DEFAULT_MAX_FRAME_BYTES;
   }
 
   get pendingBytes(): number {
@@ -47,8 +54,8 @@ export class LineReader {
       }
       offset = newline + 1;
       if (line.length > 0 && line[line.length - 1] === CARRIAGE_RETURN) line = line.subarray(0, line.length - 1);
-      if (line.length > this.maxLineBytes) {
-        throw new FramingError('line-too-long', `line of ${line.length} bytes is over the ${this.maxLineBytes}-byte cap`);
+      if (line.length > this.maxMessageBytes) {
+        throw new FramingError('line-too-long', `line of ${line.length} bytes is over the ${this.maxMessageBytes}-byte cap`);
       }
       if (onLine(line) === true) return chunk.subarray(offset);
     }
@@ -66,11 +73,11 @@ export class LineReader {
   private hold(piece: Uint8Array): void {
     if (piece.length === 0) return;
     this.pendingLength += piece.length;
-    if (this.pendingLength > this.maxLineBytes) {
+    if (this.pendingLength > this.maxMessageBytes) {
       const held = this.pendingLength;
       this.pieces = [];
       this.pendingLength = 0;
-      throw new FramingError('line-too-long', `line grew past the ${this.maxLineBytes}-byte cap (${held} bytes without a newline)`);
+      throw new FramingError('line-too-long', `line grew past the ${this.maxMessageBytes}-byte cap (${held} bytes without a newline)`);
     }
     this.pieces.push(piece);
   }
