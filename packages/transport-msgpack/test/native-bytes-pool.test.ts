@@ -154,7 +154,7 @@ describe('lent media buffers through the transports', { timeout: 120_000 }, () =
         await withTimeout(callMany(client), 60_000, `${CALLS} calls`);
         await withTimeout(callManyObjects(client), 60_000, `${CALLS} object calls`);
         // Reused where the bytes are known to be copied out: node:http on Node (an OS socket), and a single
-        // reply on Bun.serve (joined once); elsewhere on Bun the buffers are garbage-collected instead.
+        // reply on Bun.serve (taken chunk by chunk, bun-adapter.ts); elsewhere on Bun they are garbage-collected.
         if (isBun ? kind === 'Bun.serve' && enableJsonResponse : true) assertReused();
       });
     }
