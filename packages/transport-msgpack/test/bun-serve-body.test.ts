@@ -1,5 +1,5 @@
-// McpHttpHandler.handleBun, the write path listenBun gives Bun.serve: a reply in memory goes out as a pull
-// stream of slices, and each lent piece goes back to its pool on the pull after its last slice. Checked
+// McpHttpHandler.handleBun, the write path listenBun gives Bun.serve: a reply (in memory, or a reply stream)
+// goes out as a pull stream of slices, and each lent piece goes back to its pool on the pull after its last slice. Checked
 // here with a reader that keeps Bun.serve's contract (done with a chunk before it pulls the next) and, the
 // moment each chunk arrives, overwrites the buffer the pool would lend next: a piece given back while its
 // bytes were still unread arrives changed. Runs on both runtimes (the reader stands in for Bun.serve).
@@ -37,13 +37,12 @@ function readLikeBunServe(body: ReadableStream<Uint8Array>, size: number, chunks
   );
 }
 
-async function connectThroughHandleBun(size: number, chunks: number[]): Promise<Client> {
-  const handler = new McpHttpHandler({ createServer: createNativeServer, nativeBytes: true, enableJsonResponse: true });
+async function connectThroughHandleBun(size: number, chunks: number[], enableJsonResponse: boolean): Promise<Client> {
+  const handler = new McpHttpHandler({ createServer: createNativeServer, nativeBytes: true, enableJsonResponse });
   cleanups.push(() => handler.close());
   const fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const response = await handler.handleBun(new Request(url, init));
-    // Single replies only: the standalone GET stream (a keep-alive first, on Bun) is not a reply in memory.
-    if (!response.body || response.headers.get('content-type')?.includes('stream')) return response;
+    if (!response.body) return response;
     return new Response(readLikeBunServe(response.body, size, chunks), { status: response.status, headers: response.headers });
   };
   const client = new Client({ name: 'bun-serve-body-test', version: '1.0.0' });
@@ -52,19 +51,21 @@ async function connectThroughHandleBun(size: number, chunks: number[]): Promise<
   return client;
 }
 
-describe('handleBun: replies in memory for Bun.serve', { timeout: 60_000 }, () => {
-  it('streams a large reply in slices and gives pooled bytes back only once read, so reuse changes nothing', async () => {
-    const size = 3 * MiB + 5; // a last slice shorter than the others
-    const chunks: number[] = [];
-    const client = await connectThroughHandleBun(size, chunks);
-    for (let seed = 1; seed <= CALLS; seed++) {
-      chunks.length = 0;
-      const result = await callToolNative(client, { name: 'pooled-image', arguments: { bytes: size, seed } });
-      const data = (result.content as { data?: unknown }[])[0]?.data as Uint8Array;
-      assert.ok(Buffer.from(data.buffer, data.byteOffset, data.length).equals(mediaBytes(size, seed)), `image ${seed} arrived changed`);
-      assert.ok(chunks.length >= 4 && Math.max(...chunks) <= MiB, `sent in slices of at most 1 MiB: ${chunks.join(', ')}`);
-    }
-    // One call at a time, each buffer back once read: the same buffer every call.
-    assert.equal(pooledBuffersSeen.size, 1, `${CALLS} calls used ${pooledBuffersSeen.size} distinct buffers`);
-  });
+describe('handleBun: replies for Bun.serve', { timeout: 60_000 }, () => {
+  for (const enableJsonResponse of [true, false]) {
+    it(`${enableJsonResponse ? 'single replies' : 'streamed replies'}: large bytes go in slices, and pooled bytes back only once read`, async () => {
+      const size = 3 * MiB + 5; // a last slice shorter than the others
+      const chunks: number[] = [];
+      const client = await connectThroughHandleBun(size, chunks, enableJsonResponse);
+      for (let seed = 1; seed <= CALLS; seed++) {
+        chunks.length = 0;
+        const result = await callToolNative(client, { name: 'pooled-image', arguments: { bytes: size, seed } });
+        const data = (result.content as { data?: unknown }[])[0]?.data as Uint8Array;
+        assert.ok(Buffer.from(data.buffer, data.byteOffset, data.length).equals(mediaBytes(size, seed)), `image ${seed} arrived changed`);
+        assert.ok(chunks.length >= 4 && Math.max(...chunks) <= MiB, `sent in slices of at most 1 MiB: ${chunks.join(', ')}`);
+      }
+      // One call at a time, each buffer back once read: the same buffer every call.
+      assert.equal(pooledBuffersSeen.size, 1, `${CALLS} calls used ${pooledBuffersSeen.size} distinct buffers`);
+    });
+  }
 });

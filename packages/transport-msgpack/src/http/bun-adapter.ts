@@ -1,5 +1,6 @@
 import { giveBack, giveBackAll } from '../native-bytes/lent-bytes.js';
 import { inMemoryBody } from './response-bytes.js';
+import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
 
 /** Smaller bodies go to Bun.serve whole: copying a few KB costs less than a stream. */
 const WHOLE_BODY_BYTES = 64 * 1024;
@@ -14,48 +15,71 @@ const SLICE_BYTES = 1024 * 1024;
 /**
  * What Bun.serve gets for a response of the handler: its counterpart of writeNodeResponse. A reply made
  * by bytesResponse goes out without a copy of its own: Bun.serve copies any body it is given whole
- * (`new Response(bytes)`, a Blob), so a large one is streamed in slices instead. Lent bytes (a
- * NativeBytesPool's, the encoder's) go back as soon as Bun.serve has taken them: Bun.serve reads a
- * stream one chunk at a time and asks for the next only once the last one is written or copied into its
- * own buffer. That holds for Bun.serve's own reader only (a JavaScript reader such as arrayBuffer() may
- * keep chunks), which is why this runs in listenBun and not in bytesResponse. Other responses pass as
- * they are.
+ * (`new Response(bytes)`, a Blob), so a large one is streamed in slices instead. Reply streams (SSE, the
+ * MessagePack stream) pass through the same slicing. Lent bytes (a NativeBytesPool's, the encoder's) go
+ * back as soon as Bun.serve has taken them: Bun.serve reads a stream one chunk at a time and asks for the
+ * next only once the last one is written or copied into its own buffer. That holds for Bun.serve's own
+ * reader only (a JavaScript reader such as arrayBuffer() may keep chunks), which is why this runs in
+ * handleBun and not where responses are made. Other responses pass as they are.
  */
 export function bunServeResponse(response: Response): Response {
+  const init = { status: response.status, headers: response.headers };
   const pieces = inMemoryBody(response);
-  if (pieces === undefined || typeof pieces === 'string') return response;
+  if (pieces === undefined || typeof pieces === 'string') {
+    const type = mediaTypeEssence(response.headers.get('content-type'));
+    if (!response.body || (type !== SSE_MEDIA_TYPE && type !== MSGPACK_STREAM_MEDIA_TYPE)) return response;
+    const reader = response.body.getReader();
+    return new Response(
+      slicedStream(
+        async () => {
+          const { done, value } = await reader.read();
+          return done ? undefined : value;
+        },
+        (reason) => reader.cancel(reason),
+      ),
+      init,
+    );
+  }
   // Nobody reads the original body now: cancelling it tells wrappers (afterBody) that the body is done.
   void response.body?.cancel().catch(() => {});
-  const init = { status: response.status, headers: response.headers };
   let length = 0;
   for (const piece of pieces) length += piece.byteLength;
-  if (length >= WHOLE_BODY_BYTES) return new Response(slicedBody(pieces), init);
-  const whole = Buffer.concat(pieces, length);
-  giveBackAll(pieces); // copied
-  return new Response(whole, init);
+  if (length < WHOLE_BODY_BYTES) {
+    const whole = Buffer.concat(pieces, length);
+    giveBackAll(pieces); // copied
+    return new Response(whole, init);
+  }
+  let next = 0;
+  return new Response(slicedStream(() => pieces[next++]), init);
 }
 
-/** The pieces as a pull stream of slices; each piece goes back on the pull after its last slice. */
-export function slicedBody(pieces: readonly Uint8Array[]): ReadableStream<Uint8Array> {
-  let index = 0;
+/**
+ * The chunks `nextPiece` gives (undefined: no more) as a pull stream, in slices of at most SLICE_BYTES;
+ * each piece goes back (giveBack) on the pull after its last slice.
+ */
+function slicedStream(nextPiece: () => Uint8Array | undefined | Promise<Uint8Array | undefined>, cancel?: (reason: unknown) => Promise<void>): ReadableStream<Uint8Array> {
+  let piece: Uint8Array | undefined;
   let offset = 0;
-  let taken: Uint8Array | undefined;
   return new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
-        if (taken !== undefined) giveBack(taken);
-        taken = undefined;
-        while (index < pieces.length && offset >= pieces[index]!.byteLength) {
-          index++;
-          offset = 0;
+      async pull(controller) {
+        if (piece !== undefined && offset >= piece.byteLength) {
+          giveBack(piece);
+          piece = undefined;
         }
-        const piece = pieces[index];
-        if (piece === undefined) return controller.close();
+        while (piece === undefined) {
+          const next = await nextPiece();
+          if (next === undefined) return controller.close();
+          if (next.byteLength > 0) {
+            piece = next;
+            offset = 0;
+          }
+        }
         const end = Math.min(piece.byteLength, offset + SLICE_BYTES);
         controller.enqueue(offset === 0 && end === piece.byteLength ? piece : piece.subarray(offset, end));
         offset = end;
-        if (end === piece.byteLength) taken = piece;
       },
+      cancel: (reason) => cancel?.(reason),
     },
     // Nothing read ahead: a pull then means the chunk before it has been taken.
     { highWaterMark: 0 },
