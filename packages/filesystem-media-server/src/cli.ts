@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
-import { isLoopbackAddress, listenNode, McpHttpHandler, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
+import { isLoopbackAddress, listenBun, listenNode, McpHttpHandler, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
 import { descriptorPathsAvailable } from './security/fd-path.js';
 import { createFilesystemServer, resolveAllowedDirectories } from './server.js';
@@ -43,7 +43,9 @@ async function main(): Promise<void> {
       nativeBytes: true,
     });
     const { host, port } = options.http;
-    const running = await listenNode(handler, { host, port }).catch((error: unknown) => {
+    // On Bun, Bun.serve: replies leave without copies and media buffers are reused (Bun's node:http can do neither).
+    const listen = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined' ? listenBun : listenNode;
+    const running = await listen(handler, { host, port }).catch((error: unknown) => {
       const reason = listenFailure(error, host, port);
       if (reason === undefined) throw error;
       log(`mcp-filesystem-media-server: cannot listen on ${host}:${port}: ${reason}`);

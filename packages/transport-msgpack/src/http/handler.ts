@@ -1,4 +1,5 @@
 import { carryBytes } from './response-bytes.js';
+import { bunServeResponse } from './bun-adapter.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -135,6 +136,13 @@ export class McpHttpHandler {
     const response = await this.handle(nodeRequest(req), { parsedBody, authInfo: req.auth, localAddress: req.socket.localAddress });
     await writeNodeResponse(res, response);
   };
+
+  /**
+   * Handles a request for Bun.serve: `Bun.serve({ fetch: (req) => handler.handleBun(req) })`. As `handle`,
+   * but a reply in memory goes out the way Bun.serve writes fastest, and lent bytes come back once it has
+   * them (bun-adapter.ts). Only for responses returned to Bun.serve itself: give `handle`'s to anything else.
+   */
+  handleBun = async (req: Request, options: HttpHandleOptions = {}): Promise<Response> => bunServeResponse(await this.handle(req, options));
 
   async close(): Promise<void> {
     this.closed = true;
@@ -364,7 +372,7 @@ export async function listenBun(handler: McpHttpHandler, options: ListenOptions 
     idleTimeout: 0,
     fetch: (req) => {
       if (pathOf(req.url) !== path) return new Response('Not Found', { status: 404 });
-      return handler.handle(req, { localAddress: host });
+      return handler.handleBun(req, { localAddress: host });
     },
   });
   const shownHost = host.includes(':') ? `[${host}]` : host;

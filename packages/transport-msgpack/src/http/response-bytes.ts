@@ -1,12 +1,12 @@
-import { giveBackAll } from '../native-bytes/lent-bytes.js';
 import { isBun } from '../runtime.js';
 
 /**
  * Responses whose body is already in memory (every reply but the streams). The Fetch spec makes
  * `new Response(bytes)` copy its body, and reading it back with arrayBuffer() copies again: for a 5 MiB
  * media result that is two copies and two extra 5 MiB buffers per call. Here the body is a stream over the
- * same bytes, and the bytes are remembered so the node:http adapter writes them directly. A body comes as
- * pieces (see CanonicalEncoder.encodePieces): large native bytes are pieces of their own, never copied.
+ * same bytes, and the bytes are remembered so the server adapters (node-adapter.ts, bun-adapter.ts) write
+ * them directly. A body comes as pieces (see CanonicalEncoder.encodePieces): large native bytes are pieces of
+ * their own, never copied.
  */
 /** A body in memory: pieces of bytes, or JSON text (which node:http writes as it is, with no Buffer of its own). */
 export type InMemoryBody = readonly Uint8Array[] | string;
@@ -14,13 +14,6 @@ export type InMemoryBody = readonly Uint8Array[] | string;
 const bodyOfResponse = new WeakMap<Response, InMemoryBody>();
 
 export function bytesResponse(pieces: readonly Uint8Array[], status: number, headers: Record<string, string>): Response {
-  if (isBun) {
-    // Bun does not copy a body given whole; several pieces are joined once, and lent bytes, copied, go back.
-    if (pieces.length === 1) return new Response(pieces[0]! as Uint8Array<ArrayBuffer>, { status, headers });
-    const body = Buffer.concat(pieces);
-    giveBackAll(pieces);
-    return new Response(body, { status, headers });
-  }
   let length = 0;
   for (const piece of pieces) length += piece.byteLength;
   const body = new ReadableStream<Uint8Array>({
