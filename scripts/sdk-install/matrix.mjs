@@ -56,6 +56,13 @@ function httpClient(side, url, tap) {
   return new transport.HttpMsgpackClientTransport(url, { nativeBytes: true, fetch: tapped });
 }
 
+/** Writes a web Response to node's res, streaming its body as it comes (SSE and frame streams included). */
+async function writeResponse(res, response) {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body) for await (const chunk of response.body) res.write(chunk);
+  res.end();
+}
+
 /** A fetch-style handler on node:http at 127.0.0.1 (how a user hosts v2's createMcpHandler on Node). */
 async function hostFetch(handle) {
   const http = createHttpServer(async (req, res) => {
@@ -65,7 +72,7 @@ async function hostFetch(handle) {
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
-      await transport.writeNodeResponse(res, await handle(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body })));
+      await writeResponse(res, await handle(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body })));
     } catch {
       res.destroy();
     }

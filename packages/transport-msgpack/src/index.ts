@@ -50,7 +50,7 @@ export { nativeBytes, nativeImage, nativeAudio, nativeBlobContents, nativeBlobRe
 export { configureNativeBytes, placeholders as nativeBytesPlaceholders, type PlaceholderLimits } from './native-bytes/registry.js';
 export { callToolNative, readResourceNative, getPromptNative, createMessageNative } from './native-bytes/requests.js';
 export * from './native-bytes/schemas.js';
-export { NativeBytesPool, type NativeBytesPoolOptions } from './native-bytes/pool.js';
+export { NativeBytesPool, type NativeBytesPoolOptions } from './buffers/pool.js';
 
 // Errors: what onerror receives (framing and payload), and what the HTTP client throws
 export { FramingError, PayloadError, type FramingErrorCode, type PayloadErrorCode, type MessageClues } from './wire/errors.js';

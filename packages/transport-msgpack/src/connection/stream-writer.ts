@@ -1,6 +1,6 @@
 import process from 'node:process';
 import type { Writable } from 'node:stream';
-import { giveBackWhenWritten, writesCopyOut } from '../native-bytes/lent-bytes.js';
+import { giveBackWhenWritten, writesCopyOut } from '../buffers/lent-bytes.js';
 
 /**
  * Writes whole messages to a byte stream, one write() each, so two messages' bytes never interleave.

@@ -1,4 +1,4 @@
-import { giveBack, giveBackAll } from '../native-bytes/lent-bytes.js';
+import { giveBack, giveBackAll } from '../buffers/lent-bytes.js';
 import { inMemoryBody } from './response-bytes.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
 

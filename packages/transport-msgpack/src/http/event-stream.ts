@@ -1,7 +1,7 @@
 import type { JSONRPCMessage } from '../mcp/types.js';
 import type { JsonMessageCodec, MsgpackMessageCodec } from '../codec/message-codec.js';
 import { CanonicalEncoder } from '../wire/encoder.js';
-import { pooledUtf8 } from '../native-bytes/pooled-text.js';
+import { pooledUtf8 } from '../buffers/pooled-text.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from './media.js';
 import { isBun } from '../runtime.js';
 

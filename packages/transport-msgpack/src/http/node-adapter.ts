@@ -1,5 +1,5 @@
-import { giveBackAll, giveBackWhenWritten, writesCopyOut } from '../native-bytes/lent-bytes.js';
-import { pooledUtf8 } from '../native-bytes/pooled-text.js';
+import { giveBackAll, giveBackWhenWritten, writesCopyOut } from '../buffers/lent-bytes.js';
+import { pooledUtf8 } from '../buffers/pooled-text.js';
 import { inMemoryBody } from './response-bytes.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodyChunks } from './body.js';

@@ -5,7 +5,7 @@ import { bytesToBase64 } from './base64.js';
 import { NATIVE_BYTES_VERSION, announcedVersion, isRecord, withCapability } from './capability.js';
 import { acceptsUpgrade, offersUpgrade } from '../connection/wire-upgrade.js';
 import { countBins, mapMediaFields } from './media-fields.js';
-import { giveBack } from './lent-bytes.js';
+import { giveBack } from '../buffers/lent-bytes.js';
 import { isMarkedNative } from './native-requests.js';
 import { placeholders } from './registry.js';
 import { CLIENT_CAPABILITIES_META_KEY, envelopeVersion, isModernProtocolVersion, metaOf } from '../jsonrpc/envelope.js';

@@ -4,4 +4,4 @@ export { nativeBytes, nativeImage, nativeAudio, nativeBlobContents, nativeBlobRe
 export { configureNativeBytes, placeholders as nativeBytesPlaceholders, PlaceholderRegistry, type PlaceholderLimits } from './registry.js';
 export { callToolNative, readResourceNative, getPromptNative, createMessageNative } from './requests.js';
 export * from './schemas.js';
-export { NativeBytesPool, type NativeBytesPoolOptions } from './pool.js';
+export { NativeBytesPool, type NativeBytesPoolOptions } from '../buffers/pool.js';

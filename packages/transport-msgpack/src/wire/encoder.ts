@@ -1,7 +1,7 @@
 import { FRAME_HEADER_BYTES, MAX_FRAME_BYTES_LIMIT } from './constants.js';
 import { PayloadError } from './errors.js';
 import { joinPieces } from './pieces.js';
-import { lendBytes } from '../native-bytes/lent-bytes.js';
+import { lendBytes } from '../buffers/lent-bytes.js';
 
 /**
  * Canonical msgpack-v1 encoder (SPEC.md, "Canonical encoding").

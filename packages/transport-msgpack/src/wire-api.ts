@@ -1,0 +1,46 @@
+// `mcp-msgpack-transport/wire`: the msgpack-v1 wire (SPEC.md) for the benchmark, tools and other
+// implementers. Applications need only the package's main entry point.
+
+// Constants: wire name, media types, frame header, limits, the decode budget
+export * from './wire/constants.js';
+export { MSGPACK_STREAM_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT } from './http/media.js';
+
+// Errors
+export * from './wire/errors.js';
+export { PARSE_ERROR, INVALID_REQUEST } from './connection/bad-message.js';
+
+// Canonical encoder and guarded decoder (SPEC.md sections 3 and 4)
+export { CanonicalEncoder, BIN_BY_REFERENCE } from './wire/encoder.js';
+export { MsgpackDecoder, type DecoderOptions, type DecodedPayload } from './wire/decoder.js';
+export { guardPayload, type GuardOptions, type GuardResult } from './wire/guard.js';
+
+// Framing: msgpack-v1 frames and MCP's JSON lines, read from a byte stream
+export { FrameReader, type FrameReaderOptions } from './wire/frame-reader.js';
+export { LineReader, type LineReaderOptions } from './wire/line-reader.js';
+
+// Message codecs (bytes to JSON-RPC messages and back, on either wire) and their adapters
+export {
+  MsgpackMessageCodec,
+  JsonMessageCodec,
+  IDENTITY_ADAPTER,
+  type MessageAdapter,
+  type WireKind,
+  type CodecOptions,
+} from './codec/message-codec.js';
+export { NativeBytesAdapter } from './native-bytes/adapter.js';
+
+// JSON-RPC message check (the SDK's JSONRPCMessageSchema acceptance set, without zod) and kind guards
+export { checkJsonRpcMessage, isJsonRpcMessage } from './jsonrpc/validate.js';
+export {
+  isJSONRPCRequest,
+  isJSONRPCNotification,
+  isJSONRPCResultResponse,
+  isJSONRPCErrorResponse,
+  isInitializeRequest,
+  isInitializedNotification,
+  type InitializeRequest,
+} from './jsonrpc/kinds.js';
+
+// Negotiation: the stdio wire upgrade (SPEC.md 7.1) and the HTTP client's fallback decision
+export { WIRE_UPGRADE_KEY, MSGPACK_V1, offersUpgrade, acceptsUpgrade, type WireOffer, type WireAcceptance } from './connection/wire-upgrade.js';
+export { wireDecision, type WireDecision, type MsgpackPostAnswer, type HttpFallbackReason } from './http/wire-fallback.js';
