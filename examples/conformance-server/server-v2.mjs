@@ -8,15 +8,18 @@ import { Server } from '@modelcontextprotocol/server';
 import { listenNode, McpHttpHandler } from 'mcp-msgpack-transport';
 import { MemoryEventStore } from './event-store.mjs';
 import { complete, getPrompt, PNG_BASE64, prompts, readResource, resources, SERVER_CAPABILITIES, SERVER_INFO, WAV_BASE64 } from './fixtures.mjs';
+import { getInputRequiredPrompt, inputRequiredPrompt, inputRequiredTools, requestStateCodec, runInputRequiredTool } from './input-required.mjs';
 import { tools } from './tools.mjs';
 
 /** One SDK v2 Server per session or per 2026-07-28 request (the handler makes them). */
 export function createConformanceServerV2() {
-  const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES });
+  const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, requestState: { verify: requestStateCodec.verify } });
   const subscriptions = new Set();
 
-  server.setRequestHandler('tools/list', async () => ({ tools: tools.map(({ run: _run, ...tool }) => tool) }));
+  server.setRequestHandler('tools/list', async () => ({ tools: [...tools.map(({ run: _run, ...tool }) => tool), ...inputRequiredTools] }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
+    const multiRound = runInputRequiredTool(request.params.name, ctx, server);
+    if (multiRound) return multiRound;
     const tool = tools.find((candidate) => candidate.name === request.params.name);
     if (!tool) return { isError: true, content: [{ type: 'text', text: `Unknown tool: ${request.params.name}` }] };
     // The tools are written against v1's handler `extra`; v2's context offers the same under other names.
@@ -50,8 +53,9 @@ export function createConformanceServerV2() {
     subscriptions.delete(request.params.uri);
     return {};
   });
-  server.setRequestHandler('prompts/list', async () => ({ prompts }));
-  server.setRequestHandler('prompts/get', async (request) => {
+  server.setRequestHandler('prompts/list', async () => ({ prompts: [...prompts, inputRequiredPrompt] }));
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
+    if (request.params.name === inputRequiredPrompt.name) return getInputRequiredPrompt(ctx);
     const prompt = getPrompt(request.params.name, request.params.arguments);
     if (!prompt) throw new Error(`Unknown prompt: ${request.params.name}`);
     return prompt;

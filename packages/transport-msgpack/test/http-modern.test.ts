@@ -7,7 +7,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
+import { McpServer, createMcpHandler, inputRequired } from '@modelcontextprotocol/server';
 import { Packr, Unpackr } from 'msgpackr';
 import * as z from 'zod/v4';
 import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode, nativeImage, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
@@ -263,6 +263,113 @@ for (const kind of serverKinds) {
       const reply = framedMessages(new Uint8Array(await response.arrayBuffer())).find((m) => m.id === 7)!;
       assert.deepEqual(reply.result.supportedVersions, [MODERN]);
       assert.equal(reply.result.resultType, 'complete');
+    });
+  });
+}
+
+/** A server with one tool that needs the client's sampling capability, which the requests here never declare. */
+function makeSamplingServer(): McpServer {
+  const server = makeV2Server();
+  server.registerTool('needs-sampling', { inputSchema: z.object({}) }, async () =>
+    inputRequired({ inputRequests: { q: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 }) } }),
+  );
+  return server;
+}
+
+/** One 2026-07-28 request on either wire (headers derived from the body, as a client would); the decoded reply. */
+async function postModern(url: URL, wire: 'msgpack' | 'json', body: Record<string, any>, headers: Record<string, string> = {}) {
+  const derived: Record<string, string> = { 'mcp-protocol-version': MODERN, 'mcp-method': body.method, ...(body.params?.name ? { 'mcp-name': body.params.name } : {}), ...headers };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers:
+      wire === 'msgpack'
+        ? { 'content-type': 'application/msgpack', accept: 'application/msgpack, application/vnd.mcp-msgpack.stream', ...derived }
+        : { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...derived },
+    body: wire === 'msgpack' ? new Uint8Array(packr.pack(body)) : JSON.stringify(body),
+  });
+  const type = response.headers.get('content-type');
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  // A streamed answer ends with the reply.
+  const reply =
+    type === 'application/vnd.mcp-msgpack.stream'
+      ? framedMessages(bytes).at(-1)!
+      : type === 'application/msgpack'
+        ? unpackr.unpack(bytes)
+        : type === 'text/event-stream'
+          ? JSON.parse(new TextDecoder().decode(bytes).trim().split('\n').filter((line) => line.startsWith('data:')).at(-1)!.slice(5))
+          : JSON.parse(new TextDecoder().decode(bytes));
+  return { status: response.status, reply, type };
+}
+
+for (const kind of serverKinds) {
+  describe(`2026-07-28 over HTTP: errors the SDK answers before any handler runs get their HTTP status (${kind})`, { timeout: LIMIT }, () => {
+    let endpoint: Endpoint;
+    before(async () => {
+      endpoint = await ourEndpoint(kind, makeSamplingServer);
+    });
+    after(async () => {
+      await endpoint.close();
+    });
+
+    for (const wire of ['msgpack', 'json'] as const) {
+      it(`${wire}: a method the revision removed, or the server lacks, gets 404 with -32601 and its id`, async () => {
+        for (const method of ['ping', 'logging/setLevel', 'unknown/method']) {
+          const { status, reply } = await postModern(endpoint.url, wire, enveloped(method, {}, 31));
+          assert.equal(status, 404, method);
+          assert.equal(reply.error.code, -32601, method);
+          assert.equal(reply.id, 31, method);
+        }
+      });
+
+      it(`${wire}: an envelope without clientCapabilities gets 400 with -32602`, async () => {
+        const body = enveloped('tools/list') as { params: { _meta: Record<string, unknown> } };
+        delete body.params._meta['io.modelcontextprotocol/clientCapabilities'];
+        const { status, reply } = await postModern(endpoint.url, wire, body);
+        assert.equal(status, 400);
+        assert.equal(reply.error.code, -32602);
+        assert.deepEqual(reply.error.data, { envelope: { key: 'io.modelcontextprotocol/clientCapabilities', problem: 'missing' } });
+      });
+
+      it(`${wire}: an unsupported revision gets 400 with -32022 listing the revisions served`, async () => {
+        const body = enveloped('tools/list') as { params: { _meta: Record<string, unknown> } };
+        body.params._meta['io.modelcontextprotocol/protocolVersion'] = '2099-01-01';
+        const { status, reply } = await postModern(endpoint.url, wire, body, { 'mcp-protocol-version': '2099-01-01' });
+        assert.equal(status, 400);
+        assert.equal(reply.error.code, -32022);
+        assert.deepEqual(reply.error.data, { supported: [MODERN], requested: '2099-01-01' });
+      });
+
+      it(`${wire}: a tool that needs a capability the client did not declare gets 400 with -32021, after the handler ran`, async () => {
+        const { status, reply } = await postModern(endpoint.url, wire, enveloped('tools/call', { name: 'needs-sampling', arguments: {} }, 32));
+        assert.equal(status, 400);
+        assert.equal(reply.error.code, -32021);
+        assert.deepEqual(reply.error.data.requiredCapabilities, { sampling: {} });
+        assert.equal(reply.id, 32);
+      });
+
+      it(`${wire}: a handler's own error stays in-band on 200, and answers still stream`, async () => {
+        const failed = await postModern(endpoint.url, wire, enveloped('tools/call', { name: 'no-such-tool', arguments: {} }));
+        assert.equal(failed.status, 200);
+        assert.ok(failed.reply.error || failed.reply.result?.isError, JSON.stringify(failed.reply));
+        const echoed = await postModern(endpoint.url, wire, enveloped('tools/call', { name: 'echo', arguments: { text: 'ok' } }));
+        assert.equal(echoed.status, 200);
+        assert.deepEqual(echoed.reply.result.content, [{ type: 'text', text: 'ok' }]);
+      });
+    }
+
+    it('a 2025-11-25 session still gets -32601 in-band on 200', async () => {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const init = await fetch(endpoint.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }),
+      });
+      await init.body?.cancel();
+      const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+      const unknown = await fetch(endpoint.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'unknown/method' }) });
+      const text = await unknown.text();
+      assert.equal(unknown.status, 200);
+      assert.match(text, /-32601/);
     });
   });
 }

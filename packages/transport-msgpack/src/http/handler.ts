@@ -9,7 +9,8 @@ import { errorResponse, WebHttpMsgpackServerTransport, type HttpHandleOptions, t
 import { checkHostAndOrigin } from './host-check.js';
 import { canFollow } from './shared-event-store.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
-import { bindModern, listenContextOf, seedClientIdentity } from './modern-binding.js';
+import { bindModern, listenContextOf, seedClientIdentity, modernRevisionsOf } from './modern-binding.js';
+import { watchExchange, withLadderStatus } from './modern-status.js';
 import { ListenSubscriptions, type ListenNotifier } from './listen-subscriptions.js';
 import { IdleServers } from './idle-servers.js';
 
@@ -166,9 +167,11 @@ export class McpHttpHandler {
     const session =
       reused ??
       (await this.open({ sessionIdGenerator: undefined, sequential: reuse }, (server) => {
-        bound = SUPPORTED_MODERN_PROTOCOL_VERSIONS.includes(revision) && bindModern(server, revision);
+        // All it can serve, not just this one: a -32022 answer lists them.
+        const revisions = modernRevisionsOf(server);
+        bound = revisions.includes(revision) && bindModern(server, revision);
         return {
-          modernRevisions: bound ? [revision] : [],
+          modernRevisions: revisions,
           onmodernmessage: (message) => seedClientIdentity(server, 'params' in message ? message.params : undefined),
           listen: (request, codec, signal) => this.listeners.listen(request, codec, listenContextOf(server), signal),
         };
@@ -176,7 +179,8 @@ export class McpHttpHandler {
     // Given back only when nothing of this request is still running on it (a client that went away
     // mid-call leaves its handler running: that instance is closed instead, so no answer can cross over).
     const keep = (kept: Session) => reuse && !this.closed && kept.transport.pendingRequestCount === 0 && this.idleServers.give(revision, kept);
-    return this.serveOnce(session, req, options, reused !== undefined || bound ? keep : undefined);
+    const watch = watchExchange(session.transport);
+    return withLadderStatus(req, await this.serveOnce(session, req, options, reused !== undefined || bound ? keep : undefined), watch);
   }
 
   private async handleStateless(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {

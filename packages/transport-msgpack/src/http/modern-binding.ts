@@ -1,4 +1,4 @@
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, metaOf } from '../jsonrpc/envelope.js';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, metaOf } from '../jsonrpc/envelope.js';
 
 /**
  * The parts of an SDK v2 `Server` (`@modelcontextprotocol/server` 2.x) that its own HTTP entry
@@ -41,6 +41,14 @@ export function bindModern(product: object, revision: string): boolean {
   server.setRequestHandler('server/discover', () => server._ondiscover());
   server._negotiatedProtocolVersion = revision;
   return true;
+}
+
+/**
+ * The 2026-07-28-era revisions a server can be served on here (bindModern gives it any of them); none for
+ * a server that cannot (SDK v1): its requests get -32022, which lists these as the ones served.
+ */
+export function modernRevisionsOf(product: object): readonly string[] {
+  return internalsOf(product) ? SUPPORTED_MODERN_PROTOCOL_VERSIONS : [];
 }
 
 /**

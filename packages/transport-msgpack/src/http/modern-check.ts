@@ -1,4 +1,4 @@
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, isPlainObject } from '../jsonrpc/envelope.js';
+import { CLIENT_CAPABILITIES_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, isPlainObject, metaOf } from '../jsonrpc/envelope.js';
 import { HEADER_MISMATCH, decodeHeaderValue, nameSource } from './modern-headers.js';
 
 /** The JSON-RPC errors a refused request gets, with the HTTP status the spec gives them. */
@@ -80,6 +80,12 @@ export function classifyEra(headers: HeaderSource, body: unknown, served: readon
     return mismatch(methodHeader, `the ${subject} names method ${method} but the Mcp-Method header names ${methodHeader}`);
   }
   if (!isModernProtocolVersion(claimedVersion)) return { kind: 'legacy' };
+  // A request's envelope must declare the client's capabilities too (an empty object declares none).
+  if (isRequest && !isPlainObject(metaOf(body.params)?.[CLIENT_CAPABILITIES_META_KEY])) {
+    const key = CLIENT_CAPABILITIES_META_KEY;
+    const problem = key in metaOf(body.params)! ? 'expected an object' : 'missing';
+    return refuse(400, INVALID_PARAMS, `Invalid _meta envelope for protocol revision 2026-07-28: ${key}: ${problem}`, { envelope: { key, problem } });
+  }
   if (!isRequest) return supported(claimedVersion, served);
   const era = supported(claimedVersion, served);
   if (era.kind !== 'modern') return era;
