@@ -33,14 +33,13 @@ export { DEFAULT_MAX_DEPTH, DEFAULT_DECODE_BUDGET, type DecodeBudget } from './w
 // The HTTP endpoint (sessions, 2026-07-28, subscriptions/listen) and helpers that serve it on node:http or Bun.serve
 export {
   McpHttpHandler,
-  listenNode,
-  listenBun,
   type McpHttpHandlerOptions,
   type ConnectableServer,
-  type ListenOptions,
-  type RunningHttpServer,
-  type RunningBunServer,
 } from './http/handler.js';
+// Serving a handler, one module per runtime
+export type { ListenOptions } from './http/listen-options.js';
+export { listenNode, type RunningHttpServer } from './http/node-listen.js';
+export { listenBun, type RunningBunServer } from './http/bun-listen.js';
 export { isLoopbackAddress } from './http/host-check.js';
 
 // Native bytes (SPEC.md section 8): media as MessagePack bin between peers that negotiate it

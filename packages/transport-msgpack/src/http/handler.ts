@@ -1,8 +1,7 @@
 import { carryBytes } from './response-bytes.js';
 import { bunServeResponse } from './bun-adapter.js';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo, Transport } from '../mcp/types.js';
 import { nodeRequest, writeNodeResponse } from './node-adapter.js';
 import { errorResponse, WebHttpMsgpackServerTransport, type HttpHandleOptions, type HttpMsgpackServerOptions, type HttpRequestLike } from './server-transport.js';
@@ -297,105 +296,4 @@ export function afterBody(response: Response, done: () => void): Response {
     },
   }, { highWaterMark: 0 }); // read only when asked: a body the node adapter writes itself is never pulled
   return carryBytes(response, new Response(tracked, { status: response.status, headers: response.headers }));
-}
-
-export interface ListenOptions {
-  /** Interface to bind. Default 127.0.0.1: loopback only, with DNS-rebinding checks on. */
-  host?: string;
-  /** Default 0: any free port. */
-  port?: number;
-  /** Path of the MCP endpoint. Default /mcp. */
-  path?: string;
-}
-
-export interface RunningHttpServer {
-  url: URL;
-  server: NodeServer;
-  close(): Promise<void>;
-}
-
-/** Starts a node:http server for the handler, on loopback unless told otherwise. */
-export async function listenNode(handler: McpHttpHandler, options: ListenOptions = {}): Promise<RunningHttpServer> {
-  const host = options.host ?? '127.0.0.1';
-  const path = options.path ?? '/mcp';
-  const server = createServer((req, res) => {
-    if ((req.url ?? '/').split('?', 1)[0] !== path) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
-      return;
-    }
-    handler.handleNode(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
-      else res.destroy();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return {
-    url: new URL(`http://${shownHost}:${address.port}${path}`),
-    server,
-    close: async () => {
-      await handler.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-interface BunServer {
-  port: number;
-  stop(closeActiveConnections?: boolean): void | Promise<void>;
-}
-interface BunGlobal {
-  serve(options: {
-    hostname: string;
-    port: number;
-    idleTimeout?: number;
-    fetch(req: Request): Response | Promise<Response>;
-  }): BunServer;
-}
-
-export interface RunningBunServer {
-  url: URL;
-  close(): Promise<void>;
-}
-
-/** Starts Bun.serve for the handler (Bun only), on loopback unless told otherwise. */
-export async function listenBun(handler: McpHttpHandler, options: ListenOptions = {}): Promise<RunningBunServer> {
-  const bun = (globalThis as { Bun?: BunGlobal }).Bun;
-  if (!bun) throw new Error('listenBun needs the Bun runtime');
-  const host = options.host ?? '127.0.0.1';
-  const path = options.path ?? '/mcp';
-  const server = bun.serve({
-    hostname: host,
-    port: options.port ?? 0,
-    // Bun closes connections idle for 10 s by default, which would cut long-lived streams.
-    idleTimeout: 0,
-    fetch: (req) => {
-      if (pathOf(req.url) !== path) return new Response('Not Found', { status: 404 });
-      return handler.handleBun(req, { localAddress: host });
-    },
-  });
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  return {
-    url: new URL(`http://${shownHost}:${server.port}${path}`),
-    close: async () => {
-      await handler.close();
-      await server.stop(true);
-    },
-  };
-}
-
-/**
- * The path of a request URL. Bun builds req.url from the Host header, and gives the bare path when that
- * header is not a plain host[:port] (`localhost:80@evil.com`); the handler then refuses the Host itself.
- */
-function pathOf(url: string): string {
-  // Not new URL(): it throws on hosts such as `localhost:99999`, which the handler must see to refuse.
-  const authorityEnd = url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('://') + 3);
-  if (authorityEnd < 0) return '/';
-  return url.slice(authorityEnd).split('?', 1)[0]!;
 }

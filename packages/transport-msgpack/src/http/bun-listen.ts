@@ -1,0 +1,58 @@
+// Serving a handler on Bun: Bun.serve, with the handler's Bun adapter (handleBun).
+import type { McpHttpHandler } from './handler.js';
+import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from './listen-options.js';
+
+interface BunServer {
+  port: number;
+  stop(closeActiveConnections?: boolean): void | Promise<void>;
+}
+interface BunGlobal {
+  serve(options: {
+    hostname: string;
+    port: number;
+    idleTimeout?: number;
+    fetch(req: Request): Response | Promise<Response>;
+  }): BunServer;
+}
+
+export interface RunningBunServer {
+  url: URL;
+  close(): Promise<void>;
+}
+
+/** Starts Bun.serve for the handler (Bun only), on loopback unless told otherwise. */
+export async function listenBun(handler: McpHttpHandler, options: ListenOptions = {}): Promise<RunningBunServer> {
+  const bun = (globalThis as { Bun?: BunGlobal }).Bun;
+  if (!bun) throw new Error('listenBun needs the Bun runtime');
+  const host = options.host ?? DEFAULT_LISTEN_HOST;
+  const path = options.path ?? DEFAULT_MCP_PATH;
+  const server = bun.serve({
+    hostname: host,
+    port: options.port ?? 0,
+    // Bun closes connections idle for 10 s by default, which would cut long-lived streams.
+    idleTimeout: 0,
+    fetch: (req) => {
+      if (pathOf(req.url) !== path) return new Response('Not Found', { status: 404 });
+      return handler.handleBun(req, { localAddress: host });
+    },
+  });
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: new URL(`http://${shownHost}:${server.port}${path}`),
+    close: async () => {
+      await handler.close();
+      await server.stop(true);
+    },
+  };
+}
+
+/**
+ * The path of a request URL. Bun builds req.url from the Host header, and gives the bare path when that
+ * header is not a plain host[:port] (`localhost:80@evil.com`); the handler then refuses the Host itself.
+ */
+function pathOf(url: string): string {
+  // Not new URL(): it throws on hosts such as `localhost:99999`, which the handler must see to refuse.
+  const authorityEnd = url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('://') + 3);
+  if (authorityEnd < 0) return '/';
+  return url.slice(authorityEnd).split('?', 1)[0]!;
+}
