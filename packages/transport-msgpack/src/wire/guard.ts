@@ -213,15 +213,17 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
       need(strLength);
       if (atKey && strLength < SHORT_KEY_BYTES) {
         if (strLength === 9 && isProtoKey(bytes, pos)) fail('forbidden-key', `map key "__proto__" at byte ${valueStart}`);
-        const hash = countKeys ? keyHash(bytes, pos, strLength) : 0;
-        const slot = hash & (recentKeys.length - 1);
-        if (countKeys && recentKeys[slot] !== hash) {
-          recentKeys[slot] = hash;
-          distinctKeys ??= new Set();
-          if (!distinctKeys.has(hash)) {
-            distinctKeys.add(hash);
-            if (++shortKeys > maxShortKeys) {
-              fail('over-budget', `more than ${maxShortKeys} distinct short map keys in a ${end}-byte payload (the decode budget) at byte ${valueStart}`);
+        if (countKeys) {
+          const hash = keyHash(bytes, pos, strLength);
+          const slot = hash & (recentKeys.length - 1);
+          if (recentKeys[slot] !== hash) {
+            recentKeys[slot] = hash;
+            distinctKeys ??= new Set();
+            if (!distinctKeys.has(hash)) {
+              distinctKeys.add(hash);
+              if (++shortKeys > maxShortKeys) {
+                fail('over-budget', `more than ${maxShortKeys} distinct short map keys in a ${end}-byte payload (the decode budget) at byte ${valueStart}`);
+              }
             }
           }
         }
