@@ -19,14 +19,10 @@ export { FrameReader, type FrameReaderOptions } from './wire/frame-reader.js';
 export { LineReader, type LineReaderOptions } from './wire/line-reader.js';
 
 // Message codecs (bytes to JSON-RPC messages and back, on either wire) and their adapters
-export {
-  MsgpackMessageCodec,
-  JsonMessageCodec,
-  IDENTITY_ADAPTER,
-  type MessageAdapter,
-  type WireKind,
-  type CodecOptions,
-} from './codec/message-codec.js';
+export { IDENTITY_ADAPTER, type MessageCodec, type WireCodecs, type MessageAdapter, type WireKind, type CodecOptions } from './codec/message-codec.js';
+export { MsgpackMessageCodec } from './codec/msgpack-codec.js';
+export { JsonMessageCodec } from './codec/json-codec.js';
+export { createWireCodecs } from './codec/wire-codecs.js';
 export { NativeBytesAdapter } from './native-bytes/adapter.js';
 
 // JSON-RPC message check (the SDK's JSONRPCMessageSchema acceptance set, without zod) and kind guards

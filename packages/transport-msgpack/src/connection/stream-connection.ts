@@ -1,6 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '../mcp/types.js';
-import { JsonMessageCodec, MsgpackMessageCodec, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
+import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
+import { JsonMessageCodec } from '../codec/json-codec.js';
+import { MsgpackMessageCodec } from '../codec/msgpack-codec.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../wire/constants.js';
 import { FramingError, PayloadError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';

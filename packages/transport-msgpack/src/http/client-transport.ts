@@ -1,6 +1,9 @@
 import { isInitializedNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '../jsonrpc/kinds.js';
 import type { FetchLike, JSONRPCMessage, OAuthClientProvider, RequestId, StreamableHTTPReconnectionOptions, Transport, TransportSendOptions } from '../mcp/types.js';
-import { JsonMessageCodec, MsgpackMessageCodec, validated, type WireKind } from '../codec/message-codec.js';
+import type { WireKind } from '../codec/message-codec.js';
+import { JsonMessageCodec } from '../codec/json-codec.js';
+import { MsgpackMessageCodec } from '../codec/msgpack-codec.js';
+import { validated } from '../codec/validate.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { handleBadMessage } from '../connection/bad-message.js';
 import type { WireChoice } from '../connection/stream-connection.js';

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '../mcp/types.js';
-import type { JsonMessageCodec, MsgpackMessageCodec } from '../codec/message-codec.js';
+import type { JsonMessageCodec } from '../codec/json-codec.js';
+import type { MsgpackMessageCodec } from '../codec/msgpack-codec.js';
 import { CanonicalEncoder } from '../wire/encoder.js';
 import { pooledUtf8 } from '../buffers/pooled-text.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from './media.js';

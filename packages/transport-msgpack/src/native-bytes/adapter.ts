@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '../mcp/types.js';
-import { cluesOf, type MessageAdapter, type WireKind } from '../codec/message-codec.js';
+import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
+import { cluesOf } from '../codec/validate.js';
 import { PayloadError } from '../wire/errors.js';
 import { bytesToBase64 } from './base64.js';
 import { NATIVE_BYTES_VERSION, announcedVersion, isRecord, withCapability } from './capability.js';
