@@ -10,22 +10,22 @@ export { getDefaultEnvironment, DEFAULT_INHERITED_ENV_VARS } from './stdio/defau
 export type { WireChoice, StreamWireOptions } from './connection/stream-connection.js';
 
 // Transports over Streamable HTTP, and their options
-export { HttpMsgpackClientTransport, type HttpMsgpackClientOptions, type WireFallback } from './http/client-transport.js';
+export { HttpMsgpackClientTransport, type HttpMsgpackClientOptions, type WireFallback } from './http/client/client-transport.js';
 export {
   WebHttpMsgpackServerTransport,
   type HttpMsgpackServerOptions,
   type HttpHandleOptions,
   type HttpRequestLike,
-} from './http/server-transport.js';
-export { HttpMsgpackServerTransport } from './http/node-transport.js';
-export type { HostCheckOptions } from './http/host-check.js';
-export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/session-expiry.js';
-export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/body.js';
+} from './http/server/server-transport.js';
+export { HttpMsgpackServerTransport } from './http/node/node-transport.js';
+export type { HostCheckOptions } from './http/server/host-check.js';
+export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/server/session-expiry.js';
+export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/server/body.js';
 
 // Which wire a connection speaks, as the transports report it (`wire`, `onwireselected`)
 export type { WireKind } from './codec/message-codec.js';
 export type { WireSelection, WireSelectionReason } from './connection/wire-selection.js';
-export type { HttpFallbackReason } from './http/wire-fallback.js';
+export type { HttpFallbackReason } from './http/client/wire-fallback.js';
 
 // Limits shared by every transport's options
 export { DEFAULT_MAX_DEPTH, DEFAULT_DECODE_BUDGET, type DecodeBudget } from './wire/constants.js';
@@ -35,12 +35,12 @@ export {
   McpHttpHandler,
   type McpHttpHandlerOptions,
   type ConnectableServer,
-} from './http/handler.js';
+} from './http/server/handler.js';
 // Serving a handler, one module per runtime
-export type { ListenOptions } from './http/listen-options.js';
-export { listenNode, type RunningHttpServer } from './http/node-listen.js';
-export { listenBun, type RunningBunServer } from './http/bun-listen.js';
-export { isLoopbackAddress } from './http/host-check.js';
+export type { ListenOptions } from './http/server/listen-options.js';
+export { listenNode, type RunningHttpServer } from './http/node/node-listen.js';
+export { listenBun, type RunningBunServer } from './http/bun/bun-listen.js';
+export { isLoopbackAddress } from './http/server/host-check.js';
 
 // Native bytes (SPEC.md section 8): media as MessagePack bin between peers that negotiate it
 export { NATIVE_BYTES_CAPABILITY, NATIVE_BYTES_VERSION, type NativeBytesCapability } from './native-bytes/capability.js';

@@ -39,4 +39,4 @@ export {
 
 // Negotiation: the stdio wire upgrade (SPEC.md 7.1) and the HTTP client's fallback decision
 export { WIRE_UPGRADE_KEY, MSGPACK_V1, offersUpgrade, acceptsUpgrade, type WireOffer, type WireAcceptance } from './connection/wire-upgrade.js';
-export { wireDecision, type WireDecision, type MsgpackPostAnswer, type HttpFallbackReason } from './http/wire-fallback.js';
+export { wireDecision, type WireDecision, type MsgpackPostAnswer, type HttpFallbackReason } from './http/client/wire-fallback.js';

@@ -1,5 +1,5 @@
 import { NativeBytesPool } from './pool.js';
-import { isBun } from '../runtime.js';
+import { runtime } from '../runtime/current.js';
 
 /** Texts shorter than this in UTF-8 are written as strings: the copy is cheap, the pool not worth it. */
 export const POOLED_TEXT_BYTES = 64 * 1024;
@@ -20,8 +20,8 @@ const utf8 = new TextEncoder();
  * it already, saves a pass over the text.
  */
 export function pooledUtf8(text: string, byteLength?: number): Uint8Array | undefined {
-  // Only Node's writers report that the kernel has the bytes; on Bun a pooled buffer would never come back.
-  if (isBun || text.length * 3 < POOLED_TEXT_BYTES) return undefined; // at most 3 bytes per UTF-16 unit
+  // A pooled buffer comes back only from writers that report the kernel has its bytes.
+  if (!runtime.writersGiveBackLentBytes || text.length * 3 < POOLED_TEXT_BYTES) return undefined; // at most 3 bytes per UTF-16 unit
   const length = byteLength ?? Buffer.byteLength(text, 'utf8');
   if (length < POOLED_TEXT_BYTES) return undefined;
   const bytes = textBytes.acquire(length);

@@ -1,5 +1,5 @@
 import type { WireKind } from '../codec/message-codec.js';
-import type { HttpFallbackReason } from '../http/wire-fallback.js';
+import type { HttpFallbackReason } from '../http/client/wire-fallback.js';
 
 /** How a client's wire was settled (its `onwireselected`, called once per connection). */
 export interface WireSelection {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from '../jsonrpc/kinds.js';
 import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
-import type { FollowedEventSend, FollowedStream, SharedEventStore } from '../http/shared-event-store.js';
+import type { FollowedEventSend, FollowedStream, SharedEventStore } from '../http/server/shared-event-store.js';
 import { binaryClient, type RedisArgument, type RedisClientLike, type RedisCommands } from './client.js';
 import { eventIdOf, parseEventId } from './event-id.js';
 import { InstanceLiveness } from './liveness.js';

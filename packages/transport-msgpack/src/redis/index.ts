@@ -1,4 +1,4 @@
 // mcp-msgpack-transport/redis: the Redis event store. The only module that loads the optional `redis` peer.
 export { RedisEventStore, STREAM_LOST_ERROR_CODE, type RedisEventStoreOptions } from './event-store.js';
 export type { RedisClientLike } from './client.js';
-export type { SharedEventStore, FollowedStream, FollowedEventSend } from '../http/shared-event-store.js';
+export type { SharedEventStore, FollowedStream, FollowedEventSend } from '../http/server/shared-event-store.js';

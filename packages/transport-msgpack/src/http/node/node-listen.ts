@@ -1,8 +1,8 @@
 // Serving a handler on Node: node:http, with the handler's node adapter (handleNode).
 import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpHttpHandler } from './handler.js';
-import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from './listen-options.js';
+import type { McpHttpHandler } from '../server/handler.js';
+import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/listen-options.js';
 
 export interface RunningHttpServer {
   url: URL;

@@ -1,26 +1,26 @@
-import { isInitializedNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '../jsonrpc/kinds.js';
-import type { FetchLike, JSONRPCMessage, OAuthClientProvider, RequestId, StreamableHTTPReconnectionOptions, Transport, TransportSendOptions } from '../mcp/types.js';
-import type { WireKind } from '../codec/message-codec.js';
-import { JsonMessageCodec } from '../codec/json-codec.js';
-import { MsgpackMessageCodec } from '../codec/msgpack-codec.js';
-import { validated } from '../codec/validate.js';
-import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
-import { handleBadMessage } from '../connection/bad-message.js';
-import type { WireChoice } from '../connection/stream-connection.js';
-import type { WireSelection } from '../connection/wire-selection.js';
-import { PayloadError } from '../wire/errors.js';
-import { FrameReader } from '../wire/frame-reader.js';
+import { isInitializedNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '../../jsonrpc/kinds.js';
+import type { FetchLike, JSONRPCMessage, OAuthClientProvider, RequestId, StreamableHTTPReconnectionOptions, Transport, TransportSendOptions } from '../../mcp/types.js';
+import type { WireKind } from '../../codec/message-codec.js';
+import { JsonMessageCodec } from '../../codec/json-codec.js';
+import { MsgpackMessageCodec } from '../../codec/msgpack-codec.js';
+import { validated } from '../../codec/validate.js';
+import { adapterFromOption, type NativeBytesOptions } from '../../native-bytes/adapter.js';
+import { handleBadMessage } from '../../connection/bad-message.js';
+import type { WireChoice } from '../../connection/stream-connection.js';
+import type { WireSelection } from '../../connection/wire-selection.js';
+import { PayloadError } from '../../wire/errors.js';
+import { FrameReader } from '../../wire/frame-reader.js';
 import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
-import { defaultFetch } from './client-fetch.js';
-import { linkSdkV1HttpError, StreamableHTTPError } from './errors.js';
+import { runtime } from '../../runtime/current.js';
+import { linkSdkV1HttpError, StreamableHTTPError } from '../errors.js';
 import { loadOAuthSdk, type SdkGeneration } from './oauth-sdk.js';
-import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
+import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 import { createFetchWithInit, fetchLeavingRedirects, fetchWithinOrigin, normalizeHeaders, unfollowedRedirect } from './redirects.js';
 import { SseReader } from './sse-reader.js';
-import type { DecodeBudget } from '../wire/constants.js';
+import type { DecodeBudget } from '../../wire/constants.js';
 import { readAnswer, wireDecision, type HttpFallbackReason } from './wire-fallback.js';
-import { envelopeVersion, isModernProtocolVersion } from '../jsonrpc/envelope.js';
-import { isReservedHeader, modernRequestHeaders } from './modern-headers.js';
+import { envelopeVersion, isModernProtocolVersion } from '../../jsonrpc/envelope.js';
+import { isReservedHeader, modernRequestHeaders } from '../modern-headers.js';
 
 const DEFAULT_RECONNECTION: StreamableHTTPReconnectionOptions = {
   initialReconnectionDelay: 1000,
@@ -150,7 +150,7 @@ export class HttpMsgpackClientTransport implements Transport {
     if (options.fetch) {
       this.fetchFn = options.fetch;
     } else {
-      const made = defaultFetch();
+      const made = runtime.defaultFetch();
       this.fetchFn = made.fetch;
       this.closeFetch = made.close;
     }

@@ -1,4 +1,5 @@
-import type { FetchLike, OAuthClientProvider } from '../mcp/types.js';
+import type { FetchLike, OAuthClientProvider } from '../../mcp/types.js';
+import { runtime } from '../../runtime/current.js';
 
 /**
  * The OAuth flow (discovery, dynamic registration, PKCE, token refresh) is the installed SDK's, loaded on
@@ -72,11 +73,6 @@ async function loadV2(): Promise<OAuthSdk | undefined> {
 
 /** A missing package resolves to undefined; any other failure to load it is a real error. */
 function notInstalled(error: unknown): undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || isBunNotFound(error)) return undefined;
+  if (runtime.isModuleNotFound(error)) return undefined;
   throw error;
-}
-
-function isBunNotFound(error: unknown): boolean {
-  return error instanceof Error && /Cannot find (module|package)/.test(error.message);
 }

@@ -1,19 +1,14 @@
-import type { JSONRPCMessage } from '../mcp/types.js';
-import type { JsonMessageCodec } from '../codec/json-codec.js';
-import type { MsgpackMessageCodec } from '../codec/msgpack-codec.js';
-import { CanonicalEncoder } from '../wire/encoder.js';
-import { pooledUtf8 } from '../buffers/pooled-text.js';
-import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from './media.js';
-import { isBun } from '../runtime.js';
+import type { JSONRPCMessage } from '../../mcp/types.js';
+import type { JsonMessageCodec } from '../../codec/json-codec.js';
+import type { MsgpackMessageCodec } from '../../codec/msgpack-codec.js';
+import { CanonicalEncoder } from '../../wire/encoder.js';
+import { pooledUtf8 } from '../../buffers/pooled-text.js';
+import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../media.js';
+import { runtime } from '../../runtime/current.js';
 
 /** Default interval between keep-alives on an open stream (the SDK's SSE default). */
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/**
- * Bun.serve sends a streamed response's headers only with its first chunk, so a stream with nothing to say
- * yet would leave the client waiting (up to a keep-alive interval) for the status and session id. On Bun
- * every stream therefore starts with one keep-alive, which clients ignore on both wires.
- */
 const TEXT = new TextEncoder();
 let sharedControlEncoder: CanonicalEncoder | undefined;
 /**
@@ -23,8 +18,6 @@ let sharedControlEncoder: CanonicalEncoder | undefined;
 function controlEncoder(): CanonicalEncoder {
   return (sharedControlEncoder ??= new CanonicalEncoder());
 }
-
-const HEADERS_WAIT_FOR_FIRST_CHUNK = isBun;
 
 /**
  * One open server-to-client stream: the reply stream of a POST or the standalone GET stream. The JSON wire
@@ -59,7 +52,8 @@ export class EventStream {
     this.readable = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.controller = controller;
-        if (HEADERS_WAIT_FOR_FIRST_CHUNK) controller.enqueue(this.keepAliveBytes());
+        // Else the client would wait up to a keep-alive interval for the status and session id (Bun.serve).
+        if (runtime.streamHeadersWaitForFirstChunk) controller.enqueue(this.keepAliveBytes());
       },
       cancel: () => {
         // The client went away: stop everything that would write to it.

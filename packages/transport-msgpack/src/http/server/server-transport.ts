@@ -1,21 +1,21 @@
 import { bytesResponse, textResponse } from './response-bytes.js';
-import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type InitializeRequest } from '../jsonrpc/kinds.js';
-import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol-versions.js';
-import type { AuthInfo, EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../mcp/types.js';
-import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
-import { JsonMessageCodec } from '../codec/json-codec.js';
-import { MsgpackMessageCodec } from '../codec/msgpack-codec.js';
-import { validated } from '../codec/validate.js';
-import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
-import { PayloadError } from '../wire/errors.js';
+import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type InitializeRequest } from '../../jsonrpc/kinds.js';
+import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../../mcp/protocol-versions.js';
+import type { AuthInfo, EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../mcp/types.js';
+import type { MessageAdapter, WireKind } from '../../codec/message-codec.js';
+import { JsonMessageCodec } from '../../codec/json-codec.js';
+import { MsgpackMessageCodec } from '../../codec/msgpack-codec.js';
+import { validated } from '../../codec/validate.js';
+import { adapterFromOption, type NativeBytesOptions } from '../../native-bytes/adapter.js';
+import { PayloadError } from '../../wire/errors.js';
 import { MAX_BATCH_SIZE, readBody, resolveMaxBodyBytes, type BodyChunks } from './body.js';
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
 import { checkHostAndOrigin, type HostCheckOptions } from './host-check.js';
 import { canFollow, type SharedEventStore } from './shared-event-store.js';
-import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, bodyWire, getStreamWire, postResponseWire, prefersMsgpack } from './media.js';
-import type { DecodeBudget } from '../wire/constants.js';
+import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, bodyWire, getStreamWire, postResponseWire, prefersMsgpack } from '../media.js';
+import type { DecodeBudget } from '../../wire/constants.js';
 import { classifyEra } from './modern-check.js';
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../jsonrpc/envelope.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../jsonrpc/envelope.js';
 
 export type { EventStore };
 

@@ -1,10 +1,10 @@
-import { giveBackAll, giveBackWhenWritten, writesCopyOut } from '../buffers/lent-bytes.js';
-import { pooledUtf8 } from '../buffers/pooled-text.js';
-import { inMemoryBody } from './response-bytes.js';
+import { giveBackAll, giveBackWhenWritten, writesCopyOut } from '../../buffers/lent-bytes.js';
+import { pooledUtf8 } from '../../buffers/pooled-text.js';
+import { inMemoryBody } from '../server/response-bytes.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BodyChunks } from './body.js';
-import type { HttpRequestLike } from './server-transport.js';
-import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
+import type { BodyChunks } from '../server/body.js';
+import type { HttpRequestLike } from '../server/server-transport.js';
+import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 
 /** Chunks buffered before the request is paused: the reader drives the pace. */
 const HIGH_WATER_CHUNKS = 16;

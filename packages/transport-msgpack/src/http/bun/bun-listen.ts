@@ -1,6 +1,6 @@
 // Serving a handler on Bun: Bun.serve, with the handler's Bun adapter (handleBun).
-import type { McpHttpHandler } from './handler.js';
-import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from './listen-options.js';
+import type { McpHttpHandler } from '../server/handler.js';
+import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/listen-options.js';
 
 interface BunServer {
   port: number;

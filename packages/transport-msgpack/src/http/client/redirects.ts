@@ -1,4 +1,4 @@
-import type { FetchLike } from '../mcp/types.js';
+import type { FetchLike } from '../../mcp/types.js';
 
 /**
  * fetch wrappers for the HTTP client's redirect policy, with the SDKs' rules: 'same-origin' follows a

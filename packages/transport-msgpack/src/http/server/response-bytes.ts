@@ -1,4 +1,4 @@
-import { isBun } from '../runtime.js';
+import { runtime } from '../../runtime/current.js';
 
 /**
  * Responses whose body is already in memory (every reply but the streams). The Fetch spec makes
@@ -35,7 +35,7 @@ export function bytesResponse(pieces: readonly Uint8Array[], status: number, hea
  * adapter reads the body. Content-Length is the text's UTF-8 length, which the node adapter relies on.
  */
 export function textResponse(text: string, status: number, headers: Record<string, string>): Response {
-  if (isBun) return new Response(text, { status, headers });
+  if (!runtime.adapterWritesReplyText) return new Response(text, { status, headers });
   const body = new ReadableStream<Uint8Array>(
     {
       pull(controller) {

@@ -1,6 +1,6 @@
-import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
-import { isJSONRPCErrorResponse } from '../jsonrpc/kinds.js';
-import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from './media.js';
+import type { JSONRPCMessage, RequestId } from '../../mcp/types.js';
+import { isJSONRPCErrorResponse } from '../../jsonrpc/kinds.js';
+import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../media.js';
 import { errorResponse, type HttpRequestLike } from './server-transport.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { FetchLike, OAuthClientProvider } from '../mcp/types.js';
-import { StreamableHTTPError } from './errors.js';
+import type { FetchLike, OAuthClientProvider } from '../../mcp/types.js';
+import { StreamableHTTPError } from '../errors.js';
 import { loadOAuthSdk, type AuthResult, type OAuthSdk, type SdkGeneration } from './oauth-sdk.js';
 
 /** What one request (POST or GET, with its retries) has already tried, so it never loops. */

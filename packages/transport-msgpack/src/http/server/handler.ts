@@ -1,9 +1,9 @@
 import { carryBytes } from './response-bytes.js';
-import { bunServeResponse } from './bun-adapter.js';
+import { bunServeResponse } from '../bun/bun-adapter.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthInfo, Transport } from '../mcp/types.js';
-import { nodeRequest, writeNodeResponse } from './node-adapter.js';
+import type { AuthInfo, Transport } from '../../mcp/types.js';
+import { nodeRequest, writeNodeResponse } from '../node/node-adapter.js';
 import { errorResponse, WebHttpMsgpackServerTransport, type HttpHandleOptions, type HttpMsgpackServerOptions, type HttpRequestLike } from './server-transport.js';
 import { checkHostAndOrigin } from './host-check.js';
 import { canFollow } from './shared-event-store.js';
@@ -14,7 +14,7 @@ import { ListenSubscriptions, type ListenNotifier } from './listen-subscriptions
 import { IdleServers } from './idle-servers.js';
 
 const MAX_IDLE_SERVERS = 16;
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../jsonrpc/envelope.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../../jsonrpc/envelope.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
 export interface ConnectableServer {

@@ -1,6 +1,6 @@
-import { giveBack, giveBackAll } from '../buffers/lent-bytes.js';
-import { inMemoryBody } from './response-bytes.js';
-import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
+import { giveBack, giveBackAll } from '../../buffers/lent-bytes.js';
+import { inMemoryBody } from '../server/response-bytes.js';
+import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 
 /** Smaller bodies go to Bun.serve whole: copying a few KB costs less than a stream. */
 const WHOLE_BODY_BYTES = 64 * 1024;

@@ -1,21 +1,10 @@
-import type { FetchLike } from '../mcp/types.js';
-import { isBun } from '../runtime.js';
-
-export interface ClientFetch {
-  fetch: FetchLike;
-  close?: () => Promise<void>;
-}
-
+import { hasModuleNotFoundCode, type ClientFetch, type Runtime } from './runtime.js';
 
 /**
- * The client's default fetch. Node: undici's fetch on an Agent of its own, so connections are kept alive
- * per origin and closed with the transport (Node's global fetch measured the same within noise). Bun: the
- * global fetch, native and keep-alive; undici there runs on Bun's node:net layer and measured slower with
- * large replies (`bun scripts/measure-http.mjs --fetch undici|global`: 1 MiB images, 16 clients, 82 vs
- * 124 req/s).
+ * The client's default fetch on Node: undici's fetch on an Agent of its own, so connections are kept alive
+ * per origin and closed with the transport (Node's global fetch measured the same within noise).
  */
-export function defaultFetch(): ClientFetch {
-  if (isBun) return { fetch: (url, init) => fetch(url, init) };
+function undiciFetch(): ClientFetch {
   let agent: import('undici').Agent | undefined;
   let undici: Promise<typeof import('undici')> | undefined;
   return {
@@ -34,3 +23,13 @@ export function defaultFetch(): ClientFetch {
     },
   };
 }
+
+/** Node (and runtimes that pass for it): node:http, V8. */
+export const nodeRuntime: Runtime = {
+  name: 'node',
+  defaultFetch: undiciFetch,
+  streamHeadersWaitForFirstChunk: false,
+  writersGiveBackLentBytes: true,
+  adapterWritesReplyText: true,
+  isModuleNotFound: hasModuleNotFoundCode,
+};

@@ -1,7 +1,7 @@
-import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
-import { isPlainObject } from '../jsonrpc/envelope.js';
-import type { JsonMessageCodec } from '../codec/json-codec.js';
-import type { MsgpackMessageCodec } from '../codec/msgpack-codec.js';
+import type { JSONRPCMessage, RequestId } from '../../mcp/types.js';
+import { isPlainObject } from '../../jsonrpc/envelope.js';
+import type { JsonMessageCodec } from '../../codec/json-codec.js';
+import type { MsgpackMessageCodec } from '../../codec/msgpack-codec.js';
 import { EventStream } from './event-stream.js';
 
 const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';

@@ -1,4 +1,4 @@
-import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from './media.js';
+import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 
 /** Why an HTTP client stopped posting MessagePack to a server (WireFallback.reason). */
 export type HttpFallbackReason = 'unsupported-media-type' | 'not-acceptable' | 'bad-request' | 'unreadable-body' | 'json-reply';

@@ -1,0 +1,40 @@
+import type { FetchLike } from '../mcp/types.js';
+
+/** A fetch for the HTTP client, with what it holds open (a keep-alive pool) to release on close. */
+export interface ClientFetch {
+  fetch: FetchLike;
+  close?: () => Promise<void>;
+}
+
+/**
+ * What this package needs to know of the JavaScript runtime it runs on, stated once per runtime (node.ts,
+ * bun.ts) so the rest of the code asks about a behaviour, never about a runtime's name.
+ */
+export interface Runtime {
+  readonly name: 'node' | 'bun';
+  /** The HTTP client's fetch when the caller gives none. */
+  defaultFetch(): ClientFetch;
+  /**
+   * The server sends a streamed Response's status and headers only with its first chunk, so a stream with
+   * nothing to say yet must say something (a keep-alive) for the client to learn its status and session.
+   */
+  readonly streamHeadersWaitForFirstChunk: boolean;
+  /**
+   * The server's writers report when the kernel has taken a lent buffer's bytes (buffers/lent-bytes.ts), so
+   * buffers lent from a pool come back to it. Where they do not, pooling would only leak.
+   */
+  readonly writersGiveBackLentBytes: boolean;
+  /**
+   * A JSON reply's Response carries its text for the server adapter to write as it is (node:http takes
+   * strings); otherwise the runtime's own Response(text) is the cheapest body.
+   */
+  readonly adapterWritesReplyText: boolean;
+  /** Whether a failed dynamic import means the package is not installed (rather than broken). */
+  isModuleNotFound(error: unknown): boolean;
+}
+
+/** Node's error codes for a package that is not there, which Bun sets too for most imports. */
+export function hasModuleNotFoundCode(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
