@@ -31,11 +31,8 @@ export type { HttpFallbackReason } from './http/client/wire-fallback.js';
 export { DEFAULT_MAX_DEPTH, DEFAULT_DECODE_BUDGET, type DecodeBudget } from './wire/constants.js';
 
 // The HTTP endpoint (sessions, 2026-07-28, subscriptions/listen) and helpers that serve it on node:http or Bun.serve
-export {
-  McpHttpHandler,
-  type McpHttpHandlerOptions,
-  type ConnectableServer,
-} from './http/server/handler.js';
+export { McpHttpHandler } from './mcp-http-handler.js';
+export { WebMcpHttpHandler, type McpHttpHandlerOptions, type ConnectableServer } from './http/server/handler.js';
 // Serving a handler, one module per runtime
 export type { ListenOptions } from './http/server/listen-options.js';
 export { listenNode, type RunningHttpServer } from './http/node/node-listen.js';

@@ -1,5 +1,4 @@
 import type { WireKind } from '../codec/message-codec.js';
-import type { HttpFallbackReason } from '../http/client/wire-fallback.js';
 
 /** How a client's wire was settled (its `onwireselected`, called once per connection). */
 export interface WireSelection {
@@ -9,6 +8,9 @@ export interface WireSelection {
   /** HTTP: the status of the answer that settled it. */
   status?: number;
 }
+
+/** Why an HTTP client stopped speaking MessagePack to a server (http/client/wire-fallback.ts decides). */
+export type HttpFallbackReason = 'unsupported-media-type' | 'not-acceptable' | 'bad-request' | 'unreadable-body' | 'json-reply';
 
 /**
  * - 'forced': the transport's `wire` option named the wire ('msgpack' or 'json');

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '../mcp/types.js';
 import type { WireKind } from '../codec/message-codec.js';
-import { isRecord } from '../native-bytes/capability.js';
+import { isRecord } from '../jsonrpc/is-record.js';
 
 /**
  * The stdio wire upgrade (SPEC.md 7.1): a client that does not know whether its server speaks msgpack-v1

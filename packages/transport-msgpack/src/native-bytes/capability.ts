@@ -1,3 +1,5 @@
+import { isRecord } from '../jsonrpc/is-record.js';
+
 /**
  * The native-bytes extension's name and version (SPEC.md, "Native bytes extension"). The client offers it
  * under `capabilities.experimental` in its initialize request; the server confirms it in its result.
@@ -29,6 +31,3 @@ export function withCapability(capabilities: unknown): Record<string, unknown> {
   return { ...base, experimental: { ...experimental, [NATIVE_BYTES_CAPABILITY]: entry } };
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
-}

@@ -1,4 +1,4 @@
-import { isRecord } from './capability.js';
+import { isRecord } from '../jsonrpc/is-record.js';
 
 /**
  * The places where MCP's schema has a base64 string, and so where native bytes may stand (SPEC.md,

@@ -1,5 +1,6 @@
-// Serving a handler on Bun: Bun.serve, with the handler's Bun adapter (handleBun).
-import type { McpHttpHandler } from '../server/handler.js';
+// Serving a handler on Bun: Bun.serve, with the Bun adapter.
+import type { WebMcpHttpHandler } from '../server/handler.js';
+import { bunServeResponse } from './bun-adapter.js';
 import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/listen-options.js';
 
 interface BunServer {
@@ -21,7 +22,7 @@ export interface RunningBunServer {
 }
 
 /** Starts Bun.serve for the handler (Bun only), on loopback unless told otherwise. */
-export async function listenBun(handler: McpHttpHandler, options: ListenOptions = {}): Promise<RunningBunServer> {
+export async function listenBun(handler: WebMcpHttpHandler, options: ListenOptions = {}): Promise<RunningBunServer> {
   const bun = (globalThis as { Bun?: BunGlobal }).Bun;
   if (!bun) throw new Error('listenBun needs the Bun runtime');
   const host = options.host ?? DEFAULT_LISTEN_HOST;
@@ -33,7 +34,7 @@ export async function listenBun(handler: McpHttpHandler, options: ListenOptions 
     idleTimeout: 0,
     fetch: (req) => {
       if (pathOf(req.url) !== path) return new Response('Not Found', { status: 404 });
-      return handler.handleBun(req, { localAddress: host });
+      return handler.handle(req, { localAddress: host }).then(bunServeResponse);
     },
   });
   const shownHost = host.includes(':') ? `[${host}]` : host;

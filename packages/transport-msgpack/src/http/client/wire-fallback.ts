@@ -1,7 +1,9 @@
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 
 /** Why an HTTP client stopped posting MessagePack to a server (WireFallback.reason). */
-export type HttpFallbackReason = 'unsupported-media-type' | 'not-acceptable' | 'bad-request' | 'unreadable-body' | 'json-reply';
+import type { HttpFallbackReason } from '../../connection/wire-selection.js';
+
+export type { HttpFallbackReason };
 
 /** What a server's answer to a MessagePack POST says about the wire; see wireDecision(). */
 export type WireDecision =

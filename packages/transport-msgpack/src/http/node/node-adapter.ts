@@ -3,7 +3,8 @@ import { pooledUtf8 } from '../../buffers/pooled-text.js';
 import { inMemoryBody } from '../server/response-bytes.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodyChunks } from '../server/body.js';
-import type { HttpRequestLike } from '../server/server-transport.js';
+import type { HttpHandleOptions, HttpRequestLike } from '../server/server-transport.js';
+import type { AuthInfo } from '../../mcp/types.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 
 /** Chunks buffered before the request is paused: the reader drives the pace. */
@@ -99,6 +100,15 @@ function requestChunks(req: IncomingMessage): BodyChunks {
       };
     },
   };
+}
+
+/** A web-standard handler (Request-like in, Response out), as the transports and the endpoint have. */
+export type WebHandle = (req: HttpRequestLike, options: HttpHandleOptions) => Promise<Response>;
+
+/** Serves one node:http request with a web-standard handler: the request adapted in, the Response written out. */
+export async function serveNodeRequest(handle: WebHandle, req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown): Promise<void> {
+  const response = await handle(nodeRequest(req), { parsedBody, authInfo: req.auth, localAddress: req.socket.localAddress });
+  await writeNodeResponse(res, response);
 }
 
 /**

@@ -1,7 +1,8 @@
-// Serving a handler on Node: node:http, with the handler's node adapter (handleNode).
+// Serving a handler on Node: node:http, with the node adapter.
 import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpHttpHandler } from '../server/handler.js';
+import type { WebMcpHttpHandler } from '../server/handler.js';
+import { serveNodeRequest } from './node-adapter.js';
 import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/listen-options.js';
 
 export interface RunningHttpServer {
@@ -11,7 +12,7 @@ export interface RunningHttpServer {
 }
 
 /** Starts a node:http server for the handler, on loopback unless told otherwise. */
-export async function listenNode(handler: McpHttpHandler, options: ListenOptions = {}): Promise<RunningHttpServer> {
+export async function listenNode(handler: WebMcpHttpHandler, options: ListenOptions = {}): Promise<RunningHttpServer> {
   const host = options.host ?? DEFAULT_LISTEN_HOST;
   const path = options.path ?? DEFAULT_MCP_PATH;
   const server = createServer((req, res) => {
@@ -19,7 +20,7 @@ export async function listenNode(handler: McpHttpHandler, options: ListenOptions
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return;
     }
-    handler.handleNode(req, res).catch((error: unknown) => {
+    serveNodeRequest((request, options) => handler.handle(request, options), req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
       else res.destroy();
     });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { MessageAdapter } from '../../codec/message-codec.js';
-import { nodeRequest, writeNodeResponse } from './node-adapter.js';
+import { serveNodeRequest } from './node-adapter.js';
 import { WebHttpMsgpackServerTransport, type HttpMsgpackServerOptions } from '../server/server-transport.js';
 
 /**
@@ -58,7 +58,6 @@ export class HttpMsgpackServerTransport implements Transport {
 
   /** Handles one request; `parsedBody` is a body a framework already parsed as JSON (express.json()). */
   async handleRequest(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown): Promise<void> {
-    const response = await this.web.handleRequest(nodeRequest(req), { parsedBody, authInfo: req.auth, localAddress: req.socket.localAddress });
-    await writeNodeResponse(res, response);
+    await serveNodeRequest((request, options) => this.web.handleRequest(request, options), req, res, parsedBody);
   }
 }

@@ -1,9 +1,6 @@
 import { carryBytes } from './response-bytes.js';
-import { bunServeResponse } from '../bun/bun-adapter.js';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo, Transport } from '../../mcp/types.js';
-import { nodeRequest, writeNodeResponse } from '../node/node-adapter.js';
 import { errorResponse, WebHttpMsgpackServerTransport, type HttpHandleOptions, type HttpMsgpackServerOptions, type HttpRequestLike } from './server-transport.js';
 import { checkHostAndOrigin } from './host-check.js';
 import { canFollow } from './shared-event-store.js';
@@ -51,10 +48,10 @@ interface Session extends ExpirableSession {
 
 /**
  * Serves MCP at one endpoint for many clients: routes requests to per-session transports by
- * Mcp-Session-Id (or makes one per request when stateless). Web-standard at heart: `handle` takes a
- * Request (Bun.serve, Deno, any fetch handler); `handleNode` takes node's req/res.
+ * Mcp-Session-Id (or makes one per request when stateless). Web-standard: `handle` takes a Request (any
+ * fetch handler) and returns a Response; McpHttpHandler adds the node:http and Bun.serve entries.
  */
-export class McpHttpHandler {
+export class WebMcpHttpHandler {
   private readonly sessions = new Map<string, Session>();
   private readonly sweeper: IdleSessionSweeper<Session> | undefined;
   private readonly listeners = new ListenSubscriptions();
@@ -131,18 +128,6 @@ export class McpHttpHandler {
     }
     return response;
   }
-
-  handleNode = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
-    const response = await this.handle(nodeRequest(req), { parsedBody, authInfo: req.auth, localAddress: req.socket.localAddress });
-    await writeNodeResponse(res, response);
-  };
-
-  /**
-   * Handles a request for Bun.serve: `Bun.serve({ fetch: (req) => handler.handleBun(req) })`. As `handle`,
-   * but a reply in memory goes out the way Bun.serve writes fastest, and lent bytes come back once it has
-   * them (bun-adapter.ts). Only for responses returned to Bun.serve itself: give `handle`'s to anything else.
-   */
-  handleBun = async (req: Request, options: HttpHandleOptions = {}): Promise<Response> => bunServeResponse(await this.handle(req, options));
 
   async close(): Promise<void> {
     this.closed = true;
