@@ -10,7 +10,8 @@ export * from './wire/errors.js';
 export { PARSE_ERROR, INVALID_REQUEST } from './connection/bad-message.js';
 
 // Canonical encoder and guarded decoder (SPEC.md sections 3 and 4)
-export { CanonicalEncoder, BIN_BY_REFERENCE } from './wire/encoder.js';
+export { CanonicalEncoder } from './wire/encoder.js';
+export { BIN_BY_REFERENCE } from './wire/encode-pieces.js';
 export { MsgpackDecoder, type DecoderOptions, type DecodedPayload } from './wire/decoder.js';
 export { guardPayload, type GuardOptions, type GuardResult } from './wire/guard.js';
 
