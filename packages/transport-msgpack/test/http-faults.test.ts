@@ -396,7 +396,7 @@ describe('HTTP client resource use', { timeout: LIMIT, skip: isBun ? 'getEventLi
       const client = new Client({ name: 'listeners', version: '1' });
       await client.connect(transport);
       for (let i = 0; i < 200; i++) await client.callTool({ name: 'echo', arguments: { text: String(i) } });
-      const signal = (transport as unknown as { abort: AbortController }).abort.signal;
+      const signal = (transport as unknown as { signals: { closing: AbortSignal } }).signals.closing;
       // The GET stream holds one; finished requests hold none.
       assert.ok(getEventListeners(signal, 'abort').length <= 2, `listeners: ${getEventListeners(signal, 'abort').length}`);
       await client.close();
