@@ -1,10 +1,9 @@
 import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
-import type { JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '../../mcp/types.js';
+import type { JSONRPCMessage, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { WireKind } from '../../codec/message-codec.js';
 import { createWireCodecs } from '../../codec/wire-codecs.js';
 import { adapterFromOption } from '../../native-bytes/adapter.js';
 import type { WireSelection } from '../../connection/wire-selection.js';
-import { envelopeVersion, isModernProtocolVersion } from '../../jsonrpc/envelope.js';
 import { linkSdkV1HttpError, StreamableHTTPError } from '../errors.js';
 import { mediaTypeEssence } from '../media.js';
 import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
@@ -12,7 +11,7 @@ import { clientFetches, type ClientFetches } from './client-fetch.js';
 import { streamWireOf } from './client-media.js';
 import type { HttpMsgpackClientOptions } from './client-options.js';
 import { ClientWire, type WireFallback } from './client-wire.js';
-import { errorAnswer, errorText, redirectText } from './error-reply.js';
+import { errorText, redirectText, refusalAnswer } from './error-reply.js';
 import { loadOAuthSdk, type SdkGeneration } from './oauth-sdk.js';
 import { readPostReply, type ReplyHost } from './post-reply.js';
 import { DEFAULT_RECONNECTION, Reconnection } from './reconnection.js';
@@ -188,9 +187,7 @@ export class HttpMsgpackClientTransport implements Transport {
     this.headers.noteSession(sent);
     const response = await this.wireState.learn(sent, codec.wire);
     if (!response) return this.postOnce(message, request, options, attempt);
-    // A 2026-07-28 request refused with a JSON-RPC error for it (-32020, -32022, ...): that error is the
-    // answer to the call, as SDK v2's client treats it (its auto mode falls back on -32022).
-    const refusal = response.status === 400 && isModernRequest(message) ? await errorAnswer(response, message.id, this.codecs) : undefined;
+    const refusal = await refusalAnswer(response, message, this.codecs);
     if (refusal) {
       this.onmessage?.(refusal);
       return false;
@@ -261,10 +258,3 @@ export class HttpMsgpackClientTransport implements Transport {
 
 /** For GET streams started in the background: openGetStream has reported the failure (the SDK reports it twice). */
 function reportedAlready(): void {}
-
-/** A single request whose `_meta` claims a 2026-07-28-era revision. */
-function isModernRequest(message: JSONRPCMessage | JSONRPCMessage[]): message is JSONRPCMessage & { id: RequestId } {
-  if (Array.isArray(message) || !isJSONRPCRequest(message)) return false;
-  const version = envelopeVersion(message.params);
-  return version !== undefined && isModernProtocolVersion(version);
-}

@@ -1,15 +1,25 @@
 import type { JSONRPCMessage, RequestId } from '../../mcp/types.js';
 import type { WireCodecs } from '../../codec/message-codec.js';
 import { validated } from '../../codec/validate.js';
+import { envelopeVersion, isModernProtocolVersion } from '../../jsonrpc/envelope.js';
+import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
 import { MSGPACK_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 import { replyForm } from './client-media.js';
 import { unfollowedRedirect } from './redirects.js';
 
 /**
+ * A 2026-07-28 request refused with a JSON-RPC error for it (-32020, -32022, ...): that error is the answer
+ * to the call, as SDK v2's client treats it (its auto mode falls back on -32022). Undefined otherwise.
+ */
+export async function refusalAnswer(response: Response, message: JSONRPCMessage | JSONRPCMessage[], codecs: WireCodecs): Promise<JSONRPCMessage | undefined> {
+  return response.status === 400 && isModernRequest(message) ? errorAnswer(response, message.id, codecs) : undefined;
+}
+
+/**
  * The JSON-RPC error answering request `id` in an error reply, read from a copy of the response so
  * errorText() can still read it when it is something else.
  */
-export async function errorAnswer(response: Response, id: RequestId, codecs: WireCodecs): Promise<JSONRPCMessage | undefined> {
+async function errorAnswer(response: Response, id: RequestId, codecs: WireCodecs): Promise<JSONRPCMessage | undefined> {
   const form = replyForm(mediaTypeEssence(response.headers.get('content-type')));
   if (!form || form.stream) return undefined;
   try {
@@ -45,4 +55,11 @@ export async function errorText(response: Response, codecs: WireCodecs, redirect
 export function redirectText(response: Response, url: URL, redirectPolicy: 'same-origin' | 'follow' | undefined): string | undefined {
   const text = unfollowedRedirect(response, url);
   return text !== undefined && redirectPolicy !== 'follow' ? `${text} (redirectPolicy: 'same-origin')` : text;
+}
+
+/** A single request whose `_meta` claims a 2026-07-28-era revision. */
+function isModernRequest(message: JSONRPCMessage | JSONRPCMessage[]): message is JSONRPCMessage & { id: RequestId } {
+  if (Array.isArray(message) || !isJSONRPCRequest(message)) return false;
+  const version = envelopeVersion(message.params);
+  return version !== undefined && isModernProtocolVersion(version);
 }
