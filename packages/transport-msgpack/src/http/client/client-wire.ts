@@ -1,7 +1,7 @@
 import type { WireKind } from '../../codec/message-codec.js';
 import type { WireChoice } from '../../connection/stream-connection.js';
-import type { WireSelection } from '../../connection/wire-selection.js';
-import { readAnswer, wireDecision, type HttpFallbackReason } from './wire-fallback.js';
+import type { HttpFallbackReason, WireSelection } from '../../connection/wire-selection.js';
+import { readAnswer, wireDecision } from './wire-fallback.js';
 
 /** Why and when the client stopped speaking MessagePack to a server. */
 export interface WireFallback {
