@@ -273,7 +273,7 @@ function rawStatus(url: URL, method: string, headers: Record<string, string>, bo
 describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, () => {
   let http: Server;
   let url: URL;
-  let mode: 'cut' | 'bad-frame' | 'sse-bytewise' | 'left-open' = 'cut';
+  let mode: 'cut' | 'bad-frame' | 'unreadable-with-id' | 'sse-bytewise' | 'left-open' = 'cut';
   before(async () => {
     http = createServer((req, res) => {
       req.resume();
@@ -297,6 +297,12 @@ describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, (
           res.write(encoder.encodeFrame({ jsonrpc: '2.0', id: 1, result: { fine: true } }));
           return;
         }
+        if (mode === 'unreadable-with-id') {
+          // An event id, a whole message that is not JSON-RPC, then the next event's id and the result.
+          const frames = [{ id: 'e1' }, { jsonrpc: '2.0' }, { id: 'e2' }, { jsonrpc: '2.0', id: 1, result: { fine: true } }];
+          res.end(Buffer.concat(frames.map((frame) => encoder.encodeFrame(frame))));
+          return;
+        }
         const progress = encoder.encodeFrame({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'first' } });
         if (mode === 'cut') {
           const result = encoder.encodeFrame({ jsonrpc: '2.0', id: 1, result: {} });
@@ -316,22 +322,24 @@ describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, (
     await new Promise((resolve) => http.close(resolve));
   });
 
-  async function exchange(): Promise<{ messages: JSONRPCMessage[]; errors: Error[] }> {
+  async function exchange(): Promise<{ messages: JSONRPCMessage[]; errors: Error[]; tokens: string[] }> {
     const transport = new HttpMsgpackClientTransport(url);
     const messages: JSONRPCMessage[] = [];
     const errors: Error[] = [];
+    const tokens: string[] = [];
     transport.onmessage = (message) => messages.push(message);
     transport.onerror = (error) => errors.push(error);
     await transport.start();
-    await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' }, { onresumptiontoken: (token) => tokens.push(token) });
     const read = () => {
       if (mode === 'sse-bytewise') return messages.length >= 2;
       if (mode === 'left-open') return messages.length >= 1;
+      if (mode === 'unreadable-with-id') return errors.length > 0 && messages.length >= 1;
       return errors.length > 0 && (mode === 'cut' || messages.length >= 2);
     };
     await waitUntil(read, 'the stream to be read');
     await transport.close();
-    return { messages, errors };
+    return { messages, errors, tokens };
   }
 
   it('a frame cut short: messages before it arrive, then a clear error', async () => {
@@ -363,6 +371,14 @@ describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, (
     assert.equal(messages.length, 2);
     assert.deepEqual((messages[1] as { result: unknown }).result, { fine: true });
     assert.match(errors[0]!.message, /ext|forbidden/i);
+  });
+
+  it('the event id of a whole but unreadable message still counts as delivered', async () => {
+    mode = 'unreadable-with-id';
+    const { messages, errors, tokens } = await exchange();
+    assert.match(errors[0]!.message, /not a JSON-RPC 2.0 message/);
+    assert.deepEqual((messages[0] as { result: unknown }).result, { fine: true });
+    assert.deepEqual(tokens, ['e1', 'e2']);
   });
 });
 
@@ -396,7 +412,7 @@ describe('HTTP client resource use', { timeout: LIMIT, skip: isBun ? 'getEventLi
       const client = new Client({ name: 'listeners', version: '1' });
       await client.connect(transport);
       for (let i = 0; i < 200; i++) await client.callTool({ name: 'echo', arguments: { text: String(i) } });
-      const signal = (transport as unknown as { abort: AbortController }).abort.signal;
+      const signal = (transport as unknown as { signals: { closing: AbortSignal } }).signals.closing;
       // The GET stream holds one; finished requests hold none.
       assert.ok(getEventListeners(signal, 'abort').length <= 2, `listeners: ${getEventListeners(signal, 'abort').length}`);
       await client.close();

@@ -35,3 +35,27 @@ export function handleBadMessage(error: PayloadError, sinks: BadMessageSinks): v
     sinks.deliver({ jsonrpc: '2.0', id: clues.id, error: { ...body, message: `unreadable response from peer: ${error.message}` } });
   }
 }
+
+/** What reads one message from its bytes: a codec (decodeMessage), or a reader that also knows control frames. */
+export interface PayloadReader<T> {
+  decodeMessage(bytes: Uint8Array): T;
+}
+
+/**
+ * Decodes and validates one well-framed message with `reader`, for stdio and HTTP streams alike. One that
+ * cannot be accepted (a PayloadError) goes to handleBadMessage, and the result is undefined.
+ */
+export function receiveMessage<T>(reader: PayloadReader<T>, bytes: Uint8Array, sinks: BadMessageSinks): T | undefined {
+  try {
+    return reader.decodeMessage(bytes);
+  } catch (error) {
+    rejectMessage(error, sinks);
+    return undefined;
+  }
+}
+
+/** A decode's error: a PayloadError goes to handleBadMessage; any other is no fault of the message, and is thrown on. */
+export function rejectMessage(error: unknown, sinks: BadMessageSinks): void {
+  if (!(error instanceof PayloadError)) throw error;
+  handleBadMessage(error, sinks);
+}

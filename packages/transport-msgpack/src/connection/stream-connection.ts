@@ -1,13 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
-import { JsonMessageCodec } from '../codec/json-codec.js';
-import { MsgpackMessageCodec } from '../codec/msgpack-codec.js';
+import { createWireCodecs } from '../codec/wire-codecs.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../wire/constants.js';
-import { FramingError, PayloadError } from '../wire/errors.js';
+import { FramingError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';
 import { LineReader } from '../wire/line-reader.js';
-import { handleBadMessage } from './bad-message.js';
+import { receiveMessage, rejectMessage, type BadMessageSinks } from './bad-message.js';
 import { StreamWriter } from './stream-writer.js';
 import type { DecodeBudget } from '../wire/constants.js';
 import type { WireSelection } from './wire-selection.js';
@@ -57,8 +56,7 @@ export class StreamConnection {
   private wire: WireKind | undefined;
   private frames: FrameReader | undefined;
   private lines: LineReader | undefined;
-  private msgpack: MsgpackMessageCodec;
-  private json: JsonMessageCodec;
+  private readonly codecs: ReturnType<typeof createWireCodecs>;
   private readonly writer: StreamWriter;
   private wireKnown: Promise<void>;
   private resolveWire!: () => void;
@@ -81,8 +79,7 @@ export class StreamConnection {
     options: StreamConnectionOptions = {},
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_FRAME_BYTES;
-    this.msgpack = new MsgpackMessageCodec({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget, adapter: options.adapter });
-    this.json = new JsonMessageCodec({ adapter: options.adapter });
+    this.codecs = createWireCodecs({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget, adapter: options.adapter });
     this.writer = new StreamWriter(output);
     this.wireKnown = new Promise((resolve) => (this.resolveWire = resolve));
     if (options.upgrade === 'offer') this.offering = new ClientWireUpgrade();
@@ -119,11 +116,11 @@ export class StreamConnection {
 
   /** Encodes on the wire in force when the message's turn comes, which is its place in the byte stream. */
   private encode(message: JSONRPCMessage): Uint8Array[] | string {
-    if (this.wire === 'msgpack') return this.msgpack.encodeFramePieces(message);
-    if (this.offering?.open) return this.json.encodeLine(this.offering.outgoing(message));
-    if (!this.accepting) return this.json.encodeLine(message);
+    if (this.wire === 'msgpack') return this.codecs.msgpack.encodeFramePieces(message);
+    if (this.offering?.open) return this.codecs.json.encodeLine(this.offering.outgoing(message));
+    if (!this.accepting) return this.codecs.json.encodeLine(message);
     const { message: out, accepts } = this.accepting.outgoing(message);
-    const line = this.json.encodeLine(out);
+    const line = this.codecs.json.encodeLine(out);
     if (accepts) {
       // This line is the server's last; the client switches once it has read it.
       this.wire = 'msgpack';
@@ -210,9 +207,9 @@ export class StreamConnection {
   private readOffered(line: Uint8Array, offering: ClientWireUpgrade): boolean {
     let decoded: JSONRPCMessage;
     try {
-      decoded = this.json.decodeMessage(line);
+      decoded = this.codecs.json.decodeMessage(line);
     } catch (error) {
-      this.deliver(() => this.rejectMessage(error));
+      this.deliver(() => rejectMessage(error, this.badMessages));
       return false;
     }
     const { message, settled } = offering.incoming(decoded);
@@ -228,25 +225,13 @@ export class StreamConnection {
   }
 
   private decodePayload(payload: Uint8Array): void {
-    let message: JSONRPCMessage;
-    try {
-      message = this.msgpack.decodeMessage(payload);
-    } catch (error) {
-      this.rejectMessage(error);
-      return;
-    }
-    this.events.message(message);
+    const message = receiveMessage(this.codecs.msgpack, payload, this.badMessages);
+    if (message) this.events.message(message);
   }
 
   private decodeLine(line: Uint8Array): void {
-    let message: JSONRPCMessage;
-    try {
-      message = this.json.decodeMessage(line);
-    } catch (error) {
-      this.rejectMessage(error);
-      return;
-    }
-    this.events.message(this.accepting ? this.accepting.incoming(message) : message);
+    const message = receiveMessage(this.codecs.json, line, this.badMessages);
+    if (message) this.events.message(this.accepting ? this.accepting.incoming(message) : message);
   }
 
   /**
@@ -282,17 +267,12 @@ export class StreamConnection {
     }
   };
 
-  private rejectMessage(error: unknown): void {
-    if (!(error instanceof PayloadError)) {
-      this.events.error(error as Error);
-      return;
-    }
-    handleBadMessage(error, {
-      report: (e) => this.events.error(e),
-      deliver: (m) => this.events.message(m),
-      reply: (m) => void this.send(m).catch((e: Error) => this.events.error(e)),
-    });
-  }
+  /** Where a message that cannot be accepted goes (handleBadMessage); other decode errors reach pump()'s report. */
+  private readonly badMessages: BadMessageSinks = {
+    report: (e) => this.events.error(e),
+    deliver: (m) => this.events.message(m),
+    reply: (m) => void this.send(m).catch((e: Error) => this.events.error(e)),
+  };
 
   private readonly onEnd = (): void => {
     this.detach();

@@ -1,0 +1,77 @@
+import type { WireKind } from '../../codec/message-codec.js';
+import type { WireChoice } from '../../connection/stream-connection.js';
+import type { HttpFallbackReason, WireSelection } from '../../connection/wire-selection.js';
+import { readAnswer, wireDecision } from './wire-fallback.js';
+
+/** Why and when the client stopped speaking MessagePack to a server. */
+export interface WireFallback {
+  from: 'msgpack';
+  to: 'json';
+  reason: HttpFallbackReason;
+  status: number;
+}
+
+/** Where the wire's news goes: the transport's `onwirefallback` and `onwireselected`. */
+export interface ClientWireEvents {
+  fellBack(fallback: WireFallback): void;
+  selected(selection: WireSelection): void;
+}
+
+/**
+ * The wire a client speaks to one server: the forced one, or on 'auto' MessagePack until an answer shows
+ * the server does not take it (wire-fallback.ts). The first answer that shows either way settles it.
+ */
+export class ClientWire {
+  private wire: WireKind;
+  /** Whether an answer may still show that the server does not take MessagePack ('auto' until settled). */
+  private open: boolean;
+
+  constructor(
+    choice: WireChoice | undefined,
+    private readonly events: ClientWireEvents,
+  ) {
+    this.wire = choice === 'json' ? 'json' : 'msgpack';
+    this.open = (choice ?? 'auto') === 'auto';
+  }
+
+  get current(): WireKind {
+    return this.wire;
+  }
+
+  /** At start(): a forced wire is settled from the outset. */
+  start(): void {
+    if (!this.open) this.events.selected({ wire: this.wire, reason: 'forced' });
+  }
+
+  /**
+   * Learns from the answer to a post sent on `sentOn`: the response to go on reading (a copy when the
+   * decision read the body), or undefined when the message must be sent again, as JSON.
+   */
+  async learn(response: Response, sentOn: WireKind): Promise<Response | undefined> {
+    if (sentOn !== 'msgpack' || !this.open) return response;
+    const read = await readAnswer(response);
+    const decision = wireDecision(read.answer);
+    if (decision?.wire === 'msgpack') this.settle({ wire: 'msgpack', reason: 'msgpack-reply', status: read.response.status });
+    else if (decision) {
+      this.fallBack(decision.reason, read.response.status);
+      if (decision.resend) {
+        await read.response.body?.cancel();
+        return undefined;
+      }
+    }
+    return read.response;
+  }
+
+  private fallBack(reason: WireFallback['reason'], status: number): void {
+    if (this.wire === 'json') return;
+    this.wire = 'json';
+    this.events.fellBack({ from: 'msgpack', to: 'json', reason, status });
+    this.settle({ wire: 'json', reason, status });
+  }
+
+  private settle(selection: WireSelection): void {
+    if (!this.open) return;
+    this.open = false;
+    this.events.selected(selection);
+  }
+}
