@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
-import { createWireCodecs } from '../codec/wire-codecs.js';
+import { createWireCodecs, type TypedWireCodecs } from '../codec/wire-codecs.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../wire/constants.js';
 import { FramingError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';
@@ -56,7 +56,7 @@ export class StreamConnection {
   private wire: WireKind | undefined;
   private frames: FrameReader | undefined;
   private lines: LineReader | undefined;
-  private readonly codecs: ReturnType<typeof createWireCodecs>;
+  private readonly codecs: TypedWireCodecs;
   private readonly writer: StreamWriter;
   private wireKnown: Promise<void>;
   private resolveWire!: () => void;

@@ -1,7 +1,7 @@
 import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { WireKind } from '../../codec/message-codec.js';
-import { createWireCodecs } from '../../codec/wire-codecs.js';
+import { createWireCodecs, type TypedWireCodecs } from '../../codec/wire-codecs.js';
 import { adapterFromOption } from '../../native-bytes/adapter.js';
 import type { WireSelection } from '../../connection/wire-selection.js';
 import { linkSdkV1HttpError, StreamableHTTPError } from '../errors.js';
@@ -44,7 +44,7 @@ export class HttpMsgpackClientTransport implements Transport {
   private readonly options: HttpMsgpackClientOptions;
   private readonly fetches: ClientFetches;
   private readonly auth: ClientAuth | undefined;
-  private readonly codecs: ReturnType<typeof createWireCodecs>;
+  private readonly codecs: TypedWireCodecs;
   private readonly wireState: ClientWire;
   private readonly headers: RequestHeaders;
   private readonly signals = new RequestSignals();
