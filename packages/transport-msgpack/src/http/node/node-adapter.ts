@@ -3,7 +3,7 @@ import { pooledUtf8 } from '../../buffers/pooled-text.js';
 import { inMemoryBody } from '../server/response-bytes.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodyChunks } from '../server/body.js';
-import type { HttpHandleOptions, HttpRequestLike } from '../server/server-transport.js';
+import type { HttpHandleOptions, HttpRequestLike } from '../server/server-options.js';
 import type { AuthInfo } from '../../mcp/types.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 

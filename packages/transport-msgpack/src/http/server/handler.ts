@@ -1,7 +1,9 @@
 import { carryBytes } from './response-bytes.js';
 import { randomUUID } from 'node:crypto';
 import type { AuthInfo, Transport } from '../../mcp/types.js';
-import { errorResponse, WebHttpMsgpackServerTransport, type HttpHandleOptions, type HttpMsgpackServerOptions, type HttpRequestLike } from './server-transport.js';
+import { WebHttpMsgpackServerTransport } from './server-transport.js';
+import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
+import { errorResponse } from './responses.js';
 import { checkHostAndOrigin } from './host-check.js';
 import { canFollow } from './shared-event-store.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
@@ -157,7 +159,7 @@ export class WebMcpHttpHandler {
         return {
           modernRevisions: revisions,
           onmodernmessage: (message) => seedClientIdentity(server, 'params' in message ? message.params : undefined),
-          listen: (request, codec, signal) => this.listeners.listen(request, codec, listenContextOf(server), signal),
+          listen: (request, format, signal) => this.listeners.listen(request, format, listenContextOf(server), signal),
         };
       }));
     // Given back only when nothing of this request is still running on it (a client that went away

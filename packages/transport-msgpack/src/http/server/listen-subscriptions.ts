@@ -1,7 +1,6 @@
 import type { JSONRPCMessage, RequestId } from '../../mcp/types.js';
 import { isPlainObject } from '../../jsonrpc/envelope.js';
-import type { JsonMessageCodec } from '../../codec/json-codec.js';
-import type { MsgpackMessageCodec } from '../../codec/msgpack-codec.js';
+import type { EventFormat } from './event-format.js';
 import { EventStream } from './event-stream.js';
 
 const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
@@ -67,12 +66,12 @@ export class ListenSubscriptions {
   }
 
   /** A stream for this request, or the JSON-RPC error that answers it instead (as SDK v2 answers). */
-  listen(request: { id: RequestId; params?: unknown }, codec: MsgpackMessageCodec | JsonMessageCodec, context: ListenContext, signal?: AbortSignal): EventStream | JSONRPCMessage {
+  listen(request: { id: RequestId; params?: unknown }, format: EventFormat, context: ListenContext, signal?: AbortSignal): EventStream | JSONRPCMessage {
     if (this.open.size >= this.maxSubscriptions) return errorAnswer(request.id, -32603, 'Subscription limit reached');
     const requested = filterOf(request.params);
     if (!requested) return errorAnswer(request.id, -32602, "Invalid params: 'notifications' is required and must be a valid SubscriptionFilter");
     const filter = honored(requested, context.capabilities);
-    const stream = new EventStream(codec, () => this.open.delete(subscription), signal);
+    const stream = new EventStream(format, () => this.open.delete(subscription), signal);
     const subscription: Subscription = { id: request.id, filter, stream, serverInfo: context.serverInfo };
     stream.send(stamped({ method: 'notifications/subscriptions/acknowledged', params: { notifications: filter } }, request.id));
     if (Object.keys(filter).length === 0) this.end(subscription);

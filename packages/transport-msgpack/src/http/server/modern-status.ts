@@ -1,7 +1,8 @@
 import type { JSONRPCMessage, RequestId } from '../../mcp/types.js';
 import { isJSONRPCErrorResponse } from '../../jsonrpc/kinds.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../media.js';
-import { errorResponse, type HttpRequestLike } from './server-transport.js';
+import { errorResponse } from './responses.js';
+import type { HttpRequestLike } from './server-options.js';
 
 /**
  * The HTTP status 2026-07-28 gives a JSON-RPC error the served SDK answers before running any handler

@@ -1,0 +1,82 @@
+import type { JSONRPCMessage } from '../../mcp/types.js';
+import type { MessageCodec, WireKind } from '../../codec/message-codec.js';
+import { validated } from '../../codec/validate.js';
+import { PayloadError } from '../../wire/errors.js';
+import { bodyWire, postResponseWire } from '../media.js';
+import { MAX_BATCH_SIZE, readBody } from './body.js';
+import type { Refusal } from './responses.js';
+import type { HttpRequestLike } from './server-options.js';
+
+/** A POST body read, decoded and checked as JSON-RPC: the decoded value (for era checks) and its messages. */
+export interface PostMessages {
+  readonly raw: unknown;
+  readonly messages: JSONRPCMessage[];
+}
+
+/** The wires of one POST: its replies' (from Accept) and its body's (from Content-Type). */
+export interface PostWires {
+  readonly reply: WireKind;
+  readonly body: WireKind;
+}
+
+/** The POST's wires, or the refusal: 406 when Accept allows no full set of replies, 415 for a body in neither wire. */
+export function postWires(headers: { get(name: string): string | null }): PostWires | Refusal {
+  const reply = postResponseWire(headers.get('accept'));
+  if (!reply) return { status: 406, code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
+  const body = bodyWire(headers.get('content-type'));
+  if (!body) return { status: 415, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json or application/msgpack' };
+  return { reply, body };
+}
+
+/**
+ * Reads a POST body into messages, or the refusal that answers it: 413 over the size cap, 400 for one that
+ * does not decode, holds too many messages or is not JSON-RPC. `parsedBody` is a JSON body a framework
+ * already parsed (express.json()); it still passes the session's adapter like any JSON body.
+ */
+export async function readPostMessages(req: HttpRequestLike, codec: MessageCodec, parsedBody: unknown, maxBodyBytes: number): Promise<PostMessages | Refusal> {
+  const wire = codec.wire;
+  let raw: unknown;
+  if (wire === 'json' && parsedBody !== undefined) {
+    raw = codec.adapter.fromWire(parsedBody, 'json', false);
+  } else {
+    const decoded = await readAndDecode(req, codec, maxBodyBytes);
+    if (!decoded.ok) return decoded.refusal;
+    raw = decoded.value;
+  }
+  if (Array.isArray(raw) && raw.length > MAX_BATCH_SIZE) {
+    return { status: 400, code: -32600, message: `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages` };
+  }
+  try {
+    return { raw, messages: Array.isArray(raw) ? raw.map(validated) : [validated(raw)] };
+  } catch (error) {
+    return UNREADABLE[wire](error, 'Parse error: Invalid JSON-RPC message');
+  }
+}
+
+type Decoded = { ok: true; value: unknown } | { ok: false; refusal: Refusal };
+
+async function readAndDecode(req: HttpRequestLike, codec: MessageCodec, maxBodyBytes: number): Promise<Decoded> {
+  const body = await readBody(req.headers.get('content-length'), req.body, maxBodyBytes);
+  if (body.tooLarge) {
+    const message = `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`;
+    return { ok: false, refusal: { status: 413, code: -32000, message, headers: { Connection: 'close' } } };
+  }
+  try {
+    return { ok: true, value: codec.decodeValue(body.bytes) };
+  } catch (error) {
+    return { ok: false, refusal: UNREADABLE[codec.wire](error, 'Parse error: Invalid JSON') };
+  }
+}
+
+/**
+ * How a body that does not decode, or is not JSON-RPC, is refused on each wire: the JSON wire says exactly
+ * what the SDK says; MessagePack says what went wrong, with the PayloadError's code as data.reason.
+ */
+const UNREADABLE: Record<WireKind, (error: unknown, sdkMessage: string) => Refusal> = {
+  json: (_error, sdkMessage) => ({ status: 400, code: -32700, message: sdkMessage }),
+  msgpack: (error) => ({ status: 400, code: -32700, message: `Parse error: ${(error as Error).message}`, data: reasonOf(error) }),
+};
+
+function reasonOf(error: unknown): unknown {
+  return error instanceof PayloadError ? { reason: error.code } : undefined;
+}

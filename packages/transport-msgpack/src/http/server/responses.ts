@@ -1,0 +1,91 @@
+import type { JSONRPCMessage, RequestId } from '../../mcp/types.js';
+import type { MessageCodec } from '../../codec/message-codec.js';
+import { MsgpackMessageCodec } from '../../codec/msgpack-codec.js';
+import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, prefersMsgpack } from '../media.js';
+import type { EventStream } from './event-stream.js';
+import { bytesResponse, textResponse } from './response-bytes.js';
+import type { HttpRequestLike } from './server-options.js';
+
+/** A request turned away: the HTTP status and the JSON-RPC error that answer it. */
+export interface Refusal {
+  readonly status: number;
+  readonly code: number;
+  readonly message: string;
+  readonly headers?: Record<string, string>;
+  readonly data?: unknown;
+  /** The refused request's id, when it is known (else null). */
+  readonly id?: RequestId | null;
+  /** Answered without a report through onerror (the SDK reports every other refusal). */
+  readonly quiet?: boolean;
+}
+
+export function isRefusal(value: object): value is Refusal {
+  return 'status' in value && 'code' in value;
+}
+
+/** A closed session (or one closed while the request waited): answered, not reported. */
+export const SESSION_GONE: Refusal = { status: 404, code: -32001, message: 'Session not found', quiet: true };
+
+export type ResponseBody = string | Uint8Array[] | ReadableStream<Uint8Array> | null;
+
+export function respond(status: number, body: ResponseBody, headers: Record<string, string>): Response {
+  // Replies differ by Accept and Content-Type: caches must never hand one client's encoding to another.
+  headers.Vary = 'Accept, Content-Type';
+  // A body in memory leaves without the copies new Response(body) would make (see response-bytes.ts).
+  if (typeof body === 'string') return textResponse(body, status, headers);
+  if (Array.isArray(body)) return bytesResponse(body, status, headers);
+  return new Response(body, { status, headers });
+}
+
+export function sessionHeaders(sessionId: string | undefined): Record<string, string> {
+  return sessionId !== undefined ? { 'mcp-session-id': sessionId } : {};
+}
+
+/** The replies to one POST as one body (enableJsonResponse, or a subscriptions/listen error). */
+export function singleResponse(codec: MessageCodec, sessionId: string | undefined, body: JSONRPCMessage | JSONRPCMessage[]): Response {
+  const headers = sessionHeaders(sessionId);
+  headers['Content-Type'] = codec.mediaType;
+  return respond(200, codec.encodeBodyPieces(body), headers);
+}
+
+export function streamResponse(stream: EventStream, sessionId: string | undefined): Response {
+  return respond(200, stream.readable, {
+    ...sessionHeaders(sessionId),
+    'Content-Type': stream.contentType,
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
+}
+
+export function refusalResponse(req: HttpRequestLike, refusal: Refusal, codec?: MsgpackMessageCodec): Response {
+  return errorResponse(req, refusal.status, refusal.code, refusal.message, refusal.headers, refusal.data, codec, refusal.id ?? null);
+}
+
+const ERROR_CODEC = new MsgpackMessageCodec();
+
+/**
+ * A JSON-RPC error (id null unless the request's id is known), in the encoding the client asked for. `jsonrpc` and `id` come first, as
+ * SPEC.md 5.2 asks of every sender, so a reader can recover the id before the rest (the SDK's server puts
+ * the id last; the members and values are the same).
+ */
+export function errorResponse(
+  req: HttpRequestLike,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  data?: unknown,
+  codec: MsgpackMessageCodec = ERROR_CODEC,
+  id: RequestId | null = null,
+): Response {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  const value = { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
+  const all: Record<string, string> = { ...headers, Vary: 'Accept, Content-Type' };
+  if (prefersMsgpack(req.headers.get('accept'))) {
+    all['Content-Type'] = MSGPACK_MEDIA_TYPE;
+    return new Response(codec.encodeBody(value) as Uint8Array<ArrayBuffer>, { status, headers: all });
+  }
+  all['Content-Type'] = JSON_MEDIA_TYPE;
+  return new Response(JSON.stringify(value), { status, headers: all });
+}

@@ -1,0 +1,77 @@
+import type { AuthInfo, EventStore, JSONRPCMessage, JSONRPCRequest } from '../../mcp/types.js';
+import type { MessageAdapter } from '../../codec/message-codec.js';
+import type { NativeBytesOptions } from '../../native-bytes/adapter.js';
+import type { DecodeBudget } from '../../wire/constants.js';
+import type { BodyChunks } from './body.js';
+import type { EventFormat } from './event-format.js';
+import type { EventStream } from './event-stream.js';
+import type { HostCheckOptions } from './host-check.js';
+
+/** The parts of a request the transport reads: a web Request, or the node adapter's light stand-in. */
+export interface HttpRequestLike {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: { get(name: string): string | null; entries(): IterableIterator<[string, string]> };
+  readonly body: BodyChunks | null;
+  /** Fires when the client goes away, where the server provides one (web Request.signal). */
+  readonly signal?: AbortSignal;
+}
+
+export interface HttpHandleOptions {
+  authInfo?: AuthInfo;
+  /** A body already parsed as JSON by a framework (express.json()); used for JSON bodies only. */
+  parsedBody?: unknown;
+  /** The local address the request arrived on; loopback turns DNS-rebinding checks on by default. */
+  localAddress?: string;
+}
+
+export interface HttpMsgpackServerOptions extends HostCheckOptions {
+  /** Makes a session id (stateful mode); leave undefined for stateless mode, one transport per request. */
+  sessionIdGenerator?: (() => string) | undefined;
+  onsessioninitialized?: (sessionId: string) => void | Promise<void>;
+  onsessionclosed?: (sessionId: string | undefined) => void | Promise<void>;
+  /** Reply with one body (application/json or application/msgpack) instead of a stream. */
+  enableJsonResponse?: boolean;
+  /** Stores sent events so a client can resume a cut stream (Last-Event-ID), on both wires. */
+  eventStore?: EventStore;
+  /** Sent to clients as the reconnection delay with the priming event. */
+  retryInterval?: number;
+  /** Interval between keep-alives on open streams; 0 turns them off. Default 15 s. */
+  keepAliveMs?: number;
+  /** Largest request body (one message, or one batch) accepted, in bytes, on either wire (413 above it). Default 4 MiB. */
+  maxMessageBytes?: number;
+  /** @deprecated The old name of `maxMessageBytes` (which wins when both are given). */
+  maxRequestBodySize?: number;
+  /** Deepest nesting accepted in a received MessagePack message. Default 128. */
+  maxDepth?: number;
+  /** The decode budget for received MessagePack messages (SPEC.md 4.1.9): arrays and maps, and distinct short
+   * keys, per payload byte. Default DEFAULT_DECODE_BUDGET (65,536 plus one per 8 bytes; per 32 for keys). */
+  decodeBudget?: Partial<DecodeBudget>;
+  /** Makes this session's message adapter (the native-bytes extension plugs in here). */
+  adapterFactory?: () => MessageAdapter;
+  /**
+   * The native-bytes extension (SPEC.md section 8): confirm it per session to msgpack clients that offer
+   * it in initialize (never in stateless mode), and per request on 2026-07-28 (stateless too). Default: not negotiated, but placeholders from nativeImage() & co. are
+   * still sent as base64; false: no adapter at all. Ignored when adapterFactory is given.
+   */
+  nativeBytes?: boolean | NativeBytesOptions;
+  /**
+   * The 2026-07-28-era revisions served (stateless, no initialize, SPEC.md section 9.5). Default: every
+   * one this package knows on a stateless transport, none on a session transport (whose clients then get
+   * -32022 "unsupported protocol version" and fall back to 2025-11-25). The server connected to the
+   * transport must serve them too: McpHttpHandler arranges that for SDK v2 servers.
+   */
+  modernRevisions?: readonly string[];
+  /**
+   * @internal Without sessions, serve one request after another (never two at once) instead of exactly
+   * one: McpHttpHandler keeps such transports, connected to their server, between 2026-07-28 requests.
+   */
+  sequential?: boolean;
+  /** @internal Called with each 2026-07-28-era message before it is handed to the server. */
+  onmodernmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * @internal Serves a 2026-07-28 `subscriptions/listen` request at the endpoint (no server instance
+   * outlives a request): a stream to hold open, or the error that answers it.
+   */
+  listen?: (request: JSONRPCRequest, format: EventFormat, signal?: AbortSignal) => EventStream | JSONRPCMessage;
+}

@@ -1,0 +1,247 @@
+import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from '../../jsonrpc/kinds.js';
+import type { EventStore, JSONRPCMessage, RequestId, TransportSendOptions } from '../../mcp/types.js';
+import type { MessageCodec } from '../../codec/message-codec.js';
+import type { EventFormat } from './event-format.js';
+import { EventStream } from './event-stream.js';
+import { singleResponse } from './responses.js';
+import type { SharedEventStore } from './shared-event-store.js';
+
+const STANDALONE_STREAM = '_GET_stream';
+/**
+ * Messages for the GET stream held while none is open. A client opens it only after its `initialized`
+ * notification was answered, so a server that sends a request at that moment (roots/list, say) would
+ * otherwise lose it; the SDK's transport drops such messages.
+ */
+const MAX_HELD_FOR_GET_STREAM = 100;
+
+/** Where a POST's replies go: its stream, or (enableJsonResponse) the one body that answers it. */
+interface StreamEntry {
+  stream?: EventStream;
+  resolveSingle?: (response: Response) => void;
+  codec?: MessageCodec;
+}
+
+export interface StreamTableOptions {
+  eventStore?: EventStore;
+  enableJsonResponse?: boolean;
+  /** The session's id (undefined until initialize, and in stateless mode). */
+  sessionId(): string | undefined;
+  report(error: Error): void;
+}
+
+/**
+ * One transport's open streams and the requests they answer: routes each message the server sends to the
+ * stream of the request it relates to (or to the GET stream), collects a POST's responses, and remembers
+ * which streams a client may resume from the event store.
+ */
+export class StreamTable {
+  private readonly streams = new Map<string, StreamEntry>();
+  private readonly requestToStream = new Map<RequestId, string>();
+  private readonly responses = new Map<RequestId, JSONRPCMessage>();
+  private readonly resumable = new Set<string>();
+  private heldForGetStream: { message: JSONRPCMessage; eventId?: string }[] = [];
+  /** Whether the GET stream has events in the store (a shared store is told when it ends). */
+  private storedStandalone = false;
+  private closedAll = false;
+
+  constructor(private readonly options: StreamTableOptions) {}
+
+  get closed(): boolean {
+    return this.closedAll;
+  }
+
+  /** The GET stream's id in the event store: one per session, as a store may be shared by every session (and every instance). */
+  get standaloneId(): string {
+    const sessionId = this.options.sessionId();
+    return sessionId === undefined ? STANDALONE_STREAM : `${STANDALONE_STREAM}:${sessionId}`;
+  }
+
+  get pendingRequestCount(): number {
+    return this.requestToStream.size;
+  }
+
+  get openStreamCount(): number {
+    let count = 0;
+    for (const entry of this.streams.values()) if (entry.stream && !entry.stream.closed) count++;
+    return count;
+  }
+
+  has(streamId: string): boolean {
+    return this.streams.has(streamId);
+  }
+
+  /** A new stream under this id; it leaves the table when the client goes away. */
+  open(streamId: string, format: EventFormat, signal?: AbortSignal): EventStream {
+    const stream = new EventStream(format, (cancelled) => this.forgetStream(streamId, cancelled), signal);
+    this.streams.set(streamId, { stream });
+    return stream;
+  }
+
+  /** A stream made elsewhere (a replay), replacing any open under its id. */
+  adopt(streamId: string, stream: EventStream): void {
+    this.close(streamId);
+    this.streams.set(streamId, { stream });
+    this.resumable.add(streamId);
+  }
+
+  /** enableJsonResponse: the POST's replies, once all are in, resolve it as one body. */
+  openSingle(streamId: string, codec: MessageCodec, resolveSingle: (response: Response) => void): void {
+    this.streams.set(streamId, { resolveSingle, codec });
+  }
+
+  /** The requests of a POST, answered on its stream. */
+  bind(messages: JSONRPCMessage[], streamId: string): void {
+    for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.set(message.id, streamId);
+  }
+
+  /** Undoes open and bind for a POST that failed before its stream was returned. */
+  abandon(streamId: string, messages: JSONRPCMessage[]): void {
+    this.close(streamId);
+    this.resumable.delete(streamId);
+    for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.delete(message.id);
+  }
+
+  markResumable(streamId: string): void {
+    this.resumable.add(streamId);
+  }
+
+  isOpen(streamId: string, stream: EventStream): boolean {
+    return this.streams.get(streamId)?.stream === stream;
+  }
+
+  /** Ends a stream (or a pending single reply) by id; the client may resume a stream from the event store. */
+  close(streamId: string): void {
+    const entry = this.streams.get(streamId);
+    if (!entry) return;
+    if (entry.stream) this.endStream(streamId, entry.stream);
+    else this.streams.delete(streamId);
+  }
+
+  closeRequestStream(requestId: RequestId): void {
+    const streamId = this.requestToStream.get(requestId);
+    if (streamId) this.close(streamId);
+  }
+
+  endStream(streamId: string, stream: EventStream): void {
+    this.forgetStream(streamId, stream);
+    stream.close();
+  }
+
+  forgetStream(streamId: string, stream: EventStream): void {
+    if (this.streams.get(streamId)?.stream === stream) this.streams.delete(streamId);
+  }
+
+  /** The GET stream's messages sent while it was not open, handed over once. */
+  takeHeld(): { message: JSONRPCMessage; eventId?: string }[] {
+    const held = this.heldForGetStream;
+    this.heldForGetStream = [];
+    return held;
+  }
+
+  /** Whether this transport stores the stream's events itself (and so sends new ones live). */
+  produces(streamId: string): boolean {
+    if (streamId === this.standaloneId) return true;
+    for (const id of this.requestToStream.values()) if (id === streamId) return true;
+    return false;
+  }
+
+  /** Writes one event, reporting a message that cannot be encoded; false if it was not written. */
+  write(stream: EventStream, message: JSONRPCMessage, eventId?: string): boolean {
+    try {
+      return stream.send(message, eventId);
+    } catch (error) {
+      this.options.report(error as Error);
+      return false;
+    }
+  }
+
+  /** Ends every stream; a shared store learns which of its streams will get no more events. */
+  closeAll(): void {
+    this.closedAll = true;
+    this.abandonStoredStreams();
+    for (const streamId of [...this.streams.keys()]) this.close(streamId);
+    this.streams.clear();
+    this.responses.clear();
+    this.resumable.clear();
+    this.heldForGetStream = [];
+  }
+
+  private abandonStoredStreams(): void {
+    const store: SharedEventStore | undefined = this.options.eventStore;
+    if (!store?.streamAbandoned) return;
+    const unfinished = new Set(this.requestToStream.values());
+    if (this.storedStandalone) unfinished.add(this.standaloneId);
+    for (const streamId of unfinished) {
+      Promise.resolve(store.streamAbandoned(streamId)).catch((error: unknown) => this.options.report(error as Error));
+    }
+  }
+
+  /** Routes one message the server sends (Transport.send). */
+  route(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const requestId = isResponse ? message.id : options?.relatedRequestId;
+    if (requestId !== undefined) return this.routeToRequest(message, requestId, isResponse);
+    if (isResponse) return Promise.reject(new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request'));
+    return this.routeToStandalone(message);
+  }
+
+  private async routeToStandalone(message: JSONRPCMessage): Promise<void> {
+    const store = this.options.eventStore;
+    const eventId = store ? await store.storeEvent(this.standaloneId, message) : undefined;
+    if (eventId !== undefined) this.storedStandalone = true;
+    const standalone = this.streams.get(this.standaloneId)?.stream;
+    if (standalone) {
+      if (eventId === undefined || !standalone.replayedEventIds?.has(eventId)) this.write(standalone, message, eventId);
+      return;
+    }
+    if (this.closedAll) return;
+    this.heldForGetStream.push({ message, eventId });
+    if (this.heldForGetStream.length > MAX_HELD_FOR_GET_STREAM) {
+      this.heldForGetStream.shift();
+      this.options.report(new Error(`no GET stream open: dropped the oldest of ${MAX_HELD_FOR_GET_STREAM} held messages`));
+    }
+  }
+
+  /** A request's message goes to its POST's stream (stored first, when there is a store) or into its one body. */
+  private async routeToRequest(message: JSONRPCMessage, requestId: RequestId, isResponse: boolean): Promise<void> {
+    const streamId = this.requestToStream.get(requestId);
+    if (!streamId) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    const streaming = !this.options.enableJsonResponse;
+    const store = this.options.eventStore;
+    const eventId = streaming && store ? await store.storeEvent(streamId, message) : undefined;
+    const entry = this.streams.get(streamId);
+    const stream = streaming ? entry?.stream : undefined;
+    if (stream && (eventId === undefined || !stream.replayedEventIds?.has(eventId))) {
+      if (this.write(stream, message, eventId) && eventId !== undefined) this.resumable.add(streamId);
+    }
+    if (isResponse) this.settle(streamId, requestId, message, entry);
+  }
+
+  /** Records a response; once every request of its POST has one, ends the stream (or sends the one body). */
+  private settle(streamId: string, requestId: RequestId, message: JSONRPCMessage, entry: StreamEntry | undefined): void {
+    this.responses.set(requestId, message);
+    const related = [...this.requestToStream].filter(([, id]) => id === streamId).map(([id]) => id);
+    if (!related.every((id) => this.responses.has(id))) return;
+    const replies = related.map((id) => this.responses.get(id)!);
+    for (const id of related) {
+      this.responses.delete(id);
+      this.requestToStream.delete(id);
+    }
+    if (!entry) return this.settleWithoutConnection(streamId, requestId);
+    if (this.options.enableJsonResponse && entry.resolveSingle) {
+      entry.resolveSingle(singleResponse(entry.codec!, this.options.sessionId(), replies.length === 1 ? replies[0]! : replies));
+    }
+    this.close(streamId);
+    this.resumable.delete(streamId);
+  }
+
+  /** Closed session, or a cut stream whose events wait in the store for the client to resume. */
+  private settleWithoutConnection(streamId: string, requestId: RequestId): void {
+    if (this.closedAll) return;
+    if (!this.options.enableJsonResponse && this.options.eventStore && this.resumable.has(streamId)) {
+      this.resumable.delete(streamId);
+      return;
+    }
+    throw new Error(`No connection established for request ID: ${String(requestId)}`);
+  }
+}
