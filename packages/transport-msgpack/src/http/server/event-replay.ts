@@ -1,9 +1,29 @@
+import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
 import type { EventStore, JSONRPCMessage } from '../../mcp/types.js';
 import type { EventFormat } from './event-format.js';
 import { EventStream } from './event-stream.js';
 import { SESSION_GONE, type Refusal } from './responses.js';
-import { canFollow } from './shared-event-store.js';
+import { canFollow, type SharedEventStore } from './shared-event-store.js';
 import type { StreamTable } from './stream-table.js';
+
+/**
+ * Opens a POST's reply stream for resumption: an event with an id and no message, so the client can resume
+ * it from the very start. A shared store learns the requests first, to answer them should this instance
+ * die mid-stream.
+ */
+export async function primeStream(
+  table: StreamTable,
+  store: SharedEventStore,
+  stream: EventStream,
+  streamId: string,
+  messages: JSONRPCMessage[],
+  retryMs: number | undefined,
+): Promise<void> {
+  await store.streamOpened?.(streamId, messages.filter(isJSONRPCRequest).map((message) => message.id));
+  const eventId = await store.storeEvent(streamId, {} as JSONRPCMessage);
+  stream.prime(eventId, retryMs);
+  table.markResumable(streamId);
+}
 
 /**
  * Resumes a stream from the event store after `lastEventId` (GET with Last-Event-ID): replays what is

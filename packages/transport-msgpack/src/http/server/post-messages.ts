@@ -1,4 +1,5 @@
-import type { JSONRPCMessage } from '../../mcp/types.js';
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '../../mcp/types.js';
+import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
 import type { MessageCodec, WireKind } from '../../codec/message-codec.js';
 import { validated } from '../../codec/validate.js';
 import { PayloadError } from '../../wire/errors.js';
@@ -79,4 +80,21 @@ const UNREADABLE: Record<WireKind, (error: unknown, sdkMessage: string) => Refus
 
 function reasonOf(error: unknown): unknown {
   return error instanceof PayloadError ? { reason: error.code } : undefined;
+}
+
+/** What the server is told about the HTTP request each message came in. */
+export function requestInfoOf(req: HttpRequestLike): MessageExtraInfo['requestInfo'] {
+  return { headers: Object.fromEntries(req.headers.entries()), url: new URL(req.url, 'http://localhost') };
+}
+
+/** A 2026-07-28 `subscriptions/listen` request, which the endpoint serves itself. */
+export function listenRequestOf(message: JSONRPCMessage): JSONRPCRequest | undefined {
+  return isJSONRPCRequest(message) && message.method === 'subscriptions/listen' ? message : undefined;
+}
+
+/** The id of a refused request, echoed as the SDK does so the client's call ends with the error. */
+export function idOf(body: unknown): RequestId | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('method' in body)) return null;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

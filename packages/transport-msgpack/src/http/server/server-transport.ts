@@ -8,15 +8,14 @@ import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../jsonrpc/envelope.js';
 import { getStreamWire } from '../media.js';
 import { resolveMaxBodyBytes } from './body.js';
 import { createEventFormats, type EventFormats } from './event-format.js';
-import { resumeStream } from './event-replay.js';
+import { primeStream, resumeStream } from './event-replay.js';
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
 import { checkHostAndOrigin } from './host-check.js';
 import { classifyEra } from './modern-check.js';
-import { postWires, readPostMessages } from './post-messages.js';
+import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type PostMessages } from './post-messages.js';
 import { SESSION_GONE, isRefusal, refusalResponse, respond, singleResponse, streamResponse, type Refusal } from './responses.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
 import { protocolVersionProblem, sessionProblem } from './session-checks.js';
-import type { SharedEventStore } from './shared-event-store.js';
 import { StreamTable } from './stream-table.js';
 
 export type { EventStore };
@@ -24,6 +23,9 @@ export type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } fro
 
 /** What every message of one POST is handed to the server with. */
 type RequestExtra = Pick<MessageExtraInfo, 'authInfo' | 'requestInfo' | 'request'>;
+
+/** A POST let in: on the stateless 2026-07-28 path, or on the session path (with its initialize, if it is one). */
+type Admission = { modern: true; initialize?: undefined } | { modern: false; initialize: InitializeRequest | undefined };
 
 const NOT_ACCEPTABLE_GET: Refusal = { status: 406, code: -32000, message: 'Not Acceptable: Client must accept text/event-stream' };
 const METHOD_NOT_ALLOWED: Refusal = { status: 405, code: -32000, message: 'Method not allowed.', headers: { Allow: 'GET, POST, DELETE' } };
@@ -108,53 +110,62 @@ export class WebHttpMsgpackServerTransport implements Transport {
     }
   }
 
-  /** Checks the reply and body wires, reads the messages, admits them to the session, then answers them. */
+  /** Checks the reply and body wires, reads the messages, admits them, then answers them. */
   private async handlePost(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
     try {
       const wires = postWires(req.headers);
       if (isRefusal(wires)) return this.refuse(req, wires);
-      const replyWire = wires.reply;
       const extra: RequestExtra = { authInfo: options.authInfo, requestInfo: requestInfoOf(req), request: req };
       const body = await readPostMessages(req, this.codecs[wires.body], options.parsedBody, this.maxBodyBytes);
       if (isRefusal(body)) return this.refuse(req, body);
-      if (this.closed) return this.refuse(req, SESSION_GONE);
-      // Body first, headers cross-checked (SEP-2243), before anything about sessions.
-      const era = classifyEra(req.headers, body.raw, this.modernRevisions);
-      if (era.kind === 'refuse') return this.refuse(req, { ...era, id: idOf(body.raw) });
-      const modern = era.kind === 'modern';
-      const { messages } = body;
-      const initialize = modern ? undefined : (messages.find(isInitializeRequest) as InitializeRequest | undefined);
-      const problem = modern ? this.admitModern(messages) : await this.admit(req, messages, initialize);
-      if (problem) return this.refuse(req, problem);
-      if (!messages.some(isJSONRPCRequest)) return this.acceptNotifications(messages, extra);
-      const listen = modern && messages.length === 1 ? listenRequestOf(messages[0]!) : undefined;
-      if (listen && this.options.listen) return this.serveListen(req, listen, replyWire);
-      if (this.options.enableJsonResponse) return await this.replyInOneBody(messages, replyWire, extra);
-      const protocolVersion = initialize ? initialize.params.protocolVersion : (req.headers.get('mcp-protocol-version') ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION);
-      // A 2026-07-28 request is one exchange with no session to resume it in.
-      const resumable = !modern && this.options.eventStore !== undefined && protocolVersion >= '2025-11-25';
-      return await this.replyOnStream(req, messages, replyWire, extra, resumable);
+      const admitted = await this.admit(req, body);
+      if (isRefusal(admitted)) return this.refuse(req, admitted);
+      return await this.answer(req, body.messages, wires.reply, extra, admitted);
     } catch (error) {
       this.report(error as Error);
       return this.refuse(req, { status: 400, code: -32700, message: 'Parse error', data: String(error), quiet: true });
     }
   }
 
-  /** A 2026-07-28 exchange: no session, nothing to check here (the body's envelope was). */
-  private admitModern(messages: JSONRPCMessage[]): Refusal | undefined {
-    for (const message of messages) this.options.onmodernmessage?.(message);
-    return this.closed ? SESSION_GONE : undefined;
+  /**
+   * Body first, headers cross-checked (SEP-2243), before anything about sessions: a 2026-07-28 exchange
+   * needs no session; initialize starts one; any other POST must belong to it.
+   */
+  private async admit(req: HttpRequestLike, body: PostMessages): Promise<Admission | Refusal> {
+    if (this.closed) return SESSION_GONE;
+    const era = classifyEra(req.headers, body.raw, this.modernRevisions);
+    if (era.kind === 'refuse') return { ...era, id: idOf(body.raw) };
+    const { messages } = body;
+    if (era.kind === 'modern') {
+      for (const message of messages) this.options.onmodernmessage?.(message);
+      return this.closed ? SESSION_GONE : { modern: true };
+    }
+    const initialize = messages.find(isInitializeRequest) as InitializeRequest | undefined;
+    const problem = initialize ? await this.startSession(messages) : this.sessionRefusal(req);
+    return problem ?? (this.closed ? SESSION_GONE : { modern: false, initialize });
   }
 
-  /** Starts the session on initialize; any other POST must belong to it. */
-  private async admit(req: HttpRequestLike, messages: JSONRPCMessage[], initialize: InitializeRequest | undefined): Promise<Refusal | undefined> {
-    if (!initialize) return this.sessionRefusal(req) ?? (this.closed ? SESSION_GONE : undefined);
+  /** initialize: the session begins (one initialize per session, alone in its POST). */
+  private async startSession(messages: JSONRPCMessage[]): Promise<Refusal | undefined> {
     if (this.initialized && this.sessionId !== undefined) return { status: 400, code: -32600, message: 'Invalid Request: Server already initialized' };
     if (messages.length > 1) return { status: 400, code: -32600, message: 'Invalid Request: Only one initialization request is allowed' };
     this.sessionId = this.options.sessionIdGenerator?.();
     this.initialized = true;
     if (this.sessionId && this.options.onsessioninitialized) await this.options.onsessioninitialized(this.sessionId);
-    return this.closed ? SESSION_GONE : undefined;
+    return undefined;
+  }
+
+  /** Notifications alone get 202; requests get one body (enableJsonResponse) or a stream of their own. */
+  private answer(req: HttpRequestLike, messages: JSONRPCMessage[], replyWire: WireKind, extra: RequestExtra, admitted: Admission): Promise<Response> | Response {
+    if (!messages.some(isJSONRPCRequest)) return this.acceptNotifications(messages, extra);
+    const listen = admitted.modern && messages.length === 1 ? listenRequestOf(messages[0]!) : undefined;
+    if (listen && this.options.listen) return this.serveListen(req, listen, replyWire);
+    if (this.options.enableJsonResponse) return this.replyInOneBody(messages, replyWire, extra);
+    const { initialize } = admitted;
+    const protocolVersion = initialize ? initialize.params.protocolVersion : (req.headers.get('mcp-protocol-version') ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION);
+    // A 2026-07-28 request is one exchange with no session to resume it in.
+    const resumable = !admitted.modern && this.options.eventStore !== undefined && protocolVersion >= '2025-11-25';
+    return this.replyOnStream(req, messages, replyWire, extra, resumable);
   }
 
   private sessionRefusal(req: HttpRequestLike): Refusal | undefined {
@@ -192,7 +203,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     const stream = this.table.open(streamId, this.formats[replyWire], req.signal);
     this.table.bind(messages, streamId);
     try {
-      if (resumable) await this.writePriming(stream, streamId, messages);
+      if (resumable) await primeStream(this.table, this.options.eventStore!, stream, streamId, messages, this.options.retryInterval);
       for (const message of messages) this.onmessage?.(message, resumable ? this.resumableExtra(message, extra) : { ...extra });
     } catch (error) {
       this.table.abandon(streamId, messages);
@@ -207,15 +218,6 @@ export class WebHttpMsgpackServerTransport implements Transport {
     if (!isJSONRPCRequest(message)) return { ...extra };
     const closeSSEStream = () => this.closeSSEStream(message.id);
     return { ...extra, closeSSEStream, closeStandaloneSSEStream: () => this.closeStandaloneSSEStream() };
-  }
-
-  private async writePriming(stream: EventStream, streamId: string, messages: JSONRPCMessage[]): Promise<void> {
-    const store: SharedEventStore = this.options.eventStore!;
-    // A shared store learns the requests first, to answer them should this instance die mid-stream.
-    await store.streamOpened?.(streamId, messages.filter(isJSONRPCRequest).map((message) => message.id));
-    const eventId = await store.storeEvent(streamId, {} as JSONRPCMessage);
-    stream.prime(eventId, this.options.retryInterval);
-    this.table.markResumable(streamId);
   }
 
   /** The standalone GET stream, or (Last-Event-ID) a stream resumed from the event store. */
@@ -281,19 +283,4 @@ export class WebHttpMsgpackServerTransport implements Transport {
     if (!refusal.quiet) this.onerror?.(new Error(refusal.message));
     return refusalResponse(req, refusal, this.codecs.msgpack);
   }
-}
-
-function requestInfoOf(req: HttpRequestLike): RequestExtra['requestInfo'] {
-  return { headers: Object.fromEntries(req.headers.entries()), url: new URL(req.url, 'http://localhost') };
-}
-
-function listenRequestOf(message: JSONRPCMessage): JSONRPCRequest | undefined {
-  return isJSONRPCRequest(message) && message.method === 'subscriptions/listen' ? message : undefined;
-}
-
-/** The id of a refused request, echoed as the SDK does so the client's call ends with the error. */
-function idOf(body: unknown): RequestId | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('method' in body)) return null;
-  const id = (body as { id?: unknown }).id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
