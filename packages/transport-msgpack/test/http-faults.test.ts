@@ -138,6 +138,10 @@ for (const kind of serverKinds) {
       assert.equal(json.status, 400);
       const jsonBody = await json.text();
       assert.equal(jsonBody, '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: Invalid JSON"}}');
+      // JSON that is not JSON-RPC gets the SDK's words too, without the detail and reason MessagePack gets.
+      const notMessage = await post('{"hello":"world"}', { 'content-type': 'application/json', accept: JSON_ACCEPT });
+      assert.equal(notMessage.status, 400);
+      assert.equal(await notMessage.text(), '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: Invalid JSON-RPC message"}}');
       await stillWorks();
     });
 
