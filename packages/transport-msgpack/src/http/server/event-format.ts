@@ -2,6 +2,7 @@ import type { JSONRPCMessage } from '../../mcp/types.js';
 import type { WireKind } from '../../codec/message-codec.js';
 import type { JsonMessageCodec } from '../../codec/json-codec.js';
 import type { MsgpackMessageCodec } from '../../codec/msgpack-codec.js';
+import type { TypedWireCodecs } from '../../codec/wire-codecs.js';
 import { CanonicalEncoder } from '../../wire/encoder.js';
 import { pooledUtf8 } from '../../buffers/pooled-text.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../media.js';
@@ -94,6 +95,6 @@ class MsgpackFrameFormat implements EventFormat {
 export type EventFormats = Readonly<Record<WireKind, EventFormat>>;
 
 /** Both wires' event formats over one connection's codecs (made once per transport). */
-export function createEventFormats(codecs: { msgpack: MsgpackMessageCodec; json: JsonMessageCodec }): EventFormats {
+export function createEventFormats(codecs: TypedWireCodecs): EventFormats {
   return { msgpack: new MsgpackFrameFormat(codecs.msgpack), json: new SseEventFormat(codecs.json) };
 }

@@ -2,7 +2,7 @@ import { isInitializeRequest, isJSONRPCRequest, type InitializeRequest } from '.
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../mcp/protocol-versions.js';
 import type { EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../../codec/message-codec.js';
-import { createWireCodecs } from '../../codec/wire-codecs.js';
+import { createWireCodecs, type TypedWireCodecs } from '../../codec/wire-codecs.js';
 import { adapterFromOption } from '../../native-bytes/adapter.js';
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../jsonrpc/envelope.js';
 import { getStreamWire } from '../media.js';
@@ -45,7 +45,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private readonly maxBodyBytes: number;
   private readonly keepAliveMs: number;
   private readonly modernRevisions: readonly string[];
-  private readonly codecs: ReturnType<typeof createWireCodecs>;
+  private readonly codecs: TypedWireCodecs;
   private readonly formats: EventFormats;
   private readonly table: StreamTable;
   private readonly report = (error: Error) => this.onerror?.(error);
