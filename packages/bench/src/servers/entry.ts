@@ -46,17 +46,24 @@ async function main(): Promise<void> {
     process.stdout.write(`BENCH_READY ${port}\n`);
     return;
   }
-  // One server instance per session, as the SDK's HTTP examples do; created ahead so the factory is sync.
+  // One server instance per session, as the SDK's HTTP examples do; made ahead so a session rarely waits for
+  // one. Sessions can open faster than the pool refills (16 clients at once): then one is made on the spot.
   const pool: Connectable[] = [];
-  const next = () => pool.pop()!;
+  let refilling = false;
   const refill = async () => {
-    while (pool.length < 2) pool.push(await makeServer());
+    if (refilling) return;
+    refilling = true;
+    try {
+      while (pool.length < 2) pool.push(await makeServer());
+    } finally {
+      refilling = false;
+    }
   };
   await refill();
-  const factory = () => {
-    const server = next();
+  const factory = (): Connectable | Promise<Connectable> => {
+    const server = pool.pop();
     void refill();
-    return server;
+    return server ?? makeServer();
   };
   // Each stack served as its users serve it; JSON + gzip goes through the generic host, which compresses.
   let port: number;

@@ -29,7 +29,7 @@ type StockOptions = ConstructorParameters<typeof WebStandardStreamableHTTPServer
  * One SDK transport and one server instance per session, JSON responses, as the SDK's examples do. Returns
  * the session's transport, a new one for a request without a session id, or undefined for an unknown id.
  */
-function stockSessions<T extends Transport>(create: (options: StockOptions) => T, makeServer: () => Connectable): (id: string | undefined) => Promise<T | undefined> {
+function stockSessions<T extends Transport>(create: (options: StockOptions) => T, makeServer: () => Connectable | Promise<Connectable>): (id: string | undefined) => Promise<T | undefined> {
   const sessions = new Map<string, T>();
   return async (id) => {
     if (id) return sessions.get(id);
@@ -39,7 +39,7 @@ function stockSessions<T extends Transport>(create: (options: StockOptions) => T
       onsessioninitialized: (sessionId) => void sessions.set(sessionId, fresh),
       onsessionclosed: (sessionId) => void sessions.delete(sessionId),
     });
-    await makeServer().connect(fresh);
+    await (await makeServer()).connect(fresh);
     return fresh;
   };
 }
@@ -50,7 +50,7 @@ function afterStockReply(transport: object): void {
 }
 
 /** The stock SDK's Streamable HTTP transport, web-standard flavour (Request in, Response out). */
-export function stockSessionHandler(makeServer: () => Connectable): WebHandler {
+export function stockSessionHandler(makeServer: () => Connectable | Promise<Connectable>): WebHandler {
   const transportFor = stockSessions((options) => new WebStandardStreamableHTTPServerTransport(options), makeServer);
   return async (request) => {
     const transport = await transportFor(request.headers.get('mcp-session-id') ?? undefined);
@@ -65,7 +65,7 @@ export function stockSessionHandler(makeServer: () => Connectable): WebHandler {
  * The stock SDK served the way its users run it: on Node, its StreamableHTTPServerTransport on node:http
  * (one per session, JSON responses); on Bun, its web-standard transport on Bun.serve. Returns the port.
  */
-export async function listenStock(makeServer: () => Connectable): Promise<number> {
+export async function listenStock(makeServer: () => Connectable | Promise<Connectable>): Promise<number> {
   const bun = (globalThis as { Bun?: { serve(options: object): { port: number } } }).Bun;
   if (bun) return bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: stockSessionHandler(makeServer) }).port;
   const transportFor = stockSessions((options) => new StreamableHTTPServerTransport(options), makeServer);

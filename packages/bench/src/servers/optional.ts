@@ -25,7 +25,7 @@ export async function createMediaServer(dir: string, nativeBytes: boolean): Prom
 }
 
 /** Our Streamable HTTP handler (both wires at one URL), with single-body replies like the stock variant. */
-async function oursHandler(factory: () => Connectable, nativeBytes: boolean): Promise<{ transport: Module; handler: { handle(request: Request): Promise<Response> } }> {
+async function oursHandler(factory: () => Connectable | Promise<Connectable>, nativeBytes: boolean): Promise<{ transport: Module; handler: { handle(request: Request): Promise<Response> } }> {
   const transport = await load('mcp-msgpack-transport');
   const Handler = transport?.McpHttpHandler as (new (options: Record<string, unknown>) => { handle(request: Request): Promise<Response> }) | undefined;
   if (typeof Handler !== 'function') throw new Error('the MessagePack HTTP transport is not available yet');
@@ -34,7 +34,7 @@ async function oursHandler(factory: () => Connectable, nativeBytes: boolean): Pr
 }
 
 /** Our handler as a web-standard handler (for the generic host). */
-export async function oursHttpHandler(factory: () => Connectable, nativeBytes: boolean): Promise<WebHandler> {
+export async function oursHttpHandler(factory: () => Connectable | Promise<Connectable>, nativeBytes: boolean): Promise<WebHandler> {
   const { handler } = await oursHandler(factory, nativeBytes);
   return (request) => handler.handle(request);
 }
@@ -43,7 +43,7 @@ export async function oursHttpHandler(factory: () => Connectable, nativeBytes: b
  * Our handler served the way this project's README tells users to serve it: listenNode (node:http with the
  * handler's own Node adapter) on Node, listenBun (Bun.serve) on Bun. Returns the port.
  */
-export async function listenOurs(factory: () => Connectable, nativeBytes: boolean): Promise<number> {
+export async function listenOurs(factory: () => Connectable | Promise<Connectable>, nativeBytes: boolean): Promise<number> {
   const { transport, handler } = await oursHandler(factory, nativeBytes);
   const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
   const listenFn = (isBun ? transport.listenBun : transport.listenNode) as (h: unknown) => Promise<{ url: URL }>;
