@@ -15,9 +15,9 @@ export type DecodePath = 'guard-then-msgpackr' | 'single-pass';
 /**
  * The path every runtime uses: guard-then-msgpackr. Measured side by side (`mcp-msgpack-bench --full
  * --scenario codec`, README "Decoding: one pass or two"), the single pass wins on Bun for small messages
- * (0.49x the decode time) and 50 KB objects (0.61x, not every round) but loses for many short strings (2.3x:
- * msgpackr builds them faster) and the golden fixtures (1.4x); on Node every case is a tie.
- * Switch here, for one runtime (isBun, runtime.ts) or both, when the numbers say so.
+ * (0.51x the decode time) and 50 KB objects (0.69x) but loses for many short strings (1.6-2.3x: msgpackr
+ * builds them faster); on Node it wins for small messages only (0.72-0.86x). Switch here, for one runtime
+ * (isBun, runtime.ts) or both, when the numbers say so.
  */
 export const DEFAULT_DECODE_PATH: DecodePath = 'guard-then-msgpackr';
 

