@@ -184,3 +184,41 @@ export function mediaBytes(bytes: number, seed = 4): Uint8Array {
   }
   return out;
 }
+
+/** A tools/list result with `count` tools, each with a small input schema (about 330 bytes of JSON a tool). */
+export function toolList(count: number, seed = 5): { tools: unknown[] } {
+  const random = seededRandom(seed);
+  const tools = Array.from({ length: count }, (_, i) => ({
+    name: `${pick(random, WORDS)}_${pick(random, WORDS)}_${i}`,
+    description: `Runs ${pick(random, WORDS)} on a ${pick(random, WORDS)} and returns the ${pick(random, WORDS)}.`,
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'File path' }, limit: { type: 'number' }, recursive: { type: 'boolean' } },
+      required: ['path'],
+    },
+    annotations: { readOnlyHint: random() < 0.5 },
+  }));
+  return { tools };
+}
+
+/**
+ * A listing whose rows are arrays of short strings (kind, name, mode, size, owner) of about `bytes` bytes of
+ * JSON: the shape where per-string cost decides, as in directory listings and tables.
+ */
+export function shortStringRows(bytes: number, seed = 6): { rows: string[][] } {
+  const random = seededRandom(seed);
+  const rows: string[][] = [];
+  let size = 0;
+  while (size < bytes) {
+    const row = [
+      pick(random, ['file', 'file', 'dir', 'link']),
+      `${pick(random, WORDS)}${rows.length % 100}.ts`,
+      pick(random, ['rw-', 'r--', 'rwx']),
+      `${1 + Math.floor(random() * 900)}K`,
+      pick(random, ['root', 'dev', 'ci']),
+    ];
+    rows.push(row);
+    size += row.reduce((sum, s) => sum + s.length + 3, 2);
+  }
+  return { rows };
+}

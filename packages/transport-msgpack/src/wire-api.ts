@@ -12,8 +12,9 @@ export { PARSE_ERROR, INVALID_REQUEST } from './connection/bad-message.js';
 // Canonical encoder and guarded decoder (SPEC.md sections 3 and 4)
 export { CanonicalEncoder } from './wire/encoder.js';
 export { BIN_BY_REFERENCE } from './wire/encode-pieces.js';
-export { MsgpackDecoder, type DecoderOptions, type DecodedPayload } from './wire/decoder.js';
+export { DEFAULT_DECODE_PATH, MsgpackDecoder, type DecodePath, type DecoderOptions, type DecodedPayload } from './wire/decoder.js';
 export { guardPayload, type GuardOptions, type GuardResult } from './wire/guard.js';
+export { guardedDecode, type GuardedDecodeResult } from './wire/guarded-decode.js';
 
 // Framing: msgpack-v1 frames and MCP's JSON lines, read from a byte stream
 export { FrameReader, type FrameReaderOptions } from './wire/frame-reader.js';

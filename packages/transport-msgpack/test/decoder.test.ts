@@ -3,11 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PayloadError, type MessageClues } from 'mcp-msgpack-transport';
-import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec } from 'mcp-msgpack-transport/wire';
+import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, type DecodePath } from 'mcp-msgpack-transport/wire';
 
 const u8 = (...values: (number | number[])[]): Uint8Array => new Uint8Array(values.flat());
 const str = (s: string): number[] => [...new CanonicalEncoder().encode(s)];
-const decode = (payload: Uint8Array): unknown => new MsgpackDecoder().decode(payload).value;
 
 /** Decodes with the codec and returns the clues of the PayloadError it must throw. */
 function cluesOfRefusal(payload: Uint8Array): MessageClues | undefined {
@@ -20,64 +19,68 @@ function cluesOfRefusal(payload: Uint8Array): MessageClues | undefined {
   assert.fail('the payload was accepted');
 }
 
-describe('MsgpackDecoder', () => {
-  it('refuses an empty payload with empty-payload', () => {
-    assert.throws(() => decode(new Uint8Array(0)), (e: unknown) => e instanceof PayloadError && e.code === 'empty-payload');
-  });
+for (const decodePath of ['guard-then-msgpackr', 'single-pass'] as DecodePath[]) {
+  const decode = (payload: Uint8Array): unknown => new MsgpackDecoder({ decodePath }).decode(payload).value;
 
-  it('decodes integers beyond 2^53 to the nearest number, as JSON.parse does', () => {
-    const cases: [Uint8Array, string][] = [
-      [u8(0xcf, 0x00, 0x20, 0, 0, 0, 0, 0, 0x01), '9007199254740993'], // 2^53 + 1
-      [u8(0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), '18446744073709551615'],
-      [u8(0xd3, 0x80, 0, 0, 0, 0, 0, 0, 0), '-9223372036854775808'],
-      [u8(0xd3, 0xff, 0xdf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), '-9007199254740993'],
-      [u8(0xcf, 0, 0, 0, 0x01, 0, 0, 0, 0), '4294967296'],
-    ];
-    for (const [payload, text] of cases) {
-      const value = decode(payload);
-      assert.equal(typeof value, 'number', text);
-      assert.equal(value, JSON.parse(text), text);
-    }
-  });
+  describe(`MsgpackDecoder (${decodePath})`, () => {
+    it('refuses an empty payload with empty-payload', () => {
+      assert.throws(() => decode(new Uint8Array(0)), (e: unknown) => e instanceof PayloadError && e.code === 'empty-payload');
+    });
 
-  it('decodes float32 and float64 as numbers', () => {
-    assert.equal(decode(u8(0xca, 0x3f, 0xc0, 0, 0)), 1.5);
-    assert.equal(decode(u8(0xcb, 0x3f, 0xe0, 0, 0, 0, 0, 0, 0)), 0.5);
-  });
+    it('decodes integers beyond 2^53 to the nearest number, as JSON.parse does', () => {
+      const cases: [Uint8Array, string][] = [
+        [u8(0xcf, 0x00, 0x20, 0, 0, 0, 0, 0, 0x01), '9007199254740993'], // 2^53 + 1
+        [u8(0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), '18446744073709551615'],
+        [u8(0xd3, 0x80, 0, 0, 0, 0, 0, 0, 0), '-9223372036854775808'],
+        [u8(0xd3, 0xff, 0xdf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), '-9007199254740993'],
+        [u8(0xcf, 0, 0, 0, 0x01, 0, 0, 0, 0), '4294967296'],
+      ];
+      for (const [payload, text] of cases) {
+        const value = decode(payload);
+        assert.equal(typeof value, 'number', text);
+        assert.equal(value, JSON.parse(text), text);
+      }
+    });
 
-  it('decodes maps as plain objects whose "constructor" and "prototype" keys are only data', () => {
-    const payload = u8(0x82, str('constructor'), 0x81, str('prototype'), 0x81, str('polluted'), 0xc3, str('toString'), 0x01);
-    const value = decode(payload) as Record<string, unknown>;
-    assert.equal(Object.getPrototypeOf(value), Object.prototype);
-    assert.deepEqual(value, { constructor: { prototype: { polluted: true } }, toString: 1 });
-    assert.equal(({} as Record<string, unknown>).polluted, undefined);
-  });
+    it('decodes float32 and float64 as numbers', () => {
+      assert.equal(decode(u8(0xca, 0x3f, 0xc0, 0, 0)), 1.5);
+      assert.equal(decode(u8(0xcb, 0x3f, 0xe0, 0, 0, 0, 0, 0, 0)), 0.5);
+    });
 
-  it('gives bin back as bytes, and says so, only when bin is allowed', () => {
-    const payload = u8(0x81, str('data'), 0xc4, 0x03, 1, 2, 3);
-    const decoded = new MsgpackDecoder({ allowBin: true }).decode(payload);
-    assert.equal(decoded.containsBin, true);
-    const data = (decoded.value as { data: Uint8Array }).data;
-    assert.ok(data instanceof Uint8Array);
-    assert.deepEqual([...data], [1, 2, 3]);
-    assert.throws(() => new MsgpackDecoder().decode(payload), (e: unknown) => e instanceof PayloadError && e.code === 'forbidden-type');
-    assert.equal(new MsgpackDecoder({ allowBin: false }).decode(payload, true).containsBin, true, 'the per-call flag wins');
-  });
+    it('decodes maps as plain objects whose "constructor" and "prototype" keys are only data', () => {
+      const payload = u8(0x82, str('constructor'), 0x81, str('prototype'), 0x81, str('polluted'), 0xc3, str('toString'), 0x01);
+      const value = decode(payload) as Record<string, unknown>;
+      assert.equal(Object.getPrototypeOf(value), Object.prototype);
+      assert.deepEqual(value, { constructor: { prototype: { polluted: true } }, toString: 1 });
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    });
 
-  it('with a huge maxDepth, 10,000 levels is still a clean PayloadError, never a RangeError', () => {
-    const payload = u8(new Array(10_000).fill(0x91), 0xc0);
-    const decoder = new MsgpackDecoder({ maxDepth: 1_000_000 });
-    try {
-      const value = decoder.decode(payload).value;
-      // If the engine managed it, the value must be right.
-      let depth = 0;
-      for (let v: unknown = value; Array.isArray(v); v = v[0]) depth++;
-      assert.equal(depth, 10_000);
-    } catch (error) {
-      assert.ok(error instanceof PayloadError, `not a PayloadError: ${String(error)}`);
-    }
+    it('gives bin back as bytes, and says so, only when bin is allowed', () => {
+      const payload = u8(0x81, str('data'), 0xc4, 0x03, 1, 2, 3);
+      const decoded = new MsgpackDecoder({ decodePath, allowBin: true }).decode(payload);
+      assert.equal(decoded.containsBin, true);
+      const data = (decoded.value as { data: Uint8Array }).data;
+      assert.ok(data instanceof Uint8Array);
+      assert.deepEqual([...data], [1, 2, 3]);
+      assert.throws(() => new MsgpackDecoder({ decodePath }).decode(payload), (e: unknown) => e instanceof PayloadError && e.code === 'forbidden-type');
+      assert.equal(new MsgpackDecoder({ decodePath, allowBin: false }).decode(payload, true).containsBin, true, 'the per-call flag wins');
+    });
+
+    it('with a huge maxDepth, 10,000 levels is still a clean PayloadError, never a RangeError', () => {
+      const payload = u8(new Array(10_000).fill(0x91), 0xc0);
+      const decoder = new MsgpackDecoder({ decodePath, maxDepth: 1_000_000 });
+      try {
+        const value = decoder.decode(payload).value;
+        // If the engine managed it, the value must be right.
+        let depth = 0;
+        for (let v: unknown = value; Array.isArray(v); v = v[0]) depth++;
+        assert.equal(depth, 10_000);
+      } catch (error) {
+        assert.ok(error instanceof PayloadError, `not a PayloadError: ${String(error)}`);
+      }
+    });
   });
-});
+}
 
 describe('MsgpackMessageCodec.decodeMessage: clues from refused messages', () => {
   const badExt = [0xd4, 0x78, 0x00];

@@ -1,13 +1,19 @@
-// guardPayload, directly and through MsgpackMessageCodec: everything msgpack-v1 refuses is refused before
+// guardPayload and guardedDecode (the single-pass decoder), directly, through MsgpackDecoder on each decode
+// path and through MsgpackMessageCodec: everything msgpack-v1 refuses is refused before
 // msgpackr runs, with a clear PayloadError code, and nothing of a refused value reaches the application.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
 import { DEFAULT_DECODE_BUDGET, PayloadError, type PayloadErrorCode } from 'mcp-msgpack-transport';
-import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, containerAllowance, guardPayload, shortKeyAllowance } from 'mcp-msgpack-transport/wire';
+import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, containerAllowance, guardPayload, guardedDecode, shortKeyAllowance, type DecodePath, type GuardOptions } from 'mcp-msgpack-transport/wire';
 
 const bytes = (...parts: (number | number[] | Uint8Array)[]): Uint8Array => new Uint8Array(parts.flatMap((p) => (typeof p === 'number' ? [p] : [...p])));
-const guard = (payload: Uint8Array, allowBin = false) => guardPayload(payload, { maxDepth: 128, allowBin, maxContainers: Infinity });
+
+/** The two ways of checking a payload, each with the MsgpackDecoder path that uses it: every test below runs on both. */
+const SCANS: Array<[string, (payload: Uint8Array, options: GuardOptions) => { containsBin: boolean }, DecodePath]> = [
+  ['guardPayload', guardPayload, 'guard-then-msgpackr'],
+  ['guardedDecode', guardedDecode, 'single-pass'],
+];
 const payloadError = (code: PayloadErrorCode, pattern?: RegExp) => (e: unknown): boolean => {
   assert.ok(e instanceof PayloadError, `expected a PayloadError, got ${String(e)}`);
   assert.equal(e.code, code, e.message);
@@ -24,272 +30,278 @@ function requestAround(inner: Uint8Array, id: string | number = 5): Uint8Array {
   return bytes(encoded.subarray(0, at), inner, encoded.subarray(at + markerBytes.length));
 }
 
-describe('guard: ext types', () => {
-  // Every ext header form, and the private extensions msgpackr honours even when told not to produce them.
-  const standardForms: [string, Uint8Array][] = [
-    ['fixext1', bytes(0xd4, 0x01, 0x00)],
-    ['fixext2', bytes(0xd5, 0x01, 0, 0)],
-    ['fixext4', bytes(0xd6, 0x01, 0, 0, 0, 0)],
-    ['fixext8', bytes(0xd7, 0x01, ...new Array(8).fill(0))],
-    ['fixext16', bytes(0xd8, 0x01, ...new Array(16).fill(0))],
-    ['ext8', bytes(0xc7, 0x03, 0x01, 1, 2, 3)],
-    ['ext16', bytes(0xc8, 0x00, 0x03, 0x01, 1, 2, 3)],
-    ['ext32', bytes(0xc9, 0x00, 0x00, 0x00, 0x03, 0x01, 1, 2, 3)],
-    ['timestamp (-1)', bytes(0xd6, 0xff, 0, 0, 0, 0)],
-    ['msgpackr undefined (0)', bytes(0xd4, 0x00, 0x00)],
-  ];
-  const msgpackrPrivate: [string, Uint8Array][] = [
-    ['records 0x72', new Packr({ useRecords: true }).pack({ a: 1, b: 2 })],
-    ['bundled strings 0x62', new Packr({ bundleStrings: true, useRecords: false }).pack({ text: 'a'.repeat(40), more: 'b'.repeat(40) })],
-    ['RegExp 0x78', new Packr({ moreTypes: true, useRecords: false }).pack(/ab+c/gi)],
-    ['Error 0x65', new Packr({ moreTypes: true, useRecords: false }).pack(new Error('boom'))],
-    ['Set 0x73', new Packr({ moreTypes: true, useRecords: false }).pack(new Set([1, 2]))],
-    ['typed array 0x74', new Packr({ moreTypes: true, useRecords: false }).pack(new Float32Array([1]))],
-    ['reference target 0x69 / pointer 0x70', (() => {
-      const shared = { a: 1 };
-      return new Packr({ structuredClone: true, useRecords: false }).pack({ x: shared, y: shared });
-    })()],
-    ['hand-made pointer 0x70', bytes(0xd6, 0x70, 0, 0, 0, 1)],
-    ['hand-made record 0x72', bytes(0xd4, 0x72, 0x40, 0x91, 0xa1, 0x61, 0x01)],
-  ];
+for (const [scanName, scan, decodePath] of SCANS) {
+  const guard = (payload: Uint8Array, allowBin = false) => scan(payload, { maxDepth: 128, allowBin, maxContainers: Infinity });
 
-  it('sanity: the msgpackr samples really hold the ext types they are named after', () => {
-    for (const [name, payload] of msgpackrPrivate) {
-      const type = Number.parseInt(/0x([0-9a-f]{2})/.exec(name)![1]!, 16);
-      const hex = Buffer.from(payload).toString('hex');
-      assert.ok(/d[4-8]|c[7-9]/.test(hex) && hex.includes(type.toString(16)), `${name}: ${hex}`);
-    }
-  });
+  describe(scanName, () => {
+    describe('guard: ext types', () => {
+      // Every ext header form, and the private extensions msgpackr honours even when told not to produce them.
+      const standardForms: [string, Uint8Array][] = [
+        ['fixext1', bytes(0xd4, 0x01, 0x00)],
+        ['fixext2', bytes(0xd5, 0x01, 0, 0)],
+        ['fixext4', bytes(0xd6, 0x01, 0, 0, 0, 0)],
+        ['fixext8', bytes(0xd7, 0x01, ...new Array(8).fill(0))],
+        ['fixext16', bytes(0xd8, 0x01, ...new Array(16).fill(0))],
+        ['ext8', bytes(0xc7, 0x03, 0x01, 1, 2, 3)],
+        ['ext16', bytes(0xc8, 0x00, 0x03, 0x01, 1, 2, 3)],
+        ['ext32', bytes(0xc9, 0x00, 0x00, 0x00, 0x03, 0x01, 1, 2, 3)],
+        ['timestamp (-1)', bytes(0xd6, 0xff, 0, 0, 0, 0)],
+        ['msgpackr undefined (0)', bytes(0xd4, 0x00, 0x00)],
+      ];
+      const msgpackrPrivate: [string, Uint8Array][] = [
+        ['records 0x72', new Packr({ useRecords: true }).pack({ a: 1, b: 2 })],
+        ['bundled strings 0x62', new Packr({ bundleStrings: true, useRecords: false }).pack({ text: 'a'.repeat(40), more: 'b'.repeat(40) })],
+        ['RegExp 0x78', new Packr({ moreTypes: true, useRecords: false }).pack(/ab+c/gi)],
+        ['Error 0x65', new Packr({ moreTypes: true, useRecords: false }).pack(new Error('boom'))],
+        ['Set 0x73', new Packr({ moreTypes: true, useRecords: false }).pack(new Set([1, 2]))],
+        ['typed array 0x74', new Packr({ moreTypes: true, useRecords: false }).pack(new Float32Array([1]))],
+        ['reference target 0x69 / pointer 0x70', (() => {
+          const shared = { a: 1 };
+          return new Packr({ structuredClone: true, useRecords: false }).pack({ x: shared, y: shared });
+        })()],
+        ['hand-made pointer 0x70', bytes(0xd6, 0x70, 0, 0, 0, 1)],
+        ['hand-made record 0x72', bytes(0xd4, 0x72, 0x40, 0x91, 0xa1, 0x61, 0x01)],
+      ];
 
-  for (const [name, payload] of [...standardForms, ...msgpackrPrivate]) {
-    it(`refuses ${name} at the top level and inside a message, with forbidden-type`, () => {
-      assert.throws(() => guard(payload), payloadError('forbidden-type', /ext type/));
-      let reached = false;
-      const codec = new MsgpackMessageCodec({
-        adapter: { toWire: (m) => m, fromWire: (v) => ((reached = true), v), binAllowed: true },
+      it('sanity: the msgpackr samples really hold the ext types they are named after', () => {
+        for (const [name, payload] of msgpackrPrivate) {
+          const type = Number.parseInt(/0x([0-9a-f]{2})/.exec(name)![1]!, 16);
+          const hex = Buffer.from(payload).toString('hex');
+          assert.ok(/d[4-8]|c[7-9]/.test(hex) && hex.includes(type.toString(16)), `${name}: ${hex}`);
+        }
       });
-      assert.throws(() => codec.decodeMessage(payload), payloadError('forbidden-type'));
-      assert.throws(() => codec.decodeMessage(requestAround(payload)), (e: unknown) => {
-        payloadError('forbidden-type')(e);
-        assert.deepEqual((e as PayloadError).clues, { id: 5, hasMethod: true, hasResultOrError: false });
-        return true;
+
+      for (const [name, payload] of [...standardForms, ...msgpackrPrivate]) {
+        it(`refuses ${name} at the top level and inside a message, with forbidden-type`, () => {
+          assert.throws(() => guard(payload), payloadError('forbidden-type', /ext type/));
+          let reached = false;
+          const codec = new MsgpackMessageCodec({
+            adapter: { toWire: (m) => m, fromWire: (v) => ((reached = true), v), binAllowed: true },
+          });
+          assert.throws(() => codec.decodeMessage(payload), payloadError('forbidden-type'));
+          assert.throws(() => codec.decodeMessage(requestAround(payload)), (e: unknown) => {
+            payloadError('forbidden-type')(e);
+            assert.deepEqual((e as PayloadError).clues, { id: 5, hasMethod: true, hasResultOrError: false });
+            return true;
+          });
+          assert.equal(reached, false, 'a refused payload must never reach the message layer');
+        });
+      }
+
+      it('refuses the reserved type 0xc1, alone and inside a message', () => {
+        assert.throws(() => guard(bytes(0xc1)), payloadError('forbidden-type', /0xc1/));
+        assert.throws(() => guard(requestAround(bytes(0xc1))), payloadError('forbidden-type'));
       });
-      assert.equal(reached, false, 'a refused payload must never reach the message layer');
     });
-  }
 
-  it('refuses the reserved type 0xc1, alone and inside a message', () => {
-    assert.throws(() => guard(bytes(0xc1)), payloadError('forbidden-type', /0xc1/));
-    assert.throws(() => guard(requestAround(bytes(0xc1))), payloadError('forbidden-type'));
+    describe('guard: bin', () => {
+      const bins = [bytes(0xc4, 0x02, 1, 2), bytes(0xc5, 0x00, 0x02, 1, 2), bytes(0xc6, 0, 0, 0, 0x02, 1, 2)];
+      it('refuses bin8/16/32 unless bin is allowed', () => {
+        for (const bin of bins) {
+          assert.throws(() => guard(bin), payloadError('forbidden-type', /bin/));
+          assert.throws(() => guard(requestAround(bin)), payloadError('forbidden-type'));
+          assert.equal(guard(bin, true).containsBin, true);
+          assert.equal(guard(requestAround(bin), true).containsBin, true);
+        }
+        assert.equal(guard(requestAround(bytes(0xa0)), true).containsBin, false);
+      });
+
+      it('checks a bin length against the bytes left even when bin is allowed', () => {
+        assert.throws(() => guard(bytes(0xc6, 0xff, 0xff, 0xff, 0xff, 1, 2), true), payloadError('malformed-msgpack'));
+      });
+    });
+
+    describe('guard: map keys', () => {
+      it('refuses every non-string key type', () => {
+        const keys = [bytes(0x01), bytes(0xff), bytes(0xc0), bytes(0xc3), bytes(0xcb, 0, 0, 0, 0, 0, 0, 0, 0), bytes(0x90), bytes(0x80), bytes(0xc4, 0x01, 0x61)];
+        for (const key of keys) {
+          assert.throws(() => guard(bytes(0x81, key, 0x01), true), payloadError('non-string-key'), Buffer.from(key).toString('hex'));
+          assert.throws(() => guard(requestAround(bytes(0x81, key, 0x01)), true), payloadError('non-string-key'));
+        }
+        assert.doesNotThrow(() => guard(bytes(0x82, 0xa0, 0x01, 0xd9, 0x01, 0x61, 0x02)));
+      });
+
+      it('refuses a __proto__ key at any depth, in any string form, and pollutes nothing', () => {
+        const proto = [...Buffer.from('__proto__')];
+        const forms = [bytes(0xa9, proto), bytes(0xd9, 9, proto), bytes(0xda, 0, 9, proto), bytes(0xdb, 0, 0, 0, 9, proto)];
+        const polluting = bytes(0x81, 0xa8, [...Buffer.from('polluted')], 0xc3);
+        for (const key of forms) {
+          assert.throws(() => guard(bytes(0x81, key, polluting)), payloadError('forbidden-key', /__proto__/));
+          assert.throws(() => new MsgpackMessageCodec().decodeMessage(requestAround(bytes(0x81, key, polluting))), payloadError('forbidden-key'));
+        }
+        assert.equal(({} as Record<string, unknown>).polluted, undefined);
+        assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'), false);
+        // As a value, or a longer key that starts the same way, it is ordinary data.
+        assert.doesNotThrow(() => guard(bytes(0x81, 0xa1, 0x61, 0xa9, proto)));
+        assert.doesNotThrow(() => guard(bytes(0x81, 0xaa, proto, 0x5f, 0x01)));
+      });
+    });
+
+    describe('guard: depth and sizes', () => {
+      const nestedArrays = (levels: number): Uint8Array => bytes(new Array(levels).fill(0x91), 0xc0);
+
+      it('refuses nesting past maxDepth with too-deep, and accepts exactly maxDepth', () => {
+        assert.doesNotThrow(() => scan(nestedArrays(10), { maxDepth: 10, allowBin: false, maxContainers: Infinity }));
+        assert.throws(() => scan(nestedArrays(11), { maxDepth: 10, allowBin: false, maxContainers: Infinity }), payloadError('too-deep'));
+        assert.throws(() => guard(nestedArrays(129)), payloadError('too-deep', /128/));
+        const nestedMaps = bytes(new Array(200).fill([0x81, 0xa1, 0x6b]).flat(), 0xc0);
+        assert.throws(() => guard(nestedMaps), payloadError('too-deep'));
+      });
+
+      it('refuses 10,000 levels of nesting with a clean error, not a stack overflow', () => {
+        assert.throws(() => guard(nestedArrays(10_000)), payloadError('too-deep'));
+        assert.throws(() => new MsgpackMessageCodec().decodeMessage(nestedArrays(10_000)), payloadError('too-deep'));
+      });
+
+      it('refuses 2,000 nested `dc ff ff` headers (6 KB) at once, without allocating for them', () => {
+        const payload = bytes(new Array(2000).fill([0xdc, 0xff, 0xff]).flat());
+        assert.equal(payload.length, 6000);
+        const before = process.memoryUsage().rss;
+        for (let i = 0; i < 100; i++) {
+          assert.throws(() => new MsgpackMessageCodec({ maxDepth: 5000 }).decodeMessage(payload), payloadError('malformed-msgpack', /claims 65535 entries/));
+        }
+        const grewBy = process.memoryUsage().rss - before;
+        assert.ok(grewBy < 50 * 1024 * 1024, `rss grew by ${grewBy} bytes`);
+      });
+
+      it('refuses headers claiming more entries or bytes than the payload holds', () => {
+        const cases: Uint8Array[] = [
+          bytes(0xdd, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0), // array32 of 2^32-1 in a 10-byte payload
+          bytes(0xdf, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0), // map32
+          bytes(0xde, 0x00, 0x03, 0xa1, 0x61, 0x01, 0xa1, 0x62, 0x02), // 3 pairs = 6 values, 6 bytes left but not enough pairs
+          bytes(0xdb, 0xff, 0xff, 0xff, 0xff, 0x61), // str32
+          bytes(0xda, 0x00, 0x10, 0x61), // str16
+          bytes(0x9f, 0x01), // fixarray of 15 with one item
+        ];
+        for (const payload of cases) assert.throws(() => guard(payload), payloadError('malformed-msgpack'), Buffer.from(payload).toString('hex'));
+      });
+
+      it('refuses bytes after the value', () => {
+        assert.throws(() => guard(bytes(0x01, 0x02)), payloadError('malformed-msgpack', /1 bytes after/));
+        const message = new CanonicalEncoder().encode({ jsonrpc: '2.0', method: 'x' });
+        assert.throws(() => guard(bytes(message, 0xc0)), payloadError('malformed-msgpack'));
+        assert.throws(() => guard(bytes(message, message)), payloadError('malformed-msgpack'));
+      });
+
+      it('refuses a real message cut at every point with malformed-msgpack (and nothing else)', () => {
+        const message = {
+          jsonrpc: '2.0',
+          id: 'abc',
+          result: { content: [{ type: 'text', text: 'héllo 😀'.repeat(5) }], big: 2 ** 40, neg: -(2 ** 35), f: 0.25, list: Array.from({ length: 20 }, (_, i) => i * 300), flag: true, none: null },
+        };
+        const payload = new CanonicalEncoder().encode(message);
+        const codec = new MsgpackMessageCodec();
+        assert.equal(codec.decodeMessage(payload).jsonrpc, '2.0');
+        assert.throws(() => codec.decodeMessage(payload.subarray(0, 0)), payloadError('empty-payload'));
+        for (let cut = 1; cut < payload.length; cut++) {
+          assert.throws(() => codec.decodeMessage(payload.subarray(0, cut)), payloadError('malformed-msgpack'), `cut at ${cut}`);
+        }
+      });
+    });
+
+    describe('guard: the decode budget (arrays and maps per payload byte)', () => {
+      /** An array32 of `count` copies of `unit`: the shape of the memory-amplification attack. */
+      const arrayOf = (unit: number[], count: number): Uint8Array => {
+        const payload = new Uint8Array(5 + unit.length * count);
+        payload[0] = 0xdd;
+        new DataView(payload.buffer).setUint32(1, count);
+        for (let i = 0; i < count; i++) payload.set(unit, 5 + i * unit.length);
+        return payload;
+      };
+
+      it('accepts exactly maxContainers arrays and maps and refuses one more, with over-budget', () => {
+        const payload = arrayOf([0x80], 9); // 10 containers: the array and 9 empty maps
+        assert.doesNotThrow(() => scan(payload, { maxDepth: 128, allowBin: false, maxContainers: 10 }));
+        assert.throws(() => scan(payload, { maxDepth: 128, allowBin: false, maxContainers: 9 }), payloadError('over-budget', /more than 9 arrays and maps in a 14-byte payload/));
+        // Scalars do not count, however many.
+        assert.doesNotThrow(() => scan(arrayOf([0xc0], 1000), { maxDepth: 128, allowBin: false, maxContainers: 1 }));
+      });
+
+      it('defaults to 65,536 containers plus one per 8 bytes, counted on the payload length', () => {
+        assert.deepEqual(DEFAULT_DECODE_BUDGET, { base: 65_536, bytesPerContainer: 8, bytesPerShortKey: 32 });
+        assert.equal(containerAllowance(0), 65_536);
+        assert.equal(containerAllowance(800_000), 165_536);
+        const decoder = new MsgpackDecoder({ decodePath });
+        // k empty maps: k + 1 containers in 5 + k bytes. 70,000 fit (allowance 74,286); 100,000 do not (78,036).
+        assert.equal((decoder.decode(arrayOf([0x80], 70_000)).value as unknown[]).length, 70_000);
+        assert.throws(() => decoder.decode(arrayOf([0x80], 100_000)), payloadError('over-budget', /more than 78036 /));
+        // Empty arrays and one-entry maps count the same way.
+        assert.throws(() => decoder.decode(arrayOf([0x90], 100_000)), payloadError('over-budget'));
+        assert.throws(() => decoder.decode(arrayOf([0x81, 0xa1, 0x61, 0x80], 100_000)), payloadError('over-budget'));
+      });
+
+      /** An array32 of `count` one-entry maps {<5-char key>: nil}, each key different: 8 bytes a map. */
+      const uniqueKeyMaps = (count: number, distinct = count): Uint8Array => {
+        const payload = new Uint8Array(5 + 8 * count);
+        payload[0] = 0xdd;
+        new DataView(payload.buffer).setUint32(1, count);
+        for (let i = 0; i < count; i++) {
+          const at = 5 + 8 * i;
+          payload.set([0x81, 0xa5, ...Buffer.from((i % distinct).toString(36).padStart(5, '0')), 0xc0], at);
+        }
+        return payload;
+      };
+
+      it('counts distinct short keys from 1 MiB up: fresh keys past 65,536 + 1 per 32 bytes are refused', () => {
+        const decoder = new MsgpackDecoder({ decodePath, decodeBudget: { bytesPerContainer: 1 } }); // containers out of the way
+        // 160,000 maps with fresh keys in 1.28 MB: allowed 65,536 + 40,000 = 105,536 keys.
+        assert.throws(() => decoder.decode(uniqueKeyMaps(160_000)), payloadError('over-budget', /more than 105536 distinct short map keys/));
+        // The same size with 1,000 keys repeated is fine: keys seen before cost nothing.
+        assert.equal((decoder.decode(uniqueKeyMaps(160_000, 1000)).value as unknown[]).length, 160_000);
+        // Under 1 MiB no key is counted (the worst case there is bounded in absolute terms).
+        assert.equal((decoder.decode(uniqueKeyMaps(120_000)).value as unknown[]).length, 120_000);
+        // Keys of 16 bytes or more pay for themselves and are never counted.
+        assert.equal(shortKeyAllowance(2 * 1024 * 1024), 65_536 + 65_536);
+        assert.equal(shortKeyAllowance(1024 * 1024 - 1), Infinity);
+      });
+
+      it('decodeBudget changes the allowance, through the codec too', () => {
+        const payload = arrayOf([0x80], 100_000);
+        assert.doesNotThrow(() => new MsgpackDecoder({ decodePath, decodeBudget: { bytesPerContainer: 1 } }).decode(payload));
+        assert.throws(() => new MsgpackMessageCodec({ decodeBudget: { base: 10 } }).decodeValue(arrayOf([0x80], 100)), payloadError('over-budget', /more than 23 /));
+      });
+
+      it('keeps real messages far inside the budget: 2,000 tool definitions and 100,000 coordinate pairs', () => {
+        const tools = Array.from({ length: 2000 }, (_, i) => ({
+          name: `tool_${i}`,
+          inputSchema: { type: 'object', properties: { path: { type: 'string' }, flags: { type: 'array', items: { type: 'string' } } }, required: ['path'] },
+          annotations: { readOnlyHint: true },
+        }));
+        const encoder = new CanonicalEncoder();
+        const codec = new MsgpackMessageCodec();
+        const list = codec.decodeMessage(encoder.encode({ jsonrpc: '2.0', id: 1, result: { tools } })) as unknown as { result: { tools: unknown[] } };
+        assert.equal(list.result.tools.length, 2000);
+        // The densest plausible shape: [x, y] pairs of small integers, one container per 3 bytes.
+        const points = Array.from({ length: 100_000 }, (_, i) => [i % 100, i % 7]);
+        const result = codec.decodeMessage(encoder.encode({ jsonrpc: '2.0', id: 2, result: { points } })) as unknown as { result: { points: unknown[] } };
+        assert.equal(result.result.points.length, 100_000);
+      });
+
+      it('refuses the budget breach before msgpackr builds anything: a refused 16 MiB frame of empty maps stays cheap', () => {
+        const payload = arrayOf([0x80], 16 * 1024 * 1024);
+        const decoder = new MsgpackDecoder({ decodePath });
+        const before = process.memoryUsage();
+        assert.throws(() => decoder.decode(payload), payloadError('over-budget'));
+        const after = process.memoryUsage();
+        // Without the budget this decode builds 16 million objects (over 1 GB); refused, it builds none.
+        assert.ok(after.heapUsed - before.heapUsed < 64 * 1024 * 1024, `heap grew by ${after.heapUsed - before.heapUsed} bytes`);
+      });
+    });
+
+    describe('guard: floats', () => {
+      it('refuses NaN and the infinities, as float 32 and float 64, and accepts every finite float', () => {
+        const f64 = (x: number) => { const b = new Uint8Array(9); b[0] = 0xcb; new DataView(b.buffer).setFloat64(1, x); return b; };
+        const f32 = (x: number) => { const b = new Uint8Array(5); b[0] = 0xca; new DataView(b.buffer).setFloat32(1, x); return b; };
+        for (const x of [NaN, Infinity, -Infinity]) {
+          assert.throws(() => guard(f64(x)), payloadError('non-finite-number', /float 64/), `f64 ${x}`);
+          assert.throws(() => guard(f32(x)), payloadError('non-finite-number', /float 32/), `f32 ${x}`);
+        }
+        // A NaN with a payload, and a negative quiet NaN, are still NaN.
+        assert.throws(() => guard(bytes(0xcb, 0xff, 0xf8, 0, 0, 0, 0, 0, 1)), payloadError('non-finite-number'));
+        assert.throws(() => guard(bytes(0xca, 0x7f, 0x80, 0, 1)), payloadError('non-finite-number'));
+        for (const x of [0, -0, 1.5, -2.25, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE]) assert.doesNotThrow(() => guard(f64(x)), `f64 ${x}`);
+        for (const x of [0, -0, 1.5, -2.25, 3.4028234663852886e38, -3.4028234663852886e38, 1e-45]) assert.doesNotThrow(() => guard(f32(x)), `f32 ${x}`);
+      });
+    });
   });
-});
-
-describe('guard: bin', () => {
-  const bins = [bytes(0xc4, 0x02, 1, 2), bytes(0xc5, 0x00, 0x02, 1, 2), bytes(0xc6, 0, 0, 0, 0x02, 1, 2)];
-  it('refuses bin8/16/32 unless bin is allowed', () => {
-    for (const bin of bins) {
-      assert.throws(() => guard(bin), payloadError('forbidden-type', /bin/));
-      assert.throws(() => guard(requestAround(bin)), payloadError('forbidden-type'));
-      assert.equal(guard(bin, true).containsBin, true);
-      assert.equal(guard(requestAround(bin), true).containsBin, true);
-    }
-    assert.equal(guard(requestAround(bytes(0xa0)), true).containsBin, false);
-  });
-
-  it('checks a bin length against the bytes left even when bin is allowed', () => {
-    assert.throws(() => guard(bytes(0xc6, 0xff, 0xff, 0xff, 0xff, 1, 2), true), payloadError('malformed-msgpack'));
-  });
-});
-
-describe('guard: map keys', () => {
-  it('refuses every non-string key type', () => {
-    const keys = [bytes(0x01), bytes(0xff), bytes(0xc0), bytes(0xc3), bytes(0xcb, 0, 0, 0, 0, 0, 0, 0, 0), bytes(0x90), bytes(0x80), bytes(0xc4, 0x01, 0x61)];
-    for (const key of keys) {
-      assert.throws(() => guard(bytes(0x81, key, 0x01), true), payloadError('non-string-key'), Buffer.from(key).toString('hex'));
-      assert.throws(() => guard(requestAround(bytes(0x81, key, 0x01)), true), payloadError('non-string-key'));
-    }
-    assert.doesNotThrow(() => guard(bytes(0x82, 0xa0, 0x01, 0xd9, 0x01, 0x61, 0x02)));
-  });
-
-  it('refuses a __proto__ key at any depth, in any string form, and pollutes nothing', () => {
-    const proto = [...Buffer.from('__proto__')];
-    const forms = [bytes(0xa9, proto), bytes(0xd9, 9, proto), bytes(0xda, 0, 9, proto), bytes(0xdb, 0, 0, 0, 9, proto)];
-    const polluting = bytes(0x81, 0xa8, [...Buffer.from('polluted')], 0xc3);
-    for (const key of forms) {
-      assert.throws(() => guard(bytes(0x81, key, polluting)), payloadError('forbidden-key', /__proto__/));
-      assert.throws(() => new MsgpackMessageCodec().decodeMessage(requestAround(bytes(0x81, key, polluting))), payloadError('forbidden-key'));
-    }
-    assert.equal(({} as Record<string, unknown>).polluted, undefined);
-    assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'), false);
-    // As a value, or a longer key that starts the same way, it is ordinary data.
-    assert.doesNotThrow(() => guard(bytes(0x81, 0xa1, 0x61, 0xa9, proto)));
-    assert.doesNotThrow(() => guard(bytes(0x81, 0xaa, proto, 0x5f, 0x01)));
-  });
-});
-
-describe('guard: depth and sizes', () => {
-  const nestedArrays = (levels: number): Uint8Array => bytes(new Array(levels).fill(0x91), 0xc0);
-
-  it('refuses nesting past maxDepth with too-deep, and accepts exactly maxDepth', () => {
-    assert.doesNotThrow(() => guardPayload(nestedArrays(10), { maxDepth: 10, allowBin: false, maxContainers: Infinity }));
-    assert.throws(() => guardPayload(nestedArrays(11), { maxDepth: 10, allowBin: false, maxContainers: Infinity }), payloadError('too-deep'));
-    assert.throws(() => guard(nestedArrays(129)), payloadError('too-deep', /128/));
-    const nestedMaps = bytes(new Array(200).fill([0x81, 0xa1, 0x6b]).flat(), 0xc0);
-    assert.throws(() => guard(nestedMaps), payloadError('too-deep'));
-  });
-
-  it('refuses 10,000 levels of nesting with a clean error, not a stack overflow', () => {
-    assert.throws(() => guard(nestedArrays(10_000)), payloadError('too-deep'));
-    assert.throws(() => new MsgpackMessageCodec().decodeMessage(nestedArrays(10_000)), payloadError('too-deep'));
-  });
-
-  it('refuses 2,000 nested `dc ff ff` headers (6 KB) at once, without allocating for them', () => {
-    const payload = bytes(new Array(2000).fill([0xdc, 0xff, 0xff]).flat());
-    assert.equal(payload.length, 6000);
-    const before = process.memoryUsage().rss;
-    for (let i = 0; i < 100; i++) {
-      assert.throws(() => new MsgpackMessageCodec({ maxDepth: 5000 }).decodeMessage(payload), payloadError('malformed-msgpack', /claims 65535 entries/));
-    }
-    const grewBy = process.memoryUsage().rss - before;
-    assert.ok(grewBy < 50 * 1024 * 1024, `rss grew by ${grewBy} bytes`);
-  });
-
-  it('refuses headers claiming more entries or bytes than the payload holds', () => {
-    const cases: Uint8Array[] = [
-      bytes(0xdd, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0), // array32 of 2^32-1 in a 10-byte payload
-      bytes(0xdf, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0), // map32
-      bytes(0xde, 0x00, 0x03, 0xa1, 0x61, 0x01, 0xa1, 0x62, 0x02), // 3 pairs = 6 values, 6 bytes left but not enough pairs
-      bytes(0xdb, 0xff, 0xff, 0xff, 0xff, 0x61), // str32
-      bytes(0xda, 0x00, 0x10, 0x61), // str16
-      bytes(0x9f, 0x01), // fixarray of 15 with one item
-    ];
-    for (const payload of cases) assert.throws(() => guard(payload), payloadError('malformed-msgpack'), Buffer.from(payload).toString('hex'));
-  });
-
-  it('refuses bytes after the value', () => {
-    assert.throws(() => guard(bytes(0x01, 0x02)), payloadError('malformed-msgpack', /1 bytes after/));
-    const message = new CanonicalEncoder().encode({ jsonrpc: '2.0', method: 'x' });
-    assert.throws(() => guard(bytes(message, 0xc0)), payloadError('malformed-msgpack'));
-    assert.throws(() => guard(bytes(message, message)), payloadError('malformed-msgpack'));
-  });
-
-  it('refuses a real message cut at every point with malformed-msgpack (and nothing else)', () => {
-    const message = {
-      jsonrpc: '2.0',
-      id: 'abc',
-      result: { content: [{ type: 'text', text: 'héllo 😀'.repeat(5) }], big: 2 ** 40, neg: -(2 ** 35), f: 0.25, list: Array.from({ length: 20 }, (_, i) => i * 300), flag: true, none: null },
-    };
-    const payload = new CanonicalEncoder().encode(message);
-    const codec = new MsgpackMessageCodec();
-    assert.equal(codec.decodeMessage(payload).jsonrpc, '2.0');
-    assert.throws(() => codec.decodeMessage(payload.subarray(0, 0)), payloadError('empty-payload'));
-    for (let cut = 1; cut < payload.length; cut++) {
-      assert.throws(() => codec.decodeMessage(payload.subarray(0, cut)), payloadError('malformed-msgpack'), `cut at ${cut}`);
-    }
-  });
-});
-
-describe('guard: the decode budget (arrays and maps per payload byte)', () => {
-  /** An array32 of `count` copies of `unit`: the shape of the memory-amplification attack. */
-  const arrayOf = (unit: number[], count: number): Uint8Array => {
-    const payload = new Uint8Array(5 + unit.length * count);
-    payload[0] = 0xdd;
-    new DataView(payload.buffer).setUint32(1, count);
-    for (let i = 0; i < count; i++) payload.set(unit, 5 + i * unit.length);
-    return payload;
-  };
-
-  it('accepts exactly maxContainers arrays and maps and refuses one more, with over-budget', () => {
-    const payload = arrayOf([0x80], 9); // 10 containers: the array and 9 empty maps
-    assert.doesNotThrow(() => guardPayload(payload, { maxDepth: 128, allowBin: false, maxContainers: 10 }));
-    assert.throws(() => guardPayload(payload, { maxDepth: 128, allowBin: false, maxContainers: 9 }), payloadError('over-budget', /more than 9 arrays and maps in a 14-byte payload/));
-    // Scalars do not count, however many.
-    assert.doesNotThrow(() => guardPayload(arrayOf([0xc0], 1000), { maxDepth: 128, allowBin: false, maxContainers: 1 }));
-  });
-
-  it('defaults to 65,536 containers plus one per 8 bytes, counted on the payload length', () => {
-    assert.deepEqual(DEFAULT_DECODE_BUDGET, { base: 65_536, bytesPerContainer: 8, bytesPerShortKey: 32 });
-    assert.equal(containerAllowance(0), 65_536);
-    assert.equal(containerAllowance(800_000), 165_536);
-    const decoder = new MsgpackDecoder();
-    // k empty maps: k + 1 containers in 5 + k bytes. 70,000 fit (allowance 74,286); 100,000 do not (78,036).
-    assert.equal((decoder.decode(arrayOf([0x80], 70_000)).value as unknown[]).length, 70_000);
-    assert.throws(() => decoder.decode(arrayOf([0x80], 100_000)), payloadError('over-budget', /more than 78036 /));
-    // Empty arrays and one-entry maps count the same way.
-    assert.throws(() => decoder.decode(arrayOf([0x90], 100_000)), payloadError('over-budget'));
-    assert.throws(() => decoder.decode(arrayOf([0x81, 0xa1, 0x61, 0x80], 100_000)), payloadError('over-budget'));
-  });
-
-  /** An array32 of `count` one-entry maps {<5-char key>: nil}, each key different: 8 bytes a map. */
-  const uniqueKeyMaps = (count: number, distinct = count): Uint8Array => {
-    const payload = new Uint8Array(5 + 8 * count);
-    payload[0] = 0xdd;
-    new DataView(payload.buffer).setUint32(1, count);
-    for (let i = 0; i < count; i++) {
-      const at = 5 + 8 * i;
-      payload.set([0x81, 0xa5, ...Buffer.from((i % distinct).toString(36).padStart(5, '0')), 0xc0], at);
-    }
-    return payload;
-  };
-
-  it('counts distinct short keys from 1 MiB up: fresh keys past 65,536 + 1 per 32 bytes are refused', () => {
-    const decoder = new MsgpackDecoder({ decodeBudget: { bytesPerContainer: 1 } }); // containers out of the way
-    // 160,000 maps with fresh keys in 1.28 MB: allowed 65,536 + 40,000 = 105,536 keys.
-    assert.throws(() => decoder.decode(uniqueKeyMaps(160_000)), payloadError('over-budget', /more than 105536 distinct short map keys/));
-    // The same size with 1,000 keys repeated is fine: keys seen before cost nothing.
-    assert.equal((decoder.decode(uniqueKeyMaps(160_000, 1000)).value as unknown[]).length, 160_000);
-    // Under 1 MiB no key is counted (the worst case there is bounded in absolute terms).
-    assert.equal((decoder.decode(uniqueKeyMaps(120_000)).value as unknown[]).length, 120_000);
-    // Keys of 16 bytes or more pay for themselves and are never counted.
-    assert.equal(shortKeyAllowance(2 * 1024 * 1024), 65_536 + 65_536);
-    assert.equal(shortKeyAllowance(1024 * 1024 - 1), Infinity);
-  });
-
-  it('decodeBudget changes the allowance, through the codec too', () => {
-    const payload = arrayOf([0x80], 100_000);
-    assert.doesNotThrow(() => new MsgpackDecoder({ decodeBudget: { bytesPerContainer: 1 } }).decode(payload));
-    assert.throws(() => new MsgpackMessageCodec({ decodeBudget: { base: 10 } }).decodeValue(arrayOf([0x80], 100)), payloadError('over-budget', /more than 23 /));
-  });
-
-  it('keeps real messages far inside the budget: 2,000 tool definitions and 100,000 coordinate pairs', () => {
-    const tools = Array.from({ length: 2000 }, (_, i) => ({
-      name: `tool_${i}`,
-      inputSchema: { type: 'object', properties: { path: { type: 'string' }, flags: { type: 'array', items: { type: 'string' } } }, required: ['path'] },
-      annotations: { readOnlyHint: true },
-    }));
-    const encoder = new CanonicalEncoder();
-    const codec = new MsgpackMessageCodec();
-    const list = codec.decodeMessage(encoder.encode({ jsonrpc: '2.0', id: 1, result: { tools } })) as unknown as { result: { tools: unknown[] } };
-    assert.equal(list.result.tools.length, 2000);
-    // The densest plausible shape: [x, y] pairs of small integers, one container per 3 bytes.
-    const points = Array.from({ length: 100_000 }, (_, i) => [i % 100, i % 7]);
-    const result = codec.decodeMessage(encoder.encode({ jsonrpc: '2.0', id: 2, result: { points } })) as unknown as { result: { points: unknown[] } };
-    assert.equal(result.result.points.length, 100_000);
-  });
-
-  it('refuses the budget breach before msgpackr builds anything: a refused 16 MiB frame of empty maps stays cheap', () => {
-    const payload = arrayOf([0x80], 16 * 1024 * 1024);
-    const decoder = new MsgpackDecoder();
-    const before = process.memoryUsage();
-    assert.throws(() => decoder.decode(payload), payloadError('over-budget'));
-    const after = process.memoryUsage();
-    // Without the budget this decode builds 16 million objects (over 1 GB); refused, it builds none.
-    assert.ok(after.heapUsed - before.heapUsed < 64 * 1024 * 1024, `heap grew by ${after.heapUsed - before.heapUsed} bytes`);
-  });
-});
-
-describe('guard: floats', () => {
-  it('refuses NaN and the infinities, as float 32 and float 64, and accepts every finite float', () => {
-    const f64 = (x: number) => { const b = new Uint8Array(9); b[0] = 0xcb; new DataView(b.buffer).setFloat64(1, x); return b; };
-    const f32 = (x: number) => { const b = new Uint8Array(5); b[0] = 0xca; new DataView(b.buffer).setFloat32(1, x); return b; };
-    for (const x of [NaN, Infinity, -Infinity]) {
-      assert.throws(() => guard(f64(x)), payloadError('non-finite-number', /float 64/), `f64 ${x}`);
-      assert.throws(() => guard(f32(x)), payloadError('non-finite-number', /float 32/), `f32 ${x}`);
-    }
-    // A NaN with a payload, and a negative quiet NaN, are still NaN.
-    assert.throws(() => guard(bytes(0xcb, 0xff, 0xf8, 0, 0, 0, 0, 0, 1)), payloadError('non-finite-number'));
-    assert.throws(() => guard(bytes(0xca, 0x7f, 0x80, 0, 1)), payloadError('non-finite-number'));
-    for (const x of [0, -0, 1.5, -2.25, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE]) assert.doesNotThrow(() => guard(f64(x)), `f64 ${x}`);
-    for (const x of [0, -0, 1.5, -2.25, 3.4028234663852886e38, -3.4028234663852886e38, 1e-45]) assert.doesNotThrow(() => guard(f32(x)), `f32 ${x}`);
-  });
-});
+}

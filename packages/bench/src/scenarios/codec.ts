@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Decoder as MsgpackJsDecoder, Encoder as MsgpackJsEncoder } from '@msgpack/msgpack';
 import { Bench } from 'tinybench';
-import { CanonicalEncoder, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
-import { diffText, mediaBytes, reviewContext } from '../payloads.js';
+import { CanonicalEncoder, DEFAULT_DECODE_PATH, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
+import { diffText, mediaBytes, reviewContext, shortStringRows, toolList } from '../payloads.js';
 import type { Progress } from '../report/progress.js';
 import type { MetricKey, ScenarioResult, VariantResult } from '../results.js';
 import { compareRounds } from '../runner/rounds.js';
@@ -32,16 +32,30 @@ interface Codec {
 
 function codecs(bin: boolean): Codec[] {
   const encoder = new CanonicalEncoder();
-  const decoder = new MsgpackDecoder({ allowBin: bin });
+  const guardThenMsgpackr = new MsgpackDecoder({ allowBin: bin, decodePath: 'guard-then-msgpackr' });
+  const singlePass = new MsgpackDecoder({ allowBin: bin, decodePath: 'single-pass' });
   const jsEncoder = new MsgpackJsEncoder();
   const jsDecoder = new MsgpackJsDecoder({ maxStrLength: 64 << 20, maxBinLength: 64 << 20, maxArrayLength: 1 << 20, maxMapLength: 1 << 20 });
   const text = new TextDecoder();
   return [
     // JSON as a wire carries it: UTF-8 bytes out, UTF-8 bytes in.
     { id: 'json', label: 'JSON', form: 'json', encode: (v) => Buffer.from(JSON.stringify(v)), decode: (b) => JSON.parse(text.decode(b)) },
-    // The project's codec. encode() returns a view into its arena: copy-free, valid until reused.
-    { id: 'msgpack', label: 'mcp-msgpack codec', form: 'msgpack', encode: (v) => encoder.encode(v), decode: (b) => decoder.decode(b).value },
+    // The project's codec, once per decode path (MsgpackDecoder's decodePath). encode() returns a view into
+    // its arena: copy-free, valid until reused.
+    { id: 'msgpack-guard', label: 'mcp-msgpack, guard + msgpackr', form: 'msgpack', encode: (v) => encoder.encode(v), decode: (b) => guardThenMsgpackr.decode(b).value },
+    { id: 'msgpack-1pass', label: 'mcp-msgpack, single-pass decode', form: 'msgpack', encode: (v) => encoder.encode(v), decode: (b) => singlePass.decode(b).value },
     { id: 'msgpack-js', label: '@msgpack/msgpack', form: 'msgpack', encode: (v) => jsEncoder.encode(v), decode: (b) => jsDecoder.decode(b) },
+  ];
+}
+
+/** The decode path this runtime ships with first (the headline), then the other, then the paths against each other. */
+function codecComparisons(): Array<[string, string]> {
+  const [shipped, other] = DEFAULT_DECODE_PATH === 'single-pass' ? ['msgpack-1pass', 'msgpack-guard'] : ['msgpack-guard', 'msgpack-1pass'];
+  return [
+    [shipped, 'json'],
+    [other, 'json'],
+    ['msgpack-1pass', 'msgpack-guard'],
+    ['msgpack-js', 'json'],
   ];
 }
 
@@ -77,6 +91,8 @@ export function codecPayloads(full: boolean): CodecPayload[] {
   if (golden.length > 0) payloads.push({ name: 'golden', title: `golden fixtures (${golden.length} messages)`, json: golden, msgpack: golden, bin: false });
   const small = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'small', arguments: { n: 7, tag: 'bench' } } };
   payloads.push({ name: 'small', title: 'small tools/call request', json: [small], msgpack: [small], bin: false });
+  const tools = response(8, toolList(3));
+  payloads.push({ name: 'tools-1KB', title: 'tools/list result, 3 tools (about 1 KB)', json: [tools], msgpack: [tools], bin: false });
   const diff = response(1, { content: [{ type: 'text', text: diffText(64 * 1024) }] });
   payloads.push({ name: 'text-64k', title: 'diff text result, 64 KB', json: [diff], msgpack: [diff], bin: false });
   for (const size of full ? [50_000, 1_000_000] : [50_000]) {
@@ -84,14 +100,18 @@ export function codecPayloads(full: boolean): CodecPayload[] {
     const message = response(2, { content: [{ type: 'text', text: 'review' }], structuredContent: context });
     payloads.push({ name: `object-${label(size)}`, title: `review context, ${label(size)}`, json: [message], msgpack: [message], bin: false });
   }
-  const bytes = mediaBytes(1024 * 1024);
-  payloads.push({
-    name: 'media-1m',
-    title: 'image result, 1 MiB (JSON: base64 text; MessagePack: bin)',
-    json: [response(3, { content: [{ type: 'image', mimeType: 'image/png', data: Buffer.from(bytes).toString('base64') }] })],
-    msgpack: [response(3, { content: [{ type: 'image', mimeType: 'image/png', data: bytes }] })],
-    bin: true,
-  });
+  const rows = response(4, { content: [{ type: 'text', text: 'listing' }], structuredContent: shortStringRows(50_000) });
+  payloads.push({ name: 'short-strings-50KB', title: 'listing of short strings, 50 KB', json: [rows], msgpack: [rows], bin: false });
+  for (const [name, size] of [['media-1m', 1024 * 1024], ['media-5m', 5 * 1024 * 1024]] as const) {
+    const bytes = mediaBytes(size);
+    payloads.push({
+      name,
+      title: `image result, ${size >> 20} MiB (JSON: base64 text; MessagePack: one bin)`,
+      json: [response(3, { content: [{ type: 'image', mimeType: 'image/png', data: Buffer.from(bytes).toString('base64') }] })],
+      msgpack: [response(3, { content: [{ type: 'image', mimeType: 'image/png', data: bytes }] })],
+      bin: true,
+    });
+  }
   return payloads;
 }
 
@@ -166,7 +186,7 @@ export async function runCodecPayload(payload: CodecPayload, rounds: number, tim
     callsPerRound: 0,
     warmupCalls: 0,
     variants,
-    comparisons: ['msgpack', 'msgpack-js'].map((id) => compareRounds(id, 'json', samples.get(id)!, samples.get('json')!, CODEC_METRICS)),
+    comparisons: codecComparisons().map(([candidate, baseline]) => compareRounds(candidate, baseline, samples.get(candidate)!, samples.get(baseline)!, CODEC_METRICS)),
     notes: [],
   };
 }

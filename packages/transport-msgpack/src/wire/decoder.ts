@@ -2,6 +2,24 @@ import { Unpackr } from 'msgpackr';
 import { DEFAULT_DECODE_BUDGET, DEFAULT_MAX_DEPTH, containerAllowance, shortKeyAllowance, type DecodeBudget } from './constants.js';
 import { PayloadError } from './errors.js';
 import { guardPayload } from './guard.js';
+import type { GuardOptions } from './guard-rules.js';
+import { guardedDecode } from './guarded-decode.js';
+
+/**
+ * How a payload is checked and built; both refuse the same payloads with the same errors and build the same
+ * values. 'guard-then-msgpackr': guardPayload scans, then msgpackr decodes. 'single-pass': guardedDecode
+ * checks and builds in one walk.
+ */
+export type DecodePath = 'guard-then-msgpackr' | 'single-pass';
+
+/**
+ * The path every runtime uses: guard-then-msgpackr. Measured side by side (`mcp-msgpack-bench --full
+ * --scenario codec`, README "Decoding: one pass or two"), the single pass wins on Bun for small messages
+ * (0.51x the decode time) and 50 KB objects (0.69x) but loses for many short strings (1.6-2.3x: msgpackr
+ * builds them faster); on Node it wins for small messages only (0.72-0.86x). Switch here, for one runtime
+ * (isBun, runtime.ts) or both, when the numbers say so.
+ */
+export const DEFAULT_DECODE_PATH: DecodePath = 'guard-then-msgpackr';
 
 export interface DecoderOptions {
   /** Deepest nesting of arrays and maps accepted. Default 128; msgpackr's own recursion fails near 4,400. */
@@ -10,6 +28,8 @@ export interface DecoderOptions {
   allowBin?: boolean;
   /** How many arrays and maps, and distinct short keys, a payload may hold for its size. Default DEFAULT_DECODE_BUDGET. */
   decodeBudget?: Partial<DecodeBudget>;
+  /** Which decode path to use. Default DEFAULT_DECODE_PATH (per runtime); the other is there to be compared. */
+  decodePath?: DecodePath;
 }
 
 export interface DecodedPayload {
@@ -19,10 +39,8 @@ export interface DecodedPayload {
 }
 
 /**
- * Decodes one untrusted msgpack-v1 payload into the JSON data model (bin as Uint8Array).
- *
- * msgpackr does the decoding (with its native string accelerator where it loads); guardPayload runs
- * first so that nothing msgpack-v1 forbids ever reaches it. Integers beyond 2^53 come back as the nearest
+ * Decodes one untrusted msgpack-v1 payload into the JSON data model (bin as Uint8Array), refusing everything
+ * SPEC.md section 4.1 refuses before any of it is built. Integers beyond 2^53 come back as the nearest
  * number, as JSON.parse gives them. A bin value is a view of `bytes`: the caller must not reuse them.
  */
 export class MsgpackDecoder {
@@ -35,21 +53,34 @@ export class MsgpackDecoder {
   private readonly maxDepth: number;
   private readonly allowBin: boolean;
   private readonly budget: DecodeBudget;
+  private readonly singlePass: boolean;
 
   constructor(options: DecoderOptions = {}) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.allowBin = options.allowBin ?? false;
     this.budget = { ...DEFAULT_DECODE_BUDGET, ...options.decodeBudget };
+    this.singlePass = (options.decodePath ?? DEFAULT_DECODE_PATH) === 'single-pass';
   }
 
   decode(bytes: Uint8Array, allowBin = this.allowBin): DecodedPayload {
     if (bytes.length === 0) throw new PayloadError('empty-payload', 'zero-length payload: msgpack-v1 frames hold exactly one value');
-    const { containsBin } = guardPayload(bytes, {
+    const guard: GuardOptions = {
       maxDepth: this.maxDepth,
       allowBin,
       maxContainers: containerAllowance(bytes.length, this.budget),
       maxShortKeys: shortKeyAllowance(bytes.length, this.budget),
-    });
+    };
+    if (this.singlePass) {
+      // Each array or map takes a byte, so only a payload longer than its allowance can break the budget. Such
+      // a payload is scanned first, so that a refused one builds nothing (a 60 MiB frame of empty maps would
+      // otherwise build millions of objects before the breach is found); the walk then has nothing to count.
+      if (bytes.length <= guard.maxContainers) return guardedDecode(bytes, guard);
+      guardPayload(bytes, guard);
+      return guardedDecode(bytes, { maxDepth: this.maxDepth, allowBin, maxContainers: Infinity });
+    }
+    // guardPayload runs first so that nothing msgpack-v1 forbids ever reaches msgpackr, which honours its
+    // private ext types, recurses without limit and trusts length headers.
+    const { containsBin } = guardPayload(bytes, guard);
     let value: unknown;
     try {
       value = this.unpackr.unpack(bytes);

@@ -1,4 +1,7 @@
 import { PayloadError, type MessageClues, type PayloadErrorCode } from './errors.js';
+import { SHORT_KEY_BYTES, ShortKeyCounter, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_OTHER, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
+
+export type { GuardOptions } from './guard-rules.js';
 
 /**
  * One pass over an untrusted payload, before any decoder sees it (SPEC.md, "Receiving").
@@ -14,39 +17,11 @@ import { PayloadError, type MessageClues, type PayloadErrorCode } from './errors
  * receiver can still answer or fail the right request when the rest of the message is bad.
  */
 
-export interface GuardOptions {
-  maxDepth: number;
-  allowBin: boolean;
-  /** Most arrays and maps the payload may hold (the decode budget, containerAllowance). */
-  maxContainers: number;
-  /** Most distinct map keys shorter than SHORT_KEY_BYTES the payload may hold (keyAllowance). Default: no limit. */
-  maxShortKeys?: number;
-}
-
 export interface GuardResult extends MessageClues {
   containsBin: boolean;
 }
 
-/**
- * Keys shorter than this are counted against the key budget. A JavaScript engine builds a hidden class or
- * dictionary entry per distinct key (V8: about 250 bytes); a one-entry map with a fresh 5-byte key is 8
- * bytes on the wire, so unbudgeted such maps cost 32x their size. From 16 bytes up a key pays for itself.
- */
-export const SHORT_KEY_BYTES = 16;
-
-// Short keys already counted: a direct-mapped table of key hashes, kept across payloads (a hit skips the
-// exact set below). It may only ever make the count smaller, never larger, which keeps every payload within
-// the budget accepted: a key seen in an earlier payload, or a hash collision, is one key not counted.
-const recentKeys = new Int32Array(4096);
-
-const PROTO_KEY = [0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]; // "__proto__"
 const utf8 = new TextDecoder('utf-8', { fatal: false });
-
-// Top-level keys the clues care about, recognised from their bytes (no string is built for them).
-const KEY_OTHER = 0;
-const KEY_ID = 1;
-const KEY_METHOD = 2;
-const KEY_RESULT_OR_ERROR = 3;
 
 /** Scans `bytes` (one complete MessagePack value) and throws a PayloadError on anything msgpack-v1 refuses. */
 export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardResult {
@@ -60,11 +35,9 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
   let pos = 0;
   let containers = 0;
   const maxShortKeys = options.maxShortKeys ?? Infinity;
-  const countKeys = maxShortKeys !== Infinity;
-  let shortKeys = 0;
-  let distinctKeys: Set<number> | undefined;
+  const keyCounter = maxShortKeys === Infinity ? undefined : new ShortKeyCounter(maxShortKeys);
   // Top-level map bookkeeping, for the clues.
-  let topKey = KEY_OTHER;
+  let topKey = TOP_KEY_OTHER;
   let topIsMap = false;
 
   const fail = (code: PayloadErrorCode, message: string): never => {
@@ -213,31 +186,20 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
       need(strLength);
       if (atKey && strLength < SHORT_KEY_BYTES) {
         if (strLength === 9 && isProtoKey(bytes, pos)) fail('forbidden-key', `map key "__proto__" at byte ${valueStart}`);
-        if (countKeys) {
-          const hash = keyHash(bytes, pos, strLength);
-          const slot = hash & (recentKeys.length - 1);
-          if (recentKeys[slot] !== hash) {
-            recentKeys[slot] = hash;
-            distinctKeys ??= new Set();
-            if (!distinctKeys.has(hash)) {
-              distinctKeys.add(hash);
-              if (++shortKeys > maxShortKeys) {
-                fail('over-budget', `more than ${maxShortKeys} distinct short map keys in a ${end}-byte payload (the decode budget) at byte ${valueStart}`);
-              }
-            }
-          }
+        if (keyCounter !== undefined && !keyCounter.count(bytes, pos, strLength)) {
+          fail('over-budget', `more than ${maxShortKeys} distinct short map keys in a ${end}-byte payload (the decode budget) at byte ${valueStart}`);
         }
       }
       if (topIsMap && depth === 1) {
         if (atKey) {
           topKey = topLevelKey(bytes, pos, strLength);
           // Noted at the key, so a message whose `method` or `result` value is itself bad still counts.
-          if (topKey === KEY_METHOD) clues.hasMethod = true;
-          else if (topKey === KEY_RESULT_OR_ERROR) clues.hasResultOrError = true;
-        } else if (topKey === KEY_ID) clues.id = utf8.decode(bytes.subarray(pos, pos + strLength));
+          if (topKey === TOP_KEY_METHOD) clues.hasMethod = true;
+          else if (topKey === TOP_KEY_RESULT_OR_ERROR) clues.hasResultOrError = true;
+        } else if (topKey === TOP_KEY_ID) clues.id = utf8.decode(bytes.subarray(pos, pos + strLength));
       }
       pos += strLength;
-    } else if (atTopValue && topKey === KEY_ID && childCount < 0) {
+    } else if (atTopValue && topKey === TOP_KEY_ID && childCount < 0) {
       const id = readInteger(view, valueStart, type);
       // Only an id JSON-RPC allows (a safe integer) can be echoed back faithfully.
       if (id !== undefined && Number.isSafeInteger(id)) clues.id = id;
@@ -265,34 +227,6 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
   return clues;
 }
 
-/** Which of the keys the clues care about starts at `at`: "id", "method", "result" or "error". */
-function topLevelKey(bytes: Uint8Array, at: number, length: number): number {
-  const b0 = bytes[at];
-  if (length === 2) return b0 === 0x69 && bytes[at + 1] === 0x64 ? KEY_ID : KEY_OTHER;
-  if (length === 6) {
-    if (b0 === 0x6d && matches(bytes, at, 'method')) return KEY_METHOD;
-    if (b0 === 0x72 && matches(bytes, at, 'result')) return KEY_RESULT_OR_ERROR;
-  } else if (length === 5 && b0 === 0x65 && matches(bytes, at, 'error')) return KEY_RESULT_OR_ERROR;
-  return KEY_OTHER;
-}
-
-/** FNV-1a over a key's bytes, seeded with its length. */
-function keyHash(bytes: Uint8Array, at: number, length: number): number {
-  let hash = 0x811c9dc5 ^ length;
-  for (let i = at; i < at + length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
-  return hash;
-}
-
-function matches(bytes: Uint8Array, at: number, ascii: string): boolean {
-  for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
-  return true;
-}
-
-function isProtoKey(bytes: Uint8Array, at: number): boolean {
-  for (let i = 0; i < 9; i++) if (bytes[at + i] !== PROTO_KEY[i]) return false;
-  return true;
-}
-
 /** Reads an integer id (header at `at`) if it is one; the bytes were bounds-checked already. */
 function readInteger(view: DataView, at: number, type: number): number | undefined {
   if (type <= 0x7f) return type;
@@ -317,8 +251,4 @@ function readInteger(view: DataView, at: number, type: number): number | undefin
     default:
       return undefined;
   }
-}
-
-function hex(n: number): string {
-  return n.toString(16).padStart(2, '0');
 }

@@ -1,0 +1,86 @@
+/**
+ * What guardPayload and guardedDecode both need to apply SPEC.md's receive rules the same way: the options,
+ * the `__proto__` and short-key tests, and the top-level keys the clues of a refused message come from.
+ */
+
+export interface GuardOptions {
+  maxDepth: number;
+  allowBin: boolean;
+  /** Most arrays and maps the payload may hold (the decode budget, containerAllowance). */
+  maxContainers: number;
+  /** Most distinct map keys shorter than SHORT_KEY_BYTES the payload may hold (keyAllowance). Default: no limit. */
+  maxShortKeys?: number;
+}
+
+/**
+ * Keys shorter than this are counted against the key budget. A JavaScript engine builds a hidden class or
+ * dictionary entry per distinct key (V8: about 250 bytes); a one-entry map with a fresh 5-byte key is 8
+ * bytes on the wire, so unbudgeted such maps cost 32x their size. From 16 bytes up a key pays for itself.
+ */
+export const SHORT_KEY_BYTES = 16;
+
+// Short keys already counted: a direct-mapped table of key hashes, kept across payloads (a hit skips the
+// exact set below). It may only ever make the count smaller, never larger, which keeps every payload within
+// the budget accepted: a key seen in an earlier payload, or a hash collision, is one key not counted.
+const recentKeys = new Int32Array(4096);
+
+/** Counts one payload's distinct short keys against its allowance. */
+export class ShortKeyCounter {
+  private distinct: Set<number> | undefined;
+  private counted = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Notes the key in bytes[at, at + length); false once the payload holds more distinct keys than the limit. */
+  count(bytes: Uint8Array, at: number, length: number): boolean {
+    const hash = keyHash(bytes, at, length);
+    const slot = hash & (recentKeys.length - 1);
+    if (recentKeys[slot] === hash) return true;
+    recentKeys[slot] = hash;
+    this.distinct ??= new Set();
+    if (this.distinct.has(hash)) return true;
+    this.distinct.add(hash);
+    return ++this.counted <= this.limit;
+  }
+}
+
+/** FNV-1a over a key's bytes, seeded with its length. */
+function keyHash(bytes: Uint8Array, at: number, length: number): number {
+  let hash = 0x811c9dc5 ^ length;
+  for (let i = at; i < at + length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  return hash;
+}
+
+const PROTO_KEY = [0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]; // "__proto__"
+
+/** Whether the 9 bytes at `at` spell `__proto__`. */
+export function isProtoKey(bytes: Uint8Array, at: number): boolean {
+  for (let i = 0; i < 9; i++) if (bytes[at + i] !== PROTO_KEY[i]) return false;
+  return true;
+}
+
+// Top-level keys the clues care about, recognised from their bytes (no string is built for them).
+export const TOP_KEY_OTHER = 0;
+export const TOP_KEY_ID = 1;
+export const TOP_KEY_METHOD = 2;
+export const TOP_KEY_RESULT_OR_ERROR = 3;
+
+/** Which of the keys the clues care about starts at `at`: "id", "method", "result" or "error". */
+export function topLevelKey(bytes: Uint8Array, at: number, length: number): number {
+  const b0 = bytes[at];
+  if (length === 2) return b0 === 0x69 && bytes[at + 1] === 0x64 ? TOP_KEY_ID : TOP_KEY_OTHER;
+  if (length === 6) {
+    if (b0 === 0x6d && matches(bytes, at, 'method')) return TOP_KEY_METHOD;
+    if (b0 === 0x72 && matches(bytes, at, 'result')) return TOP_KEY_RESULT_OR_ERROR;
+  } else if (length === 5 && b0 === 0x65 && matches(bytes, at, 'error')) return TOP_KEY_RESULT_OR_ERROR;
+  return TOP_KEY_OTHER;
+}
+
+function matches(bytes: Uint8Array, at: number, ascii: string): boolean {
+  for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
+  return true;
+}
+
+export function hex(n: number): string {
+  return n.toString(16).padStart(2, '0');
+}

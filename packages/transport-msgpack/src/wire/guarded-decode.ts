@@ -1,0 +1,376 @@
+import { PayloadError, type PayloadErrorCode } from './errors.js';
+import { SHORT_KEY_BYTES, ShortKeyCounter, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
+
+/**
+ * One pass over an untrusted payload that checks and builds at once: the same refusals as guardPayload
+ * (same PayloadError codes, messages and clues, found at the same byte, since both walk the bytes in order),
+ * and the same value as the guard followed by msgpackr (bin as views of `bytes`, int 64 as the nearest
+ * number). Nothing is built from a refused construct: every check runs before the value it guards is made.
+ *
+ * Recursive, like msgpackr: maxDepth bounds the recursion; a maxDepth the engine's stack cannot hold
+ * fails as malformed-msgpack, as msgpackr's own stack overflow did behind the guard.
+ */
+
+export interface GuardedDecodeResult {
+  value: unknown;
+  containsBin: boolean;
+}
+
+// The payload being decoded. Module state rather than a class: a decode runs no user code, so it cannot be
+// re-entered, and plain variables keep the hot loop free of property loads.
+let src: Uint8Array = new Uint8Array(0);
+let view: DataView | undefined;
+let pos = 0;
+let end = 0;
+let options: GuardOptions;
+let containers = 0;
+let containsBin = false;
+let keyCounter: ShortKeyCounter | undefined;
+// Clues for a refused message, as guardPayload gathers them (top-level map only).
+let clueId: string | number | undefined;
+let clueMethod = false;
+let clueResultOrError = false;
+
+/** Decodes one msgpack-v1 payload, refusing what guardPayload refuses. `bytes` must not be empty. */
+export function guardedDecode(bytes: Uint8Array, guard: GuardOptions): GuardedDecodeResult {
+  src = bytes;
+  view = undefined;
+  textView = undefined;
+  pos = 0;
+  end = bytes.length;
+  options = guard;
+  containers = 0;
+  containsBin = false;
+  keyCounter = guard.maxShortKeys === undefined || guard.maxShortKeys === Infinity ? undefined : new ShortKeyCounter(guard.maxShortKeys);
+  clueId = undefined;
+  clueMethod = false;
+  clueResultOrError = false;
+  let value: unknown;
+  try {
+    value = readPayload();
+  } catch (error) {
+    if (error instanceof PayloadError) throw error;
+    throw refusal('malformed-msgpack', `MessagePack decode failed: ${(error as Error).message}`);
+  } finally {
+    src = new Uint8Array(0); // hold no reference to the caller's bytes
+    view = undefined;
+    textView = undefined;
+  }
+  if (pos !== end) throw refusal('malformed-msgpack', `${end - pos} bytes after the end of the value`);
+  return { value, containsBin };
+}
+
+function refusal(code: PayloadErrorCode, message: string): PayloadError {
+  return new PayloadError(code, message, { id: clueId, hasMethod: clueMethod, hasResultOrError: clueResultOrError });
+}
+
+function fail(code: PayloadErrorCode, message: string): never {
+  throw refusal(code, message);
+}
+
+function need(n: number): void {
+  if (pos + n > end) fail('malformed-msgpack', `payload ends inside a value at byte ${pos} (needs ${n} more)`);
+}
+
+function u16(): number {
+  need(2);
+  const v = (src[pos]! << 8) | src[pos + 1]!;
+  pos += 2;
+  return v;
+}
+
+function u32(): number {
+  need(4);
+  const v = src[pos]! * 0x1000000 + ((src[pos + 1]! << 16) | (src[pos + 2]! << 8) | src[pos + 3]!);
+  pos += 4;
+  return v;
+}
+
+function dataView(): DataView {
+  return (view ??= new DataView(src.buffer, src.byteOffset, src.byteLength));
+}
+
+/** One value at `depth` containers deep (0: the payload itself). */
+function readValue(depth: number): unknown {
+  const start = pos;
+  need(1);
+  const type = src[pos++]!;
+  if (type <= 0x7f) return type;
+  if (type <= 0x8f) return readMap(type & 0x0f, depth, start);
+  if (type <= 0x9f) return readArray(type & 0x0f, depth, start);
+  if (type <= 0xbf) return readString(type & 0x1f);
+  if (type >= 0xe0) return type - 0x100;
+  let v: number;
+  switch (type) {
+    case 0xc0:
+      return null;
+    case 0xc2:
+      return false;
+    case 0xc3:
+      return true;
+    case 0xc4:
+    case 0xc5:
+    case 0xc6: {
+      if (!options.allowBin) fail('forbidden-type', `bin at byte ${start}: bin is only allowed once native bytes are negotiated`);
+      const length = type === 0xc4 ? (need(1), src[pos++]!) : type === 0xc5 ? u16() : u32();
+      need(length);
+      containsBin = true;
+      return src.subarray(pos, (pos += length));
+    }
+    case 0xca:
+      need(4);
+      // All-ones exponent: NaN or an infinity, which the JSON data model cannot hold.
+      if ((src[pos]! & 0x7f) === 0x7f && (src[pos + 1]! & 0x80) === 0x80) fail('non-finite-number', `float 32 NaN or Infinity at byte ${start}`);
+      v = dataView().getFloat32(pos);
+      pos += 4;
+      return v;
+    case 0xcb:
+      need(8);
+      if ((src[pos]! & 0x7f) === 0x7f && (src[pos + 1]! & 0xf0) === 0xf0) fail('non-finite-number', `float 64 NaN or Infinity at byte ${start}`);
+      v = dataView().getFloat64(pos);
+      pos += 8;
+      return v;
+    case 0xcc:
+      need(1);
+      return src[pos++]!;
+    case 0xcd:
+      return u16();
+    case 0xce:
+      return u32();
+    case 0xcf:
+      need(8);
+      // Both halves are exact, so the sum is rounded once: the nearest number, as JSON.parse gives it.
+      v = dataView().getUint32(pos) * 0x1_0000_0000 + dataView().getUint32(pos + 4);
+      pos += 8;
+      return v;
+    case 0xd0:
+      need(1);
+      return (src[pos++]! << 24) >> 24;
+    case 0xd1:
+      need(2);
+      v = ((src[pos]! << 24) >> 16) | src[pos + 1]!;
+      pos += 2;
+      return v;
+    case 0xd2:
+      need(4);
+      v = (src[pos]! << 24) | (src[pos + 1]! << 16) | (src[pos + 2]! << 8) | src[pos + 3]!;
+      pos += 4;
+      return v;
+    case 0xd3:
+      need(8);
+      v = dataView().getInt32(pos) * 0x1_0000_0000 + dataView().getUint32(pos + 4);
+      pos += 8;
+      return v;
+    case 0xd9:
+      need(1);
+      return readString(src[pos++]!);
+    case 0xda:
+      return readString(u16());
+    case 0xdb:
+      return readString(u32());
+    case 0xdc:
+      return readArray(u16(), depth, start);
+    case 0xdd:
+      return readArray(u32(), depth, start);
+    case 0xde:
+      return readMap(u16(), depth, start);
+    case 0xdf:
+      return readMap(u32(), depth, start);
+    case 0xc1:
+      return fail('forbidden-type', `reserved type 0xc1 at byte ${start}`);
+    default: {
+      // ext 8/16/32 (c7-c9) and fixext (d4-d8): the type number follows the length, if there is one.
+      const extType = type >= 0xd4 ? src[pos] : src[pos + (type === 0xc7 ? 1 : type === 0xc8 ? 2 : 4)];
+      return fail('forbidden-type', `ext type ${extType ?? '?'} (0x${hex(type)}) at byte ${start}: msgpack-v1 allows no ext types`);
+    }
+  }
+}
+
+/** The checks every array or map header passes before anything is built for it. */
+function enterContainer(values: number, isMap: boolean, count: number, depth: number, start: number): void {
+  // Every value takes at least one byte: a header that claims more than is left is a lie.
+  if (values > end - pos) fail('malformed-msgpack', `${isMap ? 'map' : 'array'} at byte ${start} claims ${count} entries but only ${end - pos} bytes follow`);
+  if (depth + 1 > options.maxDepth) fail('too-deep', `nesting deeper than ${options.maxDepth} levels at byte ${start}`);
+  if (++containers > options.maxContainers) {
+    fail('over-budget', `more than ${options.maxContainers} arrays and maps in a ${end}-byte payload (the decode budget) at byte ${start}`);
+  }
+}
+
+function readArray(count: number, depth: number, start: number): unknown[] {
+  enterContainer(count, false, count, depth, start);
+  const array = new Array<unknown>(count);
+  for (let i = 0; i < count; i++) array[i] = readValue(depth + 1);
+  return array;
+}
+
+function readMap(count: number, depth: number, start: number): Record<string, unknown> {
+  enterContainer(count * 2, true, count, depth, start);
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    const key = readKey();
+    object[key] = readValue(depth + 1);
+  }
+  return object;
+}
+
+/** The payload's value; when it is a map (a message), readTopMap gathers the clues on the way. */
+function readPayload(): unknown {
+  const type = src[0]!;
+  if (type >= 0x80 && type <= 0x8f) return (pos++, readTopMap(type & 0x0f));
+  if (type === 0xde) return (pos++, readTopMap(u16()));
+  if (type === 0xdf) return (pos++, readTopMap(u32()));
+  return readValue(0);
+}
+
+/** The payload's own map, which also gathers the clues: its `id`, and whether it has `method`, `result` or `error`. */
+function readTopMap(count: number): Record<string, unknown> {
+  enterContainer(count * 2, true, count, 0, 0);
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    const key = readKey();
+    const which = topLevelKey(src, pos - keyLength, keyLength);
+    // Noted at the key, so a message whose `method` or `result` value is itself bad still counts.
+    if (which === TOP_KEY_METHOD) clueMethod = true;
+    else if (which === TOP_KEY_RESULT_OR_ERROR) clueResultOrError = true;
+    const valueType = pos < end ? src[pos]! : 0xc0;
+    const value = readValue(1);
+    // Only an id JSON-RPC allows (a string, or a safe integer from an int type) can be echoed back faithfully.
+    if (which === TOP_KEY_ID && (typeof value === 'string' || (isIntType(valueType) && Number.isSafeInteger(value)))) clueId = value as string | number;
+    object[key] = value;
+  }
+  return object;
+}
+
+function isIntType(type: number): boolean {
+  return type <= 0x7f || type >= 0xe0 || (type >= 0xcc && type <= 0xd3 && type !== 0xca && type !== 0xcb);
+}
+
+// The byte length of the key readKey returned last (its bytes end at pos).
+let keyLength = 0;
+
+/** A map key: a str other than `__proto__`, counted against the short-key budget when that applies. */
+function readKey(): string {
+  const start = pos;
+  need(1);
+  const type = src[pos++]!;
+  let length: number;
+  if (type >= 0xa0 && type <= 0xbf) length = type & 0x1f;
+  else if (type === 0xd9) length = (need(1), src[pos++]!);
+  else if (type === 0xda) length = u16();
+  else if (type === 0xdb) length = u32();
+  else return refuseKey(type, start);
+  need(length);
+  keyLength = length;
+  if (length < SHORT_KEY_BYTES) {
+    if (length === 9 && isProtoKey(src, pos)) fail('forbidden-key', `map key "__proto__" at byte ${start}`);
+    if (keyCounter !== undefined && !keyCounter.count(src, pos, length)) {
+      fail('over-budget', `more than ${keyCounter.limit} distinct short map keys in a ${end}-byte payload (the decode budget) at byte ${start}`);
+    }
+    return shortKey(length);
+  }
+  return readString(length);
+}
+
+/** A key that is not a str: its header is checked as a value's would be (a forbidden type is reported as such), then refused. */
+function refuseKey(type: number, start: number): never {
+  if (type <= 0x9f && type >= 0x80) {
+    // fixmap, fixarray: nothing more to read
+  } else if (type === 0xdc || type === 0xde) u16();
+  else if (type === 0xdd || type === 0xdf) u32();
+  else {
+    pos = start;
+    readValue(0);
+  }
+  return fail('non-string-key', `map key at byte ${start} is not a string (type 0x${hex(type)})`);
+}
+
+// Short ASCII keys repeat from message to message: one string per distinct key, found again by a cheap
+// hash of its bytes and confirmed char by char, saves building it and the engine interning it again.
+const KEY_CACHE_SIZE = 4096;
+const keyCache: (string | undefined)[] = new Array<string | undefined>(KEY_CACHE_SIZE).fill(undefined);
+
+function shortKey(length: number): string {
+  const at = pos;
+  if (length === 0) return '';
+  const slot = (length * 0x9e5 + src[at]! * 0x3b + src[at + length - 1]! * 7 + src[at + (length >> 1)]!) & (KEY_CACHE_SIZE - 1);
+  const cached = keyCache[slot];
+  if (cached !== undefined && cached.length === length) {
+    let same = true;
+    for (let i = 0; i < length; i++) {
+      if (cached.charCodeAt(i) !== src[at + i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) {
+      pos += length;
+      return cached;
+    }
+  }
+  const key = readString(length);
+  // Only an ASCII key has one char per byte, which the comparison above relies on.
+  if (key.length === length) keyCache[slot] = key;
+  return key;
+}
+
+/**
+ * A str of `length` bytes. Short ASCII strings (most keys and enum-like values) are built in JS: a native
+ * call costs more than the copy. Everything else goes to the runtime's UTF-8 decoder through a Buffer view,
+ * which replaces ill-formed sequences as TextDecoder does (SPEC.md 3.3) and, on Node and Bun, costs less per
+ * call than TextDecoder.decode.
+ */
+function readString(length: number): string {
+  need(length);
+  const at = pos;
+  pos += length;
+  if (length <= SHORT_STRING_BYTES) {
+    let bits = 0;
+    for (let i = at; i < at + length; i++) bits |= src[i]!;
+    if (bits < 0x80) return asciiString(at, length);
+  }
+  return payloadText().utf8Slice(at, at + length);
+}
+
+const SHORT_STRING_BYTES = 16;
+
+interface Utf8Slicing {
+  utf8Slice(start: number, end: number): string;
+}
+
+// A Buffer over the payload, made once per payload and only when a string needs it.
+let textView: Utf8Slicing | undefined;
+
+function payloadText(): Utf8Slicing {
+  return (textView ??= Buffer.from(src.buffer, src.byteOffset, src.byteLength) as unknown as Utf8Slicing);
+}
+
+const fromCharCode = String.fromCharCode;
+
+/**
+ * The ASCII bytes at [at, at + length) as a string: up to 8 chars in one call, longer ones joined from such
+ * calls. Few joins matter on Bun: with 4-char pieces the single pass took 2.3x guard + msgpackr's decode time
+ * on many short strings, with 8-char pieces 1.6x (codec benchmark).
+ */
+function asciiString(at: number, length: number): string {
+  const b = src;
+  switch (length) {
+    case 0:
+      return '';
+    case 1:
+      return fromCharCode(b[at]!);
+    case 2:
+      return fromCharCode(b[at]!, b[at + 1]!);
+    case 3:
+      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!);
+    case 4:
+      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
+    case 5:
+      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!);
+    case 6:
+      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!);
+    case 7:
+      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!, b[at + 6]!);
+    default:
+      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!, b[at + 6]!, b[at + 7]!) + asciiString(at + 8, length - 8);
+  }
+}
