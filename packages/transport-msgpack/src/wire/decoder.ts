@@ -17,7 +17,7 @@ export type DecodePath = 'guard-then-msgpackr' | 'single-pass';
  * --scenario codec`, README "Decoding: one pass or two"), the single pass wins on Bun for small messages
  * (0.51x the decode time) and 50 KB objects (0.69x) but loses for many short strings (1.6-2.3x: msgpackr
  * builds them faster); on Node it wins for small messages only (0.72-0.86x). Switch here, for one runtime
- * (isBun, runtime.ts) or both, when the numbers say so.
+ * (`isBun` from runtime/current.ts) or both, when the numbers say so.
  */
 export const DEFAULT_DECODE_PATH: DecodePath = 'guard-then-msgpackr';
 
