@@ -92,6 +92,23 @@ describe('decode paths: generated values', () => {
     );
   });
 
+  it('they agree on rows of short strings spanning many of the windows short ASCII strings are cut from on Bun', () => {
+    // Short ASCII strings among multi-byte ones, long ones and bins, repeated and unique, as values and keys,
+    // over payloads of many 256-byte windows: strings start, end and straddle windows at every offset.
+    const shortAscii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 16 });
+    const cell = fc.oneof({ weight: 6, arbitrary: shortAscii }, fc.string({ unit: 'grapheme', maxLength: 6 }), fc.string({ minLength: 17, maxLength: 300 }), fc.uint8Array({ maxLength: 300 }));
+    const rows = fc.array(fc.oneof(fc.array(cell, { maxLength: 8 }), fc.dictionary(shortAscii.filter((k) => k !== '__proto__'), cell, { maxKeys: 6, noNullPrototype: true })), { minLength: 50, maxLength: 300 });
+    fc.assert(
+      fc.property(rows, (value) => {
+        const payload = new Uint8Array(canonical.encode({ jsonrpc: '2.0', id: 'rows', result: { rows: value } })); // not a Buffer: bins come back as plain views
+        const decoded = assertSameOutcome(payload);
+        assert.ok('value' in decoded);
+        assert.deepStrictEqual((decoded.value as { result: unknown }).result, { rows: value });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('they agree on payloads from another encoder (@msgpack/msgpack: other header choices)', () => {
     fc.assert(
       fc.property(fc.oneof(jsonLike, message), (value) => {

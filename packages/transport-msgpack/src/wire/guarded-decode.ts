@@ -1,4 +1,5 @@
 import { PayloadError, type PayloadErrorCode } from './errors.js';
+import { BUILD_FROM_WINDOW, asciiFromCodes, asciiFromWindow, forgetWindow, type Latin1Slicing } from './short-ascii.js';
 import { SHORT_KEY_BYTES, ShortKeyCounter, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
 
 /**
@@ -36,6 +37,7 @@ export function guardedDecode(bytes: Uint8Array, guard: GuardOptions): GuardedDe
   src = bytes;
   view = undefined;
   textView = undefined;
+  forgetWindow();
   pos = 0;
   end = bytes.length;
   options = guard;
@@ -55,6 +57,7 @@ export function guardedDecode(bytes: Uint8Array, guard: GuardOptions): GuardedDe
     src = new Uint8Array(0); // hold no reference to the caller's bytes
     view = undefined;
     textView = undefined;
+    forgetWindow();
   }
   if (pos !== end) throw refusal('malformed-msgpack', `${end - pos} bytes after the end of the value`);
   return { value, containsBin };
@@ -307,70 +310,40 @@ function shortKey(length: number): string {
       return cached;
     }
   }
-  const key = readString(length);
+  // A key of its own, not cut from a window: the cache keeps it for good.
+  const key = readString(length, true);
   // Only an ASCII key has one char per byte, which the comparison above relies on.
   if (key.length === length) keyCache[slot] = key;
   return key;
 }
 
 /**
- * A str of `length` bytes. Short ASCII strings (most keys and enum-like values) are built in JS: a native
- * call costs more than the copy. Everything else goes to the runtime's UTF-8 decoder through a Buffer view,
- * which replaces ill-formed sequences as TextDecoder does (SPEC.md 3.3) and, on Node and Bun, costs less per
- * call than TextDecoder.decode.
+ * A str of `length` bytes. Short ASCII strings (most keys and enum-like values) are built as short-ascii.ts
+ * says, per runtime; `own` asks for a string that shares no window (one kept for long). Everything else goes
+ * to the runtime's UTF-8 decoder through a Buffer view, which replaces ill-formed sequences as TextDecoder
+ * does (SPEC.md 3.3) and, on Node and Bun, costs less per call than TextDecoder.decode.
  */
-function readString(length: number): string {
+function readString(length: number, own = false): string {
   need(length);
   const at = pos;
   pos += length;
   if (length <= SHORT_STRING_BYTES) {
     let bits = 0;
     for (let i = at; i < at + length; i++) bits |= src[i]!;
-    if (bits < 0x80) return asciiString(at, length);
+    if (bits < 0x80) return BUILD_FROM_WINDOW && !own ? asciiFromWindow(payloadText(), end, at, length) : asciiFromCodes(src, at, length);
   }
   return payloadText().utf8Slice(at, at + length);
 }
 
 const SHORT_STRING_BYTES = 16;
 
-interface Utf8Slicing {
+interface PayloadText extends Latin1Slicing {
   utf8Slice(start: number, end: number): string;
 }
 
 // A Buffer over the payload, made once per payload and only when a string needs it.
-let textView: Utf8Slicing | undefined;
+let textView: PayloadText | undefined;
 
-function payloadText(): Utf8Slicing {
-  return (textView ??= Buffer.from(src.buffer, src.byteOffset, src.byteLength) as unknown as Utf8Slicing);
-}
-
-const fromCharCode = String.fromCharCode;
-
-/**
- * The ASCII bytes at [at, at + length) as a string: up to 8 chars in one call, longer ones joined from such
- * calls. Few joins matter on Bun: with 4-char pieces the single pass took 2.3x guard + msgpackr's decode time
- * on many short strings, with 8-char pieces 1.6x (codec benchmark).
- */
-function asciiString(at: number, length: number): string {
-  const b = src;
-  switch (length) {
-    case 0:
-      return '';
-    case 1:
-      return fromCharCode(b[at]!);
-    case 2:
-      return fromCharCode(b[at]!, b[at + 1]!);
-    case 3:
-      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!);
-    case 4:
-      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
-    case 5:
-      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!);
-    case 6:
-      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!);
-    case 7:
-      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!, b[at + 6]!);
-    default:
-      return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!, b[at + 6]!, b[at + 7]!) + asciiString(at + 8, length - 8);
-  }
+function payloadText(): PayloadText {
+  return (textView ??= Buffer.from(src.buffer, src.byteOffset, src.byteLength) as unknown as PayloadText);
 }
