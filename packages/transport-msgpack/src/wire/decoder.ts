@@ -1,4 +1,5 @@
 import { Unpackr } from 'msgpackr';
+import { isBun } from '../runtime/current.js';
 import { DEFAULT_DECODE_BUDGET, DEFAULT_MAX_DEPTH, containerAllowance, shortKeyAllowance, type DecodeBudget } from './constants.js';
 import { PayloadError } from './errors.js';
 import { guardPayload } from './guard.js';
@@ -13,13 +14,13 @@ import { guardedDecode } from './guarded-decode.js';
 export type DecodePath = 'guard-then-msgpackr' | 'single-pass';
 
 /**
- * The path every runtime uses: guard-then-msgpackr. Measured side by side (`mcp-msgpack-bench --full
- * --scenario codec`, README "Decoding: one pass or two"), the single pass wins on Bun for small messages
- * (0.51x the decode time) and 50 KB objects (0.69x) but loses for many short strings (1.6-2.3x: msgpackr
- * builds them faster); on Node it wins for small messages only (0.72-0.86x). Switch here, for one runtime
- * (`isBun` from runtime/current.ts) or both, when the numbers say so.
+ * The path each runtime uses, measured side by side (`mcp-msgpack-bench --full --scenario codec`, README
+ * "Decoding: one pass or two"). Bun: the single pass, which takes about 0.5x guard + msgpackr's decode time
+ * for small messages, 0.6-0.7x for 50 KB objects and, with short ASCII strings cut from a latin1 window,
+ * 0.7-0.8x for many short strings. Node: guard + msgpackr; the single pass wins there for small messages
+ * only (0.7-0.9x) and ties elsewhere.
  */
-export const DEFAULT_DECODE_PATH: DecodePath = 'guard-then-msgpackr';
+export const DEFAULT_DECODE_PATH: DecodePath = isBun ? 'single-pass' : 'guard-then-msgpackr';
 
 export interface DecoderOptions {
   /** Deepest nesting of arrays and maps accepted. Default 128; msgpackr's own recursion fails near 4,400. */
