@@ -15,10 +15,10 @@ export type DecodePath = 'guard-then-msgpackr' | 'single-pass';
 
 /**
  * The path each runtime uses, measured side by side (`mcp-msgpack-bench --full --scenario codec`, README
- * "Decoding: one pass or two"). Bun: the single pass, which takes about 0.5x guard + msgpackr's decode time
- * for small messages, 0.6-0.7x for 50 KB objects and, with short ASCII strings cut from a latin1 window,
- * 0.7-0.8x for many short strings. Node: guard + msgpackr; the single pass wins there for small messages
- * only (0.7-0.9x) and ties elsewhere.
+ * "Decoding: one pass or two"). Bun: the single pass, which takes about 0.6x guard + msgpackr's decode time
+ * for small messages, 0.7x for 50 KB objects and, with short ASCII strings cut from a latin1 window
+ * (short-ascii.ts), 0.73-0.97x for many short strings. Node: guard + msgpackr; the single pass wins there
+ * for small messages and 50 KB objects but loses for many short strings (1.15x) and at 1 MB (1.07x).
  */
 export const DEFAULT_DECODE_PATH: DecodePath = isBun ? 'single-pass' : 'guard-then-msgpackr';
 

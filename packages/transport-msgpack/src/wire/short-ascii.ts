@@ -20,8 +20,8 @@ export const BUILD_FROM_WINDOW = isBun;
 
 /**
  * Bytes per window. JavaScriptCore's substrings share their window, so a string kept from a payload keeps
- * its window alive: a small window bounds that to a few hundred bytes per kept string, and on Bun costs no
- * more than a 4 KB one (codec benchmark, short-strings-50KB).
+ * its window alive: a small window bounds that to a few hundred bytes per kept string, and on Bun was no
+ * slower than a 4 KB one (measured while choosing, on short-strings-50KB).
  */
 export const WINDOW_BYTES = 256;
 
