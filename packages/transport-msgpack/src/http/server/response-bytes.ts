@@ -51,7 +51,10 @@ function remember(response: Response, body: InMemoryBody): Response {
   return response;
 }
 
-/** The in-memory body of a response made by bytesResponse or textResponse (or passed on with carryBytes). */
+/**
+ * The in-memory body of a response made by bytesResponse or textResponse (or passed on with carryBytes): for
+ * the adapters, and for the handler, which takes such a reply as complete once made (on every runtime).
+ */
 export function inMemoryBody(response: Response): InMemoryBody | undefined {
   return bodyOfResponse.get(response);
 }
