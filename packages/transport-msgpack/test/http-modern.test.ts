@@ -565,4 +565,39 @@ describe('2026-07-28 over HTTP: server instances are reused between requests, on
       }
     });
   }
+
+  /** A 2026-07-28 tools/call on the JSON wire, as a Request for handle() (no sockets). */
+  function modernCall(id: number): Request {
+    const _meta = {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      host: '127.0.0.1',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': 'whoami',
+    };
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'whoami', arguments: {}, _meta } });
+    return new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body });
+  }
+
+  for (const enableJsonResponse of [true, false]) {
+    const reply = enableJsonResponse ? 'a reply in memory gives its instance back before it is read' : 'a reply stream keeps its instance until it is read';
+    it(`${reply}`, async () => {
+      const factory = countingFactory();
+      const handler = new McpHttpHandler({ createServer: factory.make as never, enableJsonResponse });
+      try {
+        const first = await handler.handle(modernCall(1));
+        const second = await handler.handle(modernCall(2));
+        assert.equal(factory.made(), enableJsonResponse ? 1 : 2);
+        for (const response of [first, second]) assert.match(await response.text(), /:raw/);
+      } finally {
+        await handler.close();
+      }
+    });
+  }
 });

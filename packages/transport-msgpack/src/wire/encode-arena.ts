@@ -28,7 +28,12 @@ interface BufferLease {
 }
 
 export abstract class EncodeArena {
-  protected buf: Buffer = Buffer.allocUnsafeSlow(ARENA_BYTES);
+  /**
+   * No arena until the first message asks for one (prepareMessage): a transport made for one request, or
+   * one whose client speaks JSON, may never encode MessagePack, and a 64 KiB buffer per request is garbage
+   * V8 must account and collect.
+   */
+  protected buf: Buffer = Buffer.allocUnsafe(0);
   /**
    * The current buffer's lease. Each message placed in it is lent (lent-bytes) through its last piece there,
    * and writers that know the kernel has the bytes give it back: a buffer whose messages all came back is

@@ -1,4 +1,4 @@
-import { carryBytes } from './response-bytes.js';
+import { carryBytes, inMemoryBody } from './response-bytes.js';
 import { randomUUID } from 'node:crypto';
 import type { AuthInfo, Transport } from '../../mcp/types.js';
 import { WebHttpMsgpackServerTransport } from './server-transport.js';
@@ -182,10 +182,15 @@ export class WebMcpHttpHandler {
       await this.shut(session);
       throw error;
     }
-    // The server lives as long as its reply: until the stream ends or the client goes away.
-    return afterBody(response, () => {
+    const done = () => {
       if (!keep?.(session)) void this.shut(session);
-    });
+    };
+    // A reply in memory is complete as it is made: nothing of it runs on the server any more, and what is
+    // encoded stays where it is (the encoder never writes over bytes it handed out). A stream lives as long
+    // as its reader: until it ends or the client goes away.
+    if (inMemoryBody(response) === undefined) return afterBody(response, done);
+    done();
+    return response;
   }
 
   /** Handles one request of a session, counting it as in flight so the session cannot expire under it. */

@@ -22,9 +22,7 @@ export function bytesResponse(pieces: readonly Uint8Array[], status: number, hea
       controller.close();
     },
   });
-  const response = new Response(body, { status, headers: { ...headers, 'Content-Length': String(length) } });
-  bodyOfResponse.set(response, pieces);
-  return response;
+  return remember(new Response(body, { status, headers: { ...headers, 'Content-Length': String(length) } }), pieces);
 }
 
 /**
@@ -35,7 +33,7 @@ export function bytesResponse(pieces: readonly Uint8Array[], status: number, hea
  * adapter reads the body. Content-Length is the text's UTF-8 length, which the node adapter relies on.
  */
 export function textResponse(text: string, status: number, headers: Record<string, string>): Response {
-  if (!runtime.adapterWritesReplyText) return new Response(text, { status, headers });
+  if (!runtime.adapterWritesReplyText) return remember(new Response(text, { status, headers }), text);
   const body = new ReadableStream<Uint8Array>(
     {
       pull(controller) {
@@ -45,12 +43,18 @@ export function textResponse(text: string, status: number, headers: Record<strin
     },
     { highWaterMark: 0 },
   );
-  const response = new Response(body, { status, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(text, 'utf8')) } });
-  bodyOfResponse.set(response, text);
+  return remember(new Response(body, { status, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(text, 'utf8')) } }), text);
+}
+
+function remember(response: Response, body: InMemoryBody): Response {
+  bodyOfResponse.set(response, body);
   return response;
 }
 
-/** The in-memory body of a response made by bytesResponse or textResponse (or passed on with carryBytes). */
+/**
+ * The in-memory body of a response made by bytesResponse or textResponse (or passed on with carryBytes): for
+ * the adapters, and for the handler, which takes such a reply as complete once made (on every runtime).
+ */
 export function inMemoryBody(response: Response): InMemoryBody | undefined {
   return bodyOfResponse.get(response);
 }
