@@ -1,13 +1,12 @@
 import { runtime } from '../../runtime/current.js';
 
-/**
- * Responses whose body is already in memory (every reply but the streams). The Fetch spec makes
- * `new Response(bytes)` copy its body, and reading it back with arrayBuffer() copies again: for a 5 MiB
- * media result that is two copies and two extra 5 MiB buffers per call. Here the body is a stream over the
- * same bytes, and the bytes are remembered so the server adapters (node-adapter.ts, bun-adapter.ts) write
- * them directly. A body comes as pieces (see CanonicalEncoder.encodePieces): large native bytes are pieces of
- * their own, never copied.
- */
+// Responses whose body is already in memory (every reply but the streams). The Fetch spec makes
+// `new Response(bytes)` copy its body, and reading it back with arrayBuffer() copies again: for a 5 MiB
+// media result that is two copies and two extra 5 MiB buffers per call. Here the body is a stream over the
+// same bytes, and the bytes are remembered so the server adapters (node-adapter.ts, bun-adapter.ts) write
+// them directly. A body comes as pieces (see CanonicalEncoder.encodePieces): large native bytes are pieces of
+// their own, never copied.
+
 /** A body in memory: pieces of bytes, or JSON text (which node:http writes as it is, with no Buffer of its own). */
 export type InMemoryBody = readonly Uint8Array[] | string;
 

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, RequestId } from '../../mcp/types.js';
-import type { MessageCodec } from '../../codec/message-codec.js';
-import { MsgpackMessageCodec } from '../../codec/msgpack-codec.js';
-import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, prefersMsgpack } from '../media.js';
+import type { MessageCodec, WireCodecs } from '../../codec/message-codec.js';
+import { createWireCodecs } from '../../codec/wire-codecs.js';
+import { prefersMsgpack } from '../media.js';
 import type { EventStream } from './event-stream.js';
 import { bytesResponse, textResponse } from './response-bytes.js';
 import type { HttpRequestLike } from './server-options.js';
@@ -58,11 +58,12 @@ export function streamResponse(stream: EventStream, sessionId: string | undefine
   });
 }
 
-export function refusalResponse(req: HttpRequestLike, refusal: Refusal, codec?: MsgpackMessageCodec): Response {
-  return errorResponse(req, refusal.status, refusal.code, refusal.message, refusal.headers, refusal.data, codec, refusal.id ?? null);
+export function refusalResponse(req: HttpRequestLike, refusal: Refusal, codecs?: WireCodecs): Response {
+  return errorResponse(req, refusal.status, refusal.code, refusal.message, refusal.headers, refusal.data, codecs, refusal.id ?? null);
 }
 
-const ERROR_CODEC = new MsgpackMessageCodec();
+/** For errors answered before any session (and its adapter) is known. */
+const ERROR_CODECS = createWireCodecs();
 
 /**
  * A JSON-RPC error (id null unless the request's id is known), in the encoding the client asked for. `jsonrpc` and `id` come first, as
@@ -76,16 +77,13 @@ export function errorResponse(
   message: string,
   headers: Record<string, string> = {},
   data?: unknown,
-  codec: MsgpackMessageCodec = ERROR_CODEC,
+  codecs: WireCodecs = ERROR_CODECS,
   id: RequestId | null = null,
 ): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
   const value = { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
   const all: Record<string, string> = { ...headers, Vary: 'Accept, Content-Type' };
-  if (prefersMsgpack(req.headers.get('accept'))) {
-    all['Content-Type'] = MSGPACK_MEDIA_TYPE;
-    return new Response(codec.encodeBody(value) as Uint8Array<ArrayBuffer>, { status, headers: all });
-  }
-  all['Content-Type'] = JSON_MEDIA_TYPE;
-  return new Response(JSON.stringify(value), { status, headers: all });
+  const codec = codecs[prefersMsgpack(req.headers.get('accept')) ? 'msgpack' : 'json'];
+  all['Content-Type'] = codec.mediaType;
+  return new Response(codec.encodeBody(value) as BodyInit, { status, headers: all });
 }

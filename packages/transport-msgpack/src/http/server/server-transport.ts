@@ -281,6 +281,6 @@ export class WebHttpMsgpackServerTransport implements Transport {
   /** Answers a refused request, reporting it first unless it is quiet (the SDK reports every refused request through onerror). */
   private refuse(req: HttpRequestLike, refusal: Refusal): Response {
     if (!refusal.quiet) this.onerror?.(new Error(refusal.message));
-    return refusalResponse(req, refusal, this.codecs.msgpack);
+    return refusalResponse(req, refusal, this.codecs);
   }
 }
