@@ -1,3 +1,5 @@
+import { Buffer } from '../runtime/buffer.js';
+
 /**
  * MessagePack str values (header, then UTF-8) written into the encoder's buffer, room already made.
  * Plain functions of the buffer, not encoder methods: the encoder calls them once per string, as it did
