@@ -10,7 +10,8 @@ type NodeBuffer = globalThis.Buffer;
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
-class WebBuffer extends Uint8Array {
+/** Exported for its test only: the package uses it through `Buffer` below. */
+export class WebBuffer extends Uint8Array {
   static allocUnsafe(size: number): WebBuffer {
     return new WebBuffer(size);
   }
