@@ -10,8 +10,9 @@ import { build, type Metafile, type Platform } from 'esbuild';
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 
-async function bundle(source: string, platform: Platform): Promise<{ inputs: string[]; bytes: number; text: string }> {
+async function bundle(source: string, platform: Platform, conditions?: string[]): Promise<{ inputs: string[]; bytes: number; text: string }> {
   const result = await build({
+    ...(conditions && { conditions }),
     stdin: { contents: source, resolveDir: packageDir, loader: 'js' },
     bundle: true,
     platform,
@@ -46,6 +47,12 @@ describe('the core entry bundles without node: or undici', () => {
       });
     }
   }
+
+  it('the web handler as wrangler bundles a Worker (conditions workerd, worker, browser)', async () => {
+    const { inputs } = await bundle(`export { WebMcpHttpHandler, HttpMsgpackClientTransport } from 'mcp-msgpack-transport';`, 'neutral', ['workerd', 'worker', 'browser']);
+    assert.ok(inputs.some((path) => path.endsWith('dist/esm/core.js')), 'the root did not resolve to the core');
+    assert.deepEqual(notNeutral(inputs), []);
+  });
 
   it('fails where it should: the stdio entry does not bundle for the browser', async () => {
     await assert.rejects(bundle(`export * from 'mcp-msgpack-transport/stdio';`, 'browser'), /node:(child_process|process|stream)/);
