@@ -12,8 +12,9 @@ export const bunRuntime: Runtime = {
   // Bun's sinks do not say when a chunk has left; bun-adapter.ts gives lent bytes back once the body is done.
   writersGiveBackLentBytes: false,
   adapterWritesReplyText: false,
-  // The single pass took 0.6-0.97x guard + msgpackr's decode time on Bun, and built char by char many short
-  // strings took 1.6-2.3x msgpackr's (README "Decoding: one pass or two").
+  // JavaScriptCore: the single pass wins or ties against guard + msgpackr on every payload of the codec
+  // benchmark, and cutting short strings from a latin1 window beats building them char by char (`mcp-msgpack-bench --full --scenario codec`;
+  // README "Decoding: one pass or two" has the figures).
   decodePath: 'single-pass',
   shortAsciiFromWindow: true,
   // Some of Bun's import failures carry no code, only this message.

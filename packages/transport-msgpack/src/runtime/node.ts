@@ -32,7 +32,7 @@ export const nodeRuntime: Runtime = {
   writersGiveBackLentBytes: true,
   adapterWritesReplyText: true,
   // V8: the single pass loses to guard + msgpackr on many short strings and at 1 MB, and a native
-  // latin1Slice call costs more than building a short string char by char (README "Decoding: one pass or two").
+  // latin1Slice call costs more than building a short string char by char (same command and README section).
   decodePath: 'guard-then-msgpackr',
   shortAsciiFromWindow: false,
   isModuleNotFound: hasModuleNotFoundCode,
