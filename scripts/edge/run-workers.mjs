@@ -1,6 +1,7 @@
 // Cloudflare Workers: the Worker (worker.mjs) bundled as wrangler would, run in workerd by miniflare, with
 // and without nodejs_compat, and called from Node by our client (MessagePack, native bytes) and by the SDK's
-// own (JSON). Prints the bundle size and one line per check; throws on any failure.
+// own (JSON). Prints the bundle size and one line per check; throws on any failure. workerd may log a
+// "Broken pipe" as it is disposed: a keep-alive written to a GET stream the closing client already left.
 import { Miniflare } from 'miniflare';
 import { bundle, kib } from './bundle.mjs';
 import { checkClient } from './check-client.mjs';
