@@ -3,7 +3,7 @@
 // The source maps carry their sources inline (tsconfig.json, inlineSources), since src/ is not published,
 // and the repository's LICENSE is copied in, since a package's `files` cannot reach above its directory.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -18,6 +18,16 @@ run('tsconfig.json');
 if (existsSync('tsconfig.cjs.json')) {
   run('tsconfig.cjs.json');
   mkdirSync(join('dist', 'cjs'), { recursive: true });
-  writeFileSync(join('dist', 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+  // Node looks `#name` imports up in the nearest package.json, which for dist/cjs is this one: it carries the
+  // package's "imports" with their CommonJS targets, relative to dist/cjs.
+  const { imports } = JSON.parse(readFileSync('package.json', 'utf8'));
+  writeFileSync(join('dist', 'cjs', 'package.json'), `${JSON.stringify({ type: 'commonjs', ...(imports && { imports: cjsTargets(imports) }) }, null, 2)}\n`);
 }
 if (existsSync('tsconfig.test.json')) run('tsconfig.test.json');
+
+/** An "imports" map with each { import, require } pair replaced by its require target, relative to dist/cjs. */
+function cjsTargets(map) {
+  if (typeof map !== 'object' || map === null) return map;
+  if (typeof map.require === 'string') return map.require.replace(/^\.\/dist\/cjs\//, './');
+  return Object.fromEntries(Object.entries(map).filter(([condition]) => condition !== 'types').map(([key, value]) => [key, cjsTargets(value)]));
+}

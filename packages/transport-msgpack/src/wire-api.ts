@@ -12,7 +12,9 @@ export { PARSE_ERROR, INVALID_REQUEST } from './connection/bad-message.js';
 // Canonical encoder and guarded decoder (SPEC.md sections 3 and 4)
 export { CanonicalEncoder } from './wire/encoder.js';
 export { BIN_BY_REFERENCE } from './wire/encode-pieces.js';
-export { DEFAULT_DECODE_PATH, MsgpackDecoder, type DecodePath, type DecoderOptions, type DecodedPayload } from './wire/decoder.js';
+export type { DecodePath, DecoderOptions, DecodedPayload } from './wire/decoder.js';
+// The decoder with this runtime's decode path and ASCII window as defaults (runtime/)
+export { DEFAULT_DECODE_PATH, RuntimeMsgpackDecoder as MsgpackDecoder } from './codec/runtime-decoder.js';
 export { guardPayload, type GuardOptions, type GuardResult } from './wire/guard.js';
 export { guardedDecode, type GuardedDecodeResult } from './wire/guarded-decode.js';
 

@@ -65,3 +65,66 @@ describe('layers', () => {
     assert.deepEqual(wrong, []);
   });
 });
+
+// The runtime rule (CONTRIBUTING.md, "Two rules keep runtimes apart"): only runtime/ asks which runtime it
+// runs on; everything else asks runtime/ about a behaviour. And `node:` modules are imported only where a
+// runtime's own API is the point, so the core entry (src/core.ts) stays runtime-neutral.
+
+/** Source text without its comments, which may name runtimes freely. */
+const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+
+/** Ways of asking which runtime this is. */
+const RUNTIME_PROBES = [
+  /\bisBun\b/,
+  /\btypeof\s+\(?\s*(Bun|Deno|process|window|navigator|WebSocketPair)\b/,
+  /\bprocess\s*\.\s*(versions|release)\b/,
+  /\bglobalThis\b[^;\n]*?\.\s*(Bun|Deno|process)\b/,
+  /\bnavigator\s*\.\s*userAgent\b/,
+];
+
+/** Where a runtime's own API is the point: its adapters and what only runs there. */
+const RUNTIME_ROOMS = ['stdio', 'http/node', 'http/bun', 'redis'];
+/** Files in other rooms that may import `node:`, each with its reason. */
+const NODE_IMPORTS_ALLOWED: Record<string, string> = {
+  'runtime/node.ts': 'what differs on Node is stated there',
+  'mcp-http-handler.ts': "McpHttpHandler's handleNode takes node:http's req and res (types only); not in the core entry",
+  'connection/stream-connection.ts': "stdio's byte-stream connection, on Node streams (types only); not in the core entry",
+  'connection/stream-writer.ts': "stdio's writer: corks a Node stream until process.nextTick; not in the core entry",
+};
+const NODE_IMPORT = () => /(?:from|import)\s*\(?\s*['"]node:[^'"]+['"]/g;
+
+/** Violations of the runtime rule in the sources under `root`. */
+function runtimeRuleViolations(root: string): string[] {
+  const wrong: string[] = [];
+  for (const file of sources(root)) {
+    const path = relative(root, file);
+    const room = relative(root, dirname(file)) || '.';
+    const text = withoutComments(readFileSync(file, 'utf8'));
+    const ownRoom = RUNTIME_ROOMS.some((r) => room === r || room.startsWith(`${r}/`));
+    if (room !== 'runtime') {
+      for (const probe of RUNTIME_PROBES) {
+        const found = text.match(probe);
+        // The Bun adapter calls Bun.serve, which it must find on globalThis; that is using Bun, not asking.
+        if (found && !(room === 'http/bun' && /globalThis/.test(found[0]))) wrong.push(`${path}: asks which runtime it runs on (${found[0]}): ask runtime/ about a behaviour`);
+      }
+    }
+    if (!ownRoom && !(path in NODE_IMPORTS_ALLOWED)) {
+      for (const match of text.matchAll(NODE_IMPORT())) wrong.push(`${path}: imports ${match[0].replace(/^.*['"](node:[^'"]+)['"]$/, '$1')} outside the runtime rooms (${RUNTIME_ROOMS.join(', ')})`);
+    }
+  }
+  return wrong;
+}
+
+describe('the runtime rule', () => {
+  it('only runtime/ asks which runtime; node: only in the runtime rooms', () => {
+    assert.deepEqual(runtimeRuleViolations(src), []);
+  });
+
+  it('catches a probe and a node: import (the check itself)', () => {
+    const probes = ["import { isBun } from '../runtime/current.js';", 'const bun = typeof Bun !== "undefined";', 'if (process.versions.bun) {}', "const d = (globalThis as any).Deno;"];
+    for (const line of probes) assert.ok(RUNTIME_PROBES.some((probe) => probe.test(withoutComments(line))), line);
+    assert.ok(NODE_IMPORT().test("import { randomUUID } from 'node:crypto';"));
+    assert.ok(!RUNTIME_PROBES.some((probe) => probe.test(withoutComments('// on Bun, typeof Bun is an object'))), 'a comment is not a probe');
+  });
+});
+

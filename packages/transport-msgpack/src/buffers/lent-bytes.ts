@@ -18,10 +18,6 @@ export function lendBytes(bytes: Uint8Array, giveBack: () => void): void {
   owners.set(bytes, giveBack);
 }
 
-export function isLent(bytes: Uint8Array): boolean {
-  return owners.has(bytes);
-}
-
 /** Gives lent bytes back (once); anything else is ignored. */
 export function giveBack(bytes: Uint8Array): void {
   const owner = owners.get(bytes);

@@ -1,4 +1,5 @@
 import { giveBack, lendBytes } from './lent-bytes.js';
+import { Buffer } from '../runtime/buffer.js';
 
 export interface NativeBytesPoolOptions {
   /** Most bytes kept in free buffers between uses. Default 64 MiB. */

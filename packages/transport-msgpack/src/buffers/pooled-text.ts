@@ -1,5 +1,6 @@
 import { NativeBytesPool } from './pool.js';
 import { runtime } from '../runtime/current.js';
+import { Buffer } from '../runtime/buffer.js';
 
 /** Texts shorter than this in UTF-8 are written as strings: the copy is cheap, the pool not worth it. */
 export const POOLED_TEXT_BYTES = 64 * 1024;

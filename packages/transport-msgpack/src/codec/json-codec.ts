@@ -2,6 +2,7 @@ import type { JSONRPCMessage } from '../mcp/types.js';
 import { PayloadError } from '../wire/errors.js';
 import { IDENTITY_ADAPTER, type CodecOptions, type MessageAdapter, type MessageCodec } from './message-codec.js';
 import { validated } from './validate.js';
+import { Buffer } from '../runtime/buffer.js';
 
 /** The JSON wire, for peers that did not choose MessagePack: JSON text, exactly as the SDK sends it. */
 export class JsonMessageCodec implements MessageCodec {

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage } from '../mcp/types.js';
 import { MSGPACK_MEDIA_TYPE } from '../wire/constants.js';
-import { MsgpackDecoder } from '../wire/decoder.js';
+import type { MsgpackDecoder } from '../wire/decoder.js';
+import { RuntimeMsgpackDecoder } from './runtime-decoder.js';
 import { CanonicalEncoder } from '../wire/encoder.js';
 import { IDENTITY_ADAPTER, type CodecOptions, type MessageAdapter, type MessageCodec } from './message-codec.js';
 import { validated } from './validate.js';
@@ -15,7 +16,7 @@ export class MsgpackMessageCodec implements MessageCodec {
 
   constructor(options: CodecOptions = {}) {
     this.adapter = options.adapter ?? IDENTITY_ADAPTER;
-    this.decoder = new MsgpackDecoder({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
+    this.decoder = new RuntimeMsgpackDecoder({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
   }
 
   /** Length prefix + payload, ready for a byte stream. */

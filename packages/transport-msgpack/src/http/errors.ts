@@ -48,14 +48,14 @@ let linking: Promise<void> | undefined;
  * v1 code that tests `instanceof StreamableHTTPError` keeps working. Once per process; without v1, nothing.
  */
 export function linkSdkV1HttpError(): Promise<void> {
-  linking ??= import('@modelcontextprotocol/sdk/client/streamableHttp.js').then(
-    (v1) => {
-      const base: unknown = v1.StreamableHTTPError;
+  // The catch right on import(): a bundler then leaves a missing v1 to this run-time check (see oauth-sdk.ts).
+  linking ??= import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+    .catch(() => undefined)
+    .then((v1) => {
+      const base: unknown = v1?.StreamableHTTPError;
       if (typeof base === 'function' && !(StreamableHTTPError.prototype instanceof base)) {
         Object.setPrototypeOf(StreamableHTTPError.prototype, base.prototype);
       }
-    },
-    () => {},
-  );
+    });
   return linking;
 }

@@ -1,3 +1,5 @@
+import { Buffer } from '../runtime/buffer.js';
+
 /**
  * The standard request headers of MCP 2026-07-28 over HTTP (SEP-2243): `MCP-Protocol-Version`, `Mcp-Method`
  * and `Mcp-Name` mirror what the body says, so a gateway can route a request without reading its body —

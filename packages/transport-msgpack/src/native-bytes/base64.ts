@@ -1,3 +1,5 @@
+import { Buffer } from '../runtime/buffer.js';
+
 /**
  * The only base64 in the extension. It runs on the fallback paths (JSON wire, extension not negotiated)
  * and when a default-mode receiver hands bin to the SDK's base64 schemas; never on the negotiated

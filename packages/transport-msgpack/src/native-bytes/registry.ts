@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 
 /**
  * Bytes waiting to be sent, keyed by placeholder.
@@ -40,13 +39,18 @@ interface Entry {
 
 export class PlaceholderRegistry {
   private readonly entries = new Map<string, Entry>();
-  private readonly stem = PREFIX + randomBytes(8).toString('hex');
+  // Made on first use, not at load: Cloudflare Workers refuse random values in a module's global scope.
+  private stemMade: string | undefined;
   private counter = 0;
   private heldBytes = 0;
   private ttlMs: number;
   private maxBytes: number;
   private sweepTimer: ReturnType<typeof setTimeout> | undefined;
   private sweepAt = Infinity;
+
+  private stem(): string {
+    return (this.stemMade ??= PREFIX + randomHex(8));
+  }
 
   constructor(limits: PlaceholderLimits = {}) {
     this.ttlMs = DEFAULT_PLACEHOLDER_TTL_MS;
@@ -88,7 +92,7 @@ export class PlaceholderRegistry {
       if (this.heldBytes + size <= this.maxBytes) break;
       this.drop(key, entry);
     }
-    const placeholder = this.stem + (this.counter++).toString(36).padStart(COUNTER_DIGITS, '0');
+    const placeholder = this.stem() + (this.counter++).toString(36).padStart(COUNTER_DIGITS, '0');
     this.entries.set(placeholder, { bytes, expiresAt: now + this.ttlMs });
     this.heldBytes += size;
     this.scheduleSweep();
@@ -97,7 +101,7 @@ export class PlaceholderRegistry {
 
   /** Whether `text` has the shape of a placeholder of this registry (cheap: never hashes long strings). */
   isPlaceholder(text: string): boolean {
-    return text.length === PLACEHOLDER_LENGTH && text.startsWith(this.stem);
+    return text.length === PLACEHOLDER_LENGTH && text.startsWith(this.stem());
   }
 
   /**
@@ -166,4 +170,11 @@ export const placeholders: PlaceholderRegistry = ((globalThis as Record<symbol, 
 /** Sets the placeholder limits (TTL and byte budget) for the whole process. */
 export function configureNativeBytes(limits: PlaceholderLimits): void {
   placeholders.configure(limits);
+}
+
+/** `bytes` random bytes as hex, from the web crypto every runtime has (Node 20+, Bun, Deno, Workers, browsers). */
+function randomHex(bytes: number): string {
+  let hex = '';
+  for (const byte of crypto.getRandomValues(new Uint8Array(bytes))) hex += byte.toString(16).padStart(2, '0');
+  return hex;
 }

@@ -1,7 +1,8 @@
 import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
 import { mapMediaFields } from '../native-bytes/media-fields.js';
 import { placeholders } from '../native-bytes/registry.js';
-import { MsgpackDecoder } from '../wire/decoder.js';
+import type { MsgpackDecoder } from '../wire/decoder.js';
+import { RuntimeMsgpackDecoder } from '../codec/runtime-decoder.js';
 import { CanonicalEncoder } from '../wire/encoder.js';
 
 export interface StoredPayload {
@@ -24,7 +25,7 @@ export class StoredMessageCodec {
   private readonly decoder: MsgpackDecoder;
 
   constructor(maxDepth?: number) {
-    this.decoder = new MsgpackDecoder({ allowBin: true, maxDepth });
+    this.decoder = new RuntimeMsgpackDecoder({ allowBin: true, maxDepth });
   }
 
   /**

@@ -11,7 +11,7 @@ export interface ClientFetch {
  * bun.ts) so the rest of the code asks about a behaviour, never about a runtime's name.
  */
 export interface Runtime {
-  readonly name: 'node' | 'bun';
+  readonly name: 'node' | 'bun' | 'web';
   /** The HTTP client's fetch when the caller gives none. */
   defaultFetch(): ClientFetch;
   /**
@@ -29,6 +29,17 @@ export interface Runtime {
    * strings); otherwise the runtime's own Response(text) is the cheapest body.
    */
   readonly adapterWritesReplyText: boolean;
+  /**
+   * How the msgpack decoder checks and builds a payload (wire/decoder.ts, DecodePath): both paths refuse and
+   * build the same, and each runtime takes the one measured faster on it (`mcp-msgpack-bench --full
+   * --scenario codec`, README "Decoding: one pass or two").
+   */
+  readonly decodePath: 'guard-then-msgpackr' | 'single-pass';
+  /**
+   * The single-pass decoder cuts short ASCII strings from a latin1 window over the payload rather than
+   * building them char by char (wire/short-ascii.ts). Needs Buffer's latin1Slice.
+   */
+  readonly shortAsciiFromWindow: boolean;
   /** Whether a failed dynamic import means the package is not installed (rather than broken). */
   isModuleNotFound(error: unknown): boolean;
 }

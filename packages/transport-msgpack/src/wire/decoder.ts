@@ -1,5 +1,4 @@
 import { Unpackr } from 'msgpackr';
-import { isBun } from '../runtime/current.js';
 import { DEFAULT_DECODE_BUDGET, DEFAULT_MAX_DEPTH, containerAllowance, shortKeyAllowance, type DecodeBudget } from './constants.js';
 import { PayloadError } from './errors.js';
 import { guardPayload } from './guard.js';
@@ -13,15 +12,6 @@ import { guardedDecode } from './guarded-decode.js';
  */
 export type DecodePath = 'guard-then-msgpackr' | 'single-pass';
 
-/**
- * The path each runtime uses, measured side by side (`mcp-msgpack-bench --full --scenario codec`, README
- * "Decoding: one pass or two"). Bun: the single pass, which takes about 0.6x guard + msgpackr's decode time
- * for small messages, 0.7x for 50 KB objects and, with short ASCII strings cut from a latin1 window
- * (short-ascii.ts), 0.73-0.97x for many short strings. Node: guard + msgpackr; the single pass wins there
- * for small messages and 50 KB objects but loses for many short strings (1.15x) and at 1 MB (1.07x).
- */
-export const DEFAULT_DECODE_PATH: DecodePath = isBun ? 'single-pass' : 'guard-then-msgpackr';
-
 export interface DecoderOptions {
   /** Deepest nesting of arrays and maps accepted. Default 128; msgpackr's own recursion fails near 4,400. */
   maxDepth?: number;
@@ -29,8 +19,16 @@ export interface DecoderOptions {
   allowBin?: boolean;
   /** How many arrays and maps, and distinct short keys, a payload may hold for its size. Default DEFAULT_DECODE_BUDGET. */
   decodeBudget?: Partial<DecodeBudget>;
-  /** Which decode path to use. Default DEFAULT_DECODE_PATH (per runtime); the other is there to be compared. */
+  /**
+   * Which decode path to use. Default 'guard-then-msgpackr'; the transports pass their runtime's choice
+   * (runtime/, `decodePath`), and `mcp-msgpack-transport/wire`'s MsgpackDecoder defaults to it.
+   */
   decodePath?: DecodePath;
+  /**
+   * On the single pass, cut short ASCII strings from a latin1 window over the payload (short-ascii.ts) rather
+   * than building them char by char. Needs a Buffer (latin1Slice). Default false; runtime/ says where it pays.
+   */
+  asciiWindow?: boolean;
 }
 
 export interface DecodedPayload {
@@ -55,12 +53,14 @@ export class MsgpackDecoder {
   private readonly allowBin: boolean;
   private readonly budget: DecodeBudget;
   private readonly singlePass: boolean;
+  private readonly asciiWindow: boolean;
 
   constructor(options: DecoderOptions = {}) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.allowBin = options.allowBin ?? false;
     this.budget = { ...DEFAULT_DECODE_BUDGET, ...options.decodeBudget };
-    this.singlePass = (options.decodePath ?? DEFAULT_DECODE_PATH) === 'single-pass';
+    this.singlePass = options.decodePath === 'single-pass';
+    this.asciiWindow = options.asciiWindow ?? false;
   }
 
   decode(bytes: Uint8Array, allowBin = this.allowBin): DecodedPayload {
@@ -75,9 +75,9 @@ export class MsgpackDecoder {
       // Each array or map takes a byte, so only a payload longer than its allowance can break the budget. Such
       // a payload is scanned first, so that a refused one builds nothing (a 60 MiB frame of empty maps would
       // otherwise build millions of objects before the breach is found); the walk then has nothing to count.
-      if (bytes.length <= guard.maxContainers) return guardedDecode(bytes, guard);
+      if (bytes.length <= guard.maxContainers) return guardedDecode(bytes, guard, this.asciiWindow);
       guardPayload(bytes, guard);
-      return guardedDecode(bytes, { maxDepth: this.maxDepth, allowBin, maxContainers: Infinity });
+      return guardedDecode(bytes, { maxDepth: this.maxDepth, allowBin, maxContainers: Infinity }, this.asciiWindow);
     }
     // guardPayload runs first so that nothing msgpack-v1 forbids ever reaches msgpackr, which honours its
     // private ext types, recurses without limit and trusts length headers.

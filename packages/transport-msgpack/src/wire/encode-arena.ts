@@ -1,4 +1,5 @@
 import { lendBytes } from '../buffers/lent-bytes.js';
+import { Buffer } from '../runtime/buffer.js';
 
 /**
  * The buffers the canonical encoder writes messages into: an arena shared by consecutive messages, whose

@@ -1,3 +1,5 @@
+import { Buffer } from '../runtime/buffer.js';
+
 /**
  * MessagePack str values (header, then UTF-8) written into the encoder's buffer, room already made.
  * Plain functions of the buffer, not encoder methods: the encoder calls them once per string, as it did
@@ -120,11 +122,13 @@ function writeUtf8ByHand(buf: Buffer, s: string, from: number, at: number): numb
 
 // Node and Bun expose Buffer's native UTF-8 writer as a method; calling it directly skips write()'s
 // argument and encoding checks, which cost as much as the copy itself for the short strings of
-// object-heavy messages. (Called as a method: going through .call() cost another 100 ns a string.)
-type NativeUtf8Buffer = Buffer & { utf8Write(text: string, offset: number): number };
+// object-heavy messages. (Called as a method: going through .call() cost another 100 ns a string.) The
+// length is given: Node and Bun default it to what follows `offset`, Cloudflare Workers' Buffer
+// (nodejs_compat) to the whole buffer, which it then refuses as out of range for any offset but 0.
+type NativeUtf8Buffer = Buffer & { utf8Write(text: string, offset: number, length: number): number };
 const hasNativeUtf8Write = typeof (Buffer.prototype as Partial<NativeUtf8Buffer>).utf8Write === 'function';
 
 /** The UTF-8 of `text` written at `offset`; returns the number of bytes written. */
 function writeUtf8(buf: Buffer, text: string, offset: number): number {
-  return hasNativeUtf8Write ? (buf as NativeUtf8Buffer).utf8Write(text, offset) : buf.write(text, offset, 'utf8');
+  return hasNativeUtf8Write ? (buf as NativeUtf8Buffer).utf8Write(text, offset, buf.length - offset) : buf.write(text, offset, 'utf8');
 }

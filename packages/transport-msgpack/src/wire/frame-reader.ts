@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_FRAME_BYTES, FRAME_HEADER_BYTES } from './constants.js';
 import { FramingError } from './errors.js';
 import { joinPieces } from './pieces.js';
+import { Buffer } from '../runtime/buffer.js';
 
 export interface FrameReaderOptions {
   /** Largest payload accepted; checked on the header, before anything is allocated. Default 64 MiB. */

@@ -1,6 +1,7 @@
 import { PayloadError, type PayloadErrorCode } from './errors.js';
-import { BUILD_FROM_WINDOW, asciiFromCodes, asciiFromWindow, forgetWindow, type Latin1Slicing } from './short-ascii.js';
+import { asciiFromCodes, asciiFromWindow, forgetWindow, type Latin1Slicing } from './short-ascii.js';
 import { SHORT_KEY_BYTES, ShortKeyCounter, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
+import { Buffer } from '../runtime/buffer.js';
 
 /**
  * One pass over an untrusted payload that checks and builds at once: the same refusals as guardPayload
@@ -31,10 +32,15 @@ let keyCounter: ShortKeyCounter | undefined;
 let clueId: string | number | undefined;
 let clueMethod = false;
 let clueResultOrError = false;
+let fromWindow = false;
 
-/** Decodes one msgpack-v1 payload, refusing what guardPayload refuses. `bytes` must not be empty. */
-export function guardedDecode(bytes: Uint8Array, guard: GuardOptions): GuardedDecodeResult {
+/**
+ * Decodes one msgpack-v1 payload, refusing what guardPayload refuses. `bytes` must not be empty.
+ * `asciiWindow`: cut short ASCII strings from a latin1 window (short-ascii.ts), where the runtime says it pays.
+ */
+export function guardedDecode(bytes: Uint8Array, guard: GuardOptions, asciiWindow = false): GuardedDecodeResult {
   src = bytes;
+  fromWindow = asciiWindow;
   view = undefined;
   textView = undefined;
   forgetWindow();
@@ -319,7 +325,7 @@ function shortKey(length: number): string {
 
 /**
  * A str of `length` bytes. Short ASCII strings (most keys and enum-like values) are built as short-ascii.ts
- * says, per runtime; `own` asks for a string that shares no window (one kept for long). Everything else goes
+ * says, from a window if the caller asked for one; `own` asks for a string that shares no window (one kept for long). Everything else goes
  * to the runtime's UTF-8 decoder through a Buffer view, which replaces ill-formed sequences as TextDecoder
  * does (SPEC.md 3.3) and, on Node and Bun, costs less per call than TextDecoder.decode.
  */
@@ -330,7 +336,7 @@ function readString(length: number, own = false): string {
   if (length <= SHORT_STRING_BYTES) {
     let bits = 0;
     for (let i = at; i < at + length; i++) bits |= src[i]!;
-    if (bits < 0x80) return BUILD_FROM_WINDOW && !own ? asciiFromWindow(payloadText(), end, at, length) : asciiFromCodes(src, at, length);
+    if (bits < 0x80) return fromWindow && !own ? asciiFromWindow(payloadText(), end, at, length) : asciiFromCodes(src, at, length);
   }
   return payloadText().utf8Slice(at, at + length);
 }

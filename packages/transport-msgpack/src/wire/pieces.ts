@@ -1,3 +1,5 @@
+import { Buffer } from '../runtime/buffer.js';
+
 /**
  * Copies chunks held for one message into the start of a buffer of `size` bytes (at least their total),
  * returning the buffer and how many bytes were written. Unzeroed: callers hand the buffer on only once

@@ -1,5 +1,3 @@
-import { isBun } from '../runtime/current.js';
-
 /**
  * Short ASCII strings (most map keys and enum-like values) built from a payload's bytes, the way each runtime
  * builds them fastest. The caller has checked that the bytes are ASCII, so every way gives the same string.
@@ -10,13 +8,11 @@ export interface Latin1Slicing {
   latin1Slice(start: number, end: number): string;
 }
 
-/**
- * Bun: cut the string from a latin1 window over the payload. Latin1 gives one char per byte, so a window made
- * at byte `start` holds the string at `at` at index `at - start`; one native call per window, then only
- * substrings. Built char by char, many short strings took Bun 1.6-2.3x msgpackr's time (codec benchmark).
- * Node: built char by char, which costs V8 less than a native call on a small message.
- */
-export const BUILD_FROM_WINDOW = isBun;
+// Two ways, and the runtime picks (runtime/, `shortAsciiFromWindow`, handed to the decoder as `asciiWindow`):
+// cut the string from a latin1 window over the payload (Bun: latin1 gives one char per byte, so a window made
+// at byte `start` holds the string at `at` at index `at - start`; one native call per window, then only
+// substrings), or build it char by char (V8, where that costs less than a native call on a small message).
+// The codec benchmark (`mcp-msgpack-bench --full --scenario codec`) measures both.
 
 /**
  * Bytes per window. JavaScriptCore's substrings share their window, so a string kept from a payload keeps

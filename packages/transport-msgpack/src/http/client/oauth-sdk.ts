@@ -48,9 +48,13 @@ export async function loadOAuthSdk(prefer: SdkGeneration = 1): Promise<OAuthSdk>
 }
 
 async function loadV1(): Promise<OAuthSdk | undefined> {
-  const v1 = await Promise.all([import('@modelcontextprotocol/sdk/client/auth.js'), import('@modelcontextprotocol/sdk/shared/transport.js')]).catch(notInstalled);
-  if (!v1) return undefined;
-  const [auth, transport] = v1;
+  // Each import() carries its own catch: a bundler then leaves an SDK that is not installed to fail here,
+  // at run time, instead of failing the application's build (esbuild's rule for unresolvable imports).
+  const [auth, transport] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/auth.js').catch(notInstalled),
+    import('@modelcontextprotocol/sdk/shared/transport.js').catch(notInstalled),
+  ]);
+  if (!auth || !transport) return undefined;
   return {
     generation: 1,
     auth: auth.auth as OAuthSdk['auth'],

@@ -1,5 +1,4 @@
 import { carryBytes, inMemoryBody } from './response-bytes.js';
-import { randomUUID } from 'node:crypto';
 import type { AuthInfo, Transport } from '../../mcp/types.js';
 import { WebHttpMsgpackServerTransport } from './server-transport.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
@@ -111,7 +110,7 @@ export class WebMcpHttpHandler {
     const session = await this.open({
       // A 2026-07-28 body without its headers lands here (the headers route those): it gets -32020.
       modernRevisions: SUPPORTED_MODERN_PROTOCOL_VERSIONS,
-      sessionIdGenerator: this.options.sessionIdGenerator ?? randomUUID,
+      sessionIdGenerator: this.options.sessionIdGenerator ?? (() => crypto.randomUUID()),
       onsessioninitialized: (id) => {
         this.sessions.set(id, session);
         this.sweeper?.ensureRunning();

@@ -1,0 +1,25 @@
+import { hasModuleNotFoundCode, type Runtime } from './runtime.js';
+
+/**
+ * Every other runtime (Deno, Cloudflare Workers, browsers, web extensions): web standards only, no
+ * adapters of this package's own. The client uses the global fetch; nothing here imports a `node:` module
+ * or undici, so a bundler for the browser or a Worker finds none in the core's module graph.
+ */
+export const webRuntime: Runtime = {
+  name: 'web',
+  defaultFetch: () => ({ fetch: (url, init) => fetch(url, init) }),
+  // Not known for every runtime: a stream with nothing to say yet sends a keep-alive, which costs nothing
+  // where headers would have gone out anyway.
+  streamHeadersWaitForFirstChunk: true,
+  // No adapter here reports when a socket has taken lent bytes, so nothing is lent.
+  writersGiveBackLentBytes: false,
+  adapterWritesReplyText: false,
+  // The two paths decode alike; guard + msgpackr is the one measured on V8 (Deno, workerd, Chromium), and
+  // latin1Slice is Buffer's, which a browser does not have.
+  decodePath: 'guard-then-msgpackr',
+  shortAsciiFromWindow: false,
+  isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)|not found/i.test(error.message)),
+};
+
+/** The runtime this module is picked for (package.json "imports", `#runtime`, every condition but node and bun). */
+export const runtime: Runtime = webRuntime;

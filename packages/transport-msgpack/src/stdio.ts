@@ -1,0 +1,6 @@
+// `mcp-msgpack-transport/stdio`: the transports over a process's standard streams (drop-ins for the SDK's
+// StdioServerTransport and StdioClientTransport). Node's streams and child processes: Node, Bun, Deno.
+export { StdioMsgpackServerTransport, type StdioMsgpackServerOptions } from './stdio/server.js';
+export { StdioMsgpackClientTransport, type StdioMsgpackServerParameters, type SpawnFunction } from './stdio/client.js';
+export { getDefaultEnvironment, DEFAULT_INHERITED_ENV_VARS } from './stdio/default-environment.js';
+export type { WireChoice, StreamWireOptions } from './connection/stream-connection.js';
