@@ -84,12 +84,13 @@ export async function stopProcess(child, graceMs = 3_000) {
 }
 
 /**
- * redis-server on 127.0.0.1:<free port>, nothing persisted, and with `unixSocket` also on a unix socket in a
- * temp dir of its own (mode 700). Returns { url, unixUrl (`unix:///path`, or undefined), port, process, stop() }.
+ * redis-server on 127.0.0.1:<free port> (or `port`: a restart on the same one), nothing persisted, and with
+ * `unixSocket` also on a unix socket in a temp dir of its own (mode 700); `args` are added to its command line.
+ * Returns { url, unixUrl (`unix:///path`, or undefined), port, process, stop() }.
  */
-export async function startRedis({ maxmemory, unixSocket = false } = {}) {
-  const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'];
+export async function startRedis({ maxmemory, unixSocket = false, port: fixedPort, args: extra = [] } = {}) {
+  const port = fixedPort ?? (await freePort());
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...extra];
   if (maxmemory) args.push('--maxmemory', String(maxmemory));
   const dir = unixSocket ? mkdtempSync(join(tmpdir(), 'mcp-redis-')) : undefined;
   if (dir) args.push('--unixsocket', join(dir, 'redis.sock'), '--unixsocketperm', '700');
@@ -107,6 +108,7 @@ export async function startRedis({ maxmemory, unixSocket = false } = {}) {
     port,
     process: child,
     stop: async () => {
+      if (child.signalCode === null && child.exitCode === null) child.kill('SIGCONT'); // a paused one cannot exit
       await stopProcess(child);
       removeDir();
     },
