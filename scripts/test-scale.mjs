@@ -6,6 +6,14 @@
 //       Last-Event-ID through nginx on another instance: every stored event after that id exactly once, in
 //       order, then a JSON-RPC error for the request; the same for a session's GET stream;
 //   (d) RSS of each instance flat across (a) and (b); every Redis stream within its configured length.
+// Then the faults of what the instances depend on, each under a load of calls through nginx, each showing
+// that no instance exits, no call takes longer than CALL_BOUND_MS, and errors only where the README says:
+//   (e) an instance SIGKILLed and restarted on its port, then 200 new sessions through nginx: none fails;
+//   (f) 100 5 MiB media results (native bytes): none stored (over maxEventBytes), Redis used_memory under
+//       the store's byte budget, and a resume of one gets the documented error in its place;
+//   (g) Redis SIGTERMed and started again 1.6 s later: calls go on (live, not resumable), /ready is 503
+//       within 1 s on every instance and 200 within 2 s of Redis being back, /live stays 200;
+//   (h) Redis SIGSTOPped for 5 s: the same.
 // Needs redis-server and nginx (Debian's packages; .ci/run installs them): skipped without them, except
 // under CI=true, where that fails.
 import assert from 'node:assert/strict';
@@ -24,7 +32,12 @@ const VERSION = '2025-11-25';
 const MAX_STREAM_LENGTH = 200;
 const STATELESS_CALLS = 1_000;
 const CONCURRENCY = 8;
-const WATCHDOG_MS = 240_000;
+const WATCHDOG_MS = 360_000;
+/** The longest any call may take during a fault (README, "Deploying behind a load balancer"). */
+const CALL_BOUND_MS = 5_000;
+/** Each instance's byte budget in Redis (maxStoreBytes). */
+const MAX_STORE_BYTES = 32 * 1024 * 1024;
+const MEDIA_BYTES = 5 * 1024 * 1024;
 const STREAM_READ_MS = 30_000;
 /** Events of a cut stream the client keeps; it resumes after the last of them. */
 const RESUME_AFTER = 6;
@@ -42,6 +55,7 @@ const watchdog = setTimeout(() => {
 }, WATCHDOG_MS);
 
 async function cleanup() {
+  for (const instance of running.instances) instance.killed = true;
   await Promise.all(running.instances.map((instance) => stopProcess(instance.child)));
   await running.nginx?.stop();
   await running.redis?.stop();
@@ -53,16 +67,25 @@ const UNIX_SOCKET_INSTANCE = 'i3';
 async function startInstance(name, port = 0) {
   let listening;
   const redisUrl = name === UNIX_SOCKET_INSTANCE ? running.redis.unixUrl : running.redis.url;
-  const child = await startProcess(process.execPath, [SERVER, '--port', String(port), '--redis', redisUrl, '--name', name, '--max-stream-length', String(MAX_STREAM_LENGTH)], (output) => {
+  const args = [SERVER, '--port', String(port), '--redis', redisUrl, '--name', name, '--max-stream-length', String(MAX_STREAM_LENGTH), '--max-store-bytes', String(MAX_STORE_BYTES)];
+  const child = await startProcess(process.execPath, args, (output) => {
     listening = /listening (\d+)/.exec(output)?.[1];
     return listening !== undefined;
   });
-  return { name, port: Number(listening), child };
+  const instance = { name, port: Number(listening), child, killed: false };
+  child.once('exit', (code, signal) => {
+    if (!instance.killed) unexpectedExits.push(`${name} exited (${code ?? signal})`);
+  });
+  return instance;
 }
+
+/** Instances that exited without the test killing them: every fault checks there are none. */
+const unexpectedExits = [];
 
 /** Kills an instance as a crash would, and starts it again on its port (nginx's upstream stays valid). */
 async function killAndRestart(instance) {
   const exited = new Promise((resolve) => instance.child.once('exit', resolve));
+  instance.killed = true;
   instance.child.kill('SIGKILL');
   await exited;
   return async () => {
@@ -189,7 +212,7 @@ async function storedIdsAfter(redis, lastEventId) {
   const colon = lastEventId.lastIndexOf(':');
   const streamId = lastEventId.slice(0, colon);
   const binary = redis.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
-  const entries = await binary.xRange(`mcp:es:stream:${streamId}`, `(${lastEventId.slice(colon + 1)}`, '+');
+  const entries = await binary.xRange(`mcp:es:stream:{${streamId}}`, `(${lastEventId.slice(colon + 1)}`, '+');
   const isPriming = (payload) => payload.length === 1 && payload[0] === 0x80; // `{}`
   return entries.filter((entry) => entry.message.m && !isPriming(entry.message.m)).map((entry) => `${streamId}:${entry.id}`);
 }
@@ -275,6 +298,158 @@ async function redisBounded(redis) {
   assert.ok(used < 64 * 1024 * 1024, `Redis uses ${mib(used)}`);
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function assertAllRunning(when) {
+  assert.deepEqual(unexpectedExits, [], `instances exited ${when}`);
+  for (const instance of running.instances) assert.equal(instance.child.exitCode, null, `${instance.name} is running ${when}`);
+}
+
+/** GET `path` of one instance, directly (not through nginx): { status, ms }; a request with no answer in 2 s is status 0. */
+async function probe(instance, path) {
+  const start = performance.now();
+  try {
+    const response = await fetch(`http://127.0.0.1:${instance.port}${path}`, { signal: AbortSignal.timeout(2_000) });
+    await response.arrayBuffer();
+    return { status: response.status, ms: performance.now() - start };
+  } catch {
+    return { status: 0, ms: performance.now() - start };
+  }
+}
+
+/** Every instance's /ready answers `status` within 1 s (and /live 200): the worst time. */
+async function allReady(status, when) {
+  let worst = 0;
+  for (const instance of running.instances) {
+    const ready = await probe(instance, '/ready');
+    assert.equal(ready.status, status, `${instance.name} /ready ${when}`);
+    assert.ok(ready.ms < 1_000, `${instance.name} /ready took ${Math.round(ready.ms)} ms ${when}`);
+    worst = Math.max(worst, ready.ms);
+    assert.equal((await probe(instance, '/live')).status, 200, `${instance.name} /live ${when}`);
+  }
+  return worst;
+}
+
+/** How long after now every instance's /ready is 200 (polled every 100 ms, for up to 10 s). */
+async function untilAllReady() {
+  const start = performance.now();
+  const pending = new Set(running.instances);
+  while (pending.size > 0 && performance.now() - start < 10_000) {
+    for (const instance of [...pending]) if ((await probe(instance, '/ready')).status === 200) pending.delete(instance);
+    if (pending.size > 0) await sleep(100);
+  }
+  assert.equal(pending.size, 0, `not ready 10 s after recovery: ${[...pending].map((instance) => instance.name)}`);
+  return performance.now() - start;
+}
+
+/**
+ * Calls through nginx until stopped: stateless on both wires and two sessions, each call bounded by
+ * CALL_BOUND_MS. stop() gives { calls, failures: [messages], slowest ms }.
+ */
+async function backgroundLoad() {
+  const clients = [await connectClient('/mcp-stateless', 'json'), await connectClient('/mcp-stateless', 'msgpack'), await connectClient('/mcp', 'msgpack'), await connectClient('/mcp', 'json')];
+  let stopped = false;
+  const stats = { calls: 0, failures: [], slowest: 0 };
+  const loops = clients.map(async ({ client }, index) => {
+    while (!stopped) {
+      const start = performance.now();
+      try {
+        await client.callTool({ name: 'whoami', arguments: { text: `load-${index}` } }, undefined, { timeout: CALL_BOUND_MS });
+        stats.calls++;
+      } catch (error) {
+        stats.failures.push(`${index}: ${error.message}`);
+      }
+      stats.slowest = Math.max(stats.slowest, performance.now() - start);
+      await sleep(20);
+    }
+  });
+  return {
+    stop: async () => {
+      stopped = true;
+      await Promise.all(loops);
+      await Promise.all(clients.map(({ transport, client }) => (transport.sessionId ? transport.terminateSession().catch(() => {}) : undefined)?.then(() => client.close()) ?? client.close()));
+      return stats;
+    },
+  };
+}
+
+async function instanceRestartThenNewSessions() {
+  const victim = running.instances[0];
+  // A session on the victim, used while it is down: nginx's session block for it sees the failure.
+  const { client, transport } = await connectClient('/mcp', 'json');
+  const owner = running.instances.find((instance) => transport.sessionId.startsWith(`${instance.name}.`));
+  await client.close();
+  const restart = await killAndRestart(victim);
+  for (let i = 0; i < 3; i++) {
+    (await request('/mcp', 'json', { body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }, sessionId: `${victim.name}.gone-${i}` })).body?.cancel();
+  }
+  await restart();
+  const failures = [];
+  const makers = new Map();
+  await pool(200, CONCURRENCY, async () => {
+    try {
+      const { client: fresh, transport: freshTransport } = await connectClient('/mcp', 'msgpack');
+      const maker = freshTransport.sessionId.split('.')[0];
+      assert.equal(textOf(await fresh.callTool({ name: 'whoami', arguments: {} }, undefined, { timeout: CALL_BOUND_MS })), maker);
+      makers.set(maker, (makers.get(maker) ?? 0) + 1);
+      await freshTransport.terminateSession();
+      await fresh.close();
+    } catch (error) {
+      failures.push(error.message);
+    }
+  });
+  console.log(`(e) ${victim.name} SIGKILLed (a session of ${owner.name} made before), its session block tried while down, restarted on its port; 200 new sessions: ${failures.length} failed; made on ${[...makers].sort().map(([name, count]) => `${name} ${count}`).join(', ')}`);
+  assert.deepEqual(failures, [], 'no new session fails after an instance restart');
+  assertAllRunning('after an instance restart');
+}
+
+async function mediaAgainstTheBudget(redis) {
+  const { client, transport } = await connectClient('/mcp', 'msgpack');
+  const start = performance.now();
+  try {
+    await pool(100, 4, async () => {
+      const result = await client.callTool({ name: 'media', arguments: { bytes: MEDIA_BYTES } }, undefined, { timeout: 30_000 });
+      assert.equal(result.content[0].data.byteLength ?? Buffer.from(result.content[0].data, 'base64').byteLength, MEDIA_BYTES);
+    });
+  } finally {
+    await transport.terminateSession();
+    await client.close();
+  }
+  const seconds = (performance.now() - start) / 1000;
+  const used = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1]);
+  // A resume of such a result gets the error that stands in its place.
+  const call = { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'media', arguments: { bytes: MEDIA_BYTES } } };
+  const events = await readAll(await request('/mcp-stateless', 'msgpack', { body: call }), 'msgpack');
+  const resumed = await readAll(await request('/mcp-stateless', 'msgpack', { method: 'GET', lastEventId: events[0].id }), 'msgpack');
+  const error = resumed.at(-1).message.error;
+  console.log(`(f) 100 results of ${mib(MEDIA_BYTES)} in ${seconds.toFixed(1)} s: Redis used_memory ${mib(used)} (each instance's maxStoreBytes ${mib(MAX_STORE_BYTES)}); a resume of one: "${error.message}"`);
+  assert.ok(used < MAX_STORE_BYTES, `Redis uses ${mib(used)}`);
+  assert.equal(error.data.reason, 'event-too-large');
+  assertAllRunning('after 100 media results');
+}
+
+async function redisOutage(what, fault, recover) {
+  const load = await backgroundLoad();
+  await sleep(300);
+  const faultAt = performance.now();
+  await fault();
+  const notReady = await allReady(503, `while Redis is ${what}`);
+  // A resume while Redis is away: 503 at once, not a hang.
+  const resume = await request('/mcp-stateless', 'json', { method: 'GET', lastEventId: 'some-stream:1-0' });
+  await resume.body?.cancel();
+  assert.equal(resume.status, 503, 'a resume while Redis is away');
+  await sleep(Math.max(0, faultAt + (what === 'stopped' ? 5_000 : 1_600) - performance.now()));
+  await recover();
+  const back = await untilAllReady();
+  await sleep(500);
+  const stats = await load.stop();
+  console.log(`(g) Redis ${what}: ${stats.calls} calls meanwhile, ${stats.failures.length} failed, the slowest ${Math.round(stats.slowest)} ms; /ready 503 in <= ${Math.round(notReady)} ms on every instance; 200 again on all ${Math.round(back)} ms after Redis was back; no instance exited`);
+  assert.deepEqual(stats.failures, [], `no call fails while Redis is ${what}`);
+  assert.ok(stats.slowest < CALL_BOUND_MS, `a call took ${Math.round(stats.slowest)} ms`);
+  assert.ok(back < 2_000, `ready ${Math.round(back)} ms after recovery`);
+  assertAllRunning(`after Redis was ${what}`);
+}
+
 let failed = false;
 try {
   running.redis = await startRedis({ unixSocket: true });
@@ -302,9 +477,13 @@ try {
       await failoverOfGetStream(redis, wire);
     }
     await redisBounded(redis);
+    await instanceRestartThenNewSessions();
+    await mediaAgainstTheBudget(redis);
   } finally {
     await redis.quit();
   }
+  await redisOutage('restarted', () => running.redis.terminate(), () => running.redis.start());
+  await redisOutage('stopped', () => running.redis.pause(), () => running.redis.resume());
   console.log('test:scale passed');
 } catch (error) {
   failed = true;

@@ -84,35 +84,45 @@ export async function stopProcess(child, graceMs = 3_000) {
 }
 
 /**
- * redis-server on 127.0.0.1:<free port> (or `port`: a restart on the same one), nothing persisted, and with
- * `unixSocket` also on a unix socket in a temp dir of its own (mode 700); `args` are added to its command line.
- * Returns { url, unixUrl (`unix:///path`, or undefined), port, process, stop() }.
+ * redis-server on 127.0.0.1:<free port> (or `port`), nothing persisted, and with `unixSocket` also on a unix
+ * socket in a temp dir of its own (mode 700); `args` are added to its command line. Returns { url, unixUrl
+ * (`unix:///path`, or undefined), port, process, terminate() (SIGTERM, keeping port and socket path),
+ * start() (again, after terminate), pause() (SIGSTOP), resume() (SIGCONT), stop() }.
  */
-export async function startRedis({ maxmemory, unixSocket = false, port: fixedPort, args: extra = [] } = {}) {
+export async function startRedis({ maxmemory, unixSocket = false, port: fixedPort, args: extra = [], dir: workDir } = {}) {
   const port = fixedPort ?? (await freePort());
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...extra];
   if (maxmemory) args.push('--maxmemory', String(maxmemory));
   const dir = unixSocket ? mkdtempSync(join(tmpdir(), 'mcp-redis-')) : undefined;
   if (dir) args.push('--unixsocket', join(dir, 'redis.sock'), '--unixsocketperm', '700');
   const removeDir = () => dir && rmSync(dir, { recursive: true, force: true });
-  let child;
+  const spawnRedis = () => startProcess(findBinary('redis-server'), args, (output) => output.includes('Ready to accept connections'), workDir ? { cwd: workDir } : {});
+  const redis = {
+    url: `redis://127.0.0.1:${port}`,
+    unixUrl: dir ? `unix://${join(dir, 'redis.sock')}` : undefined,
+    port,
+    process: undefined,
+    terminate: async () => {
+      redis.resume();
+      await stopProcess(redis.process);
+    },
+    start: async () => {
+      redis.process = await spawnRedis();
+    },
+    pause: () => void redis.process?.kill('SIGSTOP'),
+    resume: () => void (redis.process?.exitCode === null && redis.process.signalCode === null && redis.process.kill('SIGCONT')),
+    stop: async () => {
+      await redis.terminate();
+      removeDir();
+    },
+  };
   try {
-    child = await startProcess(findBinary('redis-server'), args, (output) => output.includes('Ready to accept connections'));
+    await redis.start();
   } catch (error) {
     removeDir();
     throw error;
   }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    unixUrl: dir ? `unix://${join(dir, 'redis.sock')}` : undefined,
-    port,
-    process: child,
-    stop: async () => {
-      if (child.signalCode === null && child.exitCode === null) child.kill('SIGCONT'); // a paused one cannot exit
-      await stopProcess(child);
-      removeDir();
-    },
-  };
+  return redis;
 }
 
 /**
