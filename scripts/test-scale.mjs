@@ -13,7 +13,10 @@
 //       the store's byte budget, and a resume of one gets the documented error in its place;
 //   (g) Redis SIGTERMed and started again 1.6 s later: calls go on (live, not resumable), /ready is 503
 //       within 1 s on every instance and 200 within 2 s of Redis being back, /live stays 200;
-//   (h) Redis SIGSTOPped for 5 s: the same.
+//   (h) Redis SIGSTOPped for 5 s: the same;
+//   (i) Redis Cluster (3 masters, 3 replicas): two instances store a long stream in it; mid-stream, the
+//       replica of the master holding the stream's slot takes over (CLUSTER FAILOVER); the live stream ends
+//       with its result, and a resume on the other instance replays every stored event once, in order.
 // Needs redis-server and nginx (Debian's packages; .ci/run installs them): skipped without them, except
 // under CI=true, where that fails.
 import assert from 'node:assert/strict';
@@ -25,7 +28,7 @@ import { callToolNative, HttpMsgpackClientTransport } from 'mcp-msgpack-transpor
 import { CanonicalEncoder } from 'mcp-msgpack-transport/wire';
 import { nginxConfig } from '../examples/scale/nginx.conf.mjs';
 import { acceptFor, streamEvents } from '../packages/transport-msgpack/build/test/fixtures/stream-events.js';
-import { missingBinaries, startNginx, startProcess, startRedis, stopProcess } from './lib/services.mjs';
+import { missingBinaries, redisCli, startNginx, startProcess, startRedis, startRedisCluster, stopProcess } from './lib/services.mjs';
 
 const SERVER = fileURLToPath(new URL('../examples/scale/server.mjs', import.meta.url));
 const VERSION = '2025-11-25';
@@ -42,13 +45,13 @@ const STREAM_READ_MS = 30_000;
 /** Events of a cut stream the client keeps; it resumes after the last of them. */
 const RESUME_AFTER = 6;
 
-const skip = missingBinaries(['redis-server', 'nginx']);
+const skip = missingBinaries(['redis-server', 'redis-cli', 'nginx']);
 if (skip) {
   console.log(`test:scale skipped: ${skip}`);
   process.exit(0);
 }
 
-const running = { redis: undefined, nginx: undefined, instances: [] };
+const running = { redis: undefined, nginx: undefined, instances: [], cluster: undefined, clusterInstances: [] };
 const watchdog = setTimeout(() => {
   console.error(`test:scale: not done after ${WATCHDOG_MS} ms`);
   void cleanup().finally(() => process.exit(1));
@@ -57,17 +60,19 @@ const watchdog = setTimeout(() => {
 async function cleanup() {
   for (const instance of running.instances) instance.killed = true;
   await Promise.all(running.instances.map((instance) => stopProcess(instance.child)));
+  for (const instance of running.clusterInstances) instance.killed = true;
+  await Promise.all(running.clusterInstances.map((instance) => stopProcess(instance.child)));
   await running.nginx?.stop();
   await running.redis?.stop();
+  await running.cluster?.stop();
 }
 
 /** The instance that reaches Redis through its unix socket (the example's `--redis unix://...`); the others by TCP. */
 const UNIX_SOCKET_INSTANCE = 'i3';
 
-async function startInstance(name, port = 0) {
+async function startInstance(name, port = 0, redisArgs = ['--redis', name === UNIX_SOCKET_INSTANCE ? running.redis.unixUrl : running.redis.url]) {
   let listening;
-  const redisUrl = name === UNIX_SOCKET_INSTANCE ? running.redis.unixUrl : running.redis.url;
-  const args = [SERVER, '--port', String(port), '--redis', redisUrl, '--name', name, '--max-stream-length', String(MAX_STREAM_LENGTH), '--max-store-bytes', String(MAX_STORE_BYTES)];
+  const args = [SERVER, '--port', String(port), ...redisArgs, '--name', name, '--max-stream-length', String(MAX_STREAM_LENGTH), '--max-store-bytes', String(MAX_STORE_BYTES)];
   const child = await startProcess(process.execPath, args, (output) => {
     listening = /listening (\d+)/.exec(output)?.[1];
     return listening !== undefined;
@@ -166,7 +171,7 @@ function instanceByUpstream(response) {
 }
 
 const encoder = new CanonicalEncoder();
-function request(path, wire, { method = 'POST', body, sessionId, lastEventId } = {}) {
+function request(path, wire, { method = 'POST', body, sessionId, lastEventId, base } = {}) {
   const headers = { accept: acceptFor(wire, method), 'mcp-protocol-version': VERSION };
   if (sessionId) headers['mcp-session-id'] = sessionId;
   if (lastEventId) headers['last-event-id'] = lastEventId;
@@ -175,7 +180,7 @@ function request(path, wire, { method = 'POST', body, sessionId, lastEventId } =
     headers['content-type'] = wire === 'msgpack' ? 'application/msgpack' : 'application/json';
     payload = wire === 'msgpack' ? Uint8Array.from(encoder.encode(body)) : JSON.stringify(body);
   }
-  return fetch(new URL(path, running.nginx.url), { method, headers, body: payload, signal: AbortSignal.timeout(STREAM_READ_MS) });
+  return fetch(new URL(path, base ?? running.nginx.url), { method, headers, body: payload, signal: AbortSignal.timeout(STREAM_READ_MS) });
 }
 
 /** Reads events until `enough(events)`; then the rest of the stream, as a cut leaves it, into `events`. */
@@ -443,11 +448,81 @@ async function redisOutage(what, fault, recover) {
   const back = await untilAllReady();
   await sleep(500);
   const stats = await load.stop();
-  console.log(`(g) Redis ${what}: ${stats.calls} calls meanwhile, ${stats.failures.length} failed, the slowest ${Math.round(stats.slowest)} ms; /ready 503 in <= ${Math.round(notReady)} ms on every instance; 200 again on all ${Math.round(back)} ms after Redis was back; no instance exited`);
+  console.log(`${what === 'stopped' ? '(h)' : '(g)'} Redis ${what}: ${stats.calls} calls meanwhile, ${stats.failures.length} failed, the slowest ${Math.round(stats.slowest)} ms; /ready 503 in <= ${Math.round(notReady)} ms on every instance; 200 again on all ${Math.round(back)} ms after Redis was back; no instance exited`);
   assert.deepEqual(stats.failures, [], `no call fails while Redis is ${what}`);
   assert.ok(stats.slowest < CALL_BOUND_MS, `a call took ${Math.round(stats.slowest)} ms`);
   assert.ok(back < 2_000, `ready ${Math.round(back)} ms after recovery`);
   assertAllRunning(`after Redis was ${what}`);
+}
+
+/** A request straight to one instance (no nginx), as `request` makes them. */
+function requestTo(instance, path, wire, options) {
+  return request(path, wire, { ...options, base: `http://127.0.0.1:${instance.port}` });
+}
+
+async function clusterRun() {
+  const start = performance.now();
+  running.cluster = await startRedisCluster({ masters: 3 });
+  // A manual failover pauses the old master's writes until its replica has taken over, then the client
+  // follows the MOVED slot: 3.6 s measured here, so the cluster's instances wait up to 5 s.
+  const CLUSTER_ARGS = ['--redis', running.cluster.url, '--cluster', '--operation-timeout-ms', '5000'];
+  const [c1, c2] = [await startInstance('c1', 0, CLUSTER_ARGS), await startInstance('c2', 0, CLUSTER_ARGS)];
+  running.clusterInstances.push(c1, c2);
+  const reported = [];
+  c1.child.stderr.on('data', (chunk) => reported.push(String(chunk).trim()));
+  const wire = 'msgpack';
+  const call = { jsonrpc: '2.0', id: 51, method: 'tools/call', params: { name: 'steps', arguments: { count: 150, delayMs: 20 }, _meta: { progressToken: 'p' } } };
+  const response = await requestTo(c1, '/mcp-stateless', wire, { body: call });
+  assert.equal(response.status, 200);
+  const live = await readUntil(response, wire, (events) => events.length >= 20);
+  const streamId = live.events[0].id.slice(0, live.events[0].id.lastIndexOf(':'));
+  const key = `mcp:es:stream:{${streamId}}`;
+  // The master that holds the stream's slot, and its replica, which takes over.
+  const slot = Number(redisCli(running.cluster.nodes[0].port, ['cluster', 'keyslot', key]));
+  const nodes = redisCli(running.cluster.nodes[0].port, ['cluster', 'nodes']).split('\n').map((line) => line.split(' '));
+  const master = nodes.find((fields) => fields[2].includes('master') && fields.slice(8).some((range) => {
+    const [from, to = from] = range.split('-').map(Number);
+    return slot >= from && slot <= to;
+  }));
+  const replica = nodes.find((fields) => fields[3] === master[0]);
+  const replicaPort = Number(replica[1].split('@')[0].split(':')[1]);
+  const failoverAt = live.events.length;
+  redisCli(replicaPort, ['cluster', 'failover']);
+  // The replica is master once it says so.
+  const deadline = performance.now() + 10_000;
+  while (!redisCli(replicaPort, ['role']).startsWith('master')) {
+    assert.ok(performance.now() < deadline, 'the failover did not happen in 10 s');
+    await sleep(50);
+  }
+  await live.rest;
+  const result = live.events.at(-1).message;
+  assert.equal(result.id, 51);
+  assert.ok(result.result, `the live stream ends with the result: ${JSON.stringify(result)}`);
+  const unstored = live.events.filter((event) => event.id === undefined).length;
+  // Resume after the 6th event on the other instance: every stored event after it, once, in order.
+  const lastEventId = live.events[5].id;
+  const resumed = await requestTo(c2, '/mcp-stateless', wire, { method: 'GET', lastEventId });
+  let replayed;
+  if (unstored === 0) {
+    assert.equal(resumed.status, 200);
+    const events = await readAll(resumed, wire);
+    assert.deepEqual(events.map((event) => event.id), live.events.slice(6).map((event) => event.id), 'every event after Last-Event-ID, once, in order');
+    assert.equal(events.at(-1).message.id, 51);
+    replayed = `${events.length} events, the result last`;
+  } else if (resumed.status === 410) {
+    // Events that could not be stored while the slot moved: the stream says so (README), never a gap.
+    replayed = `410 (${(await resumed.text()).length} bytes)`;
+  } else {
+    // The stream's end marker was not in Redis yet: what was stored, then the request's error.
+    assert.equal(resumed.status, 200);
+    const events = await readAll(resumed, wire);
+    const stored = live.events.slice(6).filter((event) => event.id !== undefined).map((event) => event.id);
+    assert.deepEqual(events.filter((event) => event.id !== undefined).map((event) => event.id), stored, 'every stored event after Last-Event-ID, once, in order');
+    assert.equal(events.at(-1).message.error?.data?.reason, 'events-lost', JSON.stringify(events.at(-1).message));
+    replayed = `${events.length - 1} stored events, then "${events.at(-1).message.error.message}"`;
+  }
+  assert.deepEqual(unexpectedExits, [], 'no instance exits');
+  console.log(`(i) Redis Cluster, 3 masters + 3 replicas: stream slot ${slot} failed over (CLUSTER FAILOVER on ${replicaPort}) after event ${failoverAt} of ${live.events.length}; ${unstored} events went out unstored${reported.length ? ` (${reported[0]})` : ''}; resume on c2 after event 6: ${replayed}; ${((performance.now() - start) / 1000).toFixed(1)} s in all`);
 }
 
 let failed = false;
@@ -484,6 +559,7 @@ try {
   }
   await redisOutage('restarted', () => running.redis.terminate(), () => running.redis.start());
   await redisOutage('stopped', () => running.redis.pause(), () => running.redis.resume());
+  await clusterRun();
   console.log('test:scale passed');
 } catch (error) {
   failed = true;

@@ -2,7 +2,7 @@
 // their streams through Redis (RedisEventStore), so any instance can resume any stream.
 //
 //   node examples/scale/server.mjs --port N --redis redis://127.0.0.1:6379 --name i1 [--max-stream-length 1000]
-//     [--max-event-bytes N] [--max-stream-bytes N] [--max-store-bytes N] [--cluster]
+//     [--max-event-bytes N] [--max-stream-bytes N] [--max-store-bytes N] [--operation-timeout-ms N] [--cluster]
 //
 // --cluster: --redis names one node of a Redis Cluster (createCluster discovers the others).
 // --redis unix:///run/redis/redis.sock connects through a unix socket instead (Redis on the same host, with
@@ -30,7 +30,7 @@ const port = Number(argument('port', '0'));
 const redisUrl = argument('redis', 'redis://127.0.0.1:6379');
 const maxStreamLength = Number(argument('max-stream-length', '1000'));
 const budgets = Object.fromEntries(
-  [['maxEventBytes', 'max-event-bytes'], ['maxStreamBytes', 'max-stream-bytes'], ['maxStoreBytes', 'max-store-bytes']]
+  [['maxEventBytes', 'max-event-bytes'], ['maxStreamBytes', 'max-stream-bytes'], ['maxStoreBytes', 'max-store-bytes'], ['operationTimeoutMs', 'operation-timeout-ms']]
     .filter(([, flag]) => argument(flag) !== undefined)
     .map(([option, flag]) => [option, Number(argument(flag))]),
 );

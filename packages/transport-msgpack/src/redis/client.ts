@@ -14,7 +14,6 @@ export interface RedisSingleClient {
 /** The same package's cluster client (`createCluster`): every command names the key that routes it. */
 export interface RedisClusterClient {
   sendCommand(firstKey: RedisArgument | undefined, isReadonly: boolean | undefined, args: readonly RedisArgument[]): Promise<unknown>;
-  multi(routing?: RedisArgument): { addCommand(firstKey: RedisArgument | undefined, isReadonly: boolean | undefined, args: readonly RedisArgument[]): unknown; execAsPipeline(): Promise<unknown[]> };
   withTypeMapping(mapping: { [RESP_TYPES.BLOB_STRING]: typeof Buffer }): RedisClusterClient;
   readonly masters: readonly unknown[];
   readonly isReady?: boolean;
@@ -47,11 +46,10 @@ export function binaryCommands(client: RedisClientLike): RedisCommands {
     const binary = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
     return {
       send: (key, args) => binary.sendCommand(key, false, args),
-      pipeline: (key, commands) => {
-        const multi = binary.multi(key);
-        for (const args of commands) multi.addCommand(key, false, args);
-        return multi.execAsPipeline();
-      },
+      // Each command on its own, not a MULTI: the cluster client follows a MOVED or ASK redirection (a
+      // failover, a resharding) for a command, not for a pipeline. Same key, same node: the client writes
+      // them back to back on one connection, in order, so they still travel as one pipeline.
+      pipeline: (key, commands) => Promise.all(commands.map((args) => binary.sendCommand(key, false, args))),
       get connected() {
         return connected();
       },
