@@ -4,6 +4,12 @@
 //   - Mcp-Session-Id `iN.<uuid>`: the instance that made the session (its name is the id's prefix),
 //     with the others as backups, so a resume still finds a live instance when that one is gone.
 //
+// The session blocks never mark their instance down (max_fails=0): nginx keeps failure state per upstream
+// block, so after an instance restarts, mcp_any may already send it `initialize` while its own block still
+// counts it failed and sends that new session's next request to a backup, which answers 404. With
+// max_fails=0 each request of a session tries its maker first; a refused connection (the instance is down)
+// moves it to a backup at once, as before.
+//
 // Why not `hash $http_mcp_session_id consistent`: a session is made by whichever instance got the
 // initialize, and a hash of its (random) id names another instance two times out of three.
 // Used by scripts/test-scale.mjs and the benchmark; print one with
@@ -12,7 +18,7 @@ export function nginxConfig({ port, upstreams, dir = '.' }) {
   const names = upstreams.map((_, index) => `i${index + 1}`);
   const sticky = upstreams.map((_, index) => `
   upstream mcp_${names[index]} {
-    server ${upstreams[index]} max_fails=1 fail_timeout=5s;
+    server ${upstreams[index]} max_fails=0;
 ${upstreams.filter((__, other) => other !== index).map((address) => `    server ${address} backup;`).join('\n')}
     keepalive 16;
   }`).join('\n');
@@ -54,6 +60,8 @@ ${names.map((name) => `    ~^${name}\\. mcp_${name};`).join('\n')}
       # started is not replayed elsewhere (POST is not idempotent): the client resumes it instead.
       proxy_next_upstream error timeout http_502;
       proxy_next_upstream_tries 3;
+      # A host that is gone without refusing connections is given up on after 2 s, not nginx's 60 s.
+      proxy_connect_timeout 2s;
       add_header X-Upstream $upstream_addr always;
     }
   }

@@ -2,19 +2,23 @@
 // their streams through Redis (RedisEventStore), so any instance can resume any stream.
 //
 //   node examples/scale/server.mjs --port N --redis redis://127.0.0.1:6379 --name i1 [--max-stream-length 1000]
+//     [--max-event-bytes N] [--max-stream-bytes N] [--max-store-bytes N] [--operation-timeout-ms N] [--cluster]
 //
+// --cluster: --redis names one node of a Redis Cluster (createCluster discovers the others).
 // --redis unix:///run/redis/redis.sock connects through a unix socket instead (Redis on the same host, with
 // `unixsocket` set): each event's bytes cost this process less to hand over than through loopback TCP.
 //
-// Serves /mcp (sessionful: session ids start with the instance name, which nginx routes on) and
-// /mcp-stateless (a fresh server per request: any instance serves any request). Prints `listening <port>`.
+// Serves /mcp (sessionful: session ids start with the instance name, which nginx routes on),
+// /mcp-stateless (a fresh server per request: any instance serves any request), /ready (200 while Redis
+// answers, 503 otherwise, always within 1 s) and /live (200 while the process serves: never asks Redis).
+// Prints `listening <port>`.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createClient } from 'redis';
+import { createClient, createCluster } from 'redis';
 import { z } from 'zod';
 import { McpHttpHandler, nativeImage } from 'mcp-msgpack-transport';
-import { RedisEventStore } from 'mcp-msgpack-transport/redis';
+import { reconnectWithBackoff, RedisEventStore } from 'mcp-msgpack-transport/redis';
 
 function argument(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -25,6 +29,12 @@ const name = argument('name', 'i1');
 const port = Number(argument('port', '0'));
 const redisUrl = argument('redis', 'redis://127.0.0.1:6379');
 const maxStreamLength = Number(argument('max-stream-length', '1000'));
+const budgets = Object.fromEntries(
+  [['maxEventBytes', 'max-event-bytes'], ['maxStreamBytes', 'max-stream-bytes'], ['maxStoreBytes', 'max-store-bytes'], ['operationTimeoutMs', 'operation-timeout-ms']]
+    .filter(([, flag]) => argument(flag) !== undefined)
+    .map(([option, flag]) => [option, Number(argument(flag))]),
+);
+const cluster = process.argv.includes('--cluster');
 /** 0: no event store (the benchmark's baseline). */
 const useStore = argument('store', 'redis') === 'redis';
 
@@ -70,13 +80,31 @@ function createMcpServer() {
   return server;
 }
 
-/** A `unix:///path` URL as the client's socket path (the `redis` client v5 does not parse such URLs). */
+/**
+ * A `unix:///path` URL as the client's socket path (the `redis` client v5 does not parse such URLs). Every
+ * connection reconnects with backoff, capped at ~1 s, and never gives up: a Redis restart is a non-event.
+ */
 function redisClientOptions(url) {
-  return url.startsWith('unix://') ? { socket: { path: url.slice('unix://'.length) } } : { url };
+  const socket = { reconnectStrategy: reconnectWithBackoff };
+  return url.startsWith('unix://') ? { socket: { ...socket, path: url.slice('unix://'.length) } } : { url, socket };
 }
 
-const redis = useStore ? await createClient(redisClientOptions(redisUrl)).connect() : undefined;
-const eventStore = redis ? new RedisEventStore({ client: redis, instanceId: `${name}-${randomUUID()}`, maxStreamLength }) : undefined;
+function connectRedis() {
+  if (cluster) return createCluster({ rootNodes: [{ url: redisUrl }], defaults: { socket: { reconnectStrategy: reconnectWithBackoff } } }).connect();
+  return createClient(redisClientOptions(redisUrl)).connect();
+}
+
+/** The store reports the client's errors (Redis down, reconnecting): printed at most once a second. */
+let lastReport = 0;
+function report(error) {
+  const now = Date.now();
+  if (now - lastReport < 1_000) return;
+  lastReport = now;
+  console.error(`${name}: ${error.message}`);
+}
+
+const redis = useStore ? await connectRedis() : undefined;
+const eventStore = redis ? new RedisEventStore({ client: redis, instanceId: `${name}-${randomUUID()}`, maxStreamLength, onerror: report, ...budgets }) : undefined;
 const common = { createServer: createMcpServer, eventStore, retryInterval: 500, nativeBytes: true };
 const handlers = {
   '/mcp': new McpHttpHandler({ ...common, sessionIdGenerator: () => `${name}.${randomUUID()}` }),
@@ -86,10 +114,14 @@ const handlers = {
 const server = createServer((req, res) => {
   const path = (req.url ?? '/').split('?', 1)[0];
   if (path === '/ready') {
-    // Readiness: this instance can reach Redis (a Kubernetes readinessProbe would call this).
-    Promise.resolve(redis?.ping())
-      .then(() => res.writeHead(200).end('ready'))
-      .catch(() => res.writeHead(503).end('redis unreachable'));
+    // Readiness: this instance can reach Redis (a Kubernetes readinessProbe would call this). The store's
+    // PING is bounded: a stopped or stalled Redis is a 503 in at most 500 ms, never a hang.
+    Promise.resolve(eventStore ? eventStore.ready(500) : true).then((ready) => (ready ? res.writeHead(200).end('ready') : res.writeHead(503).end('redis unreachable')));
+    return;
+  }
+  if (path === '/live') {
+    // Liveness: the process serves requests. Never asks Redis: a Redis outage must not restart instances.
+    res.writeHead(200).end('live');
     return;
   }
   const handler = handlers[path];
@@ -107,7 +139,9 @@ server.listen(port, '127.0.0.1', () => console.log(`listening ${server.address()
 async function stop() {
   await Promise.all(Object.values(handlers).map((handler) => handler.close()));
   await eventStore?.close();
-  await redis?.quit();
+  // A client whose Redis is away would wait for it to come back before closing: destroyed instead.
+  if (redis?.isReady) await redis.close().catch(() => redis.destroy());
+  else redis?.destroy();
   server.closeAllConnections();
   server.close(() => process.exit(0));
 }

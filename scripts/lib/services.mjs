@@ -84,33 +84,45 @@ export async function stopProcess(child, graceMs = 3_000) {
 }
 
 /**
- * redis-server on 127.0.0.1:<free port>, nothing persisted, and with `unixSocket` also on a unix socket in a
- * temp dir of its own (mode 700). Returns { url, unixUrl (`unix:///path`, or undefined), port, process, stop() }.
+ * redis-server on 127.0.0.1:<free port> (or `port`), nothing persisted, and with `unixSocket` also on a unix
+ * socket in a temp dir of its own (mode 700); `args` are added to its command line. Returns { url, unixUrl
+ * (`unix:///path`, or undefined), port, process, terminate() (SIGTERM, keeping port and socket path),
+ * start() (again, after terminate), pause() (SIGSTOP), resume() (SIGCONT), stop() }.
  */
-export async function startRedis({ maxmemory, unixSocket = false } = {}) {
-  const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'];
+export async function startRedis({ maxmemory, unixSocket = false, port: fixedPort, args: extra = [], dir: workDir } = {}) {
+  const port = fixedPort ?? (await freePort());
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...extra];
   if (maxmemory) args.push('--maxmemory', String(maxmemory));
   const dir = unixSocket ? mkdtempSync(join(tmpdir(), 'mcp-redis-')) : undefined;
   if (dir) args.push('--unixsocket', join(dir, 'redis.sock'), '--unixsocketperm', '700');
   const removeDir = () => dir && rmSync(dir, { recursive: true, force: true });
-  let child;
+  const spawnRedis = () => startProcess(findBinary('redis-server'), args, (output) => output.includes('Ready to accept connections'), workDir ? { cwd: workDir } : {});
+  const redis = {
+    url: `redis://127.0.0.1:${port}`,
+    unixUrl: dir ? `unix://${join(dir, 'redis.sock')}` : undefined,
+    port,
+    process: undefined,
+    terminate: async () => {
+      redis.resume();
+      await stopProcess(redis.process);
+    },
+    start: async () => {
+      redis.process = await spawnRedis();
+    },
+    pause: () => void redis.process?.kill('SIGSTOP'),
+    resume: () => void (redis.process?.exitCode === null && redis.process.signalCode === null && redis.process.kill('SIGCONT')),
+    stop: async () => {
+      await redis.terminate();
+      removeDir();
+    },
+  };
   try {
-    child = await startProcess(findBinary('redis-server'), args, (output) => output.includes('Ready to accept connections'));
+    await redis.start();
   } catch (error) {
     removeDir();
     throw error;
   }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    unixUrl: dir ? `unix://${join(dir, 'redis.sock')}` : undefined,
-    port,
-    process: child,
-    stop: async () => {
-      await stopProcess(child);
-      removeDir();
-    },
-  };
+  return redis;
 }
 
 /**
@@ -153,4 +165,50 @@ async function waitForPort(port, child) {
   }
   child.kill('SIGKILL');
   throw new Error(`nginx did not listen on ${port} in ${START_TIMEOUT_MS} ms`);
+}
+
+/**
+ * A Redis Cluster on loopback: `masters` masters with one replica each, every node a redis-server on a free
+ * port with its cluster config in a temp dir, made one cluster by `redis-cli --cluster create`. Returns
+ * { nodes (from startRedis), url (a node's), dir, stop() }.
+ */
+export async function startRedisCluster({ masters = 3 } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-redis-cluster-'));
+  const nodes = [];
+  const stop = async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < masters * 2; i++) {
+      const port = await freePort();
+      // The bus port would default to port + 10000, which may be taken or above 65535.
+      const bus = await freePort();
+      const args = ['--cluster-enabled', 'yes', '--cluster-port', String(bus), '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '1000', '--dir', dir];
+      nodes.push(await startRedis({ port, args }));
+    }
+    const create = spawnSync(findBinary('redis-cli'), ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '1', '--cluster-yes'], { encoding: 'utf8', timeout: START_TIMEOUT_MS });
+    if (create.status !== 0) throw new Error(`redis-cli --cluster create failed:\n${create.stdout}\n${create.stderr}`);
+    // Every node agrees the cluster is whole before it is used.
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    for (const node of nodes) {
+      for (;;) {
+        const info = spawnSync(findBinary('redis-cli'), ['-p', String(node.port), 'cluster', 'info'], { encoding: 'utf8' });
+        if (info.stdout.includes('cluster_state:ok')) break;
+        if (Date.now() > deadline) throw new Error(`cluster not ok on ${node.port}:\n${info.stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { nodes, url: nodes[0].url, dir, stop };
+}
+
+/** `redis-cli -p port args...`: its output (throws if it fails). */
+export function redisCli(port, args) {
+  const run = spawnSync(findBinary('redis-cli'), ['-p', String(port), ...args], { encoding: 'utf8', timeout: 10_000 });
+  if (run.status !== 0) throw new Error(`redis-cli ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout.trim();
 }

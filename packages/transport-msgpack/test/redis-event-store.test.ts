@@ -12,39 +12,10 @@ import { RedisEventStore, STREAM_LOST_ERROR_CODE } from 'mcp-msgpack-transport/r
 import { createGatedServer, Gate } from './fixtures/gated-server.js';
 import { mediaBytes } from './fixtures/native-tools.js';
 import { redisMissing, startRedisFixture, type RedisFixture } from './fixtures/redis-service.js';
-import { acceptFor, streamEvents, type StreamEvent, type Wire } from './fixtures/stream-events.js';
+import { get, post, progressOf, stepsCall, take, VERSION } from './fixtures/store-requests.js';
+import { streamEvents } from './fixtures/stream-events.js';
 
-const URL_ = 'http://127.0.0.1/mcp';
-const VERSION = '2025-11-25';
 if (redisMissing) console.log(`# skipping the Redis event store tests: ${redisMissing}`);
-
-function post(handler: McpHttpHandler, wire: Wire, message: unknown, sessionId?: string): Promise<Response> {
-  const headers: Record<string, string> = { host: '127.0.0.1', 'content-type': 'application/json', accept: acceptFor(wire, 'POST'), 'mcp-protocol-version': VERSION };
-  if (sessionId) headers['mcp-session-id'] = sessionId;
-  return handler.handle(new Request(URL_, { method: 'POST', headers, body: JSON.stringify(message) }), { localAddress: '127.0.0.1' });
-}
-
-function get(handler: McpHttpHandler, wire: Wire, lastEventId?: string, sessionId?: string): Promise<Response> {
-  const headers: Record<string, string> = { host: '127.0.0.1', accept: acceptFor(wire, 'GET'), 'mcp-protocol-version': VERSION };
-  if (lastEventId) headers['last-event-id'] = lastEventId;
-  if (sessionId) headers['mcp-session-id'] = sessionId;
-  return handler.handle(new Request(URL_, { method: 'GET', headers }), { localAddress: '127.0.0.1' });
-}
-
-const stepsCall = (id: number, count: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'steps', arguments: { count }, _meta: { progressToken: `p${id}` } } });
-
-/** Reads `count` events (or to the end); the iterator stays usable. */
-async function take(events: AsyncGenerator<StreamEvent>, count: number): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  while (out.length < count) {
-    const next = await events.next();
-    if (next.done) break;
-    out.push(next.value);
-  }
-  return out;
-}
-
-const progressOf = (event: StreamEvent) => (event.message?.params as { progress?: number } | undefined)?.progress;
 
 describe('RedisEventStore', { skip: redisMissing, timeout: 60_000 }, () => {
   let redis: RedisFixture;
@@ -89,7 +60,7 @@ describe('RedisEventStore', { skip: redisMissing, timeout: 60_000 }, () => {
       await store.storeEvent('other', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } });
 
       // In Redis: the payload is MessagePack whose media field is a bin of the very bytes (not base64, not JSON).
-      const raw = (await client.withTypeMapping({ 36: Buffer }).sendCommand(['XRANGE', 'bin:stream:s1', '-', '+'])) as [Buffer, Buffer[]][];
+      const raw = (await client.withTypeMapping({ 36: Buffer }).sendCommand(['XRANGE', store.streamKey('s1'), '-', '+'])) as [Buffer, Buffer[]][];
       assert.equal(raw.length, 3);
       const fields = raw[2]![1];
       // A payload with a large bin is stored in pieces, m, m1, m2, ...: the bin a piece of its own.
@@ -124,9 +95,9 @@ describe('RedisEventStore', { skip: redisMissing, timeout: 60_000 }, () => {
     try {
       const first = await store.storeEvent('long', {} as JSONRPCMessage);
       for (let i = 0; i < 1_000; i++) await store.storeEvent('long', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: i } });
-      const length = (await client.sendCommand(['XLEN', 'trim:stream:long'])) as number;
+      const length = (await client.sendCommand(['XLEN', store.streamKey('long')])) as number;
       assert.ok(length >= 100 && length <= 200, `XLEN ${length}`);
-      const ttl = (await client.sendCommand(['PTTL', 'trim:stream:long'])) as number;
+      const ttl = (await client.sendCommand(['PTTL', store.streamKey('long')])) as number;
       assert.ok(ttl > 5_000 && ttl <= 50_000, `PTTL ${ttl}`);
       await assert.rejects(store.replayEventsAfter(first, { send: async () => {} }), /no longer stored/);
 
@@ -134,7 +105,7 @@ describe('RedisEventStore', { skip: redisMissing, timeout: 60_000 }, () => {
       store.streamOpened('done', [1]);
       await store.storeEvent('done', {} as JSONRPCMessage);
       await store.storeEvent('done', { jsonrpc: '2.0', id: 1, result: {} });
-      const finished = (await client.sendCommand(['PTTL', 'trim:stream:done'])) as number;
+      const finished = (await client.sendCommand(['PTTL', store.streamKey('done')])) as number;
       assert.ok(finished > 0 && finished <= 5_000, `PTTL ${finished}`);
     } finally {
       await store.close();

@@ -1,4 +1,4 @@
-import type { RedisCommands } from './client.js';
+import type { BoundedCommands } from './bounded-commands.js';
 
 /**
  * One key per server instance, `{prefix}instance:{id}`, that lives `ttlMs` and is refreshed every third of
@@ -12,7 +12,7 @@ export class InstanceLiveness {
   private stopped = false;
 
   constructor(
-    private readonly client: RedisCommands,
+    private readonly redis: BoundedCommands,
     private readonly key: string,
     private readonly ttlMs: number,
     private readonly onError: (error: Error) => void,
@@ -40,10 +40,10 @@ export class InstanceLiveness {
     this.stopped = true;
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
-    if (this.first !== undefined) await this.client.sendCommand(['DEL', this.key]);
+    if (this.first !== undefined) await this.redis.send(this.key, ['DEL', this.key]);
   }
 
   private async refresh(): Promise<void> {
-    await this.client.sendCommand(['SET', this.key, '1', 'PX', String(this.ttlMs)]);
+    await this.redis.send(this.key, ['SET', this.key, '1', 'PX', String(this.ttlMs)]);
   }
 }

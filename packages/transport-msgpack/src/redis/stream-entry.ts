@@ -4,7 +4,8 @@
  *   m  the message, one msgpack-v1 payload (a priming event stores `{}`); a payload with large bins is
  *      stored in pieces, `m`, `m1`, `m2`, ... (the bins pieces of their own), joined in that order
  *   r  on a POST stream's first entry: the request ids it answers, a MessagePack array
- *   x  the stream's end: `complete` (its last response) or `abandoned` (closed before replying)
+ *   x  the stream's end: `complete` (its last response), `abandoned` (closed before replying) or
+ *      `unresumable` (an event could not be stored: a resume from before it is refused)
  */
 export const FIELD_OWNER = 'o';
 export const FIELD_MESSAGE = 'm';
@@ -12,6 +13,7 @@ export const FIELD_REQUESTS = 'r';
 export const FIELD_END = 'x';
 export const END_COMPLETE = 'complete';
 export const END_ABANDONED = 'abandoned';
+export const END_UNRESUMABLE = 'unresumable';
 
 export interface StoredEntry {
   id: string;

@@ -9,7 +9,8 @@ import type { StreamTable } from './stream-table.js';
 /**
  * Opens a POST's reply stream for resumption: an event with an id and no message, so the client can resume
  * it from the very start. A shared store learns the requests first, to answer them should this instance
- * die mid-stream.
+ * die mid-stream. A store that fails here leaves the stream unprimed and unstored: it is served live, not
+ * resumable (the failure is reported, the request is not refused).
  */
 export async function primeStream(
   table: StreamTable,
@@ -20,7 +21,8 @@ export async function primeStream(
   retryMs: number | undefined,
 ): Promise<void> {
   await store.streamOpened?.(streamId, messages.filter(isJSONRPCRequest).map((message) => message.id));
-  const eventId = await store.storeEvent(streamId, {} as JSONRPCMessage);
+  const eventId = await table.store(streamId, {} as JSONRPCMessage);
+  if (eventId === undefined) return;
   stream.prime(eventId, retryMs);
   table.markResumable(streamId);
 }

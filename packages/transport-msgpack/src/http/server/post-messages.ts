@@ -57,7 +57,13 @@ export async function readPostMessages(req: HttpRequestLike, codec: MessageCodec
 type Decoded = { ok: true; value: unknown } | { ok: false; refusal: Refusal };
 
 async function readAndDecode(req: HttpRequestLike, codec: MessageCodec, maxBodyBytes: number): Promise<Decoded> {
-  const body = await readBody(req.headers.get('content-length'), req.body, maxBodyBytes);
+  let body;
+  try {
+    body = await readBody(req.headers.get('content-length'), req.body, maxBodyBytes);
+  } catch (error) {
+    // The client's connection broke mid-body: its fault, not a parse error, and not the server's.
+    return { ok: false, refusal: { status: 400, code: -32000, message: `Bad Request: the request body could not be read (${(error as Error)?.message ?? String(error)})`, quiet: true } };
+  }
   if (body.tooLarge) {
     const message = `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`;
     return { ok: false, refusal: { status: 413, code: -32000, message, headers: { Connection: 'close' } } };

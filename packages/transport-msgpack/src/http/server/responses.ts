@@ -3,6 +3,7 @@ import type { MessageCodec, WireCodecs } from '../../codec/message-codec.js';
 import { createWireCodecs } from '../../codec/wire-codecs.js';
 import { prefersMsgpack } from '../media.js';
 import type { EventStream } from './event-stream.js';
+import { EventStoreUnavailableError, StreamNotResumableError } from './shared-event-store.js';
 import { bytesResponse, textResponse } from './response-bytes.js';
 import type { HttpRequestLike } from './server-options.js';
 
@@ -25,6 +26,20 @@ export function isRefusal(value: object): value is Refusal {
 
 /** A closed session (or one closed while the request waited): answered, not reported. */
 export const SESSION_GONE: Refusal = { status: 404, code: -32001, message: 'Session not found', quiet: true };
+
+/**
+ * A failure on the server's side while answering (its event store unreachable or stalled, its own code
+ * throwing): 503 for an unavailable store, 500 otherwise, with the JSON-RPC internal error (-32603) and the
+ * reason, never the client's parse error. A resume the store cannot serve without a gap is 410.
+ */
+export function serverFailure(error: unknown): Refusal {
+  const detail = error instanceof Error ? error.message : String(error);
+  if (error instanceof StreamNotResumableError) return { status: 410, code: -32000, message: `Gone: ${detail}`, data: { reason: error.reason }, quiet: true };
+  if (error instanceof EventStoreUnavailableError) {
+    return { status: 503, code: -32603, message: 'Internal error: the event store is unavailable', data: { reason: error.reason, detail }, headers: { 'Retry-After': '1' }, quiet: true };
+  }
+  return { status: 500, code: -32603, message: 'Internal error', data: { reason: 'server-error', detail }, quiet: true };
+}
 
 export type ResponseBody = string | Uint8Array[] | ReadableStream<Uint8Array> | null;
 

@@ -13,7 +13,7 @@ import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
 import { checkHostAndOrigin } from './host-check.js';
 import { classifyEra } from './modern-check.js';
 import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type PostMessages } from './post-messages.js';
-import { SESSION_GONE, isRefusal, refusalResponse, respond, singleResponse, streamResponse, type Refusal } from './responses.js';
+import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singleResponse, streamResponse, type Refusal } from './responses.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
 import { protocolVersionProblem, sessionProblem } from './session-checks.js';
 import { StreamTable } from './stream-table.js';
@@ -122,8 +122,9 @@ export class WebHttpMsgpackServerTransport implements Transport {
       if (isRefusal(admitted)) return this.refuse(req, admitted);
       return await this.answer(req, body.messages, wires.reply, extra, admitted);
     } catch (error) {
+      // Bad input was refused above; what throws here failed on the server's side (the event store, the server's own code).
       this.report(error as Error);
-      return this.refuse(req, { status: 400, code: -32700, message: 'Parse error', data: String(error), quiet: true });
+      return this.refuse(req, serverFailure(error));
     }
   }
 
@@ -244,7 +245,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       return streamResponse(resumed, this.sessionId);
     } catch (error) {
       this.report(error as Error);
-      return this.refuse(req, { status: 500, code: -32000, message: 'Error replaying events', quiet: true });
+      return this.refuse(req, serverFailure(error));
     }
   }
 

@@ -33,3 +33,30 @@ export interface SharedEventStore extends EventStore {
 export function canFollow(store: EventStore | undefined): store is SharedEventStore & Required<Pick<SharedEventStore, 'followEventsAfter'>> {
   return typeof (store as SharedEventStore | undefined)?.followEventsAfter === 'function';
 }
+
+/**
+ * A shared store that cannot be reached, or did not answer in its bound: a server-side failure. A resume
+ * gets 503; an event that could not be stored goes out live without an id and its stream is no longer
+ * resumable.
+ */
+export class EventStoreUnavailableError extends Error {
+  readonly reason = 'event-store-unavailable';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EventStoreUnavailableError';
+  }
+}
+
+/**
+ * A resume the store cannot serve without a gap: the event is no longer stored (expired, trimmed), or the
+ * stream lost events (the store was unreachable, or a byte budget was reached). A resume gets 410 with the reason.
+ */
+export class StreamNotResumableError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'event-not-stored' | 'stream-not-resumable',
+  ) {
+    super(message);
+    this.name = 'StreamNotResumableError';
+  }
+}

@@ -40,6 +40,8 @@ export class StreamTable {
   private readonly responses = new Map<RequestId, JSONRPCMessage>();
   private readonly resumable = new Set<string>();
   private heldForGetStream: { message: JSONRPCMessage; eventId?: string }[] = [];
+  /** Streams whose events the store failed to take: sent live without ids from then on, not stored. */
+  private readonly unstored = new Set<string>();
   /** Whether the GET stream has events in the store (a shared store is told when it ends). */
   private storedStandalone = false;
   private closedAll = false;
@@ -105,6 +107,24 @@ export class StreamTable {
     this.resumable.add(streamId);
   }
 
+  /**
+   * Stores an event of a stream, or (the store failed: unreachable, stalled, over a budget) reports why and
+   * gives no id: the event still goes out live, and the stream is stored no more. The store marks it not
+   * resumable, so a resume gets an error rather than a stream with a gap.
+   */
+  async store(streamId: string, message: JSONRPCMessage): Promise<string | undefined> {
+    const store = this.options.eventStore;
+    if (!store || this.unstored.has(streamId)) return undefined;
+    try {
+      return await store.storeEvent(streamId, message);
+    } catch (error) {
+      this.unstored.add(streamId);
+      this.resumable.delete(streamId);
+      this.options.report(error as Error);
+      return undefined;
+    }
+  }
+
   isOpen(streamId: string, stream: EventStream): boolean {
     return this.streams.get(streamId)?.stream === stream;
   }
@@ -163,6 +183,7 @@ export class StreamTable {
     this.streams.clear();
     this.responses.clear();
     this.resumable.clear();
+    this.unstored.clear();
     this.heldForGetStream = [];
   }
 
@@ -172,6 +193,7 @@ export class StreamTable {
     const unfinished = new Set(this.requestToStream.values());
     if (this.storedStandalone) unfinished.add(this.standaloneId);
     for (const streamId of unfinished) {
+      if (this.unstored.has(streamId)) continue;
       Promise.resolve(store.streamAbandoned(streamId)).catch((error: unknown) => this.options.report(error as Error));
     }
   }
@@ -186,8 +208,7 @@ export class StreamTable {
   }
 
   private async routeToStandalone(message: JSONRPCMessage): Promise<void> {
-    const store = this.options.eventStore;
-    const eventId = store ? await store.storeEvent(this.standaloneId, message) : undefined;
+    const eventId = await this.store(this.standaloneId, message);
     if (eventId !== undefined) this.storedStandalone = true;
     const standalone = this.streams.get(this.standaloneId)?.stream;
     if (standalone) {
@@ -207,8 +228,7 @@ export class StreamTable {
     const streamId = this.requestToStream.get(requestId);
     if (!streamId) throw new Error(`No connection established for request ID: ${String(requestId)}`);
     const streaming = !this.options.enableJsonResponse;
-    const store = this.options.eventStore;
-    const eventId = streaming && store ? await store.storeEvent(streamId, message) : undefined;
+    const eventId = streaming ? await this.store(streamId, message) : undefined;
     const entry = this.streams.get(streamId);
     const stream = streaming ? entry?.stream : undefined;
     if (stream && (eventId === undefined || !stream.replayedEventIds?.has(eventId))) {
@@ -233,6 +253,7 @@ export class StreamTable {
     }
     this.close(streamId);
     this.resumable.delete(streamId);
+    this.unstored.delete(streamId);
   }
 
   /** Closed session, or a cut stream whose events wait in the store for the client to resume. */
