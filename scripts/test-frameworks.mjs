@@ -4,13 +4,13 @@
 // media server over stdio and over HTTP (its bin, `--http 0`):
 //   - the AI SDK, @openai/agents (through mcp-msgpack-transport/agents) and @langchain/mcp-adapters on our
 //     client transports, with Node and with Bun (scripts/frameworks/*.mjs; MessagePack and native bytes are
-//     asserted on the bytes the server sent);
+//     asserted on the bytes the server sent), and the transport README's examples for them, as written;
 //   - the MCP Inspector's CLI (`mcp-inspector --cli`), a stock JSON client: tools/list and tools/call.
 // No model is called and nothing leaves loopback but the registry install.
 // Usage: node scripts/test-frameworks.mjs [--keep]   (after `npm run build`; --keep leaves the project in place)
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bunBinary, createSteps, npm, packPackages, root, tempProject, writeTestPng } from './lib/packed.mjs';
+import { bunBinary, createSteps, npm, packPackages, root, runReadmeExamples, tempProject, writeTestPng } from './lib/packed.mjs';
 import { startProcess, stopProcess } from './lib/services.mjs';
 
 /** The framework versions tested (the README's "Who can use it" table names them). Bump them here. */
@@ -26,6 +26,12 @@ const WORKSPACE_PINNED = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/cl
 /** Round trips run with Node and with Bun (each file lists the transports it covers). */
 const ROUND_TRIPS = ['ai-sdk.mjs', 'openai-agents.mjs', 'langchain.mjs'];
 const TOOL_COUNT = 14;
+/** What each README example must print. */
+const README_OUTPUT = {
+  'ai-sdk-client.mjs': (stdout) => stdout.includes('14 tools; read_media_file: image/png'),
+  'openai-agents-client.mjs': (stdout) => stdout.includes('14 tools for librarian'),
+  'langchain-client.mjs': (stdout) => stdout.includes('14 tools; read_text_file: hello from the media directory'),
+};
 
 const keep = process.argv.includes('--keep');
 const { work, packs, project, media } = tempProject('mcp-msgpack-frameworks-');
@@ -64,6 +70,8 @@ try {
     run(`node ${file}`, process.execPath, [file], { env, timeoutMs: 90_000 });
     if (bun) run(`bun ${file}`, bun, [file], { env, timeoutMs: 90_000 });
   }
+  // The transport README's "With agent frameworks" blocks, as written, run in the media directory.
+  runReadmeExamples({ run, fail }, 'test-frameworks', media, README_OUTPUT, bun ? [['node', process.execPath], ['bun', bun]] : undefined);
   inspector([process.execPath, serverBin, media], 'stdio', env);
   inspector([url], 'HTTP', env);
 } finally {

@@ -7,7 +7,7 @@
 // Usage: node scripts/test-packed.mjs [--keep]   (after `npm run build`; --keep leaves the project in place)
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSteps, npm, npx, packPackages, root, tempProject, writeTestPng } from './lib/packed.mjs';
+import { createSteps, npm, npx, packPackages, root, runReadmeExamples, tempProject, writeTestPng } from './lib/packed.mjs';
 
 const PACKAGES = ['transport-msgpack', 'filesystem-media-server', 'bench'];
 const keep = process.argv.includes('--keep');
@@ -76,31 +76,13 @@ run('npx mcp-msgpack-bench --scenario small-calls/stdio', npx, ['mcp-msgpack-ben
   check: (stdout) => (/small-calls\/stdio/.test(stdout) ? undefined : 'the output does not mention the scenario it ran'),
 });
 
-// The READMEs' examples, as written: a block after `<!-- test-packed: write FILE -->` is saved as FILE, one after
-// `<!-- test-packed: run FILE -->` is saved and run (with the media directory as its working directory), and
-// must exit by itself within the time limit: an example that never closes its client fails here.
+// The READMEs' examples marked `<!-- test-packed: run FILE -->`, as written, each with what it must print
+// (runReadmeExamples in scripts/lib/packed.mjs says how blocks are marked).
 const EXPECTED_OUTPUT = {
   'readme-client.mjs': (stdout) => /14 tools: .*read_media_file/.test(stdout) && stdout.includes(`image: ${png.length} bytes of image/png`),
   'stdio-client.mjs': (stdout) => stdout.includes("name: 'my-server'"),
 };
-const examples = [];
-for (const readme of ['README.md', 'packages/transport-msgpack/README.md']) {
-  const text = readFileSync(join(root, readme), 'utf8');
-  for (const [, action, file, code] of text.matchAll(/<!-- test-packed: (write|run) (\S+) -->\s*```(?:js|ts)\n([\s\S]*?)```/g)) {
-    writeFileSync(join(media, file), code);
-    if (action === 'run') examples.push({ readme, file });
-  }
-}
-for (const name of Object.keys(EXPECTED_OUTPUT)) {
-  if (!examples.some((e) => e.file === name)) fail(`no README block marked <!-- test-packed: run ${name} -->`);
-}
-for (const { readme, file } of examples) {
-  run(`${readme}: ${file}`, process.execPath, [file], {
-    cwd: media,
-    timeoutMs: 60_000,
-    check: (stdout) => (EXPECTED_OUTPUT[file]?.(stdout) ?? true ? undefined : 'unexpected output (see below)'),
-  });
-}
+runReadmeExamples({ run, fail }, 'test-packed', media, EXPECTED_OUTPUT);
 
 if (!keep) rmSync(work, { recursive: true, force: true });
 console.log(`test-packed: all three tarballs install and run on their own (${elapsed()})`);

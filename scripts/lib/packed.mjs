@@ -2,7 +2,7 @@
 // test-sdk-install.mjs): numbered steps that stop at the first failure with everything it printed, packing
 // workspace packages into tarballs, a test image, and the workspace's Bun binary.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -88,5 +88,37 @@ export function bunBinary() {
     return ['bun.exe', 'bun'].map((name) => join(dir, 'bin', name)).find((binary) => existsSync(binary));
   } catch {
     return undefined;
+  }
+}
+
+/** The READMEs whose examples are run, as written, from the packed packages. */
+const READMES = ['README.md', 'packages/transport-msgpack/README.md'];
+
+/**
+ * The READMEs' examples for one script (`marker`: test-packed, test-frameworks): a block after `<!-- MARKER:
+ * write FILE -->` is saved as FILE in `directory`, one after `<!-- MARKER: run FILE -->` is saved and run there
+ * (with each of `runtimes`, [label, binary] pairs), and must exit by itself within the time limit: an example
+ * that never closes its client fails. `expected` maps a file to a check of its stdout; each must be found.
+ */
+export function runReadmeExamples({ run, fail }, marker, directory, expected, runtimes = [['node', process.execPath]]) {
+  const examples = [];
+  const block = new RegExp(`<!-- ${marker}: (write|run) (\\S+) -->\\s*\`\`\`(?:js|ts)\\n([\\s\\S]*?)\`\`\``, 'g');
+  for (const readme of READMES) {
+    for (const [, action, file, code] of readFileSync(join(root, readme), 'utf8').matchAll(block)) {
+      writeFileSync(join(directory, file), code);
+      if (action === 'run') examples.push({ readme, file });
+    }
+  }
+  for (const name of Object.keys(expected)) {
+    if (!examples.some((e) => e.file === name)) fail(`no README block marked <!-- ${marker}: run ${name} -->`);
+  }
+  for (const { readme, file } of examples) {
+    for (const [label, binary] of runtimes) {
+      run(`${readme}: ${label} ${file}`, binary, [file], {
+        cwd: directory,
+        timeoutMs: 60_000,
+        check: (stdout) => (expected[file]?.(stdout) ?? true ? undefined : 'unexpected output (see below)'),
+      });
+    }
   }
 }
