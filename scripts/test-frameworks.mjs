@@ -5,7 +5,8 @@
 //   - the AI SDK, @openai/agents (through mcp-msgpack-transport/agents) and @langchain/mcp-adapters on our
 //     client transports, with Node and with Bun (scripts/frameworks/*.mjs; MessagePack and native bytes are
 //     asserted on the bytes the server sent), and the transport README's examples for them, as written;
-//   - the MCP Inspector's CLI (`mcp-inspector --cli`), a stock JSON client: tools/list and tools/call.
+//   - the MCP Inspector's CLI (`mcp-inspector --cli`), a stock JSON client: tools/list and tools/call;
+//   - a strict `tsc` of scripts/frameworks/types.ts: our classes type-check where the frameworks take them.
 // No model is called and nothing leaves loopback but the registry install.
 // Usage: node scripts/test-frameworks.mjs [--keep]   (after `npm run build`; --keep leaves the project in place)
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ export const FRAMEWORKS = {
   '@modelcontextprotocol/inspector': '2.12.0',
 };
 /** What the frameworks build on, at the workspace's versions (what its lockfile chose). */
-const WORKSPACE_PINNED = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/client', '@modelcontextprotocol/core', 'zod'];
+const WORKSPACE_PINNED = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/client', '@modelcontextprotocol/core', 'zod', 'typescript', '@types/node'];
 /** Round trips run with Node and with Bun (each file lists the transports it covers). */
 const ROUND_TRIPS = ['ai-sdk.mjs', 'openai-agents.mjs', 'langchain.mjs'];
 const TOOL_COUNT = 14;
@@ -44,6 +45,8 @@ const pinned = [...Object.entries(FRAMEWORKS).map(([name, version]) => `${name}@
 writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'frameworks-consumer', private: true, type: 'module' }, null, 2));
 run(`npm install the tarballs and ${pinned.join(' ')}`, npm, ['install', '--no-audit', '--no-fund', '--no-package-lock', ...tarballs, ...pinned], { timeoutMs: 300_000 });
 cpSync(join(root, 'scripts', 'frameworks'), project, { recursive: true, filter: (source) => !source.endsWith('README.md') });
+
+run('tsc -p . (types.ts: our transports and OpenAIAgentsMcpServer where each framework takes them, strict)', process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { timeoutMs: 120_000 });
 
 const png = writeTestPng(join(media, 'pixel.png'));
 writeFileSync(join(media, 'hello.txt'), 'hello from the media directory\n');

@@ -96,7 +96,13 @@ export class OpenAIAgentsMcpServer {
     await this.client.close();
   }
 
-  async listTools(): Promise<AgentsMcpTool[]> {
+  /**
+   * Every page of tools/list. Typed `any[]` as the Agents SDK's own MCP servers type theirs: its `MCPTool` type
+   * requires `required` and `additionalProperties` in each input schema, which servers may leave out (the
+   * SDK's tool conversion fills them in), so the tools are passed on as the server listed them.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async listTools(): Promise<any[]> {
     this.assertConnected();
     if (this.cacheToolsList && this.cachedTools) return this.cachedTools;
     const tools: AgentsMcpTool[] = [];
