@@ -14,7 +14,10 @@ import { join } from 'node:path';
 import { bunBinary, createSteps, npm, packPackages, root, runReadmeExamples, tempProject, writeTestPng } from './lib/packed.mjs';
 import { startProcess, stopProcess } from './lib/services.mjs';
 
-/** The framework versions tested (the README's "Who can use it" table names them). Bump them here. */
+/**
+ * The framework versions tested (the README's "Who can use it" table names them). Bump them here. The
+ * Inspector declares Node >= 22.19 (npm warns EBADENGINE); its CLI runs on Node 20 as checked below.
+ */
 export const FRAMEWORKS = {
   '@ai-sdk/mcp': '2.0.99',
   '@openai/agents': '0.20.0',

@@ -1,9 +1,10 @@
 // The AI SDK's MCP client (@ai-sdk/mcp, createMCPClient({ transport })) on our stdio and HTTP client
 // transports, against the media server: 14 tools as AI SDK tools, a text tool and read_media_file executed
-// as an agent would, the image's bytes checked, and the wire checked to be MessagePack with native bytes.
+// as an agent would, the image's bytes checked (in the result and in what the model would be given), and the
+// wire checked to be MessagePack with native bytes.
 import { createMCPClient } from '@ai-sdk/mcp';
 import { NATIVE_BYTES_CAPABILITY } from 'mcp-msgpack-transport';
-import { TOOL_COUNT, check, checkImage, ourTransports, imagePath, runtime, text, textPath } from './checks.mjs';
+import { TOOL_COUNT, check, checkImage, imagePath, ourTransports, png, runtime, text, textPath } from './checks.mjs';
 
 for (const [kind, { tap, transport }] of ourTransports()) {
   const client = await createMCPClient({ transport });
@@ -18,6 +19,10 @@ for (const [kind, { tap, transport }] of ourTransports()) {
 
     const media = await tools.read_media_file.execute({ path: imagePath }, options);
     checkImage(media.content?.[0], `${kind}: read_media_file`);
+    // What the model is given: the AI SDK's own conversion of the result, the image as a file part.
+    const forModel = await tools.read_media_file.toModelOutput({ toolCallId: 'call-1', input: { path: imagePath }, output: media });
+    const part = forModel?.value?.[0];
+    check(part?.type === 'file' && part.mediaType === 'image/png' && Buffer.from(part.data?.data ?? '', 'base64').equals(png), `${kind}: toModelOutput: ${JSON.stringify(forModel)?.slice(0, 200)}`);
 
     check(transport.wire === 'msgpack', `${kind}: wire is ${transport.wire}`);
     check(client.initializeResult.capabilities?.experimental?.[NATIVE_BYTES_CAPABILITY] !== undefined, `${kind}: the server did not confirm native bytes`);
