@@ -24,6 +24,7 @@ const ENTRIES = [
   ['mcp-msgpack-transport/bun', 'bun.d.ts'],
   ['mcp-msgpack-transport/wire', 'wire-api.d.ts'],
   ['mcp-msgpack-transport/redis', 'redis/index.d.ts'],
+  ['mcp-msgpack-transport/agents', 'agents/index.d.ts'],
 ];
 
 const modules = new Map();

@@ -5,43 +5,15 @@
 //   - `npx mcp-msgpack-bench` in quick mode on one small scenario;
 //   - the READMEs' client examples (blocks marked `<!-- test-packed: ... -->`), as written.
 // Usage: node scripts/test-packed.mjs [--keep]   (after `npm run build`; --keep leaves the project in place)
-import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createSteps, npm, npx, packPackages, root, runReadmeExamples, tempProject, writeTestPng } from './lib/packed.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
 const PACKAGES = ['transport-msgpack', 'filesystem-media-server', 'bench'];
 const keep = process.argv.includes('--keep');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
-const work = mkdtempSync(join(tmpdir(), 'mcp-msgpack-packed-'));
-const packs = join(work, 'packs');
-const project = join(work, 'project');
-const media = join(project, 'media');
-const started = Date.now();
-
-/** Runs one step; on failure says which step, the command and everything it printed, and exits 1. */
-function run(step, command, args, { cwd = project, timeoutMs = 120_000, check } = {}) {
-  process.stdout.write(`test-packed: ${step} ... `);
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_yes: 'false' } });
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  let problem;
-  if (result.error?.code === 'ETIMEDOUT') problem = `did not finish within ${timeoutMs / 1000} s`;
-  else if (result.error) problem = result.error.message;
-  else if (result.status !== 0) problem = `exited with ${result.status ?? result.signal}`;
-  else problem = check?.(result.stdout, result.stderr);
-  if (problem) fail(`${step}: ${problem}\n$ (cd ${cwd} && ${command} ${args.join(' ')})\n${output.trimEnd()}`);
-  console.log(`ok (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-  return result.stdout;
-}
-
-function fail(message) {
-  console.log('FAILED');
-  console.error(`\ntest-packed FAILED: ${message}\n(project kept in ${project})`);
-  process.exit(1);
-}
+const { work, packs, project, media } = tempProject('mcp-msgpack-packed-');
+const { run, fail, elapsed } = createSteps('test-packed', { project });
 
 /** src/ is not shipped, so every source map must carry its sources (sourcesContent) or it points at nothing. */
 function checkSourceMaps() {
@@ -59,15 +31,7 @@ function checkSourceMaps() {
   console.log(`ok (${maps} maps)`);
 }
 
-for (const pkg of PACKAGES) {
-  if (!existsSync(join(root, 'packages', pkg, 'dist'))) fail(`packages/${pkg}/dist is missing: run \`npm run build\` first`);
-}
-mkdirSync(packs);
-mkdirSync(media, { recursive: true });
-
-for (const pkg of PACKAGES) run(`npm pack ${pkg}`, npm, ['pack', '--pack-destination', packs], { cwd: join(root, 'packages', pkg) });
-const tarballs = readdirSync(packs).filter((f) => f.endsWith('.tgz')).map((f) => join(packs, f));
-if (tarballs.length !== PACKAGES.length) fail(`expected ${PACKAGES.length} tarballs, found ${tarballs.join(', ')}`);
+const tarballs = packPackages({ run, fail }, PACKAGES, packs);
 
 writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'packed-consumer', private: true, type: 'module' }, null, 2));
 run('npm install the tarballs (registry for the rest)', npm, ['install', '--no-audit', '--no-fund', ...tarballs], { timeoutMs: 180_000 });
@@ -79,11 +43,8 @@ for (const name of ['mcp-msgpack-transport', 'mcp-filesystem-media-server', 'mcp
 run('npm ls (every dependency resolved)', npm, ['ls', '--all'], { timeoutMs: 60_000 });
 checkSourceMaps();
 
-// Media to read: a real PNG header and enough bytes that the large-bin path (32 KiB and more) is taken.
-const png = Buffer.alloc(300 * 1024);
-Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png);
-for (let i = 8; i < png.length; i++) png[i] = (i * 31) & 0xff;
-writeFileSync(join(media, 'pixel.png'), png);
+// Media to read: enough bytes that the large-bin path (32 KiB and more) is taken.
+const png = writeTestPng(join(media, 'pixel.png'));
 
 // The server as a desktop client starts it, driven by the SDK's stock stdio client (JSON wire).
 writeFileSync(
@@ -115,31 +76,13 @@ run('npx mcp-msgpack-bench --scenario small-calls/stdio', npx, ['mcp-msgpack-ben
   check: (stdout) => (/small-calls\/stdio/.test(stdout) ? undefined : 'the output does not mention the scenario it ran'),
 });
 
-// The READMEs' examples, as written: a block after `<!-- test-packed: write FILE -->` is saved as FILE, one after
-// `<!-- test-packed: run FILE -->` is saved and run (with the media directory as its working directory), and
-// must exit by itself within the time limit: an example that never closes its client fails here.
+// The READMEs' examples marked `<!-- test-packed: run FILE -->`, as written, each with what it must print
+// (runReadmeExamples in scripts/lib/packed.mjs says how blocks are marked).
 const EXPECTED_OUTPUT = {
   'readme-client.mjs': (stdout) => /14 tools: .*read_media_file/.test(stdout) && stdout.includes(`image: ${png.length} bytes of image/png`),
   'stdio-client.mjs': (stdout) => stdout.includes("name: 'my-server'"),
 };
-const examples = [];
-for (const readme of ['README.md', 'packages/transport-msgpack/README.md']) {
-  const text = readFileSync(join(root, readme), 'utf8');
-  for (const [, action, file, code] of text.matchAll(/<!-- test-packed: (write|run) (\S+) -->\s*```(?:js|ts)\n([\s\S]*?)```/g)) {
-    writeFileSync(join(media, file), code);
-    if (action === 'run') examples.push({ readme, file });
-  }
-}
-for (const name of Object.keys(EXPECTED_OUTPUT)) {
-  if (!examples.some((e) => e.file === name)) fail(`no README block marked <!-- test-packed: run ${name} -->`);
-}
-for (const { readme, file } of examples) {
-  run(`${readme}: ${file}`, process.execPath, [file], {
-    cwd: media,
-    timeoutMs: 60_000,
-    check: (stdout) => (EXPECTED_OUTPUT[file]?.(stdout) ?? true ? undefined : 'unexpected output (see below)'),
-  });
-}
+runReadmeExamples({ run, fail }, 'test-packed', media, EXPECTED_OUTPUT);
 
 if (!keep) rmSync(work, { recursive: true, force: true });
-console.log(`test-packed: all three tarballs install and run on their own (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+console.log(`test-packed: all three tarballs install and run on their own (${elapsed()})`);

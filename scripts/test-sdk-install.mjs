@@ -14,15 +14,14 @@
 //   node scripts/test-sdk-install.mjs [v1|v2]
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bunBinary } from './lib/packed.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const templates = join(root, 'scripts', 'sdk-install');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const require = createRequire(import.meta.url);
 const started = Date.now();
 
 /** The version the workspace has installed of `name` (what its lockfile chose). */
@@ -101,12 +100,3 @@ function refuseStaticSdkImports(dir) {
   }
 }
 
-function bunBinary() {
-  try {
-    const dir = dirname(require.resolve('bun/package.json'));
-    // The npm package names its binary bun.exe on every platform.
-    return ['bun.exe', 'bun'].map((name) => join(dir, 'bin', name)).find((binary) => existsSync(binary));
-  } catch {
-    return undefined;
-  }
-}

@@ -25,6 +25,7 @@ const FLOORS: Record<string, number> = {
   'http/node': 8, // node:http adapter
   'http/bun': 8, // Bun.serve adapter
   redis: 8, // a shared event store for http/server
+  agents: 8, // adapters for agent frameworks that take a server object (OpenAI Agents' MCPServer)
   '.': 9, // entry points: index.ts, wire-api.ts, and what composes the runtime adapters
 };
 
