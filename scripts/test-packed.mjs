@@ -5,7 +5,7 @@
 //   - `npx mcp-msgpack-bench` in quick mode on one small scenario;
 //   - the READMEs' client examples (blocks marked `<!-- test-packed: ... -->`), as written.
 // Usage: node scripts/test-packed.mjs [--keep]   (after `npm run build`; --keep leaves the project in place)
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,9 +23,9 @@ const media = join(project, 'media');
 const started = Date.now();
 
 /** Runs one step; on failure says which step, the command and everything it printed, and exits 1. */
-function run(step, command, args, { cwd = project, timeoutMs = 120_000, check } = {}) {
+function run(step, command, args, { cwd = project, timeoutMs = 120_000, check, env = {} } = {}) {
   process.stdout.write(`test-packed: ${step} ... `);
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_yes: 'false' } });
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_yes: 'false', ...env } });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   let problem;
   if (result.error?.code === 'ETIMEDOUT') problem = `did not finish within ${timeoutMs / 1000} s`;
@@ -117,28 +117,99 @@ run('npx mcp-msgpack-bench --scenario small-calls/stdio', npx, ['mcp-msgpack-ben
 
 // The READMEs' examples, as written: a block after `<!-- test-packed: write FILE -->` is saved as FILE, one after
 // `<!-- test-packed: run FILE -->` is saved and run (with the media directory as its working directory), and
-// must exit by itself within the time limit: an example that never closes its client fails here.
+// must exit by itself within the time limit: an example that never closes its client fails here. A block after
+// `<!-- test-packed: start FILE -->` is an HTTP server: started with PORT=0, its `MCP at URL` line gives the
+// URL the later examples get as MCP_URL, and at the end SIGTERM must make it close and exit 0.
 const EXPECTED_OUTPUT = {
   'readme-client.mjs': (stdout) => /14 tools: .*read_media_file/.test(stdout) && stdout.includes(`image: ${png.length} bytes of image/png`),
-  'stdio-client.mjs': (stdout) => stdout.includes("name: 'my-server'"),
+  'stdio-client.mjs': (stdout) => stdout.includes("name: 'my-server'") && stdout.includes('hello over msgpack'),
+  'stdio-client-v1.mjs': (stdout) => stdout.includes('hello from v1'),
+  'http-client.mjs': (stdout) => stdout.includes('hello over msgpack'),
+  'readme-server-check.mjs': (stdout) => stdout.includes('hello over msgpack'),
 };
 const examples = [];
-for (const readme of ['README.md', 'packages/transport-msgpack/README.md']) {
+for (const readme of ['README.md', 'packages/transport-msgpack/README.md', 'packages/filesystem-media-server/README.md', 'packages/bench/README.md']) {
   const text = readFileSync(join(root, readme), 'utf8');
-  for (const [, action, file, code] of text.matchAll(/<!-- test-packed: (write|run) (\S+) -->\s*```(?:js|ts)\n([\s\S]*?)```/g)) {
+  for (const [, action, file, code] of text.matchAll(/<!-- test-packed: (write|run|start) (\S+) -->\s*```(?:js|ts)\n([\s\S]*?)```/g)) {
     writeFileSync(join(media, file), code);
-    if (action === 'run') examples.push({ readme, file });
+    if (action !== 'write') examples.push({ readme, action, file });
   }
 }
+// The top README's server is only written there: a client of ours calls its tool.
+writeFileSync(
+  join(media, 'readme-server-check.mjs'),
+  `import { Client } from '@modelcontextprotocol/client';
+import { StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
+const transport = new StdioMsgpackClientTransport({ command: 'node', args: ['readme-server.mjs'] });
+const client = new Client({ name: 'check', version: '1.0.0' });
+await client.connect(transport);
+try {
+  const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
+  console.log(result.content[0].text, 'over', transport.wire);
+} finally {
+  await client.close();
+}
+`,
+);
+examples.push({ readme: 'README.md', action: 'run', file: 'readme-server-check.mjs' });
 for (const name of Object.keys(EXPECTED_OUTPUT)) {
   if (!examples.some((e) => e.file === name)) fail(`no README block marked <!-- test-packed: run ${name} -->`);
 }
-for (const { readme, file } of examples) {
+const servers = [];
+const exampleEnv = {};
+for (const { readme, action, file } of examples) {
+  if (action === 'start') {
+    servers.push({ file, ...(await startServer(readme, file)) });
+    continue;
+  }
   run(`${readme}: ${file}`, process.execPath, [file], {
     cwd: media,
     timeoutMs: 60_000,
+    env: exampleEnv,
     check: (stdout) => (EXPECTED_OUTPUT[file]?.(stdout) ?? true ? undefined : 'unexpected output (see below)'),
   });
+}
+for (const server of servers) await stopServer(server);
+
+/** Starts a README's HTTP server on a free port and waits for its `MCP at URL` line. */
+async function startServer(readme, file) {
+  process.stdout.write(`test-packed: ${readme}: ${file} (started) ... `);
+  const child = spawn(process.execPath, [file], { cwd: media, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), 30_000);
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /MCP at (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', () => resolve(undefined));
+  });
+  if (!url) {
+    child.kill('SIGKILL');
+    fail(`${file} printed no "MCP at URL" line within 30 s:\n${output}`);
+  }
+  exampleEnv.MCP_URL = url;
+  console.log(`ok, ${url}`);
+  return { child, output: () => output };
+}
+
+/** SIGTERM, as a process manager stops it: the example's handler closes the server and exits 0. */
+async function stopServer({ file, child, output }) {
+  process.stdout.write(`test-packed: ${file} stops on SIGTERM ... `);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  child.kill('SIGTERM');
+  const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running after 10 s'), 10_000))]);
+  if (code !== 0) {
+    child.kill('SIGKILL');
+    fail(`${file} on SIGTERM: ${code}\n${output()}`);
+  }
+  console.log('ok');
 }
 
 if (!keep) rmSync(work, { recursive: true, force: true });
