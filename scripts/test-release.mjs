@@ -48,6 +48,17 @@ for (const pkg of packages) {
   run(`${pkg.name}: npm ls --all`, 'npm', ['ls', '--all'], project, 60_000);
   const manifest = JSON.parse(readFileSync(join(project, 'node_modules', pkg.name, 'package.json'), 'utf8'));
   if (manifest.exports || manifest.main) run(`${pkg.name}: import`, process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pkg.name)})`], project, 60_000);
+  if (pkg.name === 'mcp-msgpack-transport') {
+    // Installed alone, without an SDK or `redis` (all optional peers): every entry point still loads, ESM and
+    // CommonJS; the application's own import of what it uses is what needs the peer.
+    const check = `const names = [await import('mcp-msgpack-transport'), await import('mcp-msgpack-transport/wire'), await import('mcp-msgpack-transport/redis')].map((m) => Object.keys(m).length);
+const { createRequire } = await import('node:module');
+const require = createRequire(import.meta.url + '/');
+if (typeof require('mcp-msgpack-transport/redis').RedisEventStore !== 'function') throw new Error('no RedisEventStore from require');
+if (typeof (await import('mcp-msgpack-transport/redis')).RedisEventStore !== 'function') throw new Error('no RedisEventStore from import');
+console.log(names);`;
+    run(`${pkg.name}: every entry point loads without the optional peers (no SDK, no redis)`, process.execPath, ['--input-type=module', '-e', check], project, 60_000);
+  }
   for (const bin of pkg.bin) {
     if (!existsSync(join(project, 'node_modules', '.bin', bin))) fail(`${pkg.name}: no node_modules/.bin/${bin} after the install`);
   }
