@@ -104,7 +104,7 @@ function legend(result: BenchResult): string {
   const names = result.scenarios.filter((s) => headlineComparison(s)).map((s) => s.name);
   const pairs = [
     ...result.scenarios.map(headlineComparison).filter((c): c is ComparisonResult => c !== undefined),
-    ...result.targets.filter((t) => t.candidate && t.baseline).map((t) => ({ candidate: t.candidate!, baseline: t.baseline! })),
+    ...result.targets.filter((t) => t.candidate && t.baseline && t.status !== 'not measured').map((t) => ({ candidate: t.candidate!, baseline: t.baseline! })),
   ];
   const ids = [...new Set(pairs.flatMap((p) => variantsOfPair(p.candidate, p.baseline)))];
   return 'HOW TO READ WHAT FOLLOWS\n' + glossary(names, ids, result.noiseBand).map((line) => wrapWords(line, SUMMARY_WIDTH)).join('\n');
@@ -115,15 +115,17 @@ function targetSection(targets: TargetResult[], several: boolean): string {
   const title = `TARGETS: ${count('met')} met, ${count('tie')} tied, ${count('missed')} missed, ${count('not measured')} not measured (a target of "<= 1x" whose rounds cannot tell the ratio from 1.0 is a tie)`;
   const ratios = targets.filter((t) => t.scenario !== undefined);
   const groups = new Map<string, string[][]>();
-  for (const t of ratios) {
+  for (const t of ratios.filter((r) => r.status !== 'not measured')) {
     const title = `${pairLabel(t.candidate ?? '', t.baseline ?? '')}${several ? ` on ${t.runtime}` : ''}:`;
     const row = [statusWord(t), `  ${t.scenario!}`, SHORT_METRIC[t.metric!] ?? METRICS[t.metric!].label, t.measured === undefined ? '-' : ratioText(t.measured), `<= ${t.threshold}x`];
     groups.set(title, [...(groups.get(title) ?? []), row]);
   }
   const others = targets.filter((t) => t.scenario === undefined).map((t) => wrapWords(`${statusWord(t)}  ${t.description}${t.note ? `: ${t.note}` : ''}`, SUMMARY_WIDTH, '', '         '));
-  const notMeasured = ratios.filter((t) => t.status === 'not measured').map((t) => wrapWords(`${t.scenario}: ${t.note}`, SUMMARY_WIDTH, '  not measured: ', '    '));
-  const table = groupedTable(['', 'ours / baseline, scenario', 'metric', 'ratio', 'target'], [...groups].map(([title, rows]) => ({ title, rows })), 3);
-  return [wrapWords(title, SUMMARY_WIDTH), ...others, table, ...new Set(notMeasured)].join('\n');
+  // Targets whose scenario did not run (a --scenario filter, a skipped venue): one line, not a row each.
+  const unmeasured = ratios.filter((t) => t.status === 'not measured');
+  const notMeasured = unmeasured.length === 0 ? [] : [wrapWords(`NOT RUN ${unmeasured.length} targets on scenarios this run did not measure: ${[...new Set(unmeasured.map((t) => t.scenario))].join(', ')}`, SUMMARY_WIDTH, '', '        ')];
+  const table = groups.size === 0 ? [] : [groupedTable(['', 'ours / baseline, scenario', 'metric', 'ratio', 'target'], [...groups].map(([title, rows]) => ({ title, rows })), 3)];
+  return [wrapWords(title, SUMMARY_WIDTH), ...others, ...notMeasured, ...table].join('\n');
 }
 
 function statusWord(t: TargetResult): string {
