@@ -2,28 +2,17 @@
 // settle on MCP 2025-11-25 and get the 14 tools, over stdio and HTTP; one pinned to 2026-07-28 is refused,
 // as the README says (serving that revision needs the server on SDK v2's McpServer).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { OUR_CLI } from './helpers/client.js';
-import { spawnHttpServer, type SpawnedHttpServer } from './helpers/http-server.js';
-import { makeLayout, type Layout } from './helpers/layout.js';
+import { servedLayout } from './helpers/http-server.js';
 
 describe('SDK v2 clients of the media server', { timeout: 120_000 }, () => {
-  let layout: Layout;
-  let http: SpawnedHttpServer;
-  before(async () => {
-    layout = await makeLayout();
-    http = await spawnHttpServer([layout.allowed]);
-  });
-  after(async () => {
-    await http?.stop();
-    await layout?.cleanup();
-  });
-
+  const served = servedLayout();
   const transports = {
-    stdio: () => new StdioMsgpackClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed] }),
-    http: () => new HttpMsgpackClientTransport(http.url),
+    stdio: () => new StdioMsgpackClientTransport({ command: process.execPath, args: [OUR_CLI, served.layout.allowed] }),
+    http: () => new HttpMsgpackClientTransport(served.http.url),
   };
 
   for (const [kind, transport] of Object.entries(transports)) {
