@@ -1,10 +1,14 @@
 // Runs every package's compiled tests (packages/*/build/test/**/*.test.js) on one runtime:
 //   node scripts/run-tests.mjs node|bun [filter]
 // The same files run on both: they use node:test, which bun's test runner also implements.
+// Prints one summary per runtime (failures first, with file and assertion) and ends with the line
+// `N passed, N failed, N skipped`; the runner's full output is in .cache/test-logs/<runtime>.log.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { readBunJunit, readBunUnhandledErrors } from './lib/bun-junit.mjs';
+import { formatSummary } from './lib/test-summary.mjs';
 
 const runtime = process.argv[2];
 const filter = process.argv[3];
@@ -32,15 +36,48 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-let result;
-if (runtime === 'node') {
-  result = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...files], { cwd: root, stdio: 'inherit' });
-} else {
+// The full output goes to a log file; the terminal gets one summary (scripts/lib/test-summary.mjs).
+const logDir = join(root, '.cache', 'test-logs');
+mkdirSync(logDir, { recursive: true });
+const logFile = join(logDir, `${runtime}.log`);
+const started = Date.now();
+console.log(`${runtime}: running ${files.length} test files (full log: ${relative(root, logFile)})`);
+process.exit(runtime === 'node' ? runNode() : runBun());
+
+function runNode() {
+  const reporter = join(root, 'scripts', 'lib', 'node-summary-reporter.mjs');
+  const args = ['--test', '--test-concurrency=1'];
+  args.push('--test-reporter=spec', `--test-reporter-destination=${logFile}`, `--test-reporter=${reporter}`, '--test-reporter-destination=stdout');
+  const env = { ...process.env, MCP_MSGPACK_TEST_ROOT: root, MCP_MSGPACK_TEST_LOG: relative(root, logFile), MCP_MSGPACK_TEST_STARTED: String(started) };
+  const result = spawnSync(process.execPath, [...args, ...files], { cwd: root, stdio: 'inherit', env });
+  return result.status ?? 1;
+}
+
+function runBun() {
   const require = createRequire(import.meta.url);
   const bunDir = require.resolve('bun/package.json').replace(/package\.json$/, '');
   const bun = join(bunDir, 'bin', 'bun.exe');
   // The npm package ships a placeholder that its postinstall replaces; run that step if it was skipped.
   if (spawnSync(bun, ['--version']).status !== 0) spawnSync(process.execPath, ['install.js'], { cwd: bunDir, stdio: 'inherit' });
-  result = spawnSync(bun, ['test', '--timeout', '120000', ...files.map((f) => './' + f)], { cwd: root, stdio: 'inherit' });
+  const junitFile = join(logDir, 'bun-junit.xml');
+  rmSync(junitFile, { force: true });
+  const log = openSync(logFile, 'w');
+  const args = ['test', '--timeout', '120000', '--reporter=junit', `--reporter-outfile=${junitFile}`, ...files.map((f) => './' + f)];
+  const result = spawnSync(bun, args, { cwd: root, stdio: ['ignore', log, log] });
+  closeSync(log);
+  const status = result.status ?? 1;
+  const counts = existsSync(junitFile) ? readBunJunit(readFileSync(junitFile, 'utf8'), root) : { passed: 0, failed: 0, skipped: 0, failures: [] };
+  counts.failures.push(...readBunUnhandledErrors(readFileSync(logFile, 'utf8')));
+  counts.failed = counts.failures.length;
+  let problem;
+  // An error outside any test (a file that fails to load, an unhandled rejection between tests) fails the run
+  // without a failed test case: say so, with the end of the log, rather than print "0 failed".
+  if (status !== 0 && counts.failed === 0) {
+    const tail = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-15).join('\n');
+    problem = `bun test exited with ${status ?? result.signal} without a failed test in its report; the end of the log:\n${tail}`;
+  }
+  const failed = counts.failed + (problem ? 1 : 0);
+  const seconds = (Date.now() - started) / 1000;
+  process.stdout.write(formatSummary('bun', { ...counts, failed, files: files.length, seconds, logFile: relative(root, logFile), problem }));
+  return status === 0 && failed === 0 ? 0 : 1;
 }
-process.exit(result.status ?? 1);

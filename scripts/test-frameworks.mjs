@@ -77,7 +77,7 @@ try {
     if (bun) run(`bun ${file}`, bun, [file], { env, timeoutMs: 90_000 });
   }
   // The transport README's "With agent frameworks" blocks, as written, run in the media directory.
-  runReadmeExamples({ run, fail }, 'test-frameworks', media, README_OUTPUT, bun ? [['node', process.execPath], ['bun', bun]] : undefined);
+  await runReadmeExamples({ run, fail }, 'test-frameworks', media, README_OUTPUT, bun ? { runtimes: [['node', process.execPath], ['bun', bun]] } : {});
   inspector([process.execPath, serverBin, media], 'stdio', env);
   inspector([url], 'HTTP', env);
 } finally {

@@ -76,13 +76,32 @@ run('npx mcp-msgpack-bench --scenario small-calls/stdio', npx, ['mcp-msgpack-ben
   check: (stdout) => (/small-calls\/stdio/.test(stdout) ? undefined : 'the output does not mention the scenario it ran'),
 });
 
-// The READMEs' examples marked `<!-- test-packed: run FILE -->`, as written, each with what it must print
-// (runReadmeExamples in scripts/lib/packed.mjs says how blocks are marked).
+// The READMEs' examples marked `<!-- test-packed: ... -->`, as written, each with what it must print
+// (runReadmeExamples in scripts/lib/packed.mjs says how blocks are marked, and how a `start` server is run).
 const EXPECTED_OUTPUT = {
   'readme-client.mjs': (stdout) => /14 tools: .*read_media_file/.test(stdout) && stdout.includes(`image: ${png.length} bytes of image/png`),
-  'stdio-client.mjs': (stdout) => stdout.includes("name: 'my-server'"),
+  'stdio-client.mjs': (stdout) => stdout.includes("name: 'my-server'") && stdout.includes('hello over msgpack'),
+  'stdio-client-v1.mjs': (stdout) => stdout.includes('hello from v1'),
+  'http-client.mjs': (stdout) => stdout.includes('hello over msgpack'),
+  'readme-server-check.mjs': (stdout) => stdout.includes('hello over msgpack'),
 };
-runReadmeExamples({ run, fail }, 'test-packed', media, EXPECTED_OUTPUT);
+// The top README's server is only written there: a client of ours calls its tool.
+writeFileSync(
+  join(media, 'readme-server-check.mjs'),
+  `import { Client } from '@modelcontextprotocol/client';
+import { StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
+const transport = new StdioMsgpackClientTransport({ command: 'node', args: ['readme-server.mjs'] });
+const client = new Client({ name: 'check', version: '1.0.0' });
+await client.connect(transport);
+try {
+  const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
+  console.log(result.content[0].text, 'over', transport.wire);
+} finally {
+  await client.close();
+}
+`,
+);
+await runReadmeExamples({ run, fail }, 'test-packed', media, EXPECTED_OUTPUT, { extra: [{ readme: 'README.md', file: 'readme-server-check.mjs' }] });
 
 if (!keep) rmSync(work, { recursive: true, force: true });
 console.log(`test-packed: all three tarballs install and run on their own (${elapsed()})`);

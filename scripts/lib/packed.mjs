@@ -1,7 +1,7 @@
 // What the scripts that test the published form share (test-packed.mjs, test-frameworks.mjs,
 // test-sdk-install.mjs): numbered steps that stop at the first failure with everything it printed, packing
 // workspace packages into tarballs, a test image, and the workspace's Bun binary.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
@@ -92,33 +92,90 @@ export function bunBinary() {
 }
 
 /** The READMEs whose examples are run, as written, from the packed packages. */
-const READMES = ['README.md', 'packages/transport-msgpack/README.md'];
+const READMES = ['README.md', 'packages/transport-msgpack/README.md', 'packages/filesystem-media-server/README.md', 'packages/bench/README.md'];
 
 /**
  * The READMEs' examples for one script (`marker`: test-packed, test-frameworks): a block after `<!-- MARKER:
- * write FILE -->` is saved as FILE in `directory`, one after `<!-- MARKER: run FILE -->` is saved and run there
- * (with each of `runtimes`, [label, binary] pairs), and must exit by itself within the time limit: an example
- * that never closes its client fails. `expected` maps a file to a check of its stdout; each must be found.
+ * write FILE -->` is saved as FILE in `directory`; one after `<!-- MARKER: run FILE -->` is saved and run there
+ * (with each of `runtimes`, [label, binary] pairs) and must exit by itself within the time limit: an example
+ * that never closes its client fails. A block after `<!-- MARKER: start FILE -->` is an HTTP server: started
+ * with PORT=0, its `MCP at URL` line gives the URL the later examples get as MCP_URL, and at the end SIGTERM
+ * must make it close and exit 0. `extra` lists files the script wrote itself ({ readme, file }), run after
+ * the READMEs' own. `expected` maps a file to a check of its stdout; each must be found.
  */
-export function runReadmeExamples({ run, fail }, marker, directory, expected, runtimes = [['node', process.execPath]]) {
+export async function runReadmeExamples({ run, fail }, marker, directory, expected, { runtimes = [['node', process.execPath]], extra = [] } = {}) {
   const examples = [];
-  const block = new RegExp(`<!-- ${marker}: (write|run) (\\S+) -->\\s*\`\`\`(?:js|ts)\\n([\\s\\S]*?)\`\`\``, 'g');
+  const block = new RegExp(`<!-- ${marker}: (write|run|start) (\\S+) -->\\s*\`\`\`(?:js|ts)\\n([\\s\\S]*?)\`\`\``, 'g');
   for (const readme of READMES) {
     for (const [, action, file, code] of readFileSync(join(root, readme), 'utf8').matchAll(block)) {
       writeFileSync(join(directory, file), code);
-      if (action === 'run') examples.push({ readme, file });
+      if (action !== 'write') examples.push({ readme, action, file });
     }
   }
+  for (const { readme, file } of extra) examples.push({ readme, action: 'run', file });
   for (const name of Object.keys(expected)) {
     if (!examples.some((e) => e.file === name)) fail(`no README block marked <!-- ${marker}: run ${name} -->`);
   }
-  for (const { readme, file } of examples) {
-    for (const [label, binary] of runtimes) {
-      run(`${readme}: ${label} ${file}`, binary, [file], {
-        cwd: directory,
-        timeoutMs: 60_000,
-        check: (stdout) => (expected[file]?.(stdout) ?? true ? undefined : 'unexpected output (see below)'),
-      });
+  const servers = [];
+  const env = {};
+  try {
+    for (const { readme, action, file } of examples) {
+      if (action === 'start') {
+        const server = await startExampleServer({ fail }, marker, directory, readme, file);
+        servers.push(server);
+        env.MCP_URL = server.url;
+        continue;
+      }
+      for (const [label, binary] of runtimes) {
+        run(`${readme}: ${label} ${file}`, binary, [file], {
+          cwd: directory,
+          timeoutMs: 60_000,
+          env,
+          check: (stdout) => (expected[file]?.(stdout) ?? true ? undefined : 'unexpected output (see below)'),
+        });
+      }
     }
+    for (const server of servers.splice(0)) await stopExampleServer({ fail }, marker, server);
+  } finally {
+    for (const server of servers) server.child.kill('SIGKILL');
   }
+}
+
+/** Starts a README's HTTP server on a free port and waits for its `MCP at URL` line. */
+async function startExampleServer({ fail }, marker, directory, readme, file) {
+  process.stdout.write(`${marker}: ${readme}: ${file} (started) ... `);
+  const child = spawn(process.execPath, [file], { cwd: directory, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), 30_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /MCP at (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', () => resolve(undefined));
+  });
+  if (!url) {
+    child.kill('SIGKILL');
+    fail(`${file} printed no "MCP at URL" line within 30 s:\n${output}`);
+  }
+  console.log(`ok, ${url}`);
+  return { file, child, url, output: () => output };
+}
+
+/** SIGTERM, as a process manager stops it: the example's handler closes the server and exits 0. */
+async function stopExampleServer({ fail }, marker, { file, child, output }) {
+  process.stdout.write(`${marker}: ${file} stops on SIGTERM ... `);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  child.kill('SIGTERM');
+  const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running after 10 s'), 10_000))]);
+  if (code !== 0) {
+    child.kill('SIGKILL');
+    fail(`${file} on SIGTERM: ${code}\n${output()}`);
+  }
+  console.log('ok');
 }

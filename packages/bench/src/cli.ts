@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchVersion, currentRuntime, describeEnvironment } from './environment.js';
-import { HELP, parseOptions, unknownScenarioFilters, VENUES, type BenchOptions } from './options.js';
+import { HELP, parseOptions, unknownScenarioFilters, UsageError, VENUES, type BenchOptions } from './options.js';
+import { onInterrupt, runInterruptCleanups } from './interrupt.js';
+import { checkOutputPath } from './output-paths.js';
 import { availableScenarios } from './plan.js';
 import { wrapWords } from './report/format.js';
 import { renderHtml } from './report/html.js';
@@ -24,7 +26,7 @@ async function main(): Promise<number> {
   try {
     options = parseOptions(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${HELP}`);
+    process.stderr.write(`mcp-msgpack-bench: ${(error as Error).message}\n\nRun mcp-msgpack-bench --help for the options.\n`);
     return 2;
   }
   if (options.help) {
@@ -42,37 +44,94 @@ async function main(): Promise<number> {
     process.stderr.write(unknownScenarios);
     return 2;
   }
+  // Everything a user can get wrong is found before the first measurement: output paths, the runtimes.
+  if (options.jsonFile) checkOutputPath('--json', options.jsonFile);
+  if (options.reportFile) checkOutputPath('--report', options.reportFile);
+  for (const runtime of options.runtimes) runtimeExecutable(runtime);
   // Read by the benchmark's server children (servers/sdk-leak.ts), which inherit the environment.
   if (options.sdkAsPublished) process.env.MCP_MSGPACK_BENCH_SDK_AS_PUBLISHED = '1';
   if (options.childResultFile) {
-    // A child run for one runtime: progress on stderr, results to the file.
-    const run = await runInThisRuntime(options, new StreamProgress(process.stderr));
-    writeFileSync(options.childResultFile, JSON.stringify(run));
+    // A child run for one runtime: progress on stderr, results to the file (so far, if interrupted).
+    const file = options.childResultFile;
+    const sofar: RuntimeRun = { runtime: currentRuntime().name, version: currentRuntime().version, scenarios: [], skipped: [] };
+    onSignals(() => {
+      runInterruptCleanups();
+      writeFileSync(file, JSON.stringify({ ...sofar, skipped: [...sofar.skipped, `${sofar.runtime}: interrupted`] }));
+      process.exit(130);
+    });
+    writeFileSync(file, JSON.stringify(await runInThisRuntime(options, new StreamProgress(process.stderr), {}, sofar)));
     return 0;
   }
 
-  const started = Date.now();
-  const startedAt = new Date(started).toISOString();
-  const runs: RuntimeRun[] = [];
+  const state: RunState = { options, started: Date.now(), runs: [], childRunning: false, interrupted: false };
+  onSignals(() => {
+    if (state.interrupted || !state.childRunning) {
+      // In this process: what runs now cannot be awaited; clean up, say what was measured, leave.
+      runInterruptCleanups();
+      report(state, true);
+      process.exit(130);
+    }
+    // The child run (which a terminal's Ctrl-C reaches too) writes what it measured and exits; main() reports.
+    state.interrupted = true;
+    runningChild?.kill('SIGINT');
+  });
   const here = currentRuntime();
   for (const runtime of options.runtimes) {
-    if (runtime === here.name) runs.push(await runInThisRuntime(options, new StreamProgress(process.stderr)));
-    else runs.push(await runInChild(runtime, options));
+    if (state.interrupted) break;
+    if (runtime === here.name) {
+      const sofar: RuntimeRun = { runtime: here.name, version: here.version, scenarios: [], skipped: [] };
+      state.runs.push(sofar);
+      await runInThisRuntime(options, new StreamProgress(process.stderr), {}, sofar);
+    } else {
+      state.childRunning = true;
+      state.runs.push(await runInChild(runtime, options));
+      state.childRunning = false;
+    }
   }
+  report(state, state.interrupted);
+  return state.interrupted ? 130 : 0;
+}
+
+/** The child run for another runtime, while it runs. */
+let runningChild: ChildProcess | undefined;
+
+interface RunState {
+  options: BenchOptions;
+  started: number;
+  runs: RuntimeRun[];
+  childRunning: boolean;
+  interrupted: boolean;
+}
+
+function onSignals(handler: () => void): void {
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}
+
+/** Prints the summary of what was measured; writes --json and --report unless the run was interrupted. */
+function report(state: RunState, interrupted: boolean): void {
+  const { options, runs } = state;
   const scenarios = runs.flatMap((r) => r.scenarios);
   const partial = {
     schema: SCHEMA,
     mode: options.mode,
     command: commandLine(),
-    startedAt,
-    durationMs: Date.now() - started,
+    startedAt: new Date(state.started).toISOString(),
+    durationMs: Date.now() - state.started,
     environment: describeEnvironment(Object.fromEntries(runs.map((r) => [r.runtime, r.version]))),
     noiseBand: NOISE_BAND,
     scenarios,
-    skipped: runs.flatMap((r) => r.skipped),
+    skipped: [...runs.flatMap((r) => r.skipped), ...(interrupted ? ['interrupted: the scenarios above are those that finished before the signal'] : [])],
   } satisfies Omit<BenchResult, 'targets'>;
-  const result: BenchResult = { ...partial, targets: evaluateTargets(partial) };
+  // An interrupted run's duration says nothing about how long the whole run takes.
+  const targets = evaluateTargets(partial).map((t) => (interrupted && t.id === 'quick-under-2-minutes' ? { ...t, status: 'not measured' as const, note: 'the run was interrupted' } : t));
+  const result: BenchResult = { ...partial, targets };
+  if (interrupted) process.stdout.write(`\nINTERRUPTED after ${scenarios.length} finished scenarios; temporary files removed.\n`);
   process.stdout.write('\n' + renderText(result, { details: options.details }));
+  if (interrupted) {
+    if (options.jsonFile || options.reportFile) process.stdout.write('an interrupted run writes neither --json nor --report\n');
+    return;
+  }
   if (options.jsonFile) {
     writeFileSync(options.jsonFile, JSON.stringify(result, null, 2) + '\n');
     process.stdout.write(`results written to ${options.jsonFile}\n`);
@@ -81,7 +140,6 @@ async function main(): Promise<number> {
     writeFileSync(options.reportFile, renderHtml(result));
     process.stdout.write(`report written to ${options.reportFile}\n`);
   }
-  return 0;
 }
 
 /** Says which --scenario filters match nothing and lists the valid names; undefined when all match. */
@@ -114,6 +172,7 @@ function commandLine(): string {
 async function runInChild(runtime: 'node' | 'bun', options: BenchOptions): Promise<RuntimeRun> {
   const executable = runtimeExecutable(runtime);
   const dir = mkdtempSync(join(tmpdir(), 'mcp-msgpack-bench-'));
+  const forget = onInterrupt(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'result.json');
   const args = [fileURLToPath(import.meta.url), '--child-result', file, '--runtime', runtime];
   if (options.mode === 'full') args.push('--full');
@@ -122,14 +181,18 @@ async function runInChild(runtime: 'node' | 'bun', options: BenchOptions): Promi
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(executable, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+      runningChild = child;
       child.once('error', reject);
       child.once('exit', (c) => resolve(c));
     });
-    if (code !== 0) throw new Error(`${runtime} run exited with code ${code}`);
+    // An interrupted child (exit 130) has written what it measured so far.
+    if (code !== 0 && !(code === 130 && existsSync(file))) throw new Error(`${runtime} run exited with code ${code}`);
     return JSON.parse(readFileSync(file, 'utf8')) as RuntimeRun;
   } catch (error) {
     return { runtime, version: runtimeVersion(executable), scenarios: [], skipped: [`${runtime}: the whole run failed: ${(error as Error).message}`] };
   } finally {
+    runningChild = undefined;
+    forget();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -138,6 +201,11 @@ void SilentProgress;
 main().then(
   (code) => process.exit(code),
   (error: Error) => {
+    // An error the user can fix is one line; anything else is a bug, and its stack helps find it.
+    if (error instanceof UsageError) {
+      process.stderr.write(`mcp-msgpack-bench: ${error.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`mcp-msgpack-bench failed: ${error?.stack ?? error}\n`);
     process.exit(1);
   },

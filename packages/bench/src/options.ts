@@ -68,6 +68,9 @@ the variants so drift hits all of them), and reported as the median ratio with i
 the same against it; anything else is "ties". Lower is better for costs, higher for calls/s.
 `;
 
+/** An error the user can fix (a bad option, a missing runtime, a bad path): said in one line, no stack. */
+export class UsageError extends Error {}
+
 function list(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
@@ -92,11 +95,11 @@ export function parseOptions(argv: string[]): BenchOptions {
     strict: true,
     allowPositionals: false,
   });
-  if (values.full && values.quick) throw new Error('--full and --quick cannot be combined');
+  if (values.full && values.quick) throw new UsageError('--full and --quick cannot be combined');
   const runtimes = list(values.runtime);
-  for (const r of runtimes) if (r !== 'node' && r !== 'bun') throw new Error(`--runtime must be node or bun, not "${r}"`);
+  for (const r of runtimes) if (r !== 'node' && r !== 'bun') throw new UsageError(`--runtime must be node or bun, not "${r}"`);
   const transports = list(values.transport);
-  for (const t of transports) if (t !== 'stdio' && t !== 'http') throw new Error(`--transport must be stdio or http, not "${t}"`);
+  for (const t of transports) if (t !== 'stdio' && t !== 'http') throw new UsageError(`--transport must be stdio or http, not "${t}"`);
   return {
     mode: values.full ? 'full' : 'quick',
     scenarios: list(values.scenario),

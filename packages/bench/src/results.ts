@@ -69,12 +69,16 @@ export interface ScenarioResult {
 export interface TargetResult {
   id: string;
   description: string;
-  /** "met", "missed", or "not measured" (with the reason in `note`). */
-  status: 'met' | 'missed' | 'not measured';
+  /**
+   * "met", "missed", "tie" (a target of no more than the baseline, whose ratio the rounds cannot tell from
+   * 1.0: the benchmark's tie rule), or "not measured" (with the reason in `note`).
+   */
+  status: 'met' | 'missed' | 'tie' | 'not measured';
   measured?: number;
   threshold: number;
   note?: string;
-  /** For a target on a ratio: the scenario (on Node), the comparison and the metric it reads. */
+  /** For a target on a ratio: the runtime and scenario, the comparison and the metric it reads. */
+  runtime?: string;
   scenario?: string;
   candidate?: string;
   baseline?: string;

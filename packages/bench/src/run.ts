@@ -20,21 +20,24 @@ export interface RuntimeRun {
  * children started with this same executable. A scenario that fails is reported as skipped (with its
  * error) and the run goes on.
  */
-export async function runInThisRuntime(options: BenchOptions, progress: Progress, tuning: PlanTuning = {}): Promise<RuntimeRun> {
+export async function runInThisRuntime(options: BenchOptions, progress: Progress, tuning: PlanTuning = {}, sofar?: RuntimeRun): Promise<RuntimeRun> {
   const runtime = currentRuntime();
   const media = tuning.mediaDir ? undefined : createMediaDir();
   try {
-    return await runPlan(options, progress, { ...tuning, mediaDir: tuning.mediaDir ?? media?.dir }, runtime);
+    return await runPlan(options, progress, { ...tuning, mediaDir: tuning.mediaDir ?? media?.dir }, runtime, sofar);
   } finally {
     media?.remove();
   }
 }
 
-async function runPlan(options: BenchOptions, progress: Progress, tuning: PlanTuning, runtime: { name: string; version: string }): Promise<RuntimeRun> {
+/** `sofar`, when given, is filled as the run goes: what an interrupted run can still report. */
+async function runPlan(options: BenchOptions, progress: Progress, tuning: PlanTuning, runtime: { name: string; version: string }, sofar?: RuntimeRun): Promise<RuntimeRun> {
   const plan = await buildPlan(options, tuning);
   progress.begin(plan.steps);
-  const scenarios: ScenarioResult[] = [];
-  const skipped = plan.skipped.map((s) => `${runtime.name}: ${s}`);
+  const run: RuntimeRun = Object.assign(sofar ?? { runtime: '', version: '', scenarios: [], skipped: [] }, { runtime: runtime.name, version: runtime.version });
+  const scenarios: ScenarioResult[] = run.scenarios;
+  const skipped = run.skipped;
+  skipped.push(...plan.skipped.map((s) => `${runtime.name}: ${s}`));
   for (const line of skipped) progress.note(`skipped: ${line}`);
   const count = plan.codec.payloads.length + plan.calls.length;
   let index = 0;
@@ -65,5 +68,5 @@ async function runPlan(options: BenchOptions, progress: Progress, tuning: PlanTu
     await pool.closeAll();
   }
   progress.end();
-  return { runtime: runtime.name, version: runtime.version, scenarios, skipped };
+  return run;
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { UsageError } from './options.js';
 
 /**
  * The executable for a runtime: this process for the current one; for bun, the npm package's binary
@@ -19,7 +20,7 @@ export function runtimeExecutable(name: 'node' | 'bun'): string {
     // not installed as a package: try PATH
   }
   if (spawnSync('bun', ['--version']).status === 0) return 'bun';
-  throw new Error('bun not found: install it (npm i -D bun, or https://bun.sh) or run with --runtime node');
+  throw new UsageError('--runtime bun: bun was not found (neither the npm package bun nor bun on PATH); install it (npm install -D bun, or see https://bun.sh) or run with --runtime node');
 }
 
 export function runtimeVersion(executable: string): string {

@@ -75,15 +75,29 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     const parsed = JSON.parse(JSON.stringify(result)) as BenchResult;
     assert.equal(parsed.schema, 'mcp-msgpack-bench/1');
     assert.ok(result.targets.length >= 6);
-    for (const target of result.targets) assert.ok(['met', 'missed', 'not measured'].includes(target.status));
+    for (const target of result.targets) assert.ok(['met', 'missed', 'tie', 'not measured'].includes(target.status), target.status);
 
-    // The default report is the summary: targets first, one headline row per scenario, within 100 columns.
+    // The default report is the summary: what ran and the verdict per venue first, then the legend (every
+    // label the tables use), the targets, one headline row per scenario; within 80 columns.
     const summary = renderText(result);
     const lines = summary.split('\n');
     for (const line of lines) assert.ok(line.length <= SUMMARY_WIDTH, `summary line over ${SUMMARY_WIDTH} columns: ${line}`);
-    assert.ok(lines[2]!.startsWith('TARGETS: '), 'the summary leads with the targets');
+    assert.equal(SUMMARY_WIDTH, 80);
+    assert.match(lines[0]!, /^mcp-msgpack-bench (\S+ )?measured /);
+    const order = ['VERDICT PER VENUE', 'HOW TO READ WHAT FOLLOWS', 'TARGETS: ', 'HEADLINE RATIOS'].map((h) => lines.findIndex((line) => line.startsWith(h)));
+    assert.ok(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)), `sections out of order: ${order}`);
+    for (const venue of new Set(run.scenarios.map((s) => s.venue))) {
+      assert.ok(lines.slice(order[0]!, order[1]!).some((line) => line.startsWith(`  ${venue} `)), `no verdict line for ${venue}`);
+    }
     for (const scenario of run.scenarios.filter((s) => s.comparisons.length > 0)) {
-      assert.ok(lines.some((line) => line.startsWith(scenario.name + ' ')), `no headline row for ${scenario.name}`);
+      assert.ok(lines.some((line) => line.startsWith(`  ${scenario.name} `)), `no headline row for ${scenario.name}`);
+    }
+    // Every variant id in a table's group title ("msgpack-native / json:") is defined in the legend before it.
+    const legendText = lines.slice(order[1]!, order[2]!).join(' ');
+    for (const title of lines.slice(order[2]!).filter((line) => /^\S+ \/ \S+( \(\w+\))?( on \w+)?:$/.test(line))) {
+      for (const id of title.replace(/( on \w+)?:$/, '').replace(/[()]/g, '').split(/ \/ | /)) {
+        assert.ok(new RegExp(`(^|[ ,])${id}[:,]`).test(legendText), `${id} (in "${title}") is not defined in the legend`);
+      }
     }
     for (const heading of ['MEASURED VALUES', 'RATIOS candidate / baseline', 'VERDICTS']) assert.ok(!summary.includes(heading), `the summary shows ${heading}`);
     const text = renderText(result, { details: true });

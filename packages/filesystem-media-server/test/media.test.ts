@@ -10,29 +10,19 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { call, connectOver, LIMIT, OUR_CLI, type Connected } from './helpers/client.js';
-import { spawnHttpServer, type SpawnedHttpServer } from './helpers/http-server.js';
-import { makeLayout, PNG_BYTES, type Layout } from './helpers/layout.js';
+import { servedLayout } from './helpers/http-server.js';
+import { PNG_BYTES } from './helpers/layout.js';
 
-let layout: Layout;
-let http: SpawnedHttpServer;
+const served = servedLayout();
 
-before(async () => {
-  layout = await makeLayout();
-  http = await spawnHttpServer([layout.allowed]);
-});
-after(async () => {
-  await http?.stop();
-  await layout?.cleanup();
-});
-
-const at = (...parts: string[]) => path.join(layout.allowed, ...parts);
-const stdioArgs = () => [OUR_CLI, layout.allowed];
+const at = (...parts: string[]) => path.join(served.layout.allowed, ...parts);
+const stdioArgs = () => [OUR_CLI, served.layout.allowed];
 
 const wires: { name: string; transport: () => Transport }[] = [
   { name: 'JSON over stdio (SDK client)', transport: () => new StdioClientTransport({ command: process.execPath, args: stdioArgs(), stderr: 'ignore' }) },
   { name: 'MessagePack over stdio', transport: () => new StdioMsgpackClientTransport({ command: process.execPath, args: stdioArgs(), stderr: 'ignore', wire: 'msgpack' }) },
-  { name: 'MessagePack over HTTP', transport: () => new HttpMsgpackClientTransport(http.url, { wire: 'msgpack' }) },
-  { name: 'JSON over HTTP (SDK client)', transport: () => new StreamableHTTPClientTransport(http.url) },
+  { name: 'MessagePack over HTTP', transport: () => new HttpMsgpackClientTransport(served.http.url, { wire: 'msgpack' }) },
+  { name: 'JSON over HTTP (SDK client)', transport: () => new StreamableHTTPClientTransport(served.http.url) },
 ];
 
 function mediaBytes(result: CallToolResult): Buffer {

@@ -1,11 +1,14 @@
-// The short report every run prints first: what ran, the targets, one headline ratio row per scenario, and
-// anything that failed. It fits SUMMARY_WIDTH columns; the full tables are in --details, --json and --report.
+// The short report every run prints first: what ran and the verdict per venue, the legend, the targets, one
+// headline ratio row per scenario, and anything that failed. It fits SUMMARY_WIDTH columns (a terminal's 80);
+// the full tables are in --details, --json and --report.
 import type { BenchResult, ComparisonResult, MetricKey, ScenarioResult, TargetResult } from '../results.js';
 import { METRICS } from '../results.js';
 import { formatBytes, VERDICT_MARK, wrapWords } from './format.js';
-import { textTable } from './table.js';
+import type { Venue } from '../options.js';
+import { glossary, variantsOfPair } from './glossary.js';
+import { groupedTable } from './table.js';
 
-export const SUMMARY_WIDTH = 100;
+export const SUMMARY_WIDTH = 80;
 
 const CALL_COLUMNS: Array<[MetricKey, string]> = [
   ['cpu', 'server CPU'],
@@ -18,73 +21,131 @@ const CODEC_COLUMNS: Array<[MetricKey, string]> = [
   ['encodedBytes', 'encoded bytes'],
 ];
 const SHORT_METRIC: Partial<Record<MetricKey, string>> = { cpu: 'server CPU', peakRss: 'peak RSS', wire: 'wire bytes', p50: 'client p50' };
+/** The order venues are told in: where the wire pays most first. */
+const VENUE_ORDER: readonly Venue[] = ['media', 'object', 'text', 'small', 'revision', 'codec'];
+/** A comparison in words, for the verdict lines (which come before the legend). */
+const PAIR_WORDS: Record<string, string> = {
+  'msgpack-native / json': 'native bytes vs JSON',
+  'msgpack / json': 'MessagePack vs JSON',
+  'msgpack-guard / json': 'MessagePack vs JSON',
+  'stateless-msgpack / session-msgpack': '2026-07-28 vs 2025-11-25',
+};
 
+/**
+ * The first screen: what ran and the verdict per venue in plain words, the legend (every label the tables
+ * use), the targets, one headline row per scenario, and what failed.
+ */
 export function renderSummary(result: BenchResult): string {
   const runtimes = [...new Set(result.scenarios.map((s) => s.runtime))];
-  const sections = [overview(result), targetSection(result.targets)];
+  const sections = [overview(result, runtimes)];
+  for (const runtime of runtimes) sections.push(venueVerdicts(result.scenarios.filter((s) => s.runtime === runtime), runtime, runtimes.length > 1));
+  sections.push(legend(result));
+  sections.push(targetSection(result.targets, runtimes.length > 1));
   for (const runtime of runtimes) {
     const scenarios = result.scenarios.filter((s) => s.runtime === runtime);
-    const suffix = runtimes.length > 1 ? ` (${runtime})` : '';
+    const on = runtimes.length > 1 ? ` on ${runtime}` : '';
     const calls = scenarios.filter((s) => s.venue !== 'codec');
     const codec = scenarios.filter((s) => s.venue === 'codec');
-    if (calls.length > 0) sections.push(`HEADLINE RATIOS${suffix}: ours / baseline, median over rounds\n` + headlineTable(calls, CALL_COLUMNS));
-    if (codec.length > 0) sections.push(`CODEC ALONE${suffix}: ours / JSON, median over rounds\n` + headlineTable(codec, CODEC_COLUMNS));
+    if (calls.length > 0) sections.push(`HEADLINE RATIOS${on}: ours / baseline, one row per scenario\n` + headlineTable(calls, CALL_COLUMNS));
+    if (codec.length > 0) sections.push(`CODEC ALONE${on}: ours / JSON\n` + headlineTable(codec, CODEC_COLUMNS));
   }
   const problems = [
     ...result.scenarios.flatMap((s) => s.notes.map((note) => `${s.name}${runtimes.length > 1 ? ` [${s.runtime}]` : ''}: ${note}`)),
     ...result.skipped,
   ];
   if (problems.length > 0) sections.push('FAILED, SKIPPED OR NOT AS LABELLED\n' + problems.map((p) => wrapWords(p, SUMMARY_WIDTH, '- ', '  ')).join('\n'));
-  sections.push(
-    wrapWords(
-      `W wins, = ties (the rounds' range crosses 1.0 or is within ±${(result.noiseBand * 100).toFixed(0)}%), L loses; lower is better. ` +
-        'Every value, ratio range and verdict: --details (or --json FILE, --report FILE).',
-      SUMMARY_WIDTH,
-    ),
-  );
+  sections.push(wrapWords('Every value, ratio range and verdict: --details (or --json FILE, --report FILE).', SUMMARY_WIDTH));
   return sections.join('\n\n') + '\n';
 }
 
-function overview(result: BenchResult): string {
+function overview(result: BenchResult, runtimes: string[]): string {
   const env = result.environment;
-  const runtimes = Object.entries(env.runtimes).map(([k, v]) => `${k} ${v}`).join(', ');
+  const on = Object.entries(env.runtimes).map(([k, v]) => `${k} ${v}`).join(' and ');
+  const calls = result.scenarios.filter((s) => s.venue !== 'codec').length;
+  const codec = result.scenarios.filter((s) => s.venue === 'codec').length;
+  const transports = [...new Set(result.scenarios.map((s) => s.transport).filter((t) => t !== 'in-process'))].join(' and ');
+  const what = [calls > 0 ? `${calls} call scenarios${transports ? ` over ${transports}` : ''}` : '', codec > 0 ? `${codec} codec payloads` : ''].filter(Boolean).join(' and ');
   return wrapWords(
-    `mcp-msgpack-bench ${env.packages['mcp-msgpack-bench'] ?? ''}, ${result.mode} mode, ${(result.durationMs / 1000).toFixed(1)} s: ` +
-      `${runtimes}; ${env.cpu}, ${env.cores} cores, ${formatBytes(env.memoryBytes)}`,
+    `mcp-msgpack-bench ${env.packages['mcp-msgpack-bench'] ?? ''} measured what the MessagePack wire (msgpack-v1) and native bytes ` +
+      `change for an MCP server: the same tools answered in JSON and in MessagePack by our transport, next to ` +
+      `the MCP SDK's own transport. ${result.mode === 'full' ? 'Full' : 'Quick'} mode: ${what || 'nothing'}` +
+      `${runtimes.length > 0 ? ` on ${on}` : ''}, ${(result.durationMs / 1000).toFixed(0)} s, ` +
+      `${env.cpu}, ${env.cores} cores, ${formatBytes(env.memoryBytes)}.`,
     SUMMARY_WIDTH,
   );
 }
 
-function targetSection(targets: TargetResult[]): string {
+/** One line per venue: the headline comparison's verdict on server CPU (codec: encode+decode time). */
+function venueVerdicts(scenarios: ScenarioResult[], runtime: string, several: boolean): string {
+  const lines = [`VERDICT PER VENUE${several ? ` on ${runtime}` : ''} (server CPU per call; codec: encode+decode time)`];
+  for (const venue of VENUE_ORDER) {
+    const entries = scenarios
+      .filter((s) => s.venue === venue)
+      .map((s) => ({ c: headlineComparison(s) }))
+      .map(({ c }) => ({ c, m: c?.metrics[venue === 'codec' ? 'codecTime' : 'cpu'] }))
+      .filter((e): e is { c: ComparisonResult; m: NonNullable<typeof e.m> } => e.c !== undefined && e.m !== undefined);
+    if (entries.length === 0) continue;
+    const count = (v: string) => entries.filter((e) => e.m.verdict === v).length;
+    const verdicts = (['wins', 'ties', 'loses'] as const).filter((v) => count(v) > 0);
+    const word = verdicts.length === 1 ? verdicts[0]! : 'mixed';
+    const medians = entries.map((e) => e.m.ratio.median);
+    const low = Math.min(...medians);
+    const high = Math.max(...medians);
+    const range = low === high ? ratioText(low) : `${ratioText(low).slice(0, -1)}-${ratioText(high)}`;
+    const pairs = [...new Set(entries.map((e) => PAIR_WORDS[`${e.c.candidate} / ${e.c.baseline}`] ?? `${e.c.candidate} vs ${e.c.baseline}`))];
+    const n = entries.length;
+    const counts = word === 'mixed' ? verdicts.map((v) => `${v} ${count(v)}`).join(', ') : `${n} scenario${n > 1 ? 's' : ''}`;
+    lines.push(wrapWords(`${pairs.join(', ')}: ${range} (${counts})`, SUMMARY_WIDTH, `  ${venue.padEnd(9)}${word.padEnd(7)}`, ' '.repeat(18)));
+  }
+  return lines.join('\n');
+}
+
+function legend(result: BenchResult): string {
+  const names = result.scenarios.filter((s) => headlineComparison(s)).map((s) => s.name);
+  const pairs = [
+    ...result.scenarios.map(headlineComparison).filter((c): c is ComparisonResult => c !== undefined),
+    ...result.targets.filter((t) => t.candidate && t.baseline && t.status !== 'not measured').map((t) => ({ candidate: t.candidate!, baseline: t.baseline! })),
+  ];
+  const ids = [...new Set(pairs.flatMap((p) => variantsOfPair(p.candidate, p.baseline)))];
+  return 'HOW TO READ WHAT FOLLOWS\n' + glossary(names, ids, result.noiseBand).map((line) => wrapWords(line, SUMMARY_WIDTH)).join('\n');
+}
+
+function targetSection(targets: TargetResult[], several: boolean): string {
   const count = (status: TargetResult['status']) => targets.filter((t) => t.status === status).length;
-  const title = `TARGETS: ${count('met')} met, ${count('missed')} missed, ${count('not measured')} not measured`;
+  const title = `TARGETS: ${count('met')} met, ${count('tie')} tied, ${count('missed')} missed, ${count('not measured')} not measured (a target of "<= 1x" whose rounds cannot tell the ratio from 1.0 is a tie)`;
   const ratios = targets.filter((t) => t.scenario !== undefined);
-  const rows = ratios.map((t) => [
-    statusWord(t),
-    t.scenario!,
-    pairLabel(t.candidate ?? '', t.baseline ?? ''),
-    SHORT_METRIC[t.metric!] ?? METRICS[t.metric!].label,
-    t.measured === undefined ? '-' : `${t.measured.toFixed(2)}x`,
-    `<= ${t.threshold}x`,
-  ]);
+  const groups = new Map<string, string[][]>();
+  for (const t of ratios.filter((r) => r.status !== 'not measured')) {
+    const title = `${pairLabel(t.candidate ?? '', t.baseline ?? '')}${several ? ` on ${t.runtime}` : ''}:`;
+    const row = [statusWord(t), `  ${t.scenario!}`, SHORT_METRIC[t.metric!] ?? METRICS[t.metric!].label, t.measured === undefined ? '-' : ratioText(t.measured), `<= ${t.threshold}x`];
+    groups.set(title, [...(groups.get(title) ?? []), row]);
+  }
   const others = targets.filter((t) => t.scenario === undefined).map((t) => wrapWords(`${statusWord(t)}  ${t.description}${t.note ? `: ${t.note}` : ''}`, SUMMARY_WIDTH, '', '         '));
-  const notMeasured = ratios.filter((t) => t.status === 'not measured').map((t) => wrapWords(`${t.scenario}: ${t.note}`, SUMMARY_WIDTH, '  not measured: ', '    '));
-  return [title, ...others, textTable(['', 'scenario (Node)', 'ours / baseline', 'metric', 'ratio', 'target'], rows, 4), ...new Set(notMeasured)].join('\n');
+  // Targets whose scenario did not run (a --scenario filter, a skipped venue): one line, not a row each.
+  const unmeasured = ratios.filter((t) => t.status === 'not measured');
+  const notMeasured = unmeasured.length === 0 ? [] : [wrapWords(`NOT RUN ${unmeasured.length} targets on scenarios this run did not measure: ${[...new Set(unmeasured.map((t) => t.scenario))].join(', ')}`, SUMMARY_WIDTH, '', '        ')];
+  const table = groups.size === 0 ? [] : [groupedTable(['', 'ours / baseline, scenario', 'metric', 'ratio', 'target'], [...groups].map(([title, rows]) => ({ title, rows })), 3)];
+  return [wrapWords(title, SUMMARY_WIDTH), ...others, ...notMeasured, ...table].join('\n');
 }
 
 function statusWord(t: TargetResult): string {
-  return t.status === 'met' ? 'MET' : t.status === 'missed' ? 'MISSED' : 'NOT RUN';
+  return { met: 'MET', missed: 'MISSED', tie: 'TIE', 'not measured': 'NOT RUN' }[t.status];
 }
 
-/** One row per scenario: its first comparison (ours against our own JSON, or against the codec baseline). */
+/** One row per scenario under its comparison (ours against our own JSON, or the codec's baseline). */
 function headlineTable(scenarios: ScenarioResult[], columns: Array<[MetricKey, string]>): string {
-  const rows: string[][] = [];
+  const groups = new Map<string, string[][]>();
   for (const s of scenarios) {
     const c = headlineComparison(s);
     if (!c) continue;
-    rows.push([s.name, pairLabel(c.candidate, c.baseline), ...columns.map(([k]) => mark(c, k))]);
+    const title = `${pairLabel(c.candidate, c.baseline)}:`;
+    groups.set(title, [...(groups.get(title) ?? []), [`  ${s.name}`, ...columns.map(([k]) => mark(c, k))]]);
   }
-  return textTable(['scenario', 'ours / baseline', ...columns.map(([, label]) => label)], rows, 2);
+  return groupedTable(['ours / baseline, scenario', ...columns.map(([, label]) => label)], [...groups].map(([title, rows]) => ({ title, rows })));
+}
+
+function ratioText(ratio: number): string {
+  return `${ratio >= 10 ? ratio.toFixed(1) : ratio.toFixed(2)}x`;
 }
 
 /** `candidate / baseline`, with a suffix both share said once: `stateless / session (msgpack)`. */
@@ -103,7 +164,5 @@ function headlineComparison(s: ScenarioResult): ComparisonResult | undefined {
 
 function mark(c: ComparisonResult, key: MetricKey): string {
   const m = c.metrics[key];
-  if (!m) return '-';
-  const median = m.ratio.median;
-  return `${median >= 10 ? median.toFixed(1) : median.toFixed(2)}x ${VERDICT_MARK[m.verdict]}`;
+  return m ? `${ratioText(m.ratio.median)} ${VERDICT_MARK[m.verdict]}` : '-';
 }

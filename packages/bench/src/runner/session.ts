@@ -10,6 +10,7 @@ import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msg
 import { ByteCounter, CountingProxy, countChildStdio, countingSpawn } from '../metrics/bytes.js';
 import { RawPipeClient } from './raw-client.js';
 import type { VariantSpec } from './variant.js';
+import { onInterrupt } from '../interrupt.js';
 
 /** A running variant: its server process, its connected clients and the byte counter between them. */
 export interface Session {
@@ -123,6 +124,8 @@ async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string |
 
 async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | undefined): Promise<Session> {
   const child = spawn(runtime, serverArgs(spec, mediaDir), { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Its stdin is not a pipe, so it would outlive an interrupted benchmark.
+  child.once('exit', onInterrupt(() => child.kill('SIGKILL')));
   const port = await readyPort(child);
   const proxy = new CountingProxy(port);
   const proxyPort = await proxy.listen();

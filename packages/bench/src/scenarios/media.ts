@@ -11,6 +11,7 @@ import type { RawPipeClient } from '../runner/raw-client.js';
 import type { VariantSpec } from '../runner/variant.js';
 import { callToolNative, readResourceNative } from 'mcp-msgpack-transport';
 import { callTool, scenarioName, type Budget } from './calls.js';
+import { onInterrupt } from '../interrupt.js';
 
 export const MEDIA_SIZES = [
   { name: '1MiB', bytes: 1024 * 1024 },
@@ -20,8 +21,16 @@ export const MEDIA_SIZES = [
 /** Writes the media files (incompressible bytes, .png so servers return image content) to a fresh directory. */
 export function createMediaDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-msgpack-bench-media-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  const forget = onInterrupt(remove);
   for (const { name, bytes } of MEDIA_SIZES) writeFileSync(join(dir, `bench-${name}.png`), mediaBytes(bytes));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    remove: () => {
+      forget();
+      remove();
+    },
+  };
 }
 
 /** The bytes of a media content block or blob, as the application needs them (base64 decoded on JSON). */

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { after, before } from 'node:test';
 import { OUR_CLI } from './client.js';
+import { makeLayout, type Layout } from './layout.js';
 
 export interface SpawnedHttpServer {
   url: URL;
@@ -40,4 +42,21 @@ export async function spawnHttpServer(args: string[], timeoutMs = 15_000): Promi
     await stop();
     throw error;
   }
+}
+
+/**
+ * For a whole test file: a fresh layout, and our CLI serving it over HTTP (started in `before`, stopped and
+ * removed in `after`). Read `layout` and `http` inside tests, once `before` has run.
+ */
+export function servedLayout(): { readonly layout: Layout; readonly http: SpawnedHttpServer } {
+  const state = {} as { layout: Layout; http: SpawnedHttpServer };
+  before(async () => {
+    state.layout = await makeLayout();
+    state.http = await spawnHttpServer([state.layout.allowed]);
+  });
+  after(async () => {
+    await state.http?.stop();
+    await state.layout?.cleanup();
+  });
+  return state;
 }

@@ -1,4 +1,6 @@
-import { RESP_TYPES } from 'redis';
+// RESP's blob-string type ('$', 36 in the redis client's RESP_TYPES), said here rather than imported, so that
+// mcp-msgpack-transport/redis loads without the optional `redis` peer: the application makes the client.
+const RESP_TYPES = { BLOB_STRING: 36 } as const;
 
 export type RedisArgument = string | Buffer;
 
