@@ -1,7 +1,7 @@
 // Decode amplification (issue 12): sends one hostile msgpack-v1 frame to a real stdio server (the
 // filesystem media server, as a child process), then a ping, and reports the child's peak RSS growth
 // against the frame's size, the time to the error reply, and whether the ping was answered.
-//   node scripts/measure-amplification.mjs [MiB=60] [shape=emptymap|emptyarr|map1|str2|nil|uniqmap|mixed ...]
+//   node scripts/measure-amplification.mjs [MiB=60] [shape=emptymap|emptyarr|map1|str2|nil|bin0|uniqmap|mixed ...]
 // Numbers, not a test: the bounded version of this check is in the transport's hostile-input test.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -17,6 +17,9 @@ const UNITS = {
   map1: [0x81, 0xa1, 0x61, 0x80],
   str2: [0xa2, 0x61, 0x62],
   nil: [0xc0],
+  // Empty bins: refused (no native bytes at an array item), but a server that may see bin on any message
+  // (per-request negotiation, SPEC.md 8.1) built them all before refusing until bins were checked while decoding.
+  bin0: [0xc4, 0x00],
   uniqmap: 'uniq',
   // As many empty maps as the budget allows (one per 8 bytes), the rest two-letter strings and nil.
   mixed: [0x80, 0xa2, 0x61, 0x62, 0xa2, 0x61, 0x62, 0xc0],

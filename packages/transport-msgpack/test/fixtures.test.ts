@@ -219,11 +219,14 @@ function referenceReceive(payload: Uint8Array, allowBin: boolean, options: { utf
   }
   let containers = 0;
   const allowance = 65_536 + Math.floor(payload.length / 8);
-  const walk = (v: unknown, depth: number): unknown => {
+  // key: the map key the value stands under, if any (a bin may stand only under `data` or `blob`, 4.1.3).
+  const walk = (v: unknown, depth: number, key?: string): unknown => {
     if (typeof v === 'number' && !Number.isFinite(v)) throw new Error('4.1.10: NaN or Infinity');
     if (v instanceof Uint8Array) {
       if (options.utf8 === 'text-decoder') return new TextDecoder().decode(v);
       if (!allowBin) throw new Error('4.1.3: bin without native bytes');
+      if (key !== 'data' && key !== 'blob') throw new Error('4.1.3: bin outside a data or blob member');
+      if (++containers > allowance) throw new Error('4.1.9: over the decode budget');
       return v;
     }
     if (v === null || typeof v !== 'object') return v;
@@ -231,7 +234,7 @@ function referenceReceive(payload: Uint8Array, allowBin: boolean, options: { utf
     if (depth + 1 > 128) throw new Error('4.1.6: too deep');
     if (++containers > allowance) throw new Error('4.1.9: over the decode budget');
     if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
-    return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item, depth + 1)]));
+    return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item, depth + 1, k)]));
   };
   const message = walk(value, 0);
   const problem = checkJsonRpcMessage(message);

@@ -106,6 +106,27 @@ for (const [scanName, scan, decodePath] of SCANS) {
         assert.equal(guard(requestAround(bytes(0xa0)), true).containsBin, false);
       });
 
+      it('with binOnlyAtMediaKeys, refuses a bin anywhere but as a data or blob member, before reading its length', () => {
+        const media = (payload: Uint8Array) => scan(payload, { maxDepth: 128, allowBin: true, binOnlyAtMediaKeys: true, maxContainers: Infinity });
+        const bin = bytes(0xc4, 0x02, 1, 2);
+        const at = (key: string) => bytes(0x81, 0xa0 + key.length, ...Buffer.from(key), bin);
+        assert.equal(media(at('data')).containsBin, true);
+        assert.equal(media(at('blob')).containsBin, true);
+        assert.equal(media(bytes(0x82, 0xa1, 0x78, 0x90, 0xa4, ...Buffer.from('blob'), bin)).containsBin, true);
+        const outside = [bin, bytes(0x91, bin), at('date'), at('blobs'), at('x'), bytes(0x81, 0xa4, ...Buffer.from('data'), 0x91, bin), bytes(0x82, 0xa4, ...Buffer.from('data'), 0x01, 0xa1, 0x78, bin)];
+        for (const payload of outside) assert.throws(() => media(payload), payloadError('forbidden-type', /outside a media field/), Buffer.from(payload).toString('hex'));
+        // An array of 8 million empty bins is refused at its first: a length that lies is never read.
+        assert.throws(() => media(bytes(0x91, 0xc6, 0xff, 0xff, 0xff, 0xff)), payloadError('forbidden-type', /at byte 1 outside a media field/));
+        assert.throws(() => media(bytes(0x81, bin, 0x01)), payloadError('forbidden-type', /outside a media field/));
+      });
+
+      it('counts bins against the container budget, as the objects they are built into', () => {
+        const blobs = bytes(0x92, 0x81, 0xa4, ...Buffer.from('blob'), 0xc4, 0x00, 0x81, 0xa4, ...Buffer.from('blob'), 0xc4, 0x00);
+        const budget = (maxContainers: number) => scan(blobs, { maxDepth: 128, allowBin: true, binOnlyAtMediaKeys: true, maxContainers });
+        assert.equal(budget(5).containsBin, true);
+        assert.throws(() => budget(4), payloadError('over-budget', /more than 4 arrays, maps and bins/));
+      });
+
       it('checks a bin length against the bytes left even when bin is allowed', () => {
         assert.throws(() => guard(bytes(0xc6, 0xff, 0xff, 0xff, 0xff, 1, 2), true), payloadError('malformed-msgpack'));
       });
@@ -212,7 +233,7 @@ for (const [scanName, scan, decodePath] of SCANS) {
       it('accepts exactly maxContainers arrays and maps and refuses one more, with over-budget', () => {
         const payload = arrayOf([0x80], 9); // 10 containers: the array and 9 empty maps
         assert.doesNotThrow(() => scan(payload, { maxDepth: 128, allowBin: false, maxContainers: 10 }));
-        assert.throws(() => scan(payload, { maxDepth: 128, allowBin: false, maxContainers: 9 }), payloadError('over-budget', /more than 9 arrays and maps in a 14-byte payload/));
+        assert.throws(() => scan(payload, { maxDepth: 128, allowBin: false, maxContainers: 9 }), payloadError('over-budget', /more than 9 arrays, maps and bins in a 14-byte payload/));
         // Scalars do not count, however many.
         assert.doesNotThrow(() => scan(arrayOf([0xc0], 1000), { maxDepth: 128, allowBin: false, maxContainers: 1 }));
       });

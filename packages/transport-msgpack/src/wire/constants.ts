@@ -18,7 +18,7 @@ export const DEFAULT_MAX_DEPTH = 128;
 
 /**
  * The decode budget (SPEC.md 4.1.9): a payload of N bytes may hold at most base + floor(N / bytesPerContainer)
- * arrays and maps, and base + floor(N / bytesPerShortKey) distinct map keys shorter than 16 bytes. Those are
+ * arrays, maps and bins, and base + floor(N / bytesPerShortKey) distinct map keys shorter than 16 bytes. Those are
  * the costly things to build from few bytes (an empty map is 1 byte on the wire and about 70 bytes in a
  * JavaScript heap; a fresh short key about 250): with this budget no payload costs more than about 16x its
  * size, while real MCP messages (one container per 20-75 bytes, a few dozen distinct keys) stay far inside.

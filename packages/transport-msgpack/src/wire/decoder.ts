@@ -29,6 +29,8 @@ export interface DecoderOptions {
   allowBin?: boolean;
   /** How many arrays and maps, and distinct short keys, a payload may hold for its size. Default DEFAULT_DECODE_BUDGET. */
   decodeBudget?: Partial<DecodeBudget>;
+  /** Bin only as the value of a `data` or `blob` member (GuardOptions.binOnlyAtMediaKeys). Default false. */
+  binOnlyAtMediaKeys?: boolean;
   /** Which decode path to use. Default DEFAULT_DECODE_PATH (per runtime); the other is there to be compared. */
   decodePath?: DecodePath;
 }
@@ -53,12 +55,14 @@ export class MsgpackDecoder {
   });
   private readonly maxDepth: number;
   private readonly allowBin: boolean;
+  private readonly binOnlyAtMediaKeys: boolean;
   private readonly budget: DecodeBudget;
   private readonly singlePass: boolean;
 
   constructor(options: DecoderOptions = {}) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.allowBin = options.allowBin ?? false;
+    this.binOnlyAtMediaKeys = options.binOnlyAtMediaKeys ?? false;
     this.budget = { ...DEFAULT_DECODE_BUDGET, ...options.decodeBudget };
     this.singlePass = (options.decodePath ?? DEFAULT_DECODE_PATH) === 'single-pass';
   }
@@ -68,6 +72,7 @@ export class MsgpackDecoder {
     const guard: GuardOptions = {
       maxDepth: this.maxDepth,
       allowBin,
+      binOnlyAtMediaKeys: this.binOnlyAtMediaKeys,
       maxContainers: containerAllowance(bytes.length, this.budget),
       maxShortKeys: shortKeyAllowance(bytes.length, this.budget),
     };
@@ -77,7 +82,7 @@ export class MsgpackDecoder {
       // otherwise build millions of objects before the breach is found); the walk then has nothing to count.
       if (bytes.length <= guard.maxContainers) return guardedDecode(bytes, guard);
       guardPayload(bytes, guard);
-      return guardedDecode(bytes, { maxDepth: this.maxDepth, allowBin, maxContainers: Infinity });
+      return guardedDecode(bytes, { ...guard, maxContainers: Infinity, maxShortKeys: undefined });
     }
     // guardPayload runs first so that nothing msgpack-v1 forbids ever reaches msgpackr, which honours its
     // private ext types, recurses without limit and trusts length headers.

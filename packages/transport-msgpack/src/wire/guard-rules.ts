@@ -6,6 +6,11 @@
 export interface GuardOptions {
   maxDepth: number;
   allowBin: boolean;
+  /**
+   * Where bin is allowed, allow it only as the value of a `data` or `blob` member (SPEC.md 4.1.3): every
+   * media field is one, so a message receiver refuses any other bin before it is built. Default false: any place.
+   */
+  binOnlyAtMediaKeys?: boolean;
   /** Most arrays and maps the payload may hold (the decode budget, containerAllowance). */
   maxContainers: number;
   /** Most distinct map keys shorter than SHORT_KEY_BYTES the payload may hold (keyAllowance). Default: no limit. */
@@ -49,6 +54,25 @@ function keyHash(bytes: Uint8Array, at: number, length: number): number {
   let hash = 0x811c9dc5 ^ length;
   for (let i = at; i < at + length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
   return hash;
+}
+
+/**
+ * Whether the key at `at` is one a bin may stand under: `data` or `blob`. Every media field of SPEC.md 8.2 is
+ * a map value under one of these keys, so a bin anywhere else (an array item, another key, the payload
+ * itself) is refused while decoding, before any bin is built; the native-bytes layer then checks the whole path.
+ */
+export function isMediaKey(bytes: Uint8Array, at: number, length: number): boolean {
+  if (length !== 4) return false;
+  const b0 = bytes[at];
+  return (b0 === 0x64 && matches(bytes, at, 'data')) || (b0 === 0x62 && matches(bytes, at, 'blob'));
+}
+
+export function binOutsideMediaField(at: number): string {
+  return `bin at byte ${at} outside a media field: native bytes may only stand as a "data" or "blob" member`;
+}
+
+export function overContainerBudget(limit: number, payloadBytes: number, at: number): string {
+  return `more than ${limit} arrays, maps and bins in a ${payloadBytes}-byte payload (the decode budget) at byte ${at}`;
 }
 
 const PROTO_KEY = [0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]; // "__proto__"

@@ -1,6 +1,6 @@
 import { PayloadError, type PayloadErrorCode } from './errors.js';
 import { BUILD_FROM_WINDOW, asciiFromCodes, asciiFromWindow, forgetWindow, type Latin1Slicing } from './short-ascii.js';
-import { SHORT_KEY_BYTES, ShortKeyCounter, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
+import { SHORT_KEY_BYTES, ShortKeyCounter, binOutsideMediaField, isMediaKey, overContainerBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
 
 /**
  * One pass over an untrusted payload that checks and builds at once: the same refusals as guardPayload
@@ -26,6 +26,8 @@ let end = 0;
 let options: GuardOptions;
 let containers = 0;
 let containsBin = false;
+// Whether the value about to be read is a map member under `data` or `blob`, the only place a bin may stand.
+let atMediaKey = false;
 let keyCounter: ShortKeyCounter | undefined;
 // Clues for a refused message, as guardPayload gathers them (top-level map only).
 let clueId: string | number | undefined;
@@ -43,6 +45,7 @@ export function guardedDecode(bytes: Uint8Array, guard: GuardOptions): GuardedDe
   options = guard;
   containers = 0;
   containsBin = false;
+  atMediaKey = false;
   keyCounter = guard.maxShortKeys === undefined || guard.maxShortKeys === Infinity ? undefined : new ShortKeyCounter(guard.maxShortKeys);
   clueId = undefined;
   clueMethod = false;
@@ -115,8 +118,11 @@ function readValue(depth: number): unknown {
     case 0xc5:
     case 0xc6: {
       if (!options.allowBin) fail('forbidden-type', `bin at byte ${start}: bin is only allowed once native bytes are negotiated`);
+      if (!atMediaKey && options.binOnlyAtMediaKeys === true) fail('forbidden-type', binOutsideMediaField(start));
       const length = type === 0xc4 ? (need(1), src[pos++]!) : type === 0xc5 ? u16() : u32();
       need(length);
+      // A bin is built as an object (a view of the payload), so it counts as a container does.
+      if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, start));
       containsBin = true;
       return src.subarray(pos, (pos += length));
     }
@@ -194,15 +200,16 @@ function enterContainer(values: number, isMap: boolean, count: number, depth: nu
   // Every value takes at least one byte: a header that claims more than is left is a lie.
   if (values > end - pos) fail('malformed-msgpack', `${isMap ? 'map' : 'array'} at byte ${start} claims ${count} entries but only ${end - pos} bytes follow`);
   if (depth + 1 > options.maxDepth) fail('too-deep', `nesting deeper than ${options.maxDepth} levels at byte ${start}`);
-  if (++containers > options.maxContainers) {
-    fail('over-budget', `more than ${options.maxContainers} arrays and maps in a ${end}-byte payload (the decode budget) at byte ${start}`);
-  }
+  if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, start));
 }
 
 function readArray(count: number, depth: number, start: number): unknown[] {
   enterContainer(count, false, count, depth, start);
   const array = new Array<unknown>(count);
-  for (let i = 0; i < count; i++) array[i] = readValue(depth + 1);
+  for (let i = 0; i < count; i++) {
+    atMediaKey = false;
+    array[i] = readValue(depth + 1);
+  }
   return array;
 }
 
@@ -211,6 +218,7 @@ function readMap(count: number, depth: number, start: number): Record<string, un
   const object: Record<string, unknown> = {};
   for (let i = 0; i < count; i++) {
     const key = readKey();
+    atMediaKey = isMediaKey(src, pos - keyLength, keyLength);
     object[key] = readValue(depth + 1);
   }
   return object;
@@ -236,6 +244,7 @@ function readTopMap(count: number): Record<string, unknown> {
     if (which === TOP_KEY_METHOD) clueMethod = true;
     else if (which === TOP_KEY_RESULT_OR_ERROR) clueResultOrError = true;
     const valueType = pos < end ? src[pos]! : 0xc0;
+    atMediaKey = isMediaKey(src, pos - keyLength, keyLength);
     const value = readValue(1);
     // Only an id JSON-RPC allows (a string, or a safe integer from an int type) can be echoed back faithfully.
     if (which === TOP_KEY_ID && (typeof value === 'string' || (isIntType(valueType) && Number.isSafeInteger(value)))) clueId = value as string | number;
@@ -282,6 +291,7 @@ function refuseKey(type: number, start: number): never {
   else if (type === 0xdd || type === 0xdf) u32();
   else {
     pos = start;
+    atMediaKey = false;
     readValue(0);
   }
   return fail('non-string-key', `map key at byte ${start} is not a string (type 0x${hex(type)})`);
