@@ -154,7 +154,7 @@ const limits: fc.Arbitrary<Limits> = fc.record({
   binOnlyAtMediaKeys: fc.boolean(),
   budget: fc.oneof(
     fc.constant(DEFAULT_DECODE_BUDGET),
-    fc.record({ base: fc.integer({ min: 0, max: 12 }), bytesPerContainer: fc.integer({ min: 1, max: 40 }), bytesPerShortKey: fc.constant(32) }),
+    fc.record({ base: fc.integer({ min: 0, max: 12 }), bytesPerContainer: fc.integer({ min: 1, max: 40 }), keyBase: fc.integer({ min: 0, max: 12 }), bytesPerShortKey: fc.integer({ min: 3, max: 64 }) }),
   ),
 });
 

@@ -1,5 +1,6 @@
+import { KeyBudget, OVER_SHAPES } from './key-budget.js';
 import { PayloadError, type MessageClues, type PayloadErrorCode } from './errors.js';
-import { SHORT_KEY_BYTES, ShortKeyCounter, binOutsideMediaField, isMediaKey, overContainerBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_OTHER, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
+import { SHORT_KEY_BYTES, binOutsideMediaField, isMediaKey, overContainerBudget, overKeyBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_OTHER, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
 
 export type { GuardOptions } from './guard-rules.js';
 
@@ -37,7 +38,9 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
   let pos = 0;
   let containers = 0;
   const maxShortKeys = options.maxShortKeys ?? Infinity;
-  const keyCounter = maxShortKeys === Infinity ? undefined : new ShortKeyCounter(maxShortKeys);
+  const keyBudget = maxShortKeys === Infinity ? undefined : new KeyBudget(bytes, maxShortKeys);
+  // shape[d]: the shape (KeyBudget) of the map at depth d so far.
+  const shape: number[] = [0];
   // Top-level map bookkeeping, for the clues.
   let topKey = TOP_KEY_OTHER;
   let topIsMap = false;
@@ -190,10 +193,12 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
     if (strLength >= 0) {
       need(strLength);
       if (atKey) mediaKey[depth] = isMediaKey(bytes, pos, strLength);
-      if (atKey && strLength < SHORT_KEY_BYTES) {
+      if (atKey) {
         if (strLength === 9 && isProtoKey(bytes, pos)) fail('forbidden-key', `map key "__proto__" at byte ${valueStart}`);
-        if (keyCounter !== undefined && !keyCounter.count(bytes, pos, strLength)) {
-          fail('over-budget', `more than ${maxShortKeys} distinct short map keys in a ${end}-byte payload (the decode budget) at byte ${valueStart}`);
+        if (keyBudget !== undefined) {
+          const next = keyBudget.step(shape[depth]!, pos, strLength, strLength < SHORT_KEY_BYTES);
+          if (next < 0) fail('over-budget', overKeyBudget(next === OVER_SHAPES, maxShortKeys, end, valueStart));
+          shape[depth] = next;
         }
       }
       if (topIsMap && depth === 1) {
@@ -228,6 +233,7 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
       remaining[depth] = values;
       isMap[depth] = childIsMap;
       mediaKey[depth] = false;
+      shape[depth] = 0;
     }
   }
   if (pos !== end) fail('malformed-msgpack', `${end - pos} bytes after the end of the value`);

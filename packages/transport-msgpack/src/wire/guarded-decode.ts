@@ -1,6 +1,7 @@
+import { KeyBudget, OVER_SHAPES } from './key-budget.js';
 import { PayloadError, type PayloadErrorCode } from './errors.js';
 import { BUILD_FROM_WINDOW, asciiFromCodes, asciiFromWindow, forgetWindow, type Latin1Slicing } from './short-ascii.js';
-import { SHORT_KEY_BYTES, ShortKeyCounter, binOutsideMediaField, isMediaKey, overContainerBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
+import { SHORT_KEY_BYTES, binOutsideMediaField, isMediaKey, overContainerBudget, overKeyBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
 
 /**
  * One pass over an untrusted payload that checks and builds at once: the same refusals as guardPayload
@@ -28,7 +29,9 @@ let containers = 0;
 let containsBin = false;
 // Whether the value about to be read is a map member under `data` or `blob`, the only place a bin may stand.
 let atMediaKey = false;
-let keyCounter: ShortKeyCounter | undefined;
+let keyBudget: KeyBudget | undefined;
+// The shape (KeyBudget) of the map whose key readKey reads, before and after it.
+let shape = 0;
 // Clues for a refused message, as guardPayload gathers them (top-level map only).
 let clueId: string | number | undefined;
 let clueMethod = false;
@@ -46,7 +49,7 @@ export function guardedDecode(bytes: Uint8Array, guard: GuardOptions): GuardedDe
   containers = 0;
   containsBin = false;
   atMediaKey = false;
-  keyCounter = guard.maxShortKeys === undefined || guard.maxShortKeys === Infinity ? undefined : new ShortKeyCounter(guard.maxShortKeys);
+  keyBudget = guard.maxShortKeys === undefined || guard.maxShortKeys === Infinity ? undefined : new KeyBudget(bytes, guard.maxShortKeys);
   clueId = undefined;
   clueMethod = false;
   clueResultOrError = false;
@@ -58,6 +61,7 @@ export function guardedDecode(bytes: Uint8Array, guard: GuardOptions): GuardedDe
     throw refusal('malformed-msgpack', `MessagePack decode failed: ${(error as Error).message}`);
   } finally {
     src = new Uint8Array(0); // hold no reference to the caller's bytes
+    keyBudget = undefined;
     view = undefined;
     textView = undefined;
     forgetWindow();
@@ -216,8 +220,11 @@ function readArray(count: number, depth: number, start: number): unknown[] {
 function readMap(count: number, depth: number, start: number): Record<string, unknown> {
   enterContainer(count * 2, true, count, depth, start);
   const object: Record<string, unknown> = {};
+  let mapShape = 0;
   for (let i = 0; i < count; i++) {
+    shape = mapShape;
     const key = readKey();
+    mapShape = shape;
     atMediaKey = isMediaKey(src, pos - keyLength, keyLength);
     object[key] = readValue(depth + 1);
   }
@@ -237,8 +244,11 @@ function readPayload(): unknown {
 function readTopMap(count: number): Record<string, unknown> {
   enterContainer(count * 2, true, count, 0, 0);
   const object: Record<string, unknown> = {};
+  let mapShape = 0;
   for (let i = 0; i < count; i++) {
+    shape = mapShape;
     const key = readKey();
+    mapShape = shape;
     const which = topLevelKey(src, pos - keyLength, keyLength);
     // Noted at the key, so a message whose `method` or `result` value is itself bad still counts.
     if (which === TOP_KEY_METHOD) clueMethod = true;
@@ -273,14 +283,12 @@ function readKey(): string {
   else return refuseKey(type, start);
   need(length);
   keyLength = length;
-  if (length < SHORT_KEY_BYTES) {
-    if (length === 9 && isProtoKey(src, pos)) fail('forbidden-key', `map key "__proto__" at byte ${start}`);
-    if (keyCounter !== undefined && !keyCounter.count(src, pos, length)) {
-      fail('over-budget', `more than ${keyCounter.limit} distinct short map keys in a ${end}-byte payload (the decode budget) at byte ${start}`);
-    }
-    return shortKey(length);
+  if (length === 9 && isProtoKey(src, pos)) fail('forbidden-key', `map key "__proto__" at byte ${start}`);
+  if (keyBudget !== undefined) {
+    shape = keyBudget.step(shape, pos, length, length < SHORT_KEY_BYTES);
+    if (shape < 0) fail('over-budget', overKeyBudget(shape === OVER_SHAPES, keyBudget.limit, end, start));
   }
-  return readString(length);
+  return length < SHORT_KEY_BYTES ? shortKey(length) : readString(length);
 }
 
 /** A key that is not a str: its header is checked as a value's would be (a forbidden type is reported as such), then refused. */
