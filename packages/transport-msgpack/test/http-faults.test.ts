@@ -70,6 +70,31 @@ for (const kind of serverKinds) {
       await server.close();
     });
 
+    it('a request whose id is in flight in the session gets -32600 at once; the first completes, and the id is free again after', async () => {
+      const headers = { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT };
+      const call = (name: string, args: object) => encoder.encode({ jsonrpc: '2.0', id: 500, method: 'tools/call', params: { name, arguments: args } }) as BodyInit;
+      const first = await post(call('slow', { ms: 1500 }), headers);
+      assert.equal(first.status, 200);
+      const started = Date.now();
+      const second = await post(call('echo', { text: 'twin' }), headers);
+      assert.equal(second.status, 400);
+      const error = await msgpackError(second);
+      assert.equal(error.code, -32600);
+      assert.equal(error.data?.reason, 'duplicate-id');
+      assert.match(error.message, /request id 500 is already in flight in this session/);
+      assert.ok(Date.now() - started < 1000, 'answered at once');
+      const [answer] = (await framesOf(first)) as { id: number; result: unknown }[];
+      assert.equal(answer!.id, 500);
+      assert.equal(textOf(answer!.result), 'slept');
+      const again = await post(call('echo', { text: 'free' }), headers);
+      const [reply] = (await framesOf(again)) as { result: unknown }[];
+      assert.equal(textOf(reply!.result), 'free');
+      // Twice in one batch: the second is a duplicate of the first.
+      const batch = await post(encoder.encode([1, 2].map(() => ({ jsonrpc: '2.0', id: 501, method: 'ping' }))) as BodyInit, headers);
+      assert.equal(batch.status, 400);
+      assert.equal((await msgpackError(batch)).data?.reason, 'duplicate-id');
+    });
+
     /** The session still answers after each fault. */
     async function stillWorks(): Promise<void> {
       const response = await post(encoder.encode({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'echo', arguments: { text: 'alive' } } }) as BodyInit, {

@@ -1,3 +1,4 @@
+import { duplicateIdError } from '../../jsonrpc/in-flight-ids.js';
 import { isInitializeRequest, isJSONRPCRequest, type InitializeRequest } from '../../jsonrpc/kinds.js';
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../mcp/protocol-versions.js';
 import type { EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../mcp/types.js';
@@ -141,7 +142,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       return this.closed ? SESSION_GONE : { modern: true };
     }
     const initialize = messages.find(isInitializeRequest) as InitializeRequest | undefined;
-    const problem = initialize ? await this.startSession(messages) : this.sessionRefusal(req);
+    const problem = initialize ? await this.startSession(messages) : (this.sessionRefusal(req) ?? this.duplicateRefusal(messages));
     return problem ?? (this.closed ? SESSION_GONE : { modern: false, initialize });
   }
 
@@ -166,6 +167,13 @@ export class WebHttpMsgpackServerTransport implements Transport {
     // A 2026-07-28 request is one exchange with no session to resume it in.
     const resumable = !admitted.modern && this.options.eventStore !== undefined && protocolVersion >= '2025-11-25';
     return this.replyOnStream(req, messages, replyWire, extra, resumable);
+  }
+
+  /** A request whose id is in flight in this session (SPEC.md 5.2): refused at once; the first goes on. */
+  private duplicateRefusal(messages: JSONRPCMessage[]): Refusal | undefined {
+    const id = this.table.inFlightId(messages);
+    if (id === undefined) return undefined;
+    return { status: 400, ...duplicateIdError(id, 'in this session'), id };
   }
 
   private sessionRefusal(req: HttpRequestLike): Refusal | undefined {
