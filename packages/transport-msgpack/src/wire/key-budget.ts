@@ -25,6 +25,9 @@ export class KeyBudget {
   private stepParent = new Int32Array(64);
   private stepKey = new Int32Array(64);
   private stepSlots = new Int32Array(128);
+  // The step last taken from each shape: maps of one kind repeat their key sequence, and comparing the key's
+  // bytes with that step's key finds it without hashing.
+  private lastStep = new Int32Array(64);
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -36,6 +39,20 @@ export class KeyBudget {
    * Returns the map's shape after it, or OVER_KEYS / OVER_SHAPES once the payload holds more than the limit.
    */
   step(shape: number, at: number, length: number, short: boolean): number {
+    const last = shape < this.lastStep.length ? this.lastStep[shape]! : 0;
+    if (last !== 0) {
+      const lastKey = this.stepKey[last - 1]!;
+      if (this.keyLength[lastKey] === length && sameBytes(this.bytes, this.keyAt[lastKey]!, at, length)) return last;
+    }
+    const child = this.stepTo(shape, at, length, short);
+    if (child > 0) {
+      if (shape >= this.lastStep.length) this.lastStep = grownTo(this.lastStep, shape + 1);
+      this.lastStep[shape] = child;
+    }
+    return child;
+  }
+
+  private stepTo(shape: number, at: number, length: number, short: boolean): number {
     const key = this.keyIndex(at, length, short);
     if (key < 0) return OVER_KEYS;
     const mask = this.stepSlots.length - 1;
@@ -116,7 +133,13 @@ export const OVER_KEYS = -1;
 export const OVER_SHAPES = -2;
 
 function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(array.length * 2);
+  return grownTo(array, array.length + 1);
+}
+
+function grownTo(array: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  let size = array.length * 2;
+  while (size < length) size *= 2;
+  const bigger = new Int32Array(size);
   bigger.set(array);
   return bigger;
 }
