@@ -223,6 +223,12 @@ for (const kind of serverKinds) {
       await stillWorks();
     });
 
+    it('two Host lines get 400, as on every server kind', async () => {
+      const request = `POST ${server.url.pathname} HTTP/1.1\r\nHost: ${server.url.host}\r\nHost: evil.example\r\ncontent-type: application/json\r\naccept: ${JSON_ACCEPT}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`;
+      assert.equal(await rawRequestStatus(server.url, request), 400);
+      await stillWorks();
+    });
+
     it('413 for a declared body over the limit, answered before the body is sent', async () => {
       // Content-Length announces 100 MB; only the headers go out. The answer must come anyway.
       const status = await rawStatus(server.url, 'POST', { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT, 'mcp-session-id': sessionId, 'content-length': String(100 * 1024 * 1024) }, '');
@@ -275,13 +281,18 @@ for (const kind of serverKinds) {
 
 /** Sends a request on a raw socket (so Host and Content-Length can be anything) and returns the status. */
 function rawStatus(url: URL, method: string, headers: Record<string, string>, body: string): Promise<number> {
+  const lines = [`${method} ${url.pathname} HTTP/1.1`];
+  const all: Record<string, string> = { host: url.host, connection: 'close', ...headers };
+  if (!('content-length' in all)) all['content-length'] = String(Buffer.byteLength(body));
+  for (const [name, value] of Object.entries(all)) lines.push(`${name}: ${value}`);
+  return rawRequestStatus(url, lines.join('\r\n') + '\r\n\r\n' + body);
+}
+
+/** Sends `request` as it is and resolves with the status of the answer. */
+function rawRequestStatus(url: URL, request: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = connectTcp(Number(url.port), url.hostname);
-    const lines = [`${method} ${url.pathname} HTTP/1.1`];
-    const all: Record<string, string> = { host: url.host, connection: 'close', ...headers };
-    if (!('content-length' in all)) all['content-length'] = String(Buffer.byteLength(body));
-    for (const [name, value] of Object.entries(all)) lines.push(`${name}: ${value}`);
-    socket.write(lines.join('\r\n') + '\r\n\r\n' + body);
+    socket.write(request);
     let text = '';
     socket.on('data', (chunk) => {
       text += chunk.toString('latin1');

@@ -20,12 +20,12 @@ export const DEFAULT_MAX_DEPTH = 128;
  * The decode budget (SPEC.md 4.1.9): a payload of N bytes may hold at most base + floor(N / bytesPerContainer)
  * arrays, maps and bins, and keyBase + floor(N / bytesPerShortKey) distinct map keys shorter than 16 bytes, and
  * as many distinct map shapes (key orders, KeyBudget). Those are the costly things to build from few bytes (an
- * empty map is 1 byte on the wire and about 70 bytes in a JavaScript heap; a fresh short key about 250 on V8
- * and 500 on JavaScriptCore; a hidden class per key-order prefix about 170), and with this budget no payload
+ * empty map is 1 byte on the wire and about 70 bytes in a JavaScript heap; a fresh short key, once validated
+ * by the SDK, about 250 bytes on V8 and 650 on JavaScriptCore; a hidden class per key-order prefix about 170), and with this budget no payload
  * costs more than about 16x its size, while real MCP messages (one container per 20-75 bytes, a few dozen
  * distinct keys and shapes) stay far inside.
  */
-export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 65_536, bytesPerShortKey: 32 };
+export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 16_384, bytesPerShortKey: 128 };
 
 export interface DecodeBudget {
   /** Arrays, maps and bins that every payload may hold, however short. */

@@ -6,7 +6,8 @@
  * - distinct map shapes: an engine builds one hidden class (V8 map, JSC structure) per distinct sequence of
  *   keys an object is given, so maps holding the same 15 keys in many orders cost a class per order prefix
  *   although they hold few keys. A map's shape after its k-th key is its first k keys in order; the payload's
- *   shapes are the nodes of the trie of its maps' key sequences, counted here as (shape, key) steps.
+ *   shapes are the nodes of the trie of its maps' key sequences, counted here as (shape, key) steps, up to
+ *   a map's MAX_SHAPE_KEYS-th key.
  *
  * Keys are told apart by their bytes, never by a hash alone: a sender cannot choose keys that are counted as
  * one. The tables hold offsets into the payload (no key string is built) and grow as needed.
@@ -25,6 +26,8 @@ export class KeyBudget {
   private stepParent = new Int32Array(64);
   private stepKey = new Int32Array(64);
   private stepSlots = new Int32Array(128);
+  // How many keys each shape holds: past MAX_SHAPE_KEYS an engine keeps the object as a dictionary.
+  private stepDepth = new Int32Array(64);
   // The step last taken from each shape: maps of one kind repeat their key sequence, and comparing the key's
   // bytes with that step's key finds it without hashing.
   private lastStep = new Int32Array(64);
@@ -39,6 +42,7 @@ export class KeyBudget {
    * Returns the map's shape after it, or OVER_KEYS / OVER_SHAPES once the payload holds more than the limit.
    */
   step(shape: number, at: number, length: number, short: boolean): number {
+    if (shape > 0 && this.stepDepth[shape - 1]! >= MAX_SHAPE_KEYS) return this.keyIndex(at, length, short) < 0 ? OVER_KEYS : shape;
     const last = shape < this.lastStep.length ? this.lastStep[shape]! : 0;
     if (last !== 0) {
       const lastKey = this.stepKey[last - 1]!;
@@ -68,7 +72,9 @@ export class KeyBudget {
     if (child > this.stepParent.length) {
       this.stepParent = grown(this.stepParent);
       this.stepKey = grown(this.stepKey);
+      this.stepDepth = grown(this.stepDepth);
     }
+    this.stepDepth[child - 1] = shape > 0 ? this.stepDepth[shape - 1]! + 1 : 1;
     this.stepParent[child - 1] = shape;
     this.stepKey[child - 1] = key;
     this.stepSlots[slot] = child;
@@ -128,6 +134,12 @@ export class KeyBudget {
     this.stepSlots = slots;
   }
 }
+
+/**
+ * Keys of one map that can make shapes: V8 holds at most 1,020 properties in a hidden class (its descriptor
+ * limit) and JavaScriptCore far fewer before an object becomes a dictionary, which builds no more classes.
+ */
+export const MAX_SHAPE_KEYS = 1024;
 
 export const OVER_KEYS = -1;
 export const OVER_SHAPES = -2;
