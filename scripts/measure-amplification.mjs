@@ -2,7 +2,7 @@
 // filesystem media server, as a child process), then a ping, and reports the child's peak RSS growth
 // against the frame's size, the time to the error reply, and whether the ping was answered.
 //   node scripts/measure-amplification.mjs [MiB=60] [shape=emptymap|emptyarr|map1|str2|nil|bin0|uniqmap|keyorders|mixed ...]
-//   uniqmap-edge, keyorders-edge: as many such maps as the budget accepts, the rest nil [...]
+//   uniqmap-edge, keyorders-edge: as many such maps as the budget accepts, then one string [...]
 // Numbers, not a test: the bounded version of this check is in the transport's hostile-input test.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -62,22 +62,27 @@ const bin = new URL('../packages/filesystem-media-server/bin/mcp-filesystem-medi
 
 /**
  * A tools/call request (id 7) whose params.junk is an array32 of copies of `unit` filling `bytes`; with
- * `units`, only that many copies, the rest nil (one byte each), so the frame keeps its size.
+ * `units`, only that many copies, then one string filling the rest (cheap to build: one copy), so the frame
+ * keeps its size and its cost is the units'.
  */
 function hostileFrame(unit, bytes, itemsPerUnit = 1, units = undefined) {
   const writer = WRITERS[unit];
   const unitBytes = writer ? writer[0] : unit.length;
   const count = Math.min(units ?? Infinity, Math.floor(bytes / unitBytes));
-  const nils = units === undefined ? 0 : bytes - count * unitBytes;
+  const filler = units === undefined ? 0 : Math.max(5, bytes - count * unitBytes);
   const head = Buffer.from(encoder.encode({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { junk: 0 } }));
   const prefix = head.subarray(0, head.length - 1); // drop the placeholder 0, splice the array in its place
-  const payload = Buffer.alloc(prefix.length + 5 + unitBytes * count + nils, 0xc0);
+  const payload = Buffer.alloc(prefix.length + 5 + unitBytes * count + filler, 0x78);
   prefix.copy(payload);
   payload[prefix.length] = 0xdd;
-  payload.writeUInt32BE(count * itemsPerUnit + nils, prefix.length + 1);
+  payload.writeUInt32BE(count * itemsPerUnit + (filler > 0 ? 1 : 0), prefix.length + 1);
   for (let i = 0, at = prefix.length + 5; i < count; i++, at += unitBytes) {
     if (writer) writer[1](payload, at, i);
     else for (let j = 0; j < unit.length; j++) payload[at + j] = unit[j];
+  }
+  if (filler > 0) {
+    payload[payload.length - filler] = 0xdb;
+    payload.writeUInt32BE(filler - 5, payload.length - filler + 1);
   }
   const frame = Buffer.allocUnsafe(4 + payload.length);
   frame.writeUInt32BE(payload.length);

@@ -239,7 +239,7 @@ for (const [scanName, scan, decodePath] of SCANS) {
       });
 
       it('defaults to 65,536 containers plus one per 8 bytes, counted on the payload length', () => {
-        assert.deepEqual(DEFAULT_DECODE_BUDGET, { base: 65_536, bytesPerContainer: 8, keyBase: 16_384, bytesPerShortKey: 128 });
+        assert.deepEqual(DEFAULT_DECODE_BUDGET, { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128 });
         assert.equal(containerAllowance(0), 65_536);
         assert.equal(containerAllowance(800_000), 165_536);
         const decoder = new MsgpackDecoder({ decodePath });
@@ -263,18 +263,18 @@ for (const [scanName, scan, decodePath] of SCANS) {
         return payload;
       };
 
-      it('counts distinct short keys exactly: fresh keys past 16,384 + 1 per 128 bytes are refused, at any size that can hold more', () => {
+      it('counts distinct short keys exactly: fresh keys past 8,192 + 1 per 128 bytes are refused, at any size that can hold more', () => {
         const decoder = new MsgpackDecoder({ decodePath, decodeBudget: { bytesPerContainer: 1 } }); // containers out of the way
-        // 160,000 maps with fresh keys in 1.28 MB: allowed 16,384 + 10,000 = 26,384 keys.
-        assert.throws(() => decoder.decode(uniqueKeyMaps(160_000)), payloadError('over-budget', /more than 26384 distinct short map keys/));
+        // 160,000 maps with fresh keys in 1.28 MB: allowed 8,192 + 10,000 = 18,192 keys.
+        assert.throws(() => decoder.decode(uniqueKeyMaps(160_000)), payloadError('over-budget', /more than 18192 distinct short map keys/));
         // The same size with 1,000 keys repeated is fine: keys seen before cost nothing.
         assert.equal((decoder.decode(uniqueKeyMaps(160_000, 1000)).value as unknown[]).length, 160_000);
-        // Under 1 MiB too (it used to be skipped there): 100,000 fresh keys in 800 KB, allowed 22,634.
-        assert.throws(() => decoder.decode(uniqueKeyMaps(100_000)), payloadError('over-budget', /more than 22634 distinct short map keys/));
-        assert.equal((decoder.decode(uniqueKeyMaps(15_000)).value as unknown[]).length, 15_000);
+        // Under 1 MiB too (it used to be skipped there): 100,000 fresh keys in 800 KB, allowed 14,442.
+        assert.throws(() => decoder.decode(uniqueKeyMaps(100_000)), payloadError('over-budget', /more than 14442 distinct short map keys/));
+        assert.equal((decoder.decode(uniqueKeyMaps(8_000)).value as unknown[]).length, 8_000);
         // Skipped only where it cannot be broken: each key takes two bytes at least.
-        assert.equal(shortKeyAllowance(32 * 1024), Infinity);
-        assert.equal(shortKeyAllowance(64 * 1024), 16_384 + 512);
+        assert.equal(shortKeyAllowance(16 * 1024), Infinity);
+        assert.equal(shortKeyAllowance(32 * 1024), 8_192 + 256);
       });
 
       it('tells keys apart by their bytes: keys whose 32-bit hashes collide are still counted one by one', () => {

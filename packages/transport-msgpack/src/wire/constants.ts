@@ -25,7 +25,7 @@ export const DEFAULT_MAX_DEPTH = 128;
  * costs more than about 16x its size, while real MCP messages (one container per 20-75 bytes, a few dozen
  * distinct keys and shapes) stay far inside.
  */
-export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 16_384, bytesPerShortKey: 128 };
+export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128 };
 
 export interface DecodeBudget {
   /** Arrays, maps and bins that every payload may hold, however short. */
