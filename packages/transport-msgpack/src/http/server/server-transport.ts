@@ -1,5 +1,5 @@
 import { duplicateIdError } from '../../jsonrpc/in-flight-ids.js';
-import { isInitializeRequest, isJSONRPCRequest, type InitializeRequest } from '../../jsonrpc/kinds.js';
+import { isInitializeRequest, isInitializedNotification, isJSONRPCRequest, type InitializeRequest } from '../../jsonrpc/kinds.js';
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../mcp/protocol-versions.js';
 import type { EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../../codec/message-codec.js';
@@ -53,6 +53,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private started = false;
   private handledOne = false;
   private initialized = false;
+  private initializedNotified = false;
 
   constructor(options: HttpMsgpackServerOptions = {}) {
     this.options = options;
@@ -73,6 +74,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   /** @internal Requests handed to the server and not answered yet. */
+  /** Whether the client has sent `notifications/initialized` (the handler closes sessions that never do). */
+  get clientInitialized(): boolean {
+    return this.initializedNotified;
+  }
+
   get pendingRequestCount(): number {
     return this.table.pendingRequestCount;
   }
@@ -183,6 +189,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
   /** Notifications and responses only: handed over, answered 202 at once. */
   private acceptNotifications(messages: JSONRPCMessage[], extra: RequestExtra): Response {
+    if (messages.some(isInitializedNotification)) this.initializedNotified = true;
     for (const message of messages) this.onmessage?.(message, { ...extra });
     return respond(202, null, {});
   }
