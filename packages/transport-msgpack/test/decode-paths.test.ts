@@ -20,6 +20,8 @@ import {
 interface Limits {
   maxDepth: number;
   allowBin: boolean;
+  /** As a message codec decodes: bin only as a `data` or `blob` member. */
+  binOnlyAtMediaKeys?: boolean;
   budget: DecodeBudget;
 }
 
@@ -39,10 +41,11 @@ function outcome(run: () => { value: unknown; containsBin: boolean }): Outcome {
 
 /** Today's reference path, and guardedDecode itself (not through MsgpackDecoder, which may scan first). */
 function bothPaths(payload: Uint8Array, limits: Limits = DEFAULT_LIMITS): [Outcome, Outcome] {
-  const reference = new MsgpackDecoder({ decodePath: 'guard-then-msgpackr', maxDepth: limits.maxDepth, allowBin: limits.allowBin, decodeBudget: limits.budget });
+  const reference = new MsgpackDecoder({ decodePath: 'guard-then-msgpackr', maxDepth: limits.maxDepth, allowBin: limits.allowBin, binOnlyAtMediaKeys: limits.binOnlyAtMediaKeys, decodeBudget: limits.budget });
   const options = {
     maxDepth: limits.maxDepth,
     allowBin: limits.allowBin,
+    binOnlyAtMediaKeys: limits.binOnlyAtMediaKeys,
     maxContainers: containerAllowance(payload.length, limits.budget),
     maxShortKeys: shortKeyAllowance(payload.length, limits.budget),
   };
@@ -59,7 +62,7 @@ function assertSameOutcome(payload: Uint8Array, limits?: Limits): Outcome {
 // every width including beyond 2^53, floats, and bins.
 // __proto__ is refused (tested below, with the damaged payloads), so generated keys leave it out.
 const key = fc
-  .oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 6 }), fc.constantFrom('id', 'method', 'result', 'error', 'type', '__proto__x'))
+  .oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 6 }), fc.constantFrom('id', 'method', 'result', 'error', 'type', '__proto__x', 'data', 'blob'))
   .filter((k) => k !== '__proto__');
 const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 30 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ minLength: 200, maxLength: 400 }));
 const number = fc.oneof(
@@ -148,9 +151,10 @@ function applyEdits(payload: Uint8Array, edits: Edit[]): Uint8Array {
 const limits: fc.Arbitrary<Limits> = fc.record({
   maxDepth: fc.oneof(fc.constant(128), fc.integer({ min: 1, max: 6 })),
   allowBin: fc.boolean(),
+  binOnlyAtMediaKeys: fc.boolean(),
   budget: fc.oneof(
     fc.constant(DEFAULT_DECODE_BUDGET),
-    fc.record({ base: fc.integer({ min: 0, max: 12 }), bytesPerContainer: fc.integer({ min: 1, max: 40 }), bytesPerShortKey: fc.constant(32) }),
+    fc.record({ base: fc.integer({ min: 0, max: 12 }), bytesPerContainer: fc.integer({ min: 1, max: 40 }), keyBase: fc.integer({ min: 0, max: 12 }), bytesPerShortKey: fc.integer({ min: 3, max: 64 }) }),
   ),
 });
 
@@ -201,7 +205,7 @@ describe('decode paths: damaged and hostile payloads', () => {
     };
     for (const refusal of notation.loadRefusals()) {
       if (refusal.payload.length === 0 || refusal.code === 'not-json-rpc') continue;
-      const single = assertSameOutcome(refusal.payload, { ...DEFAULT_LIMITS, allowBin: refusal.allowBin });
+      const single = assertSameOutcome(refusal.payload, { ...DEFAULT_LIMITS, allowBin: refusal.allowBin, binOnlyAtMediaKeys: true });
       assert.ok('code' in single && single.code === refusal.code, refusal.name);
     }
     for (const acceptance of notation.loadAcceptances()) assert.ok('value' in assertSameOutcome(acceptance.payload), acceptance.name);

@@ -219,11 +219,14 @@ function referenceReceive(payload: Uint8Array, allowBin: boolean, options: { utf
   }
   let containers = 0;
   const allowance = 65_536 + Math.floor(payload.length / 8);
-  const walk = (v: unknown, depth: number): unknown => {
+  // key: the map key the value stands under, if any (a bin may stand only under `data` or `blob`, 4.1.3).
+  const walk = (v: unknown, depth: number, key?: string): unknown => {
     if (typeof v === 'number' && !Number.isFinite(v)) throw new Error('4.1.10: NaN or Infinity');
     if (v instanceof Uint8Array) {
       if (options.utf8 === 'text-decoder') return new TextDecoder().decode(v);
       if (!allowBin) throw new Error('4.1.3: bin without native bytes');
+      if (key !== 'data' && key !== 'blob') throw new Error('4.1.3: bin outside a data or blob member');
+      if (++containers > allowance) throw new Error('4.1.9: over the decode budget');
       return v;
     }
     if (v === null || typeof v !== 'object') return v;
@@ -231,9 +234,10 @@ function referenceReceive(payload: Uint8Array, allowBin: boolean, options: { utf
     if (depth + 1 > 128) throw new Error('4.1.6: too deep');
     if (++containers > allowance) throw new Error('4.1.9: over the decode budget');
     if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
-    return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item, depth + 1)]));
+    return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item, depth + 1, k)]));
   };
   const message = walk(value, 0);
+  checkKeyBudget(message, payload.length);
   const problem = checkJsonRpcMessage(message);
   if (problem) throw new Error(`4.2: ${problem}`);
   return message;
@@ -258,3 +262,31 @@ describe('golden fixtures: native bytes per request (2026-07-28, SPEC.md 8.1)', 
     assert.throws(() => decodeWith(refusing, 'native-bytes-input-responses'), (error: unknown) => error instanceof PayloadError && error.code === 'forbidden-type');
   });
 });
+
+/**
+ * SPEC.md 4.1.9's key half, from the decoded value: distinct keys shorter than 16 UTF-8 bytes, and distinct
+ * map shapes (the sequences of a map's first k keys, k up to 1,024), each at most 8,192 + N / 128. Keys come
+ * back in insertion order here, which holds for every key the fixtures use (none looks like an array index).
+ */
+function checkKeyBudget(message: unknown, payloadBytes: number): void {
+  const allowance = 8_192 + Math.floor(payloadBytes / 128);
+  const keys = new Set<string>();
+  const shapes = new Set<string>();
+  const stack: unknown[] = [message];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== 'object' || value instanceof Uint8Array) continue;
+    if (Array.isArray(value)) {
+      stack.push(...value);
+      continue;
+    }
+    let shape = '';
+    Object.keys(value).forEach((key, k) => {
+      if (Buffer.byteLength(key) < 16) keys.add(key);
+      if (k < 1024) shapes.add((shape += `\u0000${key}`));
+    });
+    stack.push(...Object.values(value));
+  }
+  if (keys.size > allowance) throw new Error('4.1.9: over the decode budget (distinct short keys)');
+  if (shapes.size > allowance) throw new Error('4.1.9: over the decode budget (map shapes)');
+}

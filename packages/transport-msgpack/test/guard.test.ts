@@ -106,6 +106,27 @@ for (const [scanName, scan, decodePath] of SCANS) {
         assert.equal(guard(requestAround(bytes(0xa0)), true).containsBin, false);
       });
 
+      it('with binOnlyAtMediaKeys, refuses a bin anywhere but as a data or blob member, before reading its length', () => {
+        const media = (payload: Uint8Array) => scan(payload, { maxDepth: 128, allowBin: true, binOnlyAtMediaKeys: true, maxContainers: Infinity });
+        const bin = bytes(0xc4, 0x02, 1, 2);
+        const at = (key: string) => bytes(0x81, 0xa0 + key.length, ...Buffer.from(key), bin);
+        assert.equal(media(at('data')).containsBin, true);
+        assert.equal(media(at('blob')).containsBin, true);
+        assert.equal(media(bytes(0x82, 0xa1, 0x78, 0x90, 0xa4, ...Buffer.from('blob'), bin)).containsBin, true);
+        const outside = [bin, bytes(0x91, bin), at('date'), at('blobs'), at('x'), bytes(0x81, 0xa4, ...Buffer.from('data'), 0x91, bin), bytes(0x82, 0xa4, ...Buffer.from('data'), 0x01, 0xa1, 0x78, bin)];
+        for (const payload of outside) assert.throws(() => media(payload), payloadError('forbidden-type', /outside a media field/), Buffer.from(payload).toString('hex'));
+        // An array of 8 million empty bins is refused at its first: a length that lies is never read.
+        assert.throws(() => media(bytes(0x91, 0xc6, 0xff, 0xff, 0xff, 0xff)), payloadError('forbidden-type', /at byte 1 outside a media field/));
+        assert.throws(() => media(bytes(0x81, bin, 0x01)), payloadError('forbidden-type', /outside a media field/));
+      });
+
+      it('counts bins against the container budget, as the objects they are built into', () => {
+        const blobs = bytes(0x92, 0x81, 0xa4, ...Buffer.from('blob'), 0xc4, 0x00, 0x81, 0xa4, ...Buffer.from('blob'), 0xc4, 0x00);
+        const budget = (maxContainers: number) => scan(blobs, { maxDepth: 128, allowBin: true, binOnlyAtMediaKeys: true, maxContainers });
+        assert.equal(budget(5).containsBin, true);
+        assert.throws(() => budget(4), payloadError('over-budget', /more than 4 arrays, maps and bins/));
+      });
+
       it('checks a bin length against the bytes left even when bin is allowed', () => {
         assert.throws(() => guard(bytes(0xc6, 0xff, 0xff, 0xff, 0xff, 1, 2), true), payloadError('malformed-msgpack'));
       });
@@ -212,13 +233,13 @@ for (const [scanName, scan, decodePath] of SCANS) {
       it('accepts exactly maxContainers arrays and maps and refuses one more, with over-budget', () => {
         const payload = arrayOf([0x80], 9); // 10 containers: the array and 9 empty maps
         assert.doesNotThrow(() => scan(payload, { maxDepth: 128, allowBin: false, maxContainers: 10 }));
-        assert.throws(() => scan(payload, { maxDepth: 128, allowBin: false, maxContainers: 9 }), payloadError('over-budget', /more than 9 arrays and maps in a 14-byte payload/));
+        assert.throws(() => scan(payload, { maxDepth: 128, allowBin: false, maxContainers: 9 }), payloadError('over-budget', /more than 9 arrays, maps and bins in a 14-byte payload/));
         // Scalars do not count, however many.
         assert.doesNotThrow(() => scan(arrayOf([0xc0], 1000), { maxDepth: 128, allowBin: false, maxContainers: 1 }));
       });
 
       it('defaults to 65,536 containers plus one per 8 bytes, counted on the payload length', () => {
-        assert.deepEqual(DEFAULT_DECODE_BUDGET, { base: 65_536, bytesPerContainer: 8, bytesPerShortKey: 32 });
+        assert.deepEqual(DEFAULT_DECODE_BUDGET, { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128 });
         assert.equal(containerAllowance(0), 65_536);
         assert.equal(containerAllowance(800_000), 165_536);
         const decoder = new MsgpackDecoder({ decodePath });
@@ -242,17 +263,41 @@ for (const [scanName, scan, decodePath] of SCANS) {
         return payload;
       };
 
-      it('counts distinct short keys from 1 MiB up: fresh keys past 65,536 + 1 per 32 bytes are refused', () => {
+      it('counts distinct short keys exactly: fresh keys past 8,192 + 1 per 128 bytes are refused, at any size that can hold more', () => {
         const decoder = new MsgpackDecoder({ decodePath, decodeBudget: { bytesPerContainer: 1 } }); // containers out of the way
-        // 160,000 maps with fresh keys in 1.28 MB: allowed 65,536 + 40,000 = 105,536 keys.
-        assert.throws(() => decoder.decode(uniqueKeyMaps(160_000)), payloadError('over-budget', /more than 105536 distinct short map keys/));
+        // 160,000 maps with fresh keys in 1.28 MB: allowed 8,192 + 10,000 = 18,192 keys.
+        assert.throws(() => decoder.decode(uniqueKeyMaps(160_000)), payloadError('over-budget', /more than 18192 distinct short map keys/));
         // The same size with 1,000 keys repeated is fine: keys seen before cost nothing.
         assert.equal((decoder.decode(uniqueKeyMaps(160_000, 1000)).value as unknown[]).length, 160_000);
-        // Under 1 MiB no key is counted (the worst case there is bounded in absolute terms).
-        assert.equal((decoder.decode(uniqueKeyMaps(120_000)).value as unknown[]).length, 120_000);
-        // Keys of 16 bytes or more pay for themselves and are never counted.
-        assert.equal(shortKeyAllowance(2 * 1024 * 1024), 65_536 + 65_536);
-        assert.equal(shortKeyAllowance(1024 * 1024 - 1), Infinity);
+        // Under 1 MiB too (it used to be skipped there): 100,000 fresh keys in 800 KB, allowed 14,442.
+        assert.throws(() => decoder.decode(uniqueKeyMaps(100_000)), payloadError('over-budget', /more than 14442 distinct short map keys/));
+        assert.equal((decoder.decode(uniqueKeyMaps(8_000)).value as unknown[]).length, 8_000);
+        // Skipped only where it cannot be broken: each key takes two bytes at least.
+        assert.equal(shortKeyAllowance(16 * 1024), Infinity);
+        assert.equal(shortKeyAllowance(32 * 1024), 8_192 + 256);
+      });
+
+      it('tells keys apart by their bytes: keys whose 32-bit hashes collide are still counted one by one', () => {
+        // Pairs of keys with the same FNV-1a hash (the table's, and the old count's, which saw each pair as one).
+        const colliding = collidingKeyPairs(20);
+        const payload = mapsWithKeys(colliding);
+        const options = { maxDepth: 128, allowBin: false, maxContainers: Infinity };
+        assert.doesNotThrow(() => scan(payload, { ...options, maxShortKeys: colliding.length }));
+        assert.throws(() => scan(payload, { ...options, maxShortKeys: colliding.length - 1 }), payloadError('over-budget', /distinct short map keys/));
+      });
+
+      it('counts map shapes: the same 15 keys in many orders are refused past the allowance, one order repeated is not', () => {
+        const keys = Array.from({ length: 15 }, (_, i) => String.fromCharCode(97 + i));
+        const orders = Array.from({ length: 3000 }, (_, i) => rotateShuffle(keys, i));
+        const options = { maxDepth: 128, allowBin: false, maxContainers: Infinity };
+        const shuffled = encodeMaps(orders);
+        assert.throws(() => scan(shuffled, { ...options, maxShortKeys: 5000 }), payloadError('over-budget', /more than 5000 distinct map shapes \(key orders\)/));
+        const same = encodeMaps(orders.map(() => keys));
+        assert.doesNotThrow(() => scan(same, { ...options, maxShortKeys: 15 }));
+        assert.throws(() => scan(same, { ...options, maxShortKeys: 14 }), payloadError('over-budget'));
+        // Through the decoder, with the default budget: 1 MiB of such maps, 56x its size before.
+        const big = encodeMaps(Array.from({ length: 22_000 }, (_, i) => rotateShuffle(keys, i)));
+        assert.throws(() => new MsgpackDecoder({ decodePath }).decode(big), payloadError('over-budget', /distinct map shapes/));
       });
 
       it('decodeBudget changes the allowance, through the codec too', () => {
@@ -304,4 +349,48 @@ for (const [scanName, scan, decodePath] of SCANS) {
       });
     });
   });
+}
+
+/** An array of one-entry maps, {key: nil} each, one per key. */
+function mapsWithKeys(keys: Buffer[]): Uint8Array {
+  const parts: Buffer[] = [Buffer.from([0xdd, 0, 0, 0, 0])];
+  parts[0]!.writeUInt32BE(keys.length, 1);
+  for (const key of keys) parts.push(Buffer.from([0x81, 0xa0 + key.length]), key, Buffer.from([0xc0]));
+  return Buffer.concat(parts);
+}
+
+/** An array of maps holding `orders[i]`'s keys in that order, each value nil. */
+function encodeMaps(orders: string[][]): Uint8Array {
+  const parts: Buffer[] = [Buffer.from([0xdd, 0, 0, 0, 0])];
+  parts[0]!.writeUInt32BE(orders.length, 1);
+  for (const order of orders) {
+    parts.push(Buffer.from([0x80 + order.length]));
+    for (const key of order) parts.push(Buffer.from([0xa0 + key.length]), Buffer.from(key), Buffer.from([0xc0]));
+  }
+  return Buffer.concat(parts);
+}
+
+/** A different order of `keys` for each i (a deterministic shuffle). */
+function rotateShuffle(keys: string[], i: number): string[] {
+  const out = keys.slice();
+  let seed = i * 2654435761 + 1;
+  for (let j = out.length - 1; j > 0; j--) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    const k = seed % (j + 1);
+    [out[j], out[k]] = [out[k]!, out[j]!];
+  }
+  return out;
+}
+
+/** 2 * pairs distinct 5-byte keys whose FNV-1a hashes (seeded with the length, as KeyBudget's) collide in pairs, found by a birthday search. */
+function collidingKeyPairs(pairs: number): Buffer[] {
+  const found = ["00ya8","0xki6","00ya9","0xki7","00ya6","0xki8","00ya7","0xki9","00yao","0xkia","00yal","0xkib","00yam","0xkic","00yaj","0xkid","00yak","0xkie","00yah","0xkif","00yai","0xkig","00yaf","0xkih","00yag","0xkii","00yad","0xkij","00yae","0xkik","00yab","0xkil","00yac","0xkim","00yaa","0xkio","00yaz","0xkit","00yax","0xkiv"];
+  const fnv = (key: Buffer) => {
+    let hash = 0x811c9dc5 ^ key.length;
+    for (const byte of key) hash = Math.imul(hash ^ byte, 0x01000193);
+    return hash >>> 0;
+  };
+  const keys = found.slice(0, 2 * pairs).map((key) => Buffer.from(key));
+  for (let i = 0; i < keys.length; i += 2) assert.equal(fnv(keys[i]!), fnv(keys[i + 1]!), 'the pairs collide');
+  return keys;
 }

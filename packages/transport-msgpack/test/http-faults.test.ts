@@ -70,6 +70,31 @@ for (const kind of serverKinds) {
       await server.close();
     });
 
+    it('a request whose id is in flight in the session gets -32600 at once; the first completes, and the id is free again after', async () => {
+      const headers = { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT };
+      const call = (name: string, args: object) => encoder.encode({ jsonrpc: '2.0', id: 500, method: 'tools/call', params: { name, arguments: args } }) as BodyInit;
+      const first = await post(call('slow', { ms: 1500 }), headers);
+      assert.equal(first.status, 200);
+      const started = Date.now();
+      const second = await post(call('echo', { text: 'twin' }), headers);
+      assert.equal(second.status, 400);
+      const error = await msgpackError(second);
+      assert.equal(error.code, -32600);
+      assert.equal(error.data?.reason, 'duplicate-id');
+      assert.match(error.message, /request id 500 is already in flight in this session/);
+      assert.ok(Date.now() - started < 1000, 'answered at once');
+      const [answer] = (await framesOf(first)) as { id: number; result: unknown }[];
+      assert.equal(answer!.id, 500);
+      assert.equal(textOf(answer!.result), 'slept');
+      const again = await post(call('echo', { text: 'free' }), headers);
+      const [reply] = (await framesOf(again)) as { result: unknown }[];
+      assert.equal(textOf(reply!.result), 'free');
+      // Twice in one batch: the second is a duplicate of the first.
+      const batch = await post(encoder.encode([1, 2].map(() => ({ jsonrpc: '2.0', id: 501, method: 'ping' }))) as BodyInit, headers);
+      assert.equal(batch.status, 400);
+      assert.equal((await msgpackError(batch)).data?.reason, 'duplicate-id');
+    });
+
     /** The session still answers after each fault. */
     async function stillWorks(): Promise<void> {
       const response = await post(encoder.encode({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'echo', arguments: { text: 'alive' } } }) as BodyInit, {
@@ -198,6 +223,12 @@ for (const kind of serverKinds) {
       await stillWorks();
     });
 
+    it('two Host lines get 400, as on every server kind', async () => {
+      const request = `POST ${server.url.pathname} HTTP/1.1\r\nHost: ${server.url.host}\r\nHost: evil.example\r\ncontent-type: application/json\r\naccept: ${JSON_ACCEPT}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`;
+      assert.equal(await rawRequestStatus(server.url, request), 400);
+      await stillWorks();
+    });
+
     it('413 for a declared body over the limit, answered before the body is sent', async () => {
       // Content-Length announces 100 MB; only the headers go out. The answer must come anyway.
       const status = await rawStatus(server.url, 'POST', { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT, 'mcp-session-id': sessionId, 'content-length': String(100 * 1024 * 1024) }, '');
@@ -250,13 +281,18 @@ for (const kind of serverKinds) {
 
 /** Sends a request on a raw socket (so Host and Content-Length can be anything) and returns the status. */
 function rawStatus(url: URL, method: string, headers: Record<string, string>, body: string): Promise<number> {
+  const lines = [`${method} ${url.pathname} HTTP/1.1`];
+  const all: Record<string, string> = { host: url.host, connection: 'close', ...headers };
+  if (!('content-length' in all)) all['content-length'] = String(Buffer.byteLength(body));
+  for (const [name, value] of Object.entries(all)) lines.push(`${name}: ${value}`);
+  return rawRequestStatus(url, lines.join('\r\n') + '\r\n\r\n' + body);
+}
+
+/** Sends `request` as it is and resolves with the status of the answer. */
+function rawRequestStatus(url: URL, request: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = connectTcp(Number(url.port), url.hostname);
-    const lines = [`${method} ${url.pathname} HTTP/1.1`];
-    const all: Record<string, string> = { host: url.host, connection: 'close', ...headers };
-    if (!('content-length' in all)) all['content-length'] = String(Buffer.byteLength(body));
-    for (const [name, value] of Object.entries(all)) lines.push(`${name}: ${value}`);
-    socket.write(lines.join('\r\n') + '\r\n\r\n' + body);
+    socket.write(request);
     let text = '';
     socket.on('data', (chunk) => {
       text += chunk.toString('latin1');

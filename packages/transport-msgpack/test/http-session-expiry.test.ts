@@ -208,3 +208,50 @@ describe('HTTP session expiry: settings and process lifetime', { timeout: LIMIT 
     assert.equal(stdout.trim(), 'status=200 sessions=1');
   });
 });
+
+for (const kind of serverKinds) {
+  describe(`HTTP session cap and initialization deadline (${kind})`, { timeout: LIMIT }, () => {
+    const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+    it('past maxSessions an initialize gets 503 with Retry-After; open sessions go on, and a closed one frees its place', async () => {
+      const server = await startWatched(kind, { maxSessions: 2 });
+      try {
+        const first = await openRawSession(server.url);
+        await openRawSession(server.url);
+        const refused = await postJson(server.url, undefined, initialize);
+        assert.equal(refused.status, 503);
+        assert.equal(refused.headers.get('retry-after'), '5');
+        assert.equal(((await refused.json()) as { error: { code: number } }).error.code, -32000);
+        assert.equal(server.handler.sessionCount, 2);
+        const call = await postJson(server.url, first, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'still here' } } });
+        assert.match(await call.text(), /still here/);
+        const ended = await fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': first } });
+        assert.equal(ended.status, 200);
+        await openRawSession(server.url);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('a session that never sends notifications/initialized is closed after sessionInitTimeoutMs; an initialized one lives on', async () => {
+      const server = await startWatched(kind, { sessionInitTimeoutMs: IDLE_MS, sessionIdleTimeoutMs: 0 });
+      try {
+        const init = await postJson(server.url, undefined, initialize);
+        const abandoned = init.headers.get('mcp-session-id')!;
+        await init.text();
+        const kept = await openRawSession(server.url);
+        await waitUntil(() => server.handler.sessionCount === 1, 'the abandoned session to close', 10 * IDLE_MS);
+        await waitUntil(() => server.closedServers() === 1, 'its server to close', 10 * IDLE_MS);
+        const gone = await postJson(server.url, abandoned, { jsonrpc: '2.0', id: 1, method: 'ping' });
+        assert.equal(gone.status, 404);
+        await gone.text();
+        await sleep(2 * IDLE_MS);
+        const alive = await postJson(server.url, kept, { jsonrpc: '2.0', id: 2, method: 'ping' });
+        assert.equal(alive.status, 200);
+        await alive.text();
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}

@@ -14,7 +14,7 @@ import {
   requestWithRawParams,
 } from './fixtures/stdio-bytes.js';
 import { faultHarness, type FaultHarness } from './fixtures/stdio-fault-harness.js';
-import { seededRandom, withTimeout } from './fixtures/stdio-helpers.js';
+import { seededRandom, waitUntil, withTimeout } from './fixtures/stdio-helpers.js';
 
 const TEST = { timeout: 20_000 };
 let open: FaultHarness | undefined;
@@ -84,6 +84,27 @@ describe('stdio server transport, msgpack-v1: payload errors are answered and th
     assert.match(reply.error!.message, /method must be a string/);
     assert.deepEqual((await h.ping(8)).result, {});
     assertOnly(h.errors, PayloadError, 'not-json-rpc');
+  });
+
+  it('a request whose id is in flight on the connection: -32600 at once, the first completes, a cancel frees the id', TEST, async () => {
+    const h = await harness('msgpack');
+    const call = (id: number, name: string, args: object) => frameOf({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    // One chunk: the second arrives while the first is still being handled.
+    h.stdin.write(Buffer.concat([call(6, 'progress', { steps: 3 }), call(6, 'echo', { text: 'twin' })]));
+    await waitUntil(() => h.replies.filter((r) => r.id === 6).length === 2, 5000, 'both answers');
+    const [refused, answered] = [h.replies.find((r) => r.id === 6 && r.error), h.replies.find((r) => r.id === 6 && r.result)];
+    assert.equal(refused?.error?.code, -32600);
+    assert.deepEqual(refused?.error?.data, { reason: 'duplicate-id' });
+    assert.match(refused!.error!.message, /request id 6 is already in flight on this connection/);
+    assert.deepEqual((answered!.result as { content: unknown }).content, [{ type: 'text', text: 'done' }]);
+    // Answered, the id is free again; cancelled (the SDK sends no answer then), too.
+    h.stdin.write(call(6, 'echo', { text: 'again' }));
+    await waitUntil(() => h.replies.filter((r) => r.id === 6).length === 3, 5000, 'the reused id');
+    h.stdin.write(call(9, 'slow', {}));
+    h.stdin.write(frameOf({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } }));
+    h.stdin.write(call(9, 'echo', { text: 'after cancel' }));
+    const reply = await h.reply(9);
+    assert.deepEqual((reply.result as { content: unknown }).content, [{ type: 'text', text: 'after cancel' }]);
   });
 
   it('valid MessagePack that is not JSON-RPC, without an id: reported only', TEST, async () => {

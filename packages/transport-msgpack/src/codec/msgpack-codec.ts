@@ -16,7 +16,9 @@ export class MsgpackMessageCodec implements MessageCodec {
 
   constructor(options: CodecOptions = {}) {
     this.adapter = options.adapter ?? IDENTITY_ADAPTER;
-    this.decoder = new RuntimeMsgpackDecoder({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
+    // A message's bins stand at media fields only (SPEC.md 8.2), all of them `data` or `blob` members: any
+    // other bin is refused while decoding, so a refused payload builds none (the adapter checks the full path).
+    this.decoder = new RuntimeMsgpackDecoder({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget, binOnlyAtMediaKeys: true });
   }
 
   /** Length prefix + payload, ready for a byte stream. */

@@ -1,6 +1,7 @@
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
-import type { JSONRPCMessage, Transport } from '../mcp/types.js';
+import type { JSONRPCMessage, RequestId, Transport } from '../mcp/types.js';
+import { InFlightIds, duplicateIdError } from '../jsonrpc/in-flight-ids.js';
 import type { WireKind } from '../codec/message-codec.js';
 import { StreamConnection, type StreamWireOptions, type WireChoice } from '../connection/stream-connection.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
@@ -33,6 +34,7 @@ export class StdioMsgpackServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private readonly connection: StreamConnection;
+  private readonly inFlight = new InFlightIds();
   private started = false;
   private closed = false;
 
@@ -47,7 +49,7 @@ export class StdioMsgpackServerTransport implements Transport {
       stdout,
       wire,
       {
-        message: (message) => this.onmessage?.(message),
+        message: (message) => this.receive(message),
         error: (error) => this.onerror?.(error),
         broken: () => void this.close(),
       },
@@ -72,7 +74,17 @@ export class StdioMsgpackServerTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('Not connected'));
+    this.inFlight.settle(message);
     return this.connection.send(message);
+  }
+
+  /** A request whose id is still in flight on this connection is answered with an error at once, not handed on. */
+  private receive(message: JSONRPCMessage): void {
+    if (this.inFlight.admit(message)) return this.onmessage?.(message);
+    const id = (message as { id: RequestId }).id;
+    const error = duplicateIdError(id, 'on this connection');
+    this.onerror?.(new Error(error.message));
+    void this.connection.send({ jsonrpc: '2.0', id, error } as JSONRPCMessage).catch((e: Error) => this.onerror?.(e));
   }
 
   async close(): Promise<void> {

@@ -18,35 +18,37 @@ export const DEFAULT_MAX_DEPTH = 128;
 
 /**
  * The decode budget (SPEC.md 4.1.9): a payload of N bytes may hold at most base + floor(N / bytesPerContainer)
- * arrays and maps, and base + floor(N / bytesPerShortKey) distinct map keys shorter than 16 bytes. Those are
- * the costly things to build from few bytes (an empty map is 1 byte on the wire and about 70 bytes in a
- * JavaScript heap; a fresh short key about 250): with this budget no payload costs more than about 16x its
- * size, while real MCP messages (one container per 20-75 bytes, a few dozen distinct keys) stay far inside.
+ * arrays, maps and bins, and keyBase + floor(N / bytesPerShortKey) distinct map keys shorter than 16 bytes, and
+ * as many distinct map shapes (key orders, KeyBudget). Those are the costly things to build from few bytes (an
+ * empty map is 1 byte on the wire and about 70 bytes in a JavaScript heap; a fresh short key, once validated
+ * by the SDK, about 250 bytes on V8 and 650 on JavaScriptCore; a hidden class per key-order prefix about 170), and with this budget no payload
+ * costs more than about 16x its size, while real MCP messages (one container per 20-75 bytes, a few dozen
+ * distinct keys and shapes) stay far inside.
  */
-export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, bytesPerShortKey: 32 };
+export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128 };
 
 export interface DecodeBudget {
-  /** Arrays and maps, and distinct short keys, that every payload may hold, however short. */
+  /** Arrays, maps and bins that every payload may hold, however short. */
   base: number;
-  /** One more array or map allowed per this many payload bytes. */
+  /** One more array, map or bin allowed per this many payload bytes. */
   bytesPerContainer: number;
-  /** One more distinct map key shorter than 16 bytes allowed per this many payload bytes. */
+  /** Distinct short keys, and distinct map shapes, that every payload may hold. */
+  keyBase: number;
+  /** One more distinct short key, and one more map shape, allowed per this many payload bytes. */
   bytesPerShortKey: number;
 }
 
-/** The number of arrays and maps a payload of `payloadBytes` may hold under `budget`. */
+/** The number of arrays, maps and bins a payload of `payloadBytes` may hold under `budget`. */
 export function containerAllowance(payloadBytes: number, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): number {
   return budget.base + Math.floor(payloadBytes / budget.bytesPerContainer);
 }
 
 /**
- * Payloads under this size skip the key count: their worst case is bounded in absolute terms (about 32 MiB
- * at 1 MiB), and hashing every short key would cost object-heavy messages 8-15% of their decode time.
+ * The number of distinct short map keys, and of distinct map shapes, a payload of `payloadBytes` may hold
+ * under `budget`; Infinity when it cannot hold more (each key and each shape step takes a map entry, two
+ * bytes at least), so that short payloads, most messages, skip the count without escaping it.
  */
-export const KEY_BUDGET_FROM_BYTES = 1024 * 1024;
-
-/** The number of distinct short map keys a payload of `payloadBytes` may hold under `budget`. */
 export function shortKeyAllowance(payloadBytes: number, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): number {
-  if (payloadBytes < KEY_BUDGET_FROM_BYTES) return Infinity;
-  return budget.base + Math.floor(payloadBytes / budget.bytesPerShortKey);
+  const allowance = budget.keyBase + Math.floor(payloadBytes / budget.bytesPerShortKey);
+  return Math.floor(payloadBytes / 2) <= allowance ? Infinity : allowance;
 }

@@ -19,6 +19,8 @@ export interface DecoderOptions {
   allowBin?: boolean;
   /** How many arrays and maps, and distinct short keys, a payload may hold for its size. Default DEFAULT_DECODE_BUDGET. */
   decodeBudget?: Partial<DecodeBudget>;
+  /** Bin only as the value of a `data` or `blob` member (GuardOptions.binOnlyAtMediaKeys). Default false. */
+  binOnlyAtMediaKeys?: boolean;
   /**
    * Which decode path to use. Default 'guard-then-msgpackr'; the transports pass their runtime's choice
    * (runtime/, `decodePath`), and `mcp-msgpack-transport/wire`'s MsgpackDecoder defaults to it.
@@ -51,6 +53,7 @@ export class MsgpackDecoder {
   });
   private readonly maxDepth: number;
   private readonly allowBin: boolean;
+  private readonly binOnlyAtMediaKeys: boolean;
   private readonly budget: DecodeBudget;
   private readonly singlePass: boolean;
   private readonly asciiWindow: boolean;
@@ -58,6 +61,7 @@ export class MsgpackDecoder {
   constructor(options: DecoderOptions = {}) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.allowBin = options.allowBin ?? false;
+    this.binOnlyAtMediaKeys = options.binOnlyAtMediaKeys ?? false;
     this.budget = { ...DEFAULT_DECODE_BUDGET, ...options.decodeBudget };
     this.singlePass = options.decodePath === 'single-pass';
     this.asciiWindow = options.asciiWindow ?? false;
@@ -68,6 +72,7 @@ export class MsgpackDecoder {
     const guard: GuardOptions = {
       maxDepth: this.maxDepth,
       allowBin,
+      binOnlyAtMediaKeys: this.binOnlyAtMediaKeys,
       maxContainers: containerAllowance(bytes.length, this.budget),
       maxShortKeys: shortKeyAllowance(bytes.length, this.budget),
     };
@@ -77,7 +82,7 @@ export class MsgpackDecoder {
       // otherwise build millions of objects before the breach is found); the walk then has nothing to count.
       if (bytes.length <= guard.maxContainers) return guardedDecode(bytes, guard, this.asciiWindow);
       guardPayload(bytes, guard);
-      return guardedDecode(bytes, { maxDepth: this.maxDepth, allowBin, maxContainers: Infinity }, this.asciiWindow);
+      return guardedDecode(bytes, { ...guard, maxContainers: Infinity, maxShortKeys: undefined }, this.asciiWindow);
     }
     // guardPayload runs first so that nothing msgpack-v1 forbids ever reaches msgpackr, which honours its
     // private ext types, recurses without limit and trusts length headers.

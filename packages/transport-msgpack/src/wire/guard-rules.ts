@@ -6,9 +6,17 @@
 export interface GuardOptions {
   maxDepth: number;
   allowBin: boolean;
+  /**
+   * Where bin is allowed, allow it only as the value of a `data` or `blob` member (SPEC.md 4.1.3): every
+   * media field is one, so a message receiver refuses any other bin before it is built. Default false: any place.
+   */
+  binOnlyAtMediaKeys?: boolean;
   /** Most arrays and maps the payload may hold (the decode budget, containerAllowance). */
   maxContainers: number;
-  /** Most distinct map keys shorter than SHORT_KEY_BYTES the payload may hold (keyAllowance). Default: no limit. */
+  /**
+   * Most distinct map keys shorter than SHORT_KEY_BYTES, and most distinct map shapes, the payload may hold
+   * (shortKeyAllowance; KeyBudget). Default: no limit.
+   */
   maxShortKeys?: number;
 }
 
@@ -19,36 +27,28 @@ export interface GuardOptions {
  */
 export const SHORT_KEY_BYTES = 16;
 
-// Short keys already counted: a direct-mapped table of key hashes, kept across payloads (a hit skips the
-// exact set below). It may only ever make the count smaller, never larger, which keeps every payload within
-// the budget accepted: a key seen in an earlier payload, or a hash collision, is one key not counted.
-const recentKeys = new Int32Array(4096);
-
-/** Counts one payload's distinct short keys against its allowance. */
-export class ShortKeyCounter {
-  private distinct: Set<number> | undefined;
-  private counted = 0;
-
-  constructor(readonly limit: number) {}
-
-  /** Notes the key in bytes[at, at + length); false once the payload holds more distinct keys than the limit. */
-  count(bytes: Uint8Array, at: number, length: number): boolean {
-    const hash = keyHash(bytes, at, length);
-    const slot = hash & (recentKeys.length - 1);
-    if (recentKeys[slot] === hash) return true;
-    recentKeys[slot] = hash;
-    this.distinct ??= new Set();
-    if (this.distinct.has(hash)) return true;
-    this.distinct.add(hash);
-    return ++this.counted <= this.limit;
-  }
+/**
+ * Whether the key at `at` is one a bin may stand under: `data` or `blob`. Every media field of SPEC.md 8.2 is
+ * a map value under one of these keys, so a bin anywhere else (an array item, another key, the payload
+ * itself) is refused while decoding, before any bin is built; the native-bytes layer then checks the whole path.
+ */
+export function isMediaKey(bytes: Uint8Array, at: number, length: number): boolean {
+  if (length !== 4) return false;
+  const b0 = bytes[at];
+  return (b0 === 0x64 && matches(bytes, at, 'data')) || (b0 === 0x62 && matches(bytes, at, 'blob'));
 }
 
-/** FNV-1a over a key's bytes, seeded with its length. */
-function keyHash(bytes: Uint8Array, at: number, length: number): number {
-  let hash = 0x811c9dc5 ^ length;
-  for (let i = at; i < at + length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
-  return hash;
+export function binOutsideMediaField(at: number): string {
+  return `bin at byte ${at} outside a media field: native bytes may only stand as a "data" or "blob" member`;
+}
+
+export function overKeyBudget(overShapes: boolean, limit: number, payloadBytes: number, at: number): string {
+  const what = overShapes ? 'distinct map shapes (key orders)' : 'distinct short map keys';
+  return `more than ${limit} ${what} in a ${payloadBytes}-byte payload (the decode budget) at byte ${at}`;
+}
+
+export function overContainerBudget(limit: number, payloadBytes: number, at: number): string {
+  return `more than ${limit} arrays, maps and bins in a ${payloadBytes}-byte payload (the decode budget) at byte ${at}`;
 }
 
 const PROTO_KEY = [0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]; // "__proto__"

@@ -1,5 +1,6 @@
+import { KeyBudget, OVER_SHAPES } from './key-budget.js';
 import { PayloadError, type MessageClues, type PayloadErrorCode } from './errors.js';
-import { SHORT_KEY_BYTES, ShortKeyCounter, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_OTHER, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
+import { SHORT_KEY_BYTES, binOutsideMediaField, isMediaKey, overContainerBudget, overKeyBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_OTHER, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
 
 export type { GuardOptions } from './guard-rules.js';
 
@@ -31,11 +32,15 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
   // remaining[d]: values still to read in the container at depth d; keyNext[d]: is the next value a map key.
   const remaining: number[] = [1];
   const isMap: boolean[] = [false];
+  // mediaKey[d]: the key just read in the map at depth d is `data` or `blob`, where a bin may stand.
+  const mediaKey: boolean[] = [false];
   let depth = 0;
   let pos = 0;
   let containers = 0;
   const maxShortKeys = options.maxShortKeys ?? Infinity;
-  const keyCounter = maxShortKeys === Infinity ? undefined : new ShortKeyCounter(maxShortKeys);
+  const keyBudget = maxShortKeys === Infinity ? undefined : new KeyBudget(bytes, maxShortKeys);
+  // shape[d]: the shape (KeyBudget) of the map at depth d so far.
+  const shape: number[] = [0];
   // Top-level map bookkeeping, for the clues.
   let topKey = TOP_KEY_OTHER;
   let topIsMap = false;
@@ -102,8 +107,11 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
           if (!options.allowBin) {
             fail('forbidden-type', `bin at byte ${valueStart}: bin is only allowed once native bytes are negotiated`);
           }
+          if (options.binOnlyAtMediaKeys === true && (atKey || isMap[depth] !== true || mediaKey[depth] !== true)) fail('forbidden-type', binOutsideMediaField(valueStart));
           const length = type === 0xc4 ? u8() : type === 0xc5 ? u16() : u32();
           need(length);
+          // A bin is built as an object (a view of the payload), so it counts as a container does.
+          if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, valueStart));
           pos += length;
           clues.containsBin = true;
           break;
@@ -184,10 +192,13 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
 
     if (strLength >= 0) {
       need(strLength);
-      if (atKey && strLength < SHORT_KEY_BYTES) {
+      if (atKey) mediaKey[depth] = isMediaKey(bytes, pos, strLength);
+      if (atKey) {
         if (strLength === 9 && isProtoKey(bytes, pos)) fail('forbidden-key', `map key "__proto__" at byte ${valueStart}`);
-        if (keyCounter !== undefined && !keyCounter.count(bytes, pos, strLength)) {
-          fail('over-budget', `more than ${maxShortKeys} distinct short map keys in a ${end}-byte payload (the decode budget) at byte ${valueStart}`);
+        if (keyBudget !== undefined) {
+          const next = keyBudget.step(shape[depth]!, pos, strLength, strLength < SHORT_KEY_BYTES);
+          if (next < 0) fail('over-budget', overKeyBudget(next === OVER_SHAPES, maxShortKeys, end, valueStart));
+          shape[depth] = next;
         }
       }
       if (topIsMap && depth === 1) {
@@ -215,12 +226,14 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
         fail('too-deep', `nesting deeper than ${options.maxDepth} levels at byte ${valueStart}`);
       }
       if (++containers > options.maxContainers) {
-        fail('over-budget', `more than ${options.maxContainers} arrays and maps in a ${end}-byte payload (the decode budget) at byte ${valueStart}`);
+        fail('over-budget', overContainerBudget(options.maxContainers, end, valueStart));
       }
       if (depth === 0 && childIsMap) topIsMap = true;
       depth++;
       remaining[depth] = values;
       isMap[depth] = childIsMap;
+      mediaKey[depth] = false;
+      shape[depth] = 0;
     }
   }
   if (pos !== end) fail('malformed-msgpack', `${end - pos} bytes after the end of the value`);

@@ -1,6 +1,7 @@
+import { KeyBudget, OVER_SHAPES } from './key-budget.js';
 import { PayloadError, type PayloadErrorCode } from './errors.js';
 import { asciiFromCodes, asciiFromWindow, forgetWindow, type Latin1Slicing } from './short-ascii.js';
-import { SHORT_KEY_BYTES, ShortKeyCounter, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
+import { SHORT_KEY_BYTES, binOutsideMediaField, isMediaKey, overContainerBudget, overKeyBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
 import { Buffer } from '../runtime/buffer.js';
 
 /**
@@ -27,7 +28,11 @@ let end = 0;
 let options: GuardOptions;
 let containers = 0;
 let containsBin = false;
-let keyCounter: ShortKeyCounter | undefined;
+// Whether the value about to be read is a map member under `data` or `blob`, the only place a bin may stand.
+let atMediaKey = false;
+let keyBudget: KeyBudget | undefined;
+// The shape (KeyBudget) of the map whose key readKey reads, before and after it.
+let shape = 0;
 // Clues for a refused message, as guardPayload gathers them (top-level map only).
 let clueId: string | number | undefined;
 let clueMethod = false;
@@ -49,7 +54,8 @@ export function guardedDecode(bytes: Uint8Array, guard: GuardOptions, asciiWindo
   options = guard;
   containers = 0;
   containsBin = false;
-  keyCounter = guard.maxShortKeys === undefined || guard.maxShortKeys === Infinity ? undefined : new ShortKeyCounter(guard.maxShortKeys);
+  atMediaKey = false;
+  keyBudget = guard.maxShortKeys === undefined || guard.maxShortKeys === Infinity ? undefined : new KeyBudget(bytes, guard.maxShortKeys);
   clueId = undefined;
   clueMethod = false;
   clueResultOrError = false;
@@ -61,6 +67,7 @@ export function guardedDecode(bytes: Uint8Array, guard: GuardOptions, asciiWindo
     throw refusal('malformed-msgpack', `MessagePack decode failed: ${(error as Error).message}`);
   } finally {
     src = new Uint8Array(0); // hold no reference to the caller's bytes
+    keyBudget = undefined;
     view = undefined;
     textView = undefined;
     forgetWindow();
@@ -121,8 +128,11 @@ function readValue(depth: number): unknown {
     case 0xc5:
     case 0xc6: {
       if (!options.allowBin) fail('forbidden-type', `bin at byte ${start}: bin is only allowed once native bytes are negotiated`);
+      if (!atMediaKey && options.binOnlyAtMediaKeys === true) fail('forbidden-type', binOutsideMediaField(start));
       const length = type === 0xc4 ? (need(1), src[pos++]!) : type === 0xc5 ? u16() : u32();
       need(length);
+      // A bin is built as an object (a view of the payload), so it counts as a container does.
+      if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, start));
       containsBin = true;
       return src.subarray(pos, (pos += length));
     }
@@ -200,23 +210,28 @@ function enterContainer(values: number, isMap: boolean, count: number, depth: nu
   // Every value takes at least one byte: a header that claims more than is left is a lie.
   if (values > end - pos) fail('malformed-msgpack', `${isMap ? 'map' : 'array'} at byte ${start} claims ${count} entries but only ${end - pos} bytes follow`);
   if (depth + 1 > options.maxDepth) fail('too-deep', `nesting deeper than ${options.maxDepth} levels at byte ${start}`);
-  if (++containers > options.maxContainers) {
-    fail('over-budget', `more than ${options.maxContainers} arrays and maps in a ${end}-byte payload (the decode budget) at byte ${start}`);
-  }
+  if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, start));
 }
 
 function readArray(count: number, depth: number, start: number): unknown[] {
   enterContainer(count, false, count, depth, start);
   const array = new Array<unknown>(count);
-  for (let i = 0; i < count; i++) array[i] = readValue(depth + 1);
+  for (let i = 0; i < count; i++) {
+    atMediaKey = false;
+    array[i] = readValue(depth + 1);
+  }
   return array;
 }
 
 function readMap(count: number, depth: number, start: number): Record<string, unknown> {
   enterContainer(count * 2, true, count, depth, start);
   const object: Record<string, unknown> = {};
+  let mapShape = 0;
   for (let i = 0; i < count; i++) {
+    shape = mapShape;
     const key = readKey();
+    mapShape = shape;
+    atMediaKey = isMediaKey(src, pos - keyLength, keyLength);
     object[key] = readValue(depth + 1);
   }
   return object;
@@ -235,13 +250,17 @@ function readPayload(): unknown {
 function readTopMap(count: number): Record<string, unknown> {
   enterContainer(count * 2, true, count, 0, 0);
   const object: Record<string, unknown> = {};
+  let mapShape = 0;
   for (let i = 0; i < count; i++) {
+    shape = mapShape;
     const key = readKey();
+    mapShape = shape;
     const which = topLevelKey(src, pos - keyLength, keyLength);
     // Noted at the key, so a message whose `method` or `result` value is itself bad still counts.
     if (which === TOP_KEY_METHOD) clueMethod = true;
     else if (which === TOP_KEY_RESULT_OR_ERROR) clueResultOrError = true;
     const valueType = pos < end ? src[pos]! : 0xc0;
+    atMediaKey = isMediaKey(src, pos - keyLength, keyLength);
     const value = readValue(1);
     // Only an id JSON-RPC allows (a string, or a safe integer from an int type) can be echoed back faithfully.
     if (which === TOP_KEY_ID && (typeof value === 'string' || (isIntType(valueType) && Number.isSafeInteger(value)))) clueId = value as string | number;
@@ -270,14 +289,12 @@ function readKey(): string {
   else return refuseKey(type, start);
   need(length);
   keyLength = length;
-  if (length < SHORT_KEY_BYTES) {
-    if (length === 9 && isProtoKey(src, pos)) fail('forbidden-key', `map key "__proto__" at byte ${start}`);
-    if (keyCounter !== undefined && !keyCounter.count(src, pos, length)) {
-      fail('over-budget', `more than ${keyCounter.limit} distinct short map keys in a ${end}-byte payload (the decode budget) at byte ${start}`);
-    }
-    return shortKey(length);
+  if (length === 9 && isProtoKey(src, pos)) fail('forbidden-key', `map key "__proto__" at byte ${start}`);
+  if (keyBudget !== undefined) {
+    shape = keyBudget.step(shape, pos, length, length < SHORT_KEY_BYTES);
+    if (shape < 0) fail('over-budget', overKeyBudget(shape === OVER_SHAPES, keyBudget.limit, end, start));
   }
-  return readString(length);
+  return length < SHORT_KEY_BYTES ? shortKey(length) : readString(length);
 }
 
 /** A key that is not a str: its header is checked as a value's would be (a forbidden type is reported as such), then refused. */
@@ -288,6 +305,7 @@ function refuseKey(type: number, start: number): never {
   else if (type === 0xdd || type === 0xdf) u32();
   else {
     pos = start;
+    atMediaKey = false;
     readValue(0);
   }
   return fail('non-string-key', `map key at byte ${start} is not a string (type 0x${hex(type)})`);

@@ -33,6 +33,8 @@ export async function listenBun(handler: WebMcpHttpHandler, options: ListenOptio
     // Bun closes connections idle for 10 s by default, which would cut long-lived streams.
     idleTimeout: 0,
     fetch: (req) => {
+      // Bun joins repeated Host lines with a comma, which no host holds: refused as Node's parser does.
+      if (req.headers.get('host')?.includes(',')) return new Response('Bad Request: more than one Host header', { status: 400 });
       if (pathOf(req.url) !== path) return new Response('Not Found', { status: 404 });
       return handler.handle(req, { localAddress: host }).then(bunServeResponse);
     },

@@ -3,7 +3,7 @@ import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebMcpHttpHandler } from '../server/handler.js';
 import { serveNodeRequest } from './node-adapter.js';
-import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/listen-options.js';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ConnectionLimits, type ListenOptions } from '../server/listen-options.js';
 
 export interface RunningHttpServer {
   url: URL;
@@ -15,7 +15,10 @@ export interface RunningHttpServer {
 export async function listenNode(handler: WebMcpHttpHandler, options: ListenOptions = {}): Promise<RunningHttpServer> {
   const host = options.host ?? DEFAULT_LISTEN_HOST;
   const path = options.path ?? DEFAULT_MCP_PATH;
-  const server = createServer((req, res) => {
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...definedOnly(options) };
+  // node:http checks the header and request deadlines on an interval (30 s by default): a finer one keeps
+  // them close to what they say.
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     if ((req.url ?? '/').split('?', 1)[0] !== path) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return;
@@ -25,6 +28,11 @@ export async function listenNode(handler: WebMcpHttpHandler, options: ListenOpti
       else res.destroy();
     });
   });
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.timeout = limits.idleTimeoutMs;
+  server.maxConnections = limits.maxConnections === 0 ? Infinity : limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
@@ -40,4 +48,14 @@ export async function listenNode(handler: WebMcpHttpHandler, options: ListenOpti
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The connection limits given in `options`, leaving out those set to undefined. */
+function definedOnly(options: ListenOptions): Partial<ConnectionLimits> {
+  const limits: Partial<ConnectionLimits> = {};
+  for (const key of Object.keys(DEFAULT_CONNECTION_LIMITS) as (keyof ConnectionLimits)[]) {
+    const value = options[key];
+    if (value !== undefined) limits[key] = value;
+  }
+  return limits;
 }

@@ -40,11 +40,30 @@ export interface McpHttpHandlerOptions extends Omit<HttpMsgpackServerOptions, 's
    * state on the instance).
    */
   reuseServers?: boolean;
+  /**
+   * Most sessions open at once (stateful mode). Past it, an initialize is answered 503 with Retry-After
+   * and no server is kept for it; open sessions are unaffected. Default 1,000 (a session idle after
+   * initialize costs about 150 KiB, so about 150 MiB at the cap); Infinity for no cap.
+   */
+  maxSessions?: number;
+  /**
+   * A session whose client has not sent `notifications/initialized` this long after initialize is closed
+   * (its id then gets 404), so sessions opened and abandoned cost nothing for long. Default 10 s; 0 or
+   * Infinity turns the deadline off.
+   */
+  sessionInitTimeoutMs?: number;
 }
+
+/** The defaults of maxSessions and sessionInitTimeoutMs, and the Retry-After of a 503 at the cap. */
+export const DEFAULT_MAX_SESSIONS = 1000;
+export const DEFAULT_SESSION_INIT_TIMEOUT_MS = 10_000;
+const SESSION_CAP_RETRY_AFTER_S = 5;
 
 interface Session extends ExpirableSession {
   transport: WebHttpMsgpackServerTransport;
   server: ConnectableServer;
+  /** The initialization deadline, cleared when the session ends so that it holds nothing after. */
+  initDeadline?: ReturnType<typeof setTimeout>;
 }
 
 /**
@@ -107,6 +126,9 @@ export class WebMcpHttpHandler {
       if (req.method === 'GET' && req.headers.get('last-event-id') && canFollow(this.options.eventStore)) return this.handleStateless(req, options);
       return errorResponse(req, 404, -32001, 'Session not found');
     }
+    if (this.sessions.size >= (this.options.maxSessions ?? DEFAULT_MAX_SESSIONS)) {
+      return errorResponse(req, 503, -32000, 'Service Unavailable: too many open sessions', { 'Retry-After': String(SESSION_CAP_RETRY_AFTER_S) });
+    }
     const session = await this.open({
       // A 2026-07-28 body without its headers lands here (the headers route those): it gets -32020.
       modernRevisions: SUPPORTED_MODERN_PROTOCOL_VERSIONS,
@@ -114,6 +136,7 @@ export class WebMcpHttpHandler {
       onsessioninitialized: (id) => {
         this.sessions.set(id, session);
         this.sweeper?.ensureRunning();
+        this.expireUnlessInitialized(session);
       },
     });
     const response = await this.serve(session, req, options);
@@ -208,7 +231,7 @@ export class WebMcpHttpHandler {
     extra: Partial<HttpMsgpackServerOptions>,
     prepare?: (server: ConnectableServer) => Partial<HttpMsgpackServerOptions>,
   ): Promise<Session> {
-    const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, reuseServers: _reuse, ...transportOptions } = this.options;
+    const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, reuseServers: _reuse, maxSessions: _max, sessionInitTimeoutMs: _init, ...transportOptions } = this.options;
     const server = await make();
     // Host and Origin were checked by handle(), for every request, before any transport sees it.
     const checked = { enableDnsRebindingProtection: false };
@@ -225,6 +248,18 @@ export class WebMcpHttpHandler {
     };
   }
 
+  /** Closes the session if its client has not finished initialization by the deadline. */
+  private expireUnlessInitialized(session: Session): void {
+    const ms = this.options.sessionInitTimeoutMs ?? DEFAULT_SESSION_INIT_TIMEOUT_MS;
+    if (ms === 0 || ms === Infinity) return;
+    session.initDeadline = setTimeout(() => {
+      session.initDeadline = undefined;
+      if (!session.transport.clientInitialized && !this.closed) this.expire(session);
+    }, ms);
+    // A pending deadline must never keep the process alive.
+    session.initDeadline.unref?.();
+  }
+
   /** Closes an idle session as DELETE would; it leaves the map first, so its id answers 404 at once. */
   private expire(session: Session): void {
     this.remove(session);
@@ -237,6 +272,8 @@ export class WebMcpHttpHandler {
   }
 
   private remove(session: Session): void {
+    clearTimeout(session.initDeadline);
+    session.initDeadline = undefined;
     const id = session.transport.sessionId;
     if (id !== undefined && this.sessions.get(id) === session) this.sessions.delete(id);
   }

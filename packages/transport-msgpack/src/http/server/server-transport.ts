@@ -1,4 +1,5 @@
-import { isInitializeRequest, isJSONRPCRequest, type InitializeRequest } from '../../jsonrpc/kinds.js';
+import { duplicateIdError } from '../../jsonrpc/in-flight-ids.js';
+import { isInitializeRequest, isInitializedNotification, isJSONRPCRequest, type InitializeRequest } from '../../jsonrpc/kinds.js';
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../mcp/protocol-versions.js';
 import type { EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../../codec/message-codec.js';
@@ -52,6 +53,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private started = false;
   private handledOne = false;
   private initialized = false;
+  private initializedNotified = false;
 
   constructor(options: HttpMsgpackServerOptions = {}) {
     this.options = options;
@@ -72,6 +74,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   /** @internal Requests handed to the server and not answered yet. */
+  /** Whether the client has sent `notifications/initialized` (the handler closes sessions that never do). */
+  get clientInitialized(): boolean {
+    return this.initializedNotified;
+  }
+
   get pendingRequestCount(): number {
     return this.table.pendingRequestCount;
   }
@@ -142,7 +149,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       return this.closed ? SESSION_GONE : { modern: true };
     }
     const initialize = messages.find(isInitializeRequest) as InitializeRequest | undefined;
-    const problem = initialize ? await this.startSession(messages) : this.sessionRefusal(req);
+    const problem = initialize ? await this.startSession(messages) : (this.sessionRefusal(req) ?? this.duplicateRefusal(messages));
     return problem ?? (this.closed ? SESSION_GONE : { modern: false, initialize });
   }
 
@@ -169,6 +176,13 @@ export class WebHttpMsgpackServerTransport implements Transport {
     return this.replyOnStream(req, messages, replyWire, extra, resumable);
   }
 
+  /** A request whose id is in flight in this session (SPEC.md 5.2): refused at once; the first goes on. */
+  private duplicateRefusal(messages: JSONRPCMessage[]): Refusal | undefined {
+    const id = this.table.inFlightId(messages);
+    if (id === undefined) return undefined;
+    return { status: 400, ...duplicateIdError(id, 'in this session'), id };
+  }
+
   private sessionRefusal(req: HttpRequestLike): Refusal | undefined {
     const session = { stateful: this.options.sessionIdGenerator !== undefined, initialized: this.initialized, sessionId: this.sessionId };
     return sessionProblem(req.headers, session) ?? protocolVersionProblem(req.headers);
@@ -176,6 +190,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
   /** Notifications and responses only: handed over, answered 202 at once. */
   private acceptNotifications(messages: JSONRPCMessage[], extra: RequestExtra): Response {
+    if (messages.some(isInitializedNotification)) this.initializedNotified = true;
     for (const message of messages) this.onmessage?.(message, { ...extra });
     return respond(202, null, {});
   }

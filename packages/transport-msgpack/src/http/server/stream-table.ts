@@ -91,6 +91,17 @@ export class StreamTable {
     this.streams.set(streamId, { resolveSingle, codec });
   }
 
+  /** The first request of `messages` whose id is in flight in this session already, or in the same POST. */
+  inFlightId(messages: JSONRPCMessage[]): RequestId | undefined {
+    const seen = new Set<RequestId>();
+    for (const message of messages) {
+      if (!isJSONRPCRequest(message)) continue;
+      if (this.requestToStream.has(message.id) || seen.has(message.id)) return message.id;
+      seen.add(message.id);
+    }
+    return undefined;
+  }
+
   /** The requests of a POST, answered on its stream. */
   bind(messages: JSONRPCMessage[], streamId: string): void {
     for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.set(message.id, streamId);

@@ -1,0 +1,44 @@
+import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
+import { isRecord } from './is-record.js';
+
+/** JSON-RPC "invalid request". */
+const INVALID_REQUEST = -32600;
+
+/**
+ * The error a request gets when its id is already in flight from the same peer (SPEC.md 5.2): the SDK keys
+ * its handlers and replies by id, so a second request under a live id would take the first one's place and
+ * leave one of them unanswered for good. The first request is unaffected.
+ */
+export function duplicateIdError(id: RequestId, where: string): { code: number; message: string; data: { reason: string } } {
+  const shown = typeof id === 'string' ? `"${id}"` : String(id);
+  return { code: INVALID_REQUEST, message: `Invalid Request: request id ${shown} is already in flight ${where}`, data: { reason: 'duplicate-id' } };
+}
+
+/**
+ * The ids of the requests a peer sent that are not answered yet, on one connection. A request is admitted
+ * unless its id is among them; an id leaves when the answer is sent, or when the peer cancels the request
+ * (the SDK sends no answer to a cancelled request).
+ */
+export class InFlightIds {
+  private readonly ids = new Set<RequestId>();
+
+  /** Whether an incoming message may go on: false for a request whose id is in flight. */
+  admit(message: JSONRPCMessage): boolean {
+    const record = message as unknown as Record<string, unknown>;
+    if (!('method' in record)) return true;
+    if (!('id' in record)) {
+      if (record.method === 'notifications/cancelled' && isRecord(record.params)) this.ids.delete(record.params.requestId as RequestId);
+      return true;
+    }
+    const id = record.id as RequestId;
+    if (this.ids.has(id)) return false;
+    this.ids.add(id);
+    return true;
+  }
+
+  /** An outgoing message: an answer takes its id out of flight. */
+  settle(message: JSONRPCMessage): void {
+    const record = message as unknown as Record<string, unknown>;
+    if (!('method' in record) && 'id' in record) this.ids.delete(record.id as RequestId);
+  }
+}
