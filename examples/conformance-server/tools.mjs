@@ -205,6 +205,13 @@ export const tools = [
     run: async (context) => text(`Region: ${context.args.region}`),
   },
   {
+    // The plain synchronous tool the tasks extension's scenarios call alongside their task tools.
+    name: 'greet',
+    description: 'Greets by name',
+    inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    run: async (context) => text(`Hello, ${context.args.name}!`),
+  },
+  {
     name: 'test_reconnection',
     description: 'Closes its reply stream mid-call; the client resumes it (SEP-1699)',
     inputSchema: noArguments,
