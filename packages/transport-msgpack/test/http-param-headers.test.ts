@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/server';
 import { Packr, Unpackr } from 'msgpackr';
 import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode } from 'mcp-msgpack-transport';
+import { paramHeaderDeclarations, paramHeaderRefusal } from '../src/http/server/param-headers.js';
 import { serverKinds, type ServerKind } from './fixtures/http-helpers.js';
 
 const LIMIT = 30_000;
@@ -95,6 +96,46 @@ function firstMessage(type: string, bytes: Uint8Array): any {
 }
 
 const base64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+
+describe('Mcp-Param-* declarations and comparison, unit', () => {
+  it('reads declarations along properties chains only, at any depth', () => {
+    const declarations = paramHeaderDeclarations({
+      type: 'object',
+      'x-mcp-header': 'Root',
+      properties: {
+        a: { type: 'string', 'x-mcp-header': 'A' },
+        b: { type: 'object', properties: { c: { type: 'integer', 'x-mcp-header': 'C' } } },
+        list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } },
+        either: { anyOf: [{ type: 'string', 'x-mcp-header': 'Either' }] },
+        empty: { type: 'string', 'x-mcp-header': '' },
+      },
+    });
+    assert.deepEqual(declarations, [
+      { path: ['a'], header: 'A', type: 'string' },
+      { path: ['b', 'c'], header: 'C', type: 'integer' },
+    ]);
+    assert.deepEqual(paramHeaderDeclarations(undefined), []);
+  });
+
+  it('compares header and argument as the spec converts them', () => {
+    const declarations = [
+      { path: ['n'], header: 'N', type: 'integer' },
+      { path: ['b'], header: 'B', type: 'boolean' },
+      { path: ['s'], header: 'S', type: 'string' },
+    ];
+    const check = (args: unknown, headers: Record<string, string>) => paramHeaderRefusal(declarations, args, new Headers(headers));
+    assert.equal(check({ n: 5, b: true, s: '' }, { 'mcp-param-n': '5', 'mcp-param-b': 'true', 'mcp-param-s': '=?base64??=' }), undefined);
+    assert.equal(check({ n: -2.5 }, { 'mcp-param-n': '-2.50' }), undefined);
+    assert.equal(check({ s: { nested: 1 } }, {}), undefined, 'no header can carry an object');
+    assert.equal(check({ n: Number.MAX_SAFE_INTEGER + 2 }, {}), undefined, 'nor an unsafe integer');
+    assert.equal(check('not an object', {}), undefined);
+    const refused = check({ n: 5 }, { 'mcp-param-n': '5e0' });
+    assert.equal(refused?.status, 400);
+    assert.equal(refused?.code, -32020);
+    assert.deepEqual((refused?.data as { mismatch: { header: string } }).mismatch.header, 'Mcp-Param-N');
+    assert.equal(check({ b: false }, { 'mcp-param-b': '0' })?.code, -32020);
+  });
+});
 
 for (const kind of serverKinds) {
   describe(`2026-07-28: Mcp-Param-* headers checked against x-mcp-header arguments (${kind})`, { timeout: LIMIT }, () => {
