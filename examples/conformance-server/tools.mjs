@@ -181,11 +181,35 @@ export const tools = [
     inputSchema: {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      $defs: { address: { $anchor: 'address', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
       properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
       additionalProperties: false,
+      // Composition and conditional keywords, which a 2026-07-28 server must pass through as written (SEP-2106).
+      allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }] }],
+      if: { properties: { name: { const: 'home' } } },
+      then: { required: ['address'] },
+      else: {},
     },
     run: async (context) => text(`Received: ${JSON.stringify(context.args)}`),
+  },
+  {
+    // SEP-2243: `region` is mirrored into the Mcp-Param-Region header by 2026-07-28 clients; the transport
+    // refuses a call whose header is missing or disagrees with the argument.
+    name: 'test_custom_headers',
+    description: 'Tool whose region argument travels in an Mcp-Param-Region header too (SEP-2243)',
+    inputSchema: {
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, query: { type: 'string' } },
+      required: ['region'],
+    },
+    run: async (context) => text(`Region: ${context.args.region}`),
+  },
+  {
+    // The plain synchronous tool the tasks extension's scenarios call alongside their task tools.
+    name: 'greet',
+    description: 'Greets by name',
+    inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    run: async (context) => text(`Hello, ${context.args.name}!`),
   },
   {
     name: 'test_reconnection',

@@ -3,6 +3,7 @@ import { isJSONRPCErrorResponse } from '../../jsonrpc/kinds.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../media.js';
 import { errorResponse } from './responses.js';
 import type { HttpRequestLike } from './server-options.js';
+import { isOwnListingReply } from './tool-headers.js';
 
 /**
  * The HTTP status 2026-07-28 gives a JSON-RPC error the served SDK answers before running any handler
@@ -63,6 +64,8 @@ export function watchExchange(transport: WatchableTransport): ExchangeWatch {
     };
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, ...rest: never[]) => {
+      // The transport's own in-process tools/list (tool-headers.ts) is no part of the client's exchange.
+      if (isOwnListingReply(message)) return send(message, ...rest);
       if (state.sent++ === 0) state.ladder = ladderErrorOf(message, state.dispatching);
       return send(message, ...rest);
     };

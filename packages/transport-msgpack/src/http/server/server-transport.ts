@@ -18,6 +18,7 @@ import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singl
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
 import { protocolVersionProblem, sessionProblem } from './session-checks.js';
 import { StreamTable } from './stream-table.js';
+import { ToolHeaderCatalog } from './tool-headers.js';
 
 export type { EventStore };
 export type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
@@ -51,6 +52,9 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private readonly table: StreamTable;
   private readonly report = (error: Error) => this.onerror?.(error);
   private started = false;
+  /** The server's own message handler, as connect() set it (wrappers added later do not see the listings). */
+  private serverOnmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  private readonly toolHeaders = new ToolHeaderCatalog(() => this.serverOnmessage ?? this.onmessage);
   private handledOne = false;
   private initialized = false;
   private initializedNotified = false;
@@ -95,6 +99,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) throw new Error('Transport already started');
     this.started = true;
+    this.serverOnmessage = this.onmessage;
   }
 
   async handleRequest(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
@@ -125,7 +130,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       const extra: RequestExtra = { authInfo: options.authInfo, requestInfo: requestInfoOf(req), request: req };
       const body = await readPostMessages(req, this.codecs[wires.body], options.parsedBody, this.maxBodyBytes);
       if (isRefusal(body)) return this.refuse(req, body);
-      const admitted = await this.admit(req, body);
+      const admitted = await this.admit(req, body, extra);
       if (isRefusal(admitted)) return this.refuse(req, admitted);
       return await this.answer(req, body.messages, wires.reply, extra, admitted);
     } catch (error) {
@@ -139,13 +144,18 @@ export class WebHttpMsgpackServerTransport implements Transport {
    * Body first, headers cross-checked (SEP-2243), before anything about sessions: a 2026-07-28 exchange
    * needs no session; initialize starts one; any other POST must belong to it.
    */
-  private async admit(req: HttpRequestLike, body: PostMessages): Promise<Admission | Refusal> {
+  private async admit(req: HttpRequestLike, body: PostMessages, extra: RequestExtra): Promise<Admission | Refusal> {
     if (this.closed) return SESSION_GONE;
     const era = classifyEra(req.headers, body.raw, this.modernRevisions);
     if (era.kind === 'refuse') return { ...era, id: idOf(body.raw) };
     const { messages } = body;
     if (era.kind === 'modern') {
       for (const message of messages) this.options.onmodernmessage?.(message);
+      for (const message of messages) {
+        // SEP-2243: a tools/call's Mcp-Param-* headers must agree with its arguments (tool-headers.ts).
+        const refused = await this.toolHeaders.refusal(message, req.headers, { ...extra });
+        if (refused) return { ...refused, id: idOf(body.raw) };
+      }
       return this.closed ? SESSION_GONE : { modern: true };
     }
     const initialize = messages.find(isInitializeRequest) as InitializeRequest | undefined;
@@ -277,6 +287,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.toolHeaders.close();
     this.table.closeAll();
     this.onclose?.();
   }
@@ -291,6 +302,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.toolHeaders.take(message)) return Promise.resolve();
     return this.table.route(message, options);
   }
 
