@@ -106,3 +106,48 @@ describe('McpHttpHandler: Host and Origin checked once per request, before anyth
     }
   });
 });
+
+describe('McpHttpHandler: a failure on the server side is a JSON-RPC internal error, not a bare 500', { timeout: 30_000 }, () => {
+  const failing = () => new McpHttpHandler({ createServer: () => Promise.reject(new Error('no database')) });
+  for (const wire of ['json', 'msgpack'] as const) {
+    it(`${wire}: createServer throwing answers 500 with -32603 and the reason, in the wire the client accepts`, async () => {
+      const handler = failing();
+      try {
+        const headers: Record<string, string> = wire === 'json'
+          ? { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+          : { host: '127.0.0.1', 'content-type': 'application/msgpack', accept: MSGPACK_CLIENT_ACCEPT };
+        const { Encoder } = await import('@msgpack/msgpack');
+        const body = wire === 'json' ? JSON.stringify(initialize) : new Encoder().encode(initialize);
+        const response = await handler.handle(new Request(URL_, { method: 'POST', headers, body }), { localAddress: '127.0.0.1' });
+        assert.equal(response.status, 500);
+        const reply = (wire === 'json' ? await response.json() : decoder.decode(new Uint8Array(await response.arrayBuffer()))) as {
+          error: { code: number; data: { reason: string; detail: string } };
+        };
+        assert.equal(reply.error.code, -32603);
+        assert.deepEqual(reply.error.data, { reason: 'server-error', detail: 'no database' });
+      } finally {
+        await handler.close();
+      }
+    });
+  }
+
+  it('through listenNode: the same 500 with a JSON-RPC body over real HTTP', async () => {
+    const { listenNode } = await import('mcp-msgpack-transport');
+    const handler = failing();
+    const running = await listenNode(handler, { port: 0 });
+    try {
+      const response = await fetch(running.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(initialize),
+      });
+      assert.equal(response.status, 500);
+      const reply = (await response.json()) as { error: { code: number; data: { reason: string } } };
+      assert.equal(reply.error.code, -32603);
+      assert.equal(reply.error.data.reason, 'server-error');
+    } finally {
+      await running.close();
+      await handler.close();
+    }
+  });
+});

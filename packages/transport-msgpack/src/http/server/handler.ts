@@ -2,7 +2,7 @@ import { carryBytes, inMemoryBody } from './response-bytes.js';
 import type { AuthInfo, Transport } from '../../mcp/types.js';
 import { WebHttpMsgpackServerTransport } from './server-transport.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
-import { errorResponse } from './responses.js';
+import { errorResponse, refusalResponse, serverFailure } from './responses.js';
 import { checkHostAndOrigin } from './host-check.js';
 import { canFollow } from './shared-event-store.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
@@ -110,7 +110,20 @@ export class WebMcpHttpHandler {
     return count;
   }
 
+  /**
+   * Answers one HTTP request. Whatever fails inside on the server's side (createServer throws, a server's
+   * connect fails) is answered 500 with a JSON-RPC internal error (-32603) whose data names the reason, in
+   * the wire the client accepts: never a runtime's bare 500 page, and never the client's parse error.
+   */
   async handle(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
+    try {
+      return await this.route(req, options);
+    } catch (error) {
+      return refusalResponse(req, serverFailure(error));
+    }
+  }
+
+  private async route(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
     // DNS-rebinding protection, once per request and before anything else: a refused request makes no
     // server instance. The handler's transports are made without the check (open()), since it ran here.
     const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
