@@ -30,7 +30,8 @@ const INTERNAL_ERROR = -32603;
  * one per connection (per session over HTTP) and calls it around its codec.
  *
  * Negotiation, seen from inside the messages:
- * - client: adds `experimental["mcp-msgpack/native-bytes"] = { version: 1 }` to its initialize request
+ * - client: adds the extension (`extensions["io.github.mcp-msgpack/native-bytes"]` and 0.1.0's
+ *   `experimental["mcp-msgpack/native-bytes"]`, both `{ version: 1 }`: capability.ts) to its initialize request
  *   (MessagePack wire only, or a JSON one offering the stdio wire upgrade) and turns the extension on when
  *   the initialize result carries the key (on MessagePack, or a JSON one accepting the upgrade);
  * - server: when such an initialize request carries the key, adds it to the initialize result (sent on
