@@ -23,6 +23,7 @@ export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/server/body.js';
 
 // Which wire a connection speaks, as the transports report it (`wire`, `onwireselected`)
 export type { WireKind } from './codec/message-codec.js';
+export type { EncodingPolicy } from './codec/encoding-policy.js';
 export type { WireSelection, WireSelectionReason } from './connection/wire-selection.js';
 export type { HttpFallbackReason } from './http/client/wire-fallback.js';
 

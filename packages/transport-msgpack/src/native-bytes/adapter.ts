@@ -95,6 +95,19 @@ export class NativeBytesAdapter implements MessageAdapter {
     return this.role === 'client' ? this.offeredIds.size > 0 : this.negotiate;
   }
 
+  needsMsgpack(message: JSONRPCMessage): boolean {
+    // The answer that confirms or advertises the extension does so on MessagePack only (SPEC.md 8.1).
+    const id = (message as { id?: string | number }).id;
+    if (this.role === 'server' && id !== undefined && !('method' in message) && (id === this.initializeId || id === this.discoverId)) return true;
+    let found = false;
+    // Copy-on-write: a mapper that changes nothing walks the media fields and copies nothing.
+    mapMediaFields(message, (field) => {
+      if (field instanceof Uint8Array || (typeof field === 'string' && placeholders.isPlaceholder(field))) found = true;
+      return field;
+    });
+    return found;
+  }
+
   toWire(message: JSONRPCMessage, wire: WireKind): unknown {
     let out: unknown = message;
     let asBin = this.on;

@@ -35,6 +35,9 @@ export const nodeRuntime: Runtime = {
   // latin1Slice call costs more than building a short string char by char (same command and README section).
   decodePath: 'guard-then-msgpackr',
   shortAsciiFromWindow: false,
+  // V8, codec benchmark (README "Per-message encoding"): MessagePack wins on long strings and on large
+  // arrays of values, ties on small messages (so JSON, the baseline) and loses on large records.
+  encodingBreakEven: { longStringChars: 1024, smallValues: 256, msgpackForSmall: false, msgpackForKeySparse: true, msgpackForKeyDense: false },
   isModuleNotFound: hasModuleNotFoundCode,
 };
 

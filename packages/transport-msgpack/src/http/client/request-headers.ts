@@ -3,6 +3,7 @@ import type { MessageCodec, WireKind } from '../../codec/message-codec.js';
 import { isReservedHeader, modernRequestHeaders } from '../modern-headers.js';
 import type { ClientAuth } from './client-auth.js';
 import { ACCEPT } from './client-media.js';
+import { PER_MESSAGE_HEADER, PER_MESSAGE_VALUE } from '../media.js';
 import { normalizeHeaders } from './redirects.js';
 
 /**
@@ -44,6 +45,8 @@ export class RequestHeaders {
     if (derived) for (const [name, value] of Object.entries(derived)) headers.set(name, value);
     headers.set('content-type', codec.mediaType);
     headers.set('accept', ACCEPT[codec.wire].post);
+    // We read a reply in either encoding: a msgpack-v1 server may answer each in the cheaper (SPEC.md 9.6).
+    if (codec.wire === 'msgpack') headers.set(PER_MESSAGE_HEADER, PER_MESSAGE_VALUE);
     return headers;
   }
 
