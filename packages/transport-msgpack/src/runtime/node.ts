@@ -36,7 +36,8 @@ export const nodeRuntime: Runtime = {
   decodePath: 'guard-then-msgpackr',
   shortAsciiFromWindow: false,
   // V8, codec benchmark (README "Per-message encoding"): MessagePack wins on long strings and on large
-  // arrays of values, ties on small messages (so JSON, the baseline) and loses on large records.
+  // arrays of values, and loses on large records; on small messages the runs range from a win to a loss,
+  // and a tie goes to JSON, the baseline, whose reply text node:http writes as it is.
   encodingBreakEven: { longStringChars: 1024, smallValues: 256, msgpackForSmall: false, msgpackForKeySparse: true, msgpackForKeyDense: false },
   isModuleNotFound: hasModuleNotFoundCode,
 };
