@@ -52,14 +52,22 @@ describe('the cost policy (chooseWire)', () => {
   });
 });
 
-/** A fetch that records each POST's request Content-Type and its response's Content-Type and signal header. */
-function recordingFetch(seen: { sent: string; type: string; signal: string | null }[]): typeof fetch {
+/**
+ * A fetch that records each POST's request Content-Type and its response's Content-Type and signal header.
+ * `asOldServer`: the two headers of SPEC.md 9.6 are removed on the way, so the server behaves, and looks,
+ * like a 0.1.0 server (MessagePack replies always, no signal).
+ */
+function recordingFetch(seen: { sent: string; type: string; signal: string | null }[], asOldServer = false): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
-    const response = await fetch(input, init);
-    if (init?.method === 'POST') {
-      const sent = new Headers(init.headers).get('content-type') ?? '';
-      seen.push({ sent, type: response.headers.get('content-type') ?? '', signal: response.headers.get('mcp-msgpack-wire') });
+    const headers = new Headers(init?.headers);
+    if (asOldServer) headers.delete('mcp-msgpack-replies');
+    let response = await fetch(input, { ...init, headers });
+    if (asOldServer) {
+      const stripped = new Headers(response.headers);
+      stripped.delete('mcp-msgpack-wire');
+      response = new Response(response.body, { status: response.status, statusText: response.statusText, headers: stripped });
     }
+    if (init?.method === 'POST') seen.push({ sent: headers.get('content-type') ?? '', type: response.headers.get('content-type') ?? '', signal: response.headers.get('mcp-msgpack-wire') });
     return response;
   }) as typeof fetch;
 }
@@ -72,9 +80,14 @@ for (const kind of kinds) {
     return running.url;
   }
 
-  async function connect(url: URL, seen: { sent: string; type: string; signal: string | null }[]) {
+  async function connect(url: URL, seen: { sent: string; type: string; signal: string | null }[], options: { encoding?: EncodingPolicy; asOldServer?: boolean } = {}) {
     const fallbacks: unknown[] = [];
-    const transport = new HttpMsgpackClientTransport(url, { nativeBytes: true, fetch: recordingFetch(seen), onwirefallback: (f) => fallbacks.push(f) });
+    const transport = new HttpMsgpackClientTransport(url, {
+      nativeBytes: true,
+      encoding: options.encoding,
+      fetch: recordingFetch(seen, options.asOldServer),
+      onwirefallback: (f) => fallbacks.push(f),
+    });
     const { client } = createMediaClient(10);
     cleanups.push(() => client.close());
     await withTimeout(client.connect(transport), 10_000, 'connect');
@@ -97,8 +110,31 @@ for (const kind of kinds) {
       assert.ok(data instanceof Uint8Array && Buffer.from(data).equals(Buffer.from(mediaBytes(4096))));
       assert.deepEqual(fallbacks, []);
       assert.equal(transport.wire, 'msgpack');
-      assert.ok(seen.every((s) => s.sent === '' || s.sent.startsWith('application/msgpack')), 'every request still posted as MessagePack');
       assert.ok(seen.every((s) => s.signal === 'v1'), 'every response carries the signal');
+      // Requests: initialize (the native-bytes offer, before the server was known) as MessagePack; small
+      // requests after it as JSON, since the server said it reads either.
+      assert.equal(seen[0]!.sent, 'application/msgpack');
+      assert.ok(seen.slice(1).every((s) => s.sent === 'application/json'), JSON.stringify(seen));
+    });
+
+    it("client encoding: 'smallest' posts MessagePack always; replies stay the server's choice", async () => {
+      const seen: { sent: string; type: string; signal: string | null }[] = [];
+      const { client } = await connect(await serve(), seen, { encoding: 'smallest' });
+      await client.listTools();
+      assert.ok(seen.every((s) => s.sent === 'application/msgpack'), JSON.stringify(seen));
+      assert.equal(seen.at(-1)!.type, 'application/json');
+    });
+
+    it('new client, 0.1.0 server (no signal, MessagePack replies): posts MessagePack always, stays on MessagePack', async () => {
+      const seen: { sent: string; type: string; signal: string | null }[] = [];
+      const { client, transport, fallbacks } = await connect(await serve(), seen, { asOldServer: true });
+      await client.listTools();
+      const image = await callToolNative(client, { name: 'image', arguments: { bytes: 64 } });
+      assert.ok((image.content[1] as { data: unknown }).data instanceof Uint8Array);
+      // (The 202 to the initialized notification has no body, so no Content-Type.)
+      assert.ok(seen.every((s) => s.sent === 'application/msgpack' && (s.type === 'application/msgpack' || s.type === '') && s.signal === null), JSON.stringify(seen));
+      assert.deepEqual(fallbacks, []);
+      assert.equal(transport.wire, 'msgpack');
     });
 
     it("encoding: 'smallest' answers MessagePack always (0.1.0's behaviour)", async () => {

@@ -97,8 +97,11 @@ export class NativeBytesAdapter implements MessageAdapter {
 
   needsMsgpack(message: JSONRPCMessage): boolean {
     // The answer that confirms or advertises the extension does so on MessagePack only (SPEC.md 8.1).
-    const id = (message as { id?: string | number }).id;
-    if (this.role === 'server' && id !== undefined && !('method' in message) && (id === this.initializeId || id === this.discoverId)) return true;
+    const record = message as unknown as Record<string, unknown>;
+    const id = record.id as string | number | undefined;
+    if (this.role === 'server' && id !== undefined && !('method' in record) && (id === this.initializeId || id === this.discoverId)) return true;
+    // Client: the offer rides in initialize, or in each 2026-07-28 request, on MessagePack only.
+    if (this.role === 'client' && this.negotiate && 'method' in record && 'id' in record && (record.method === 'initialize' || isModern(record.params))) return true;
     let found = false;
     // Copy-on-write: a mapper that changes nothing walks the media fields and copies nothing.
     mapMediaFields(message, (field) => {
