@@ -23,6 +23,7 @@ export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/server/body.js';
 
 // Which wire a connection speaks, as the transports report it (`wire`, `onwireselected`)
 export type { WireKind } from './codec/message-codec.js';
+export type { EncodingPolicy } from './codec/encoding-policy.js';
 export type { WireSelection, WireSelectionReason } from './connection/wire-selection.js';
 export type { HttpFallbackReason } from './http/client/wire-fallback.js';
 
@@ -35,7 +36,7 @@ export type { ListenOptions } from './http/server/listen-options.js';
 export { isLoopbackAddress } from './http/server/host-check.js';
 
 // Native bytes (SPEC.md section 8): media as MessagePack bin between peers that negotiate it
-export { NATIVE_BYTES_CAPABILITY, NATIVE_BYTES_VERSION, type NativeBytesCapability } from './native-bytes/capability.js';
+export { NATIVE_BYTES_CAPABILITY, NATIVE_BYTES_EXTENSION, NATIVE_BYTES_VERSION, type NativeBytesCapability } from './native-bytes/capability.js';
 export type { NativeBytesOptions, NativeBytesRole } from './native-bytes/adapter.js';
 export { nativeBytes, nativeImage, nativeAudio, nativeBlobContents, nativeBlobResource } from './native-bytes/content.js';
 export { configureNativeBytes, placeholders as nativeBytesPlaceholders, type PlaceholderLimits } from './native-bytes/registry.js';

@@ -33,7 +33,8 @@ async function connect(url: URL, wire: WireKind): Promise<Harness> {
     }
     return fetch(target, init);
   };
-  harness.transport = new HttpMsgpackClientTransport(url, { wire, fetch: trackingFetch });
+  // encoding 'smallest': every body on the wire under test (else small requests to our server go as JSON, SPEC.md 9.6).
+  harness.transport = new HttpMsgpackClientTransport(url, { wire, fetch: trackingFetch, encoding: 'smallest' });
   harness.client = new Client({ name: 'send-options', version: '1.0.0' });
   await harness.client.connect(harness.transport);
   const sdkOnMessage = harness.transport.onmessage!;

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { HttpMsgpackClientTransport, type WireFallback } from 'mcp-msgpack-transport';
+import { HttpMsgpackClientTransport, type EncodingPolicy, type WireFallback } from 'mcp-msgpack-transport';
 import { MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport/wire';
 import { MemoryEventStore, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
 
 const LIMIT = 20_000;
 
-async function connect(url: URL, wire: 'msgpack' | 'json', extra: { fetch?: typeof fetch } = {}) {
+async function connect(url: URL, wire: 'msgpack' | 'json', extra: { fetch?: typeof fetch; encoding?: EncodingPolicy } = {}) {
   const fallbacks: WireFallback[] = [];
   const errors: Error[] = [];
   const client = new Client({ name: 'http-test-client', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
@@ -25,6 +25,7 @@ async function connect(url: URL, wire: 'msgpack' | 'json', extra: { fetch?: type
     onwirefallback: (fallback) => fallbacks.push(fallback),
     reconnectionOptions: { initialReconnectionDelay: 20, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1.5, maxRetries: 3 },
     ...(extra.fetch ? { fetch: extra.fetch } : {}),
+    encoding: extra.encoding,
   });
   client.onerror = (error) => errors.push(error);
   await client.connect(transport);
@@ -213,7 +214,8 @@ describe('HTTP wire on the network', { timeout: LIMIT }, () => {
       seen.push({ request: new Headers(init?.headers).get('content-type'), response: response.headers.get('content-type') });
       return response;
     };
-    const { client } = await connect(server.url, 'msgpack', { fetch: recording });
+    // 'smallest': MessagePack for every request (the default sends small ones as JSON to our server, SPEC.md 9.6).
+    const { client } = await connect(server.url, 'msgpack', { fetch: recording, encoding: 'smallest' });
     try {
       await client.callTool({ name: 'echo', arguments: { text: 'bytes' } });
       const posts = seen.filter((entry) => entry.request);

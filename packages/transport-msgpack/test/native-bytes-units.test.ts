@@ -6,6 +6,7 @@ import { afterEach, describe, it } from 'node:test';
 import { decode } from '@msgpack/msgpack';
 import {
   NATIVE_BYTES_CAPABILITY,
+  NATIVE_BYTES_EXTENSION,
   NativeCallToolResultSchema,
   PayloadError,
   StdioMsgpackServerTransport,
@@ -21,6 +22,8 @@ import { withTimeout } from './fixtures/native-helpers.js';
 import { createNativeServer, mediaBytes } from './fixtures/native-tools.js';
 
 const offer = { experimental: { [NATIVE_BYTES_CAPABILITY]: { version: 1 } } };
+/** What a sender of this version announces: the extension and, for 0.1.0 peers, the experimental key. */
+const announced = { ...offer, extensions: { [NATIVE_BYTES_EXTENSION]: { version: 1 } } };
 const initialize = (id: number, capabilities: object): JSONRPCMessage =>
   ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 't', version: '1' } } }) as JSONRPCMessage;
 
@@ -92,7 +95,7 @@ describe('the adapter', () => {
     const capabilities = { sampling: {} };
     const message = initialize(1, capabilities);
     const sent = client.toWire(message, 'msgpack') as any;
-    assert.deepEqual(sent.params.capabilities, { sampling: {}, ...offer });
+    assert.deepEqual(sent.params.capabilities, { sampling: {}, ...announced });
     assert.deepEqual(capabilities, { sampling: {} }, 'the original capabilities are unchanged');
     assert.equal(client.negotiated, false);
     client.fromWire({ jsonrpc: '2.0', id: 1, result: { capabilities: offer } }, 'msgpack', false);
@@ -112,7 +115,7 @@ describe('the adapter', () => {
     const early = { jsonrpc: '2.0', id: 8, method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'image', data: new Uint8Array([1]), mimeType: 'image/png' } }] } };
     assert.throws(() => server.fromWire(early, 'msgpack', true), { code: 'forbidden-type' }, 'not before the result is sent');
     const result = server.toWire({ jsonrpc: '2.0', id: 7, result: { capabilities: { tools: {} } } } as JSONRPCMessage, 'msgpack') as any;
-    assert.deepEqual(result.result.capabilities, { tools: {}, ...offer });
+    assert.deepEqual(result.result.capabilities, { tools: {}, ...announced });
     assert.equal(server.binAllowed, true);
   });
 
@@ -198,7 +201,7 @@ describe('the adapter on 2026-07-28: negotiated per request, no session', () => 
     const list = request(1, 'tools/list', {}, { sampling: {} });
     assert.equal(client.toWire(list, 'json'), list, 'nothing on JSON');
     const sent = client.toWire(request(2, 'tools/call', { name: 'x' }, { sampling: {} }), 'msgpack') as any;
-    assert.deepEqual(sent.params._meta[META], { sampling: {}, ...offer });
+    assert.deepEqual(sent.params._meta[META], { sampling: {}, ...announced });
     assert.equal(client.binAllowed, true);
     const answer = { jsonrpc: '2.0', id: 2, result: { content: [image(bytes)] } };
     assert.equal((client.fromWire(answer, 'msgpack', true) as any).result.content[0].data, 'AQID');
@@ -224,7 +227,7 @@ describe('the adapter on 2026-07-28: negotiated per request, no session', () => 
     assert.equal((server.toWire(result(2), 'msgpack') as any).result.content[0].data, 'AQID');
     server.fromWire(request(3, 'server/discover', {}, offer), 'msgpack', false);
     const discover = server.toWire({ jsonrpc: '2.0', id: 3, result: { supportedVersions: ['2026-07-28'], capabilities: {} } } as JSONRPCMessage, 'msgpack') as any;
-    assert.deepEqual(discover.result.capabilities, offer);
+    assert.deepEqual(discover.result.capabilities, announced);
     const carrying = (capabilities: object) => request(4, 'tools/call', { name: 'x', inputResponses: { ask: { content: [image(bytes)] } } }, capabilities);
     assert.equal((server.fromWire(carrying(offer), 'msgpack', true) as any).params.inputResponses.ask.content[0].data, 'AQID');
     assert.throws(() => server.fromWire(carrying({}), 'msgpack', true), { code: 'forbidden-type' });

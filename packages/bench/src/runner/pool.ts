@@ -3,7 +3,7 @@ import type { VariantSpec } from './variant.js';
 
 /** Two variants with the same key run the same server program with the same transports and clients. */
 export function sessionKey(spec: VariantSpec): string {
-  return [spec.transport, spec.server, spec.stack, spec.wire, spec.gzip ? 'gzip' : '', spec.nativeBytes ? 'native' : '', spec.revision ?? '', spec.clients].join('|');
+  return [spec.transport, spec.server, spec.stack, spec.wire, spec.gzip ? 'gzip' : '', spec.encoding ?? '', spec.nativeBytes ? 'native' : '', spec.revision ?? '', spec.clients].join('|');
 }
 
 /**

@@ -36,6 +36,7 @@ function serverArgs(spec: VariantSpec, mediaDir: string | undefined): string[] {
   const args = [ENTRY, '--app', spec.server, '--transport', spec.transport, '--stack', spec.stack];
   if (mediaDir) args.push('--dir', mediaDir);
   if (spec.gzip) args.push('--gzip');
+  if (spec.encoding) args.push('--encoding', spec.encoding);
   // Our media servers always accept native bytes, as a deployment would; whether they are used is the client's choice.
   if (spec.server === 'media' && spec.stack === 'ours') args.push('--native');
   return args;

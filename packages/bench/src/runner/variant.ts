@@ -23,6 +23,12 @@ export interface VariantSpec {
   nativeBytes?: boolean;
   /** Over HTTP: the server gzips JSON replies. */
   gzip?: boolean;
+  /**
+   * Over HTTP, our server's per-message encoding policy for our MessagePack client (the transport's
+   * `encoding` option): 'smallest' is MessagePack always, 'cheapest-cpu' picks per reply (the adaptive
+   * variant). Left out: the transport's default.
+   */
+  encoding?: 'cheapest-cpu' | 'smallest';
   /** Number of concurrent clients (HTTP); stdio always has one. */
   clients: number;
 }

@@ -2,6 +2,7 @@
 /**
  * A benchmark server child. The harness starts it under the runtime being measured:
  *   entry.js --app tools|tools-v2|media [--dir DIR] --transport stdio|http --stack stock|ours [--gzip] [--native]
+ *            [--encoding cheapest-cpu|smallest]
  * --native: our transports accept the native-bytes extension (a client must still ask for it).
  * Over HTTP it prints "BENCH_READY <port>" on stdout once listening.
  */
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     stack: { type: 'string', default: 'ours' },
     gzip: { type: 'boolean', default: false },
     native: { type: 'boolean', default: false },
+    encoding: { type: 'string' },
   },
 });
 
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
   let port: number;
   if (values.gzip) port = await listen(await oursHttpHandler(factory, values.native ?? false), { gzip: true });
   else if (values.stack === 'stock') port = await listenStock(factory);
-  else port = await listenOurs(factory, values.native ?? false);
+  else port = await listenOurs(factory, values.native ?? false, values.encoding);
   process.stdout.write(`BENCH_READY ${port}\n`);
 }
 

@@ -13,6 +13,11 @@ export interface MessageAdapter {
   fromWire(value: unknown, wire: WireKind, containsBin: boolean): unknown;
   /** Whether a MessagePack bin may arrive on this connection right now. */
   readonly binAllowed: boolean;
+  /**
+   * Whether an outgoing message is only right on MessagePack (media as bytes, an answer confirming an
+   * extension negotiated there): the per-message encoding sends it so, whatever its shape.
+   */
+  needsMsgpack?(message: JSONRPCMessage): boolean;
 }
 
 export const IDENTITY_ADAPTER: MessageAdapter = {

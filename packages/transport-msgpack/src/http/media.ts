@@ -13,6 +13,30 @@ export { MSGPACK_MEDIA_TYPE };
 /** What a MessagePack-capable client sends: MessagePack first, JSON after it for servers without it. */
 export const MSGPACK_CLIENT_ACCEPT = `${MSGPACK_MEDIA_TYPE}, ${MSGPACK_STREAM_MEDIA_TYPE}, ${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`;
 
+/**
+ * Per-message encoding (SPEC.md 9.6). A client that reads a reply in either encoding, whatever it asked
+ * for, says so on its POST with this request header; only then may a server answer a MessagePack-preferring
+ * POST in JSON. A 0.1.0 client never sends it, so it keeps getting MessagePack.
+ */
+export const PER_MESSAGE_HEADER = 'mcp-msgpack-replies';
+export const PER_MESSAGE_VALUE = 'per-message';
+/**
+ * Every response of a msgpack-v1 server carries this header, so a client tells a JSON reply chosen per
+ * message from a JSON-only server's (which makes it fall back to JSON for good).
+ */
+export const WIRE_HEADER = 'mcp-msgpack-wire';
+export const WIRE_HEADER_VALUE = 'v1';
+
+/** Whether a request says it reads replies in either encoding (PER_MESSAGE_HEADER). */
+export function acceptsPerMessage(headers: { get(name: string): string | null }): boolean {
+  return headers.get(PER_MESSAGE_HEADER)?.trim().toLowerCase() === PER_MESSAGE_VALUE;
+}
+
+/** Whether a response comes from a msgpack-v1 server (WIRE_HEADER, any version). */
+export function fromMsgpackServer(headers: { get(name: string): string | null }): boolean {
+  return headers.get(WIRE_HEADER) !== null;
+}
+
 /** The media type without parameters, lower-cased; undefined when absent or ambiguous (joined duplicates). */
 export function mediaTypeEssence(header: string | null | undefined): string | undefined {
   if (!header) return undefined;

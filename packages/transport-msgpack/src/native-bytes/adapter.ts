@@ -30,7 +30,8 @@ const INTERNAL_ERROR = -32603;
  * one per connection (per session over HTTP) and calls it around its codec.
  *
  * Negotiation, seen from inside the messages:
- * - client: adds `experimental["mcp-msgpack/native-bytes"] = { version: 1 }` to its initialize request
+ * - client: adds the extension (`extensions["io.github.mcp-msgpack/native-bytes"]` and 0.1.0's
+ *   `experimental["mcp-msgpack/native-bytes"]`, both `{ version: 1 }`: capability.ts) to its initialize request
  *   (MessagePack wire only, or a JSON one offering the stdio wire upgrade) and turns the extension on when
  *   the initialize result carries the key (on MessagePack, or a JSON one accepting the upgrade);
  * - server: when such an initialize request carries the key, adds it to the initialize result (sent on
@@ -92,6 +93,22 @@ export class NativeBytesAdapter implements MessageAdapter {
   get binAllowed(): boolean {
     if (this.on) return true;
     return this.role === 'client' ? this.offeredIds.size > 0 : this.negotiate;
+  }
+
+  needsMsgpack(message: JSONRPCMessage): boolean {
+    // The answer that confirms or advertises the extension does so on MessagePack only (SPEC.md 8.1).
+    const record = message as unknown as Record<string, unknown>;
+    const id = record.id as string | number | undefined;
+    if (this.role === 'server' && id !== undefined && !('method' in record) && (id === this.initializeId || id === this.discoverId)) return true;
+    // Client: the offer rides in initialize, or in each 2026-07-28 request, on MessagePack only.
+    if (this.role === 'client' && this.negotiate && 'method' in record && 'id' in record && (record.method === 'initialize' || isModern(record.params))) return true;
+    let found = false;
+    // Copy-on-write: a mapper that changes nothing walks the media fields and copies nothing.
+    mapMediaFields(message, (field) => {
+      if (field instanceof Uint8Array || (typeof field === 'string' && placeholders.isPlaceholder(field))) found = true;
+      return field;
+    });
+    return found;
   }
 
   toWire(message: JSONRPCMessage, wire: WireKind): unknown {

@@ -17,6 +17,9 @@ export const bunRuntime: Runtime = {
   // README "Decoding: one pass or two" has the figures).
   decodePath: 'single-pass',
   shortAsciiFromWindow: true,
+  // JavaScriptCore, codec benchmark (README "Per-message encoding"): MessagePack wins on long strings only;
+  // JSON wins on small messages and records, and ties or wins on large arrays of short strings.
+  encodingBreakEven: { longStringChars: 1024, smallValues: 256, msgpackForSmall: false, msgpackForKeySparse: false, msgpackForKeyDense: false },
   // Some of Bun's import failures carry no code, only this message.
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)/.test(error.message)),
 };

@@ -7,6 +7,23 @@ export interface ClientFetch {
 }
 
 /**
+ * Where MessagePack costs less CPU than JSON on a runtime, by message shape (Runtime.encodingBreakEven, read by
+ * codec/encoding-policy.ts; the calibration, with the command that measured it, is in the package README, "Per-message encoding").
+ */
+export interface EncodingBreakEven {
+  /** A string this long (UTF-16 units) or longer makes MessagePack cheaper, whatever else the message holds. */
+  readonly longStringChars: number;
+  /** Messages with fewer values than this are "small". */
+  readonly smallValues: number;
+  /** Small messages: MessagePack is cheaper. */
+  readonly msgpackForSmall: boolean;
+  /** Large messages made mostly of values (few object keys per value, e.g. arrays of strings or numbers). */
+  readonly msgpackForKeySparse: boolean;
+  /** Large messages made mostly of object members (a key for most values, e.g. records). */
+  readonly msgpackForKeyDense: boolean;
+}
+
+/**
  * What this package needs to know of the JavaScript runtime it runs on, stated once per runtime (node.ts,
  * bun.ts) so the rest of the code asks about a behaviour, never about a runtime's name.
  */
@@ -40,6 +57,8 @@ export interface Runtime {
    * building them char by char (wire/short-ascii.ts). Needs Buffer's latin1Slice.
    */
   readonly shortAsciiFromWindow: boolean;
+  /** Where MessagePack costs less CPU than JSON, by message shape: the 'cheapest-cpu' encoding policy's thresholds. */
+  readonly encodingBreakEven: EncodingBreakEven;
   /** Whether a failed dynamic import means the package is not installed (rather than broken). */
   isModuleNotFound(error: unknown): boolean;
 }

@@ -2,6 +2,7 @@ import type { FetchLike, OAuthClientProvider, StreamableHTTPReconnectionOptions 
 import type { NativeBytesOptions } from '../../native-bytes/adapter.js';
 import type { WireChoice } from '../../connection/stream-connection.js';
 import type { WireSelection } from '../../connection/wire-selection.js';
+import type { EncodingPolicy } from '../../codec/encoding-policy.js';
 import type { DecodeBudget } from '../../wire/constants.js';
 import type { WireFallback } from './client-wire.js';
 
@@ -28,6 +29,13 @@ export interface HttpMsgpackClientOptions {
   onwirefallback?: (fallback: WireFallback) => void;
   /** Called once, when the wire is settled (see `onwireselected` on the transport). */
   onwireselected?: (selection: WireSelection) => void;
+  /**
+   * How requests are posted on the MessagePack wire once the server has shown it speaks msgpack-v1 (its
+   * `Mcp-Msgpack-Wire` header, SPEC.md 9.6): 'cheapest-cpu' (default) each request in the encoding that
+   * costs less CPU on this runtime, media as bytes always MessagePack; 'smallest' MessagePack always
+   * (0.1.0's behaviour); 'json' JSON always. Replies are the server's choice (its own `encoding`).
+   */
+  encoding?: EncodingPolicy;
   /** Largest message accepted in a MessagePack reply stream (one frame's payload), in bytes. Default 64 MiB. */
   maxMessageBytes?: number;
   /** @deprecated The old name of `maxMessageBytes` (which wins when both are given). */

@@ -2,6 +2,8 @@ import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { WireKind } from '../../codec/message-codec.js';
 import { createWireCodecs, type TypedWireCodecs } from '../../codec/wire-codecs.js';
+import { chooseWire } from '../../codec/encoding-policy.js';
+import { runtime } from '../../runtime/current.js';
 import { adapterFromOption } from '../../native-bytes/adapter.js';
 import type { WireSelection } from '../../connection/wire-selection.js';
 import { linkSdkV1HttpError, StreamableHTTPError } from '../errors.js';
@@ -178,10 +180,18 @@ export class HttpMsgpackClientTransport implements Transport {
     }
   }
 
+  /** The encoding of one request body, to a server that reads either (the `encoding` option). */
+  private requestWire(message: JSONRPCMessage | JSONRPCMessage[]): WireKind {
+    const adapter = this.codecs.msgpack.adapter;
+    const needsMsgpack = (body: unknown) => (Array.isArray(body) ? body : [body]).some((m) => adapter.needsMsgpack?.(m) ?? false);
+    return chooseWire(message, this.options.encoding ?? 'cheapest-cpu', runtime.encodingBreakEven, needsMsgpack);
+  }
+
   /** One POST; true when its reply is a stream that is being read (and will release the signal). */
   private async postOnce(message: JSONRPCMessage | JSONRPCMessage[], request: RequestSignal, options: TransportSendOptions | undefined, attempt: AuthAttempt): Promise<boolean> {
-    const codec = this.codecs[this.wireState.current];
-    const headers = await this.headers.post(message, codec, options?.headers);
+    const wire = this.wireState.current;
+    const codec = this.codecs[this.wireState.perMessage ? this.requestWire(message) : wire];
+    const headers = await this.headers.post(message, codec, wire, options?.headers);
     const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: codec.encodeBody(message) as BodyInit, signal: request.signal };
     const sent = await this.fetches.request(this.url, init);
     this.headers.noteSession(sent);

@@ -2,6 +2,7 @@ import type { WireKind } from '../../codec/message-codec.js';
 import type { WireChoice } from '../../connection/stream-connection.js';
 import type { HttpFallbackReason, WireSelection } from '../../connection/wire-selection.js';
 import { readAnswer, wireDecision } from './wire-fallback.js';
+import { fromMsgpackServer } from '../media.js';
 
 /** Why and when the client stopped speaking MessagePack to a server. */
 export interface WireFallback {
@@ -25,6 +26,8 @@ export class ClientWire {
   private wire: WireKind;
   /** Whether an answer may still show that the server does not take MessagePack ('auto' until settled). */
   private open: boolean;
+  /** The server said it speaks msgpack-v1 (SPEC.md 9.6), so it reads a request body in either encoding. */
+  private signalled = false;
 
   constructor(
     choice: WireChoice | undefined,
@@ -38,6 +41,11 @@ export class ClientWire {
     return this.wire;
   }
 
+  /** Whether each request may go in either encoding: on MessagePack, to a server that said it speaks it. */
+  get perMessage(): boolean {
+    return this.wire === 'msgpack' && this.signalled;
+  }
+
   /** At start(): a forced wire is settled from the outset. */
   start(): void {
     if (!this.open) this.events.selected({ wire: this.wire, reason: 'forced' });
@@ -48,6 +56,7 @@ export class ClientWire {
    * decision read the body), or undefined when the message must be sent again, as JSON.
    */
   async learn(response: Response, sentOn: WireKind): Promise<Response | undefined> {
+    if (fromMsgpackServer(response.headers)) this.signalled = true;
     if (sentOn !== 'msgpack' || !this.open) return response;
     const read = await readAnswer(response);
     const decision = wireDecision(read.answer);

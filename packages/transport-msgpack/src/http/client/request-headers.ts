@@ -3,6 +3,7 @@ import type { MessageCodec, WireKind } from '../../codec/message-codec.js';
 import { isReservedHeader, modernRequestHeaders } from '../modern-headers.js';
 import type { ClientAuth } from './client-auth.js';
 import { ACCEPT } from './client-media.js';
+import { PER_MESSAGE_HEADER, PER_MESSAGE_VALUE } from '../media.js';
 import { normalizeHeaders } from './redirects.js';
 
 /**
@@ -32,10 +33,10 @@ export class RequestHeaders {
   }
 
   /**
-   * A POST's, for a body written by `codec`: the caller's per-send headers (SDK v2) but those the transport
+   * A POST's, for a body written by `codec` on a connection whose replies come on `replyWire`: the caller's per-send headers (SDK v2) but those the transport
    * owns, the SEP-2243 headers of a 2026-07-28 request, its Content-Type and what it accepts back.
    */
-  async post(message: JSONRPCMessage | JSONRPCMessage[], codec: MessageCodec, callerHeaders: Readonly<Record<string, string>> | undefined): Promise<Headers> {
+  async post(message: JSONRPCMessage | JSONRPCMessage[], codec: MessageCodec, replyWire: WireKind, callerHeaders: Readonly<Record<string, string>> | undefined): Promise<Headers> {
     const headers = await this.common();
     for (const [name, value] of Object.entries(callerHeaders ?? {})) if (!isReservedHeader(name)) headers.set(name, value);
     // SEP-2243: a 2026-07-28 request names its version, method and name in headers, on either wire (a
@@ -43,7 +44,10 @@ export class RequestHeaders {
     const derived = Array.isArray(message) ? undefined : modernRequestHeaders(message);
     if (derived) for (const [name, value] of Object.entries(derived)) headers.set(name, value);
     headers.set('content-type', codec.mediaType);
-    headers.set('accept', ACCEPT[codec.wire].post);
+    // Replies follow the connection's wire, whatever this body is written in (SPEC.md 9.2).
+    headers.set('accept', ACCEPT[replyWire].post);
+    // We read a reply in either encoding: a msgpack-v1 server may answer each in the cheaper (SPEC.md 9.6).
+    if (replyWire === 'msgpack') headers.set(PER_MESSAGE_HEADER, PER_MESSAGE_VALUE);
     return headers;
   }
 

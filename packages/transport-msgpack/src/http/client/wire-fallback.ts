@@ -1,4 +1,4 @@
-import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
+import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, fromMsgpackServer, mediaTypeEssence } from '../media.js';
 
 /** Why an HTTP client stopped posting MessagePack to a server (WireFallback.reason). */
 import type { HttpFallbackReason } from '../../connection/wire-selection.js';
@@ -18,6 +18,8 @@ export interface MsgpackPostAnswer {
   type: string | undefined;
   /** The body parsed as JSON, for a JSON body the decision reads (see needsBody); undefined otherwise. */
   json?: unknown;
+  /** The response carries the msgpack-v1 server header (SPEC.md 9.6): the server speaks it, whatever this body is in. */
+  msgpackServer?: boolean;
 }
 
 /** JSON-RPC "parse error": what a JSON server answers when it tried to read our MessagePack as JSON text. */
@@ -25,8 +27,9 @@ const PARSE_ERROR = -32700;
 
 /**
  * Whether the server takes MessagePack, from its answer to a MessagePack POST (SPEC.md 9.2). A server that
- * speaks msgpack-v1 answers a client preferring it in MessagePack, errors included, so any MessagePack body
- * settles the wire, and nothing after it makes the client fall back. Otherwise, the answers that show the
+ * speaks msgpack-v1 says so in a header on every response (9.6), and answers a client preferring it in
+ * MessagePack unless that client reads both, so the header or any MessagePack body settles the wire, and
+ * nothing after it makes the client fall back. A JSON reply with the header is a per-message choice. Otherwise, the answers that show the
  * server could not take the body (each re-sent as JSON, since the server did not act on it):
  * - 415, as the SDK's and most servers answer an unknown Content-Type;
  * - 400 (the Python SDK: "Invalid Content-Type header", text/plain) and 406, in any body but MessagePack;
@@ -37,6 +40,7 @@ const PARSE_ERROR = -32700;
  */
 export function wireDecision(answer: MsgpackPostAnswer): WireDecision {
   const { status, type } = answer;
+  if (answer.msgpackServer) return { wire: 'msgpack' };
   if (type === MSGPACK_MEDIA_TYPE || type === MSGPACK_STREAM_MEDIA_TYPE) return { wire: 'msgpack' };
   if (status === 415) return { wire: 'json', reason: 'unsupported-media-type', resend: true };
   if (status === 406) return { wire: 'json', reason: 'not-acceptable', resend: true };
@@ -58,6 +62,7 @@ export function needsBody(status: number, type: string | undefined): boolean {
  */
 export async function readAnswer(response: Response): Promise<{ answer: MsgpackPostAnswer; response: Response }> {
   const type = mediaTypeEssence(response.headers.get('content-type'));
+  if (fromMsgpackServer(response.headers)) return { answer: { status: response.status, type, msgpackServer: true }, response };
   if (!needsBody(response.status, type)) return { answer: { status: response.status, type }, response };
   const bytes = new Uint8Array(await response.arrayBuffer());
   let json: unknown;

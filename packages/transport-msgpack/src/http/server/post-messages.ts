@@ -3,7 +3,7 @@ import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
 import type { MessageCodec, WireKind } from '../../codec/message-codec.js';
 import { validated } from '../../codec/validate.js';
 import { PayloadError } from '../../wire/errors.js';
-import { bodyWire, postResponseWire } from '../media.js';
+import { acceptsPerMessage, bodyWire, postResponseWire } from '../media.js';
 import { MAX_BATCH_SIZE, readBody } from './body.js';
 import type { Refusal } from './responses.js';
 import type { HttpRequestLike } from './server-options.js';
@@ -18,6 +18,8 @@ export interface PostMessages {
 export interface PostWires {
   readonly reply: WireKind;
   readonly body: WireKind;
+  /** A MessagePack reply wire whose client reads JSON too: each reply body may go in either (SPEC.md 9.6). */
+  readonly perMessage: boolean;
 }
 
 /** The POST's wires, or the refusal: 406 when Accept allows no full set of replies, 415 for a body in neither wire. */
@@ -26,7 +28,7 @@ export function postWires(headers: { get(name: string): string | null }): PostWi
   if (!reply) return { status: 406, code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
   const body = bodyWire(headers.get('content-type'));
   if (!body) return { status: 415, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json or application/msgpack' };
-  return { reply, body };
+  return { reply, body, perMessage: reply === 'msgpack' && acceptsPerMessage(headers) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, RequestId } from '../../mcp/types.js';
 import type { MessageCodec, WireCodecs } from '../../codec/message-codec.js';
 import { createWireCodecs } from '../../codec/wire-codecs.js';
-import { prefersMsgpack } from '../media.js';
+import { WIRE_HEADER, WIRE_HEADER_VALUE, prefersMsgpack } from '../media.js';
 import type { EventStream } from './event-stream.js';
 import { EventStoreUnavailableError, StreamNotResumableError } from './shared-event-store.js';
 import { bytesResponse, textResponse } from './response-bytes.js';
@@ -43,9 +43,13 @@ export function serverFailure(error: unknown): Refusal {
 
 export type ResponseBody = string | Uint8Array[] | ReadableStream<Uint8Array> | null;
 
+/** Replies differ by these request headers: caches must never hand one client's encoding to another. */
+const VARY = 'Accept, Content-Type, Mcp-Msgpack-Replies';
+
 export function respond(status: number, body: ResponseBody, headers: Record<string, string>): Response {
-  // Replies differ by Accept and Content-Type: caches must never hand one client's encoding to another.
-  headers.Vary = 'Accept, Content-Type';
+  headers.Vary = VARY;
+  // Every response says the server speaks msgpack-v1, so a JSON reply is never mistaken for a JSON-only server.
+  headers[WIRE_HEADER] = WIRE_HEADER_VALUE;
   // A body in memory leaves without the copies new Response(body) would make (see response-bytes.ts).
   if (typeof body === 'string') return textResponse(body, status, headers);
   if (Array.isArray(body)) return bytesResponse(body, status, headers);
@@ -56,8 +60,12 @@ export function sessionHeaders(sessionId: string | undefined): Record<string, st
   return sessionId !== undefined ? { 'mcp-session-id': sessionId } : {};
 }
 
+/** The codec of a reply body: the POST's wire, or chosen per body when the client reads both (SPEC.md 9.6). */
+export type ReplyCodec = MessageCodec | ((body: JSONRPCMessage | JSONRPCMessage[]) => MessageCodec);
+
 /** The replies to one POST as one body (enableJsonResponse, or a subscriptions/listen error). */
-export function singleResponse(codec: MessageCodec, sessionId: string | undefined, body: JSONRPCMessage | JSONRPCMessage[]): Response {
+export function singleResponse(reply: ReplyCodec, sessionId: string | undefined, body: JSONRPCMessage | JSONRPCMessage[]): Response {
+  const codec = typeof reply === 'function' ? reply(body) : reply;
   const headers = sessionHeaders(sessionId);
   headers['Content-Type'] = codec.mediaType;
   return respond(200, codec.encodeBodyPieces(body), headers);
@@ -97,7 +105,7 @@ export function errorResponse(
 ): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
   const value = { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
-  const all: Record<string, string> = { ...headers, Vary: 'Accept, Content-Type' };
+  const all: Record<string, string> = { ...headers, Vary: VARY, [WIRE_HEADER]: WIRE_HEADER_VALUE };
   const codec = codecs[prefersMsgpack(req.headers.get('accept')) ? 'msgpack' : 'json'];
   all['Content-Type'] = codec.mediaType;
   return new Response(codec.encodeBody(value) as BodyInit, { status, headers: all });

@@ -1,5 +1,6 @@
 import type { AuthInfo, EventStore, JSONRPCMessage, JSONRPCRequest } from '../../mcp/types.js';
 import type { MessageAdapter } from '../../codec/message-codec.js';
+import type { EncodingPolicy } from '../../codec/encoding-policy.js';
 import type { NativeBytesOptions } from '../../native-bytes/adapter.js';
 import type { DecodeBudget } from '../../wire/constants.js';
 import type { BodyChunks } from './body.js';
@@ -32,6 +33,14 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
   onsessionclosed?: (sessionId: string | undefined) => void | Promise<void>;
   /** Reply with one body (application/json or application/msgpack) instead of a stream. */
   enableJsonResponse?: boolean;
+  /**
+   * How a reply body is encoded for a client that reads both encodings (this package's clients; SPEC.md
+   * 9.6): 'cheapest-cpu' (default) picks per body whichever costs less CPU on this runtime, media as bytes
+   * always in MessagePack; 'smallest' always MessagePack (0.1.0's behaviour); 'json' always JSON. Clients
+   * that asked for MessagePack without saying they read both always get MessagePack; streams keep the
+   * encoding chosen when they open.
+   */
+  encoding?: EncodingPolicy;
   /** Stores sent events so a client can resume a cut stream (Last-Event-ID), on both wires. */
   eventStore?: EventStore;
   /** Sent to clients as the reconnection delay with the priming event. */

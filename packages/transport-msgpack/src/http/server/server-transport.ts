@@ -3,6 +3,8 @@ import { isInitializeRequest, isInitializedNotification, isJSONRPCRequest, type 
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../mcp/protocol-versions.js';
 import type { EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../../codec/message-codec.js';
+import { chooseWire } from '../../codec/encoding-policy.js';
+import { runtime } from '../../runtime/current.js';
 import { createWireCodecs, type TypedWireCodecs } from '../../codec/wire-codecs.js';
 import { adapterFromOption } from '../../native-bytes/adapter.js';
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../jsonrpc/envelope.js';
@@ -14,7 +16,7 @@ import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
 import { checkHostAndOrigin } from './host-check.js';
 import { classifyEra } from './modern-check.js';
 import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type PostMessages } from './post-messages.js';
-import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singleResponse, streamResponse, type Refusal } from './responses.js';
+import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singleResponse, streamResponse, type Refusal, type ReplyCodec } from './responses.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
 import { protocolVersionProblem, sessionProblem } from './session-checks.js';
 import { StreamTable } from './stream-table.js';
@@ -132,7 +134,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       if (isRefusal(body)) return this.refuse(req, body);
       const admitted = await this.admit(req, body, extra);
       if (isRefusal(admitted)) return this.refuse(req, admitted);
-      return await this.answer(req, body.messages, wires.reply, extra, admitted);
+      return await this.answer(req, body.messages, wires.reply, extra, admitted, this.replyCodec(wires.reply, wires.perMessage));
     } catch (error) {
       // Bad input was refused above; what throws here failed on the server's side (the event store, the server's own code).
       this.report(error as Error);
@@ -174,11 +176,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   /** Notifications alone get 202; requests get one body (enableJsonResponse) or a stream of their own. */
-  private answer(req: HttpRequestLike, messages: JSONRPCMessage[], replyWire: WireKind, extra: RequestExtra, admitted: Admission): Promise<Response> | Response {
+  private answer(req: HttpRequestLike, messages: JSONRPCMessage[], replyWire: WireKind, extra: RequestExtra, admitted: Admission, single: ReplyCodec): Promise<Response> | Response {
     if (!messages.some(isJSONRPCRequest)) return this.acceptNotifications(messages, extra);
     const listen = admitted.modern && messages.length === 1 ? listenRequestOf(messages[0]!) : undefined;
-    if (listen && this.options.listen) return this.serveListen(req, listen, replyWire);
-    if (this.options.enableJsonResponse) return this.replyInOneBody(messages, replyWire, extra);
+    if (listen && this.options.listen) return this.serveListen(req, listen, replyWire, single);
+    if (this.options.enableJsonResponse) return this.replyInOneBody(messages, single, extra);
     const { initialize } = admitted;
     const protocolVersion = initialize ? initialize.params.protocolVersion : (req.headers.get('mcp-protocol-version') ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION);
     // A 2026-07-28 request is one exchange with no session to resume it in.
@@ -206,21 +208,33 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   /** A 2026-07-28 `subscriptions/listen`: served by the endpoint, not by a server instance. */
-  private serveListen(req: HttpRequestLike, listen: JSONRPCRequest, replyWire: WireKind): Response {
+  private serveListen(req: HttpRequestLike, listen: JSONRPCRequest, replyWire: WireKind, single: ReplyCodec): Response {
     const answer = this.options.listen!(listen, this.formats[replyWire], req.signal);
-    if (!(answer instanceof EventStream)) return singleResponse(this.codecs[replyWire], this.sessionId, answer);
+    if (!(answer instanceof EventStream)) return singleResponse(single, this.sessionId, answer);
     answer.startKeepAlive(this.keepAliveMs);
     return streamResponse(answer, this.sessionId);
   }
 
   /** enableJsonResponse: the replies to every request of the POST, as one body once all are in. */
-  private replyInOneBody(messages: JSONRPCMessage[], replyWire: WireKind, extra: RequestExtra): Promise<Response> {
+  private replyInOneBody(messages: JSONRPCMessage[], single: ReplyCodec, extra: RequestExtra): Promise<Response> {
     const streamId = crypto.randomUUID();
     return new Promise<Response>((resolve) => {
-      this.table.openSingle(streamId, this.codecs[replyWire], resolve);
+      this.table.openSingle(streamId, single, resolve);
       this.table.bind(messages, streamId);
       for (const message of messages) this.onmessage?.(message, { ...extra });
     });
+  }
+
+  /**
+   * The codec of a one-body reply: the POST's reply wire, or, for a client that reads both (SPEC.md 9.6),
+   * the encoding the `encoding` policy picks for that body. Streams keep the wire they open with.
+   */
+  private replyCodec(replyWire: WireKind, perMessage: boolean): ReplyCodec {
+    if (!perMessage) return this.codecs[replyWire];
+    const policy = this.options.encoding ?? 'cheapest-cpu';
+    const adapter = this.codecs.msgpack.adapter;
+    const needsMsgpack = (body: unknown) => (Array.isArray(body) ? body : [body]).some((m) => adapter.needsMsgpack?.(m) ?? false);
+    return (body) => this.codecs[chooseWire(body, policy, runtime.encodingBreakEven, needsMsgpack)];
   }
 
   /** The replies on a stream of their own, primed first when the client may resume it from the event store. */

@@ -1,9 +1,8 @@
 import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from '../../jsonrpc/kinds.js';
 import type { EventStore, JSONRPCMessage, RequestId, TransportSendOptions } from '../../mcp/types.js';
-import type { MessageCodec } from '../../codec/message-codec.js';
 import type { EventFormat } from './event-format.js';
 import { EventStream } from './event-stream.js';
-import { singleResponse } from './responses.js';
+import { singleResponse, type ReplyCodec } from './responses.js';
 import type { SharedEventStore } from './shared-event-store.js';
 
 const STANDALONE_STREAM = '_GET_stream';
@@ -18,7 +17,7 @@ const MAX_HELD_FOR_GET_STREAM = 100;
 interface StreamEntry {
   stream?: EventStream;
   resolveSingle?: (response: Response) => void;
-  codec?: MessageCodec;
+  codec?: ReplyCodec;
 }
 
 export interface StreamTableOptions {
@@ -87,7 +86,7 @@ export class StreamTable {
   }
 
   /** enableJsonResponse: the POST's replies, once all are in, resolve it as one body. */
-  openSingle(streamId: string, codec: MessageCodec, resolveSingle: (response: Response) => void): void {
+  openSingle(streamId: string, codec: ReplyCodec, resolveSingle: (response: Response) => void): void {
     this.streams.set(streamId, { resolveSingle, codec });
   }
 

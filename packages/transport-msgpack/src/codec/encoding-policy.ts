@@ -1,0 +1,68 @@
+import type { EncodingBreakEven } from '../runtime/runtime.js';
+import type { WireKind } from './message-codec.js';
+
+export type { EncodingBreakEven };
+
+/**
+ * Which encoding a message goes in when the peer reads both (SPEC.md 9.6):
+ * - 'cheapest-cpu' (the default): whichever costs less CPU to encode and decode for this message on this
+ *   runtime; native bytes always go as MessagePack;
+ * - 'smallest': MessagePack always (0.1.0's behaviour): the fewest bytes, whatever the CPU;
+ * - 'json': JSON always, even for media (base64), for a peer or a proxy that should see text.
+ */
+export type EncodingPolicy = 'cheapest-cpu' | 'smallest' | 'json';
+
+/** What the policy reads of a message: a walk over at most WALK_LIMIT values, so its cost stays bounded. */
+export interface MessageShape {
+  values: number;
+  keys: number;
+  longestString: number;
+  /** Whether the walk stopped at WALK_LIMIT (the message is at least that big). */
+  truncated: boolean;
+}
+
+/** Enough values to tell a message's shape; big messages are judged on their first ones. */
+const WALK_LIMIT = 2048;
+/** A message whose object keys are at least this share of its values is key-dense. */
+const KEY_DENSE_SHARE = 0.5;
+
+export function shapeOf(message: unknown): MessageShape {
+  const shape: MessageShape = { values: 0, keys: 0, longestString: 0, truncated: false };
+  const pending: unknown[] = [message];
+  while (pending.length > 0) {
+    if (shape.values >= WALK_LIMIT) {
+      shape.truncated = true;
+      break;
+    }
+    const value = pending.pop();
+    shape.values++;
+    if (typeof value === 'string') {
+      if (value.length > shape.longestString) shape.longestString = value.length;
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) pending.push(value[i]);
+    } else if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
+      for (const key in value) {
+        shape.keys++;
+        pending.push((value as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return shape;
+}
+
+/**
+ * The wire for one message. `needsMsgpack` (the connection's MessageAdapter) is asked only under
+ * 'cheapest-cpu': media as bytes (a Uint8Array or a native-bytes placeholder at a media field) always goes
+ * as MessagePack, where it travels as bin rather than base64, and so does an answer that confirms the
+ * native-bytes extension, which counts only on MessagePack.
+ */
+export function chooseWire(message: unknown, policy: EncodingPolicy, breakEven: EncodingBreakEven, needsMsgpack: (message: unknown) => boolean): WireKind {
+  if (policy === 'smallest') return 'msgpack';
+  if (policy === 'json') return 'json';
+  if (needsMsgpack(message)) return 'msgpack';
+  const shape = shapeOf(message);
+  if (shape.longestString >= breakEven.longStringChars) return 'msgpack';
+  if (!shape.truncated && shape.values < breakEven.smallValues) return breakEven.msgpackForSmall ? 'msgpack' : 'json';
+  const keyDense = shape.keys >= shape.values * KEY_DENSE_SHARE;
+  return (keyDense ? breakEven.msgpackForKeyDense : breakEven.msgpackForKeySparse) ? 'msgpack' : 'json';
+}

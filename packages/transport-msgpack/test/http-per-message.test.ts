@@ -1,0 +1,186 @@
+// Per-message encoding over HTTP (SPEC.md 9.6): the cost policy, the server's signal header, and every
+// combination of old and new peers: this package's client and server, 0.1.0 behaviour, stock SDK clients.
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { decode } from '@msgpack/msgpack';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { HttpMsgpackClientTransport, McpHttpHandler, callToolNative, listenBun, listenNode, type EncodingPolicy } from 'mcp-msgpack-transport';
+import { CanonicalEncoder } from 'mcp-msgpack-transport/wire';
+// Internal (not exported): tests import such modules by relative path to the sources, compiled with them.
+import { chooseWire, shapeOf, type EncodingBreakEven } from '../src/codec/encoding-policy.js';
+import { createMediaClient, withTimeout } from './fixtures/native-helpers.js';
+import { createNativeServer, mediaBytes } from './fixtures/native-tools.js';
+
+const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
+const kinds = isBun ? (['node:http', 'Bun.serve'] as const) : (['node:http'] as const);
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
+});
+
+const ACCEPT_MSGPACK = 'application/msgpack, application/vnd.mcp-msgpack.stream, application/json, text/event-stream';
+
+describe('the cost policy (chooseWire)', () => {
+  const table: EncodingBreakEven = { longStringChars: 1024, smallValues: 256, msgpackForSmall: false, msgpackForKeySparse: true, msgpackForKeyDense: false };
+  const never = () => false;
+  const small = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } };
+  const text = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(2000) }] } };
+  const rows = { jsonrpc: '2.0', id: 1, result: { structuredContent: { rows: Array.from({ length: 3000 }, (_, i) => `row ${i}`) } } };
+  const records = { jsonrpc: '2.0', id: 1, result: { structuredContent: { files: Array.from({ length: 1000 }, (_, i) => ({ path: `f${i}`, additions: i, deleted: false })) } } };
+
+  it("'cheapest-cpu' follows the runtime's break-even by shape", () => {
+    assert.equal(chooseWire(small, 'cheapest-cpu', table, never), 'json');
+    assert.equal(chooseWire(small, 'cheapest-cpu', { ...table, msgpackForSmall: true }, never), 'msgpack');
+    assert.equal(chooseWire(text, 'cheapest-cpu', table, never), 'msgpack');
+    assert.equal(chooseWire(rows, 'cheapest-cpu', table, never), 'msgpack');
+    assert.equal(chooseWire(records, 'cheapest-cpu', table, never), 'json');
+    assert.equal(chooseWire(records, 'cheapest-cpu', { ...table, msgpackForKeyDense: true }, never), 'msgpack');
+  });
+
+  it('whatever needs MessagePack goes as MessagePack under cheapest-cpu; smallest and json ignore shape', () => {
+    assert.equal(chooseWire(small, 'cheapest-cpu', table, () => true), 'msgpack');
+    for (const message of [small, text, records]) {
+      assert.equal(chooseWire(message, 'smallest', table, never), 'msgpack');
+      assert.equal(chooseWire(message, 'json', table, () => true), 'json');
+    }
+  });
+
+  it('reads at most a bounded number of values of a big message', () => {
+    const shape = shapeOf({ big: Array.from({ length: 100_000 }, () => 1) });
+    assert.equal(shape.truncated, true);
+    assert.ok(shape.values <= 2048);
+  });
+});
+
+/**
+ * A fetch that records each POST's request Content-Type and its response's Content-Type and signal header.
+ * `asOldServer`: the two headers of SPEC.md 9.6 are removed on the way, so the server behaves, and looks,
+ * like a 0.1.0 server (MessagePack replies always, no signal).
+ */
+function recordingFetch(seen: { sent: string; type: string; signal: string | null }[], asOldServer = false): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    if (asOldServer) headers.delete('mcp-msgpack-replies');
+    let response = await fetch(input, { ...init, headers });
+    if (asOldServer) {
+      const stripped = new Headers(response.headers);
+      stripped.delete('mcp-msgpack-wire');
+      response = new Response(response.body, { status: response.status, statusText: response.statusText, headers: stripped });
+    }
+    if (init?.method === 'POST') seen.push({ sent: headers.get('content-type') ?? '', type: response.headers.get('content-type') ?? '', signal: response.headers.get('mcp-msgpack-wire') });
+    return response;
+  }) as typeof fetch;
+}
+
+for (const kind of kinds) {
+  async function serve(options: { encoding?: EncodingPolicy; enableJsonResponse?: boolean } = {}): Promise<URL> {
+    const handler = new McpHttpHandler({ createServer: createNativeServer, nativeBytes: true, enableJsonResponse: options.enableJsonResponse ?? true, encoding: options.encoding });
+    const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
+    cleanups.push(() => running.close());
+    return running.url;
+  }
+
+  async function connect(url: URL, seen: { sent: string; type: string; signal: string | null }[], options: { encoding?: EncodingPolicy; asOldServer?: boolean } = {}) {
+    const fallbacks: unknown[] = [];
+    const transport = new HttpMsgpackClientTransport(url, {
+      nativeBytes: true,
+      encoding: options.encoding,
+      fetch: recordingFetch(seen, options.asOldServer),
+      onwirefallback: (f) => fallbacks.push(f),
+    });
+    const { client } = createMediaClient(10);
+    cleanups.push(() => client.close());
+    await withTimeout(client.connect(transport), 10_000, 'connect');
+    return { client, transport, fallbacks };
+  }
+
+  describe(`per-message encoding over HTTP (${kind})`, { timeout: 60_000 }, () => {
+    it('new client, new server: small replies in JSON with the signal, media in MessagePack, and the client stays on MessagePack', async () => {
+      const seen: { sent: string; type: string; signal: string | null }[] = [];
+      const { client, transport, fallbacks } = await connect(await serve(), seen);
+      // initialize confirmed native bytes, which counts on MessagePack only: that reply went as MessagePack.
+      assert.equal(seen[0]!.type, 'application/msgpack');
+      const { tools } = await client.listTools();
+      assert.ok(tools.length > 0);
+      assert.equal(seen.at(-1)!.type, 'application/json', 'a small reply is cheaper as JSON');
+      assert.equal(seen.at(-1)!.signal, 'v1');
+      const image = await callToolNative(client, { name: 'image', arguments: { bytes: 4096 } });
+      assert.equal(seen.at(-1)!.type, 'application/msgpack', 'media as bytes goes as MessagePack');
+      const data = (image.content[1] as { data: unknown }).data;
+      assert.ok(data instanceof Uint8Array && Buffer.from(data).equals(Buffer.from(mediaBytes(4096))));
+      assert.deepEqual(fallbacks, []);
+      assert.equal(transport.wire, 'msgpack');
+      assert.ok(seen.every((s) => s.signal === 'v1'), 'every response carries the signal');
+      // Requests: initialize (the native-bytes offer, before the server was known) as MessagePack; small
+      // requests after it as JSON, since the server said it reads either.
+      assert.equal(seen[0]!.sent, 'application/msgpack');
+      assert.ok(seen.slice(1).every((s) => s.sent === 'application/json'), JSON.stringify(seen));
+    });
+
+    it("client encoding: 'smallest' posts MessagePack always; replies stay the server's choice", async () => {
+      const seen: { sent: string; type: string; signal: string | null }[] = [];
+      const { client } = await connect(await serve(), seen, { encoding: 'smallest' });
+      await client.listTools();
+      assert.ok(seen.every((s) => s.sent === 'application/msgpack'), JSON.stringify(seen));
+      assert.equal(seen.at(-1)!.type, 'application/json');
+    });
+
+    it('new client, 0.1.0 server (no signal, MessagePack replies): posts MessagePack always, stays on MessagePack', async () => {
+      const seen: { sent: string; type: string; signal: string | null }[] = [];
+      const { client, transport, fallbacks } = await connect(await serve(), seen, { asOldServer: true });
+      await client.listTools();
+      const image = await callToolNative(client, { name: 'image', arguments: { bytes: 64 } });
+      assert.ok((image.content[1] as { data: unknown }).data instanceof Uint8Array);
+      // (The 202 to the initialized notification has no body, so no Content-Type.)
+      assert.ok(seen.every((s) => s.sent === 'application/msgpack' && (s.type === 'application/msgpack' || s.type === '') && s.signal === null), JSON.stringify(seen));
+      assert.deepEqual(fallbacks, []);
+      assert.equal(transport.wire, 'msgpack');
+    });
+
+    it("encoding: 'smallest' answers MessagePack always (0.1.0's behaviour)", async () => {
+      const seen: { sent: string; type: string; signal: string | null }[] = [];
+      const { client } = await connect(await serve({ encoding: 'smallest' }), seen);
+      await client.listTools();
+      assert.ok(seen.filter((s) => s.type !== '').every((s) => s.type === 'application/msgpack'), JSON.stringify(seen));
+    });
+
+    it('streamed replies keep the wire they open with (frame stream for a MessagePack client)', async () => {
+      const seen: { sent: string; type: string; signal: string | null }[] = [];
+      const { client } = await connect(await serve({ enableJsonResponse: false }), seen);
+      await client.listTools();
+      assert.equal(seen.at(-1)!.type, 'application/vnd.mcp-msgpack.stream');
+    });
+
+    it('a 0.1.0 client (asks for MessagePack, does not say it reads both) gets MessagePack; the same POST saying so gets JSON', async () => {
+      const url = await serve();
+      const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '0.1.0' } } };
+      const body = new CanonicalEncoder().encode(initialize) as BodyInit;
+      const post = (extra: Record<string, string>) =>
+        fetch(url, { method: 'POST', headers: { 'content-type': 'application/msgpack', accept: ACCEPT_MSGPACK, ...extra }, body });
+      const old = await post({});
+      assert.equal(old.headers.get('content-type'), 'application/msgpack');
+      assert.equal((decode(new Uint8Array(await old.arrayBuffer())) as any).result.serverInfo.name, 'native-bytes-test-server');
+      const fresh = await post({ 'mcp-msgpack-replies': 'per-message' });
+      assert.equal(fresh.headers.get('content-type'), 'application/json');
+      assert.equal(fresh.headers.get('mcp-msgpack-wire'), 'v1');
+      assert.match(fresh.headers.get('vary') ?? '', /Mcp-Msgpack-Replies/i);
+      assert.equal((await fresh.json()).result.serverInfo.name, 'native-bytes-test-server');
+    });
+
+    it('a stock SDK client (JSON) is served as before', async () => {
+      const { client } = createMediaClient(10);
+      cleanups.push(() => client.close());
+      await withTimeout(client.connect(new StreamableHTTPClientTransport(await serve())), 10_000, 'connect');
+      const result = await client.callTool({ name: 'image', arguments: { bytes: 30 } });
+      assert.equal((result.content as { data?: string }[])[1]!.data, Buffer.from(mediaBytes(30)).toString('base64'));
+    });
+  });
+}
+
+describe('the client and a JSON reply', { timeout: 30_000 }, () => {
+  it('without the signal it falls back to JSON; with it (tested above) it does not', async () => {
+    const { wireDecision } = await import('../src/http/client/wire-fallback.js');
+    assert.deepEqual(wireDecision({ status: 200, type: 'application/json' }), { wire: 'json', reason: 'json-reply', resend: false });
+    assert.deepEqual(wireDecision({ status: 200, type: 'application/json', msgpackServer: true }), { wire: 'msgpack' });
+  });
+});
