@@ -177,6 +177,9 @@ function startCountingProxy(targetPort) {
   const server = createServer((inbound) => {
     const outbound = connect(targetPort, '127.0.0.1');
     sockets.add(inbound).add(outbound);
+    // As transparent as the loopback it stands on: no Nagle delay of its own on either side.
+    inbound.setNoDelay(true);
+    outbound.setNoDelay(true);
     inbound.on('data', (chunk) => (total += chunk.length));
     outbound.on('data', (chunk) => (total += chunk.length));
     inbound.pipe(outbound).on('error', () => {});
