@@ -9,6 +9,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client as V2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { McpServer as V2McpServer } from '@modelcontextprotocol/server';
+import { nativeImage } from 'mcp-msgpack-transport';
 import { BRIDGE_BIN, connectHost, LIMIT, runBridge, waitFor, withTimeout } from './helpers/bridge.js';
 import { countingServer, serveHandler, startMediaServer, startSdkJsonServer, type ServedHandler } from './helpers/servers.js';
 
@@ -79,6 +83,41 @@ describe('host to remote: the media server over HTTP', () => {
       assert.match((text.content as ImageContent[])[0]!.text!, /photo\.png/);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('host to remote: MCP 2026-07-28', () => {
+  it('relays a pinned SDK v2 host: no session, Mcp-Method on every POST, MessagePack with native bytes, no trace of the extension', async () => {
+    const image = randomBytes(100_000);
+    const server = await serveHandler({
+      createServer: () => {
+        const mcp = new V2McpServer({ name: 'v2', version: '1.0.0' });
+        // As the media server does: bytes handed to the transport, bin for a client that offered native bytes.
+        mcp.registerTool('image', { description: 'an image' }, async () => ({ content: [nativeImage(image, 'image/png')] }));
+        return mcp;
+      },
+      nativeBytes: true,
+    });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BRIDGE_BIN, server.url.href], stderr: 'pipe' });
+    const client = new V2Client({ name: 'modern-host', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(transport);
+    try {
+      assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+      assert.equal((client.getServerCapabilities()?.experimental as Record<string, unknown> | undefined)?.['mcp-msgpack/native-bytes'], undefined);
+      const result = await client.callTool({ name: 'image', arguments: {} }, { timeout: LIMIT });
+      assert.ok(Buffer.from((result.content as ImageContent[])[0]!.data!, 'base64').equals(image));
+      const posts = server.exchanges.filter((exchange) => exchange.method === 'POST');
+      for (const post of posts) {
+        assert.equal(post.sessionId, undefined);
+        assert.ok(post.mcpMethod, 'Mcp-Method on every POST');
+        assert.equal(post.requestType, MSGPACK);
+      }
+      const call = posts.find((post) => post.mcpMethod === 'tools/call')!;
+      assert.ok(call.body.indexOf(image.subarray(0, 4096)) >= 0, 'the raw image bytes are on the wire');
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 });

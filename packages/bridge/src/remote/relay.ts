@@ -159,25 +159,13 @@ export class HostToRemote {
       const entry = this.settle(message.id);
       // Not (or no longer) awaited: answered after a timeout or a cancellation, or a duplicate.
       if (!entry) return;
-      if (message.id === this.initializeId && entry.request.method === 'initialize') message = this.initialized(message);
+      const result = (message as { result?: { protocolVersion?: unknown } }).result;
+      if (message.id === this.initializeId && entry.request.method === 'initialize' && typeof result?.protocolVersion === 'string') {
+        this.remote.setProtocolVersion(result.protocolVersion);
+      }
+      message = withoutOurCapability(message);
     }
     void this.host.send(message).catch((error: unknown) => this.options.log(`could not write to the host: ${oneLine(error)}`));
-  }
-
-  /** The answer to the host's initialize: fixes the session's protocol version, and hides our extension. */
-  private initialized(message: JSONRPCMessage): JSONRPCMessage {
-    const result = (message as { result?: { protocolVersion?: unknown; capabilities?: { experimental?: Record<string, unknown> } } }).result;
-    if (typeof result?.protocolVersion === 'string') this.remote.setProtocolVersion(result.protocolVersion);
-    const experimental = result?.capabilities?.experimental;
-    if (experimental && NATIVE_BYTES_CAPABILITY in experimental) {
-      // The host asked for none of it; a JSON server would not have announced it.
-      const { [NATIVE_BYTES_CAPABILITY]: _ours, ...rest } = experimental;
-      const capabilities = { ...result!.capabilities };
-      if (Object.keys(rest).length > 0) capabilities.experimental = rest;
-      else delete capabilities.experimental;
-      return { ...message, result: { ...result, capabilities } } as JSONRPCMessage;
-    }
-    return message;
   }
 
   private remoteFailed(remote: RemoteSession, error: Error): void {
@@ -237,6 +225,21 @@ export class HostToRemote {
     if (!this.settle(id)) return;
     void this.host.send(errorAnswer(id, `mcp-msgpack-bridge: ${text}`)).catch(() => {});
   }
+}
+
+/**
+ * An initialize or server/discover result without the native-bytes capability the bridge negotiated for
+ * itself: the host asked for none of it, and a JSON server would not have announced it.
+ */
+function withoutOurCapability(message: JSONRPCMessage): JSONRPCMessage {
+  const result = (message as { result?: { capabilities?: { experimental?: Record<string, unknown> } } }).result;
+  const experimental = result?.capabilities?.experimental;
+  if (!experimental || !(NATIVE_BYTES_CAPABILITY in experimental)) return message;
+  const { [NATIVE_BYTES_CAPABILITY]: _ours, ...rest } = experimental;
+  const capabilities: Record<string, unknown> = { ...result!.capabilities };
+  if (Object.keys(rest).length > 0) capabilities.experimental = rest;
+  else delete capabilities.experimental;
+  return { ...message, result: { ...result, capabilities } } as JSONRPCMessage;
 }
 
 /** The SDK's UnauthorizedError: the provider sent the user to the browser, and the request waits for the code. */

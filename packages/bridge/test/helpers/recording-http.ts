@@ -8,6 +8,8 @@ export interface Exchange {
   responseType: string;
   status: number;
   sessionId: string | undefined;
+  /** SEP-2243's routing header (2026-07-28 requests). */
+  mcpMethod: string | undefined;
   bytesIn: number;
   bytesOut: number;
   body: Buffer;
@@ -37,6 +39,7 @@ export async function startRecordingServer(handle: NodeHandler, keepBytes = 16 <
       responseType: '',
       status: 0,
       sessionId: req.headers['mcp-session-id'] as string | undefined,
+      mcpMethod: req.headers['mcp-method'] as string | undefined,
       // From the header: listening to the body here would take it from the handler.
       bytesIn: Number(req.headers['content-length'] ?? 0),
       bytesOut: 0,
