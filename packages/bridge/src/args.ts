@@ -10,7 +10,7 @@ export interface RemoteArgs {
   nativeBytes: boolean;
   requestTimeoutMs: number;
   /** OAuth through the SDK's provider, with the authorization redirect landing on this loopback port (0: any). */
-  oauth?: { port: number };
+  oauth?: { port: number; openBrowser: boolean };
 }
 
 export interface ServeArgs {
@@ -37,6 +37,7 @@ Host to remote:
   --bearer-env VAR         the same, with the token read from environment variable VAR
   --oauth                  authorize through the server's OAuth (browser, callback on 127.0.0.1)
   --oauth-port N           the callback's port (default: any free one)
+  --no-browser             with --oauth: only print the authorization URL on stderr
   --wire auto|msgpack|json auto (default): MessagePack, JSON when the server speaks only JSON
   --no-native-bytes        do not ask for media as native bytes
   --request-timeout MS     answer a host request with an error after MS ms without a reply (default ${DEFAULT_REQUEST_TIMEOUT_MS})
@@ -63,7 +64,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   let wire: WireChoice = 'auto';
   let nativeBytes = true;
   let requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
-  let oauth: { port: number } | undefined;
+  let oauth: { port: number; openBrowser: boolean } | undefined;
+  let openBrowser = true;
   let command: string[] | undefined;
 
   for (let i = 0; i < argv.length; i++) {
@@ -100,10 +102,13 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         break;
       }
       case '--oauth':
-        oauth = { port: oauth?.port ?? 0 };
+        oauth = { port: oauth?.port ?? 0, openBrowser };
         break;
       case '--oauth-port':
-        oauth = { port: parsePort(value(), arg) };
+        oauth = { port: parsePort(value(), arg), openBrowser };
+        break;
+      case '--no-browser':
+        openBrowser = false;
         break;
       case '--wire': {
         const choice = value();
@@ -146,6 +151,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   }
   if (command) throw new Error('a command after -- is only for --serve');
   if (url === undefined) throw new Error('no server URL given');
+  if (oauth) oauth.openBrowser = openBrowser;
   return { mode: 'remote', url: parseServerUrl(url), headers, wire, nativeBytes, requestTimeoutMs, oauth };
 }
 

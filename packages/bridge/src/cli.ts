@@ -26,7 +26,7 @@ async function main(): Promise<void> {
 }
 
 async function relay(args: RemoteArgs): Promise<void> {
-  const oauth = args.oauth ? await LoopbackOAuthProvider.start(args.oauth.port, log) : undefined;
+  const oauth = args.oauth ? await LoopbackOAuthProvider.start(args.oauth.port, log, args.oauth.openBrowser) : undefined;
   const bridge = new HostToRemote(new StdioServerTransport(process.stdin, process.stdout), {
     url: args.url,
     headers: args.headers,

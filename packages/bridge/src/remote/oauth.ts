@@ -18,16 +18,18 @@ export class LoopbackOAuthProvider {
   private client: Record<string, unknown> | undefined;
   private savedTokens: { access_token: string } | undefined;
   private verifier = '';
+  private discovery: unknown;
   private waiting: { resolve: (code: string) => void; reject: (error: Error) => void } | undefined;
 
   private constructor(
     private readonly server: Server,
     readonly redirectUrl: string,
     private readonly log: Log,
+    private readonly openBrowser: boolean,
   ) {}
 
   /** Starts the callback server on 127.0.0.1:port (0: any free port). */
-  static async start(port: number, log: Log): Promise<LoopbackOAuthProvider> {
+  static async start(port: number, log: Log, openBrowser = true): Promise<LoopbackOAuthProvider> {
     let provider: LoopbackOAuthProvider | undefined;
     const server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -46,7 +48,7 @@ export class LoopbackOAuthProvider {
     });
     server.unref();
     const { port: bound } = server.address() as AddressInfo;
-    provider = new LoopbackOAuthProvider(server, `http://127.0.0.1:${bound}${CALLBACK_PATH}`, log);
+    provider = new LoopbackOAuthProvider(server, `http://127.0.0.1:${bound}${CALLBACK_PATH}`, log, openBrowser);
     return provider;
   }
 
@@ -76,6 +78,15 @@ export class LoopbackOAuthProvider {
     this.savedTokens = tokens;
   }
 
+  /** Kept with the verifier, so the SDK can check the code comes back from the server it went to. */
+  saveDiscoveryState(state: unknown): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): unknown {
+    return this.discovery;
+  }
+
   saveCodeVerifier(verifier: string): void {
     this.verifier = verifier;
   }
@@ -86,7 +97,7 @@ export class LoopbackOAuthProvider {
 
   redirectToAuthorization(authorizationUrl: URL): void {
     this.log(`authorize in your browser: ${authorizationUrl.href}`);
-    openBrowser(authorizationUrl.href);
+    if (this.openBrowser) openBrowser(authorizationUrl.href);
   }
 
   /** The code the browser brings back to the callback, within AUTHORIZATION_WAIT_MS. */
