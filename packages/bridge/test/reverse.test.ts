@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { LIMIT, runBridge, waitFor, withTimeout, type RunningBridge } from './helpers/bridge.js';
-import { IMAGE } from './fixtures/json-stdio-server.js';
+// Not from json-stdio-server.js: importing that would start a server on this process's stdin.
+import { IMAGE } from './fixtures/image.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/json-stdio-server.js', import.meta.url));
 
