@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import process from 'node:process';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { parseArgs, USAGE, type BridgeArgs, type RemoteArgs, type ServeArgs } from './args.js';
+import { oneLine, stderrLog as log } from './log.js';
+import { LoopbackOAuthProvider } from './remote/oauth.js';
+import { HostToRemote } from './remote/relay.js';
+import { serveStdioServer } from './serve/serve.js';
+
+async function main(): Promise<void> {
+  let args: BridgeArgs;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    log(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (args.mode === 'help') return void process.stderr.write(`${USAGE}\n`);
+  if (args.mode === 'version') {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    return void process.stdout.write(`mcp-msgpack-bridge ${manifest.version}\n`);
+  }
+  if (args.mode === 'serve') return serve(args);
+  return relay(args);
+}
+
+async function relay(args: RemoteArgs): Promise<void> {
+  const oauth = args.oauth ? await LoopbackOAuthProvider.start(args.oauth.port, log, args.oauth.openBrowser) : undefined;
+  const bridge = new HostToRemote(new StdioServerTransport(process.stdin, process.stdout), {
+    url: args.url,
+    headers: args.headers,
+    wire: args.wire,
+    nativeBytes: args.nativeBytes,
+    authProvider: oauth as never,
+    oauth,
+    requestTimeoutMs: args.requestTimeoutMs,
+    log,
+    exit: (code) => {
+      oauth?.close();
+      // Let the last answer to the host leave before the process ends.
+      process.stdout.write('', () => process.exit(code));
+    },
+  });
+  await bridge.start();
+}
+
+async function serve(args: ServeArgs): Promise<void> {
+  const running = await serveStdioServer(args, log).catch((error: unknown) => {
+    log(`cannot listen on ${args.host}:${args.port}: ${oneLine(error)}`);
+    process.exit(1);
+  });
+  const stop = () => void running.close().finally(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  // The URL on stdout (one line) so scripts and tests can find the port when 0 was asked for.
+  process.stdout.write(`${running.url.href}\n`);
+  log(`serving ${[args.command, ...args.args].join(' ')} on ${running.url.href} (Streamable HTTP, MessagePack or JSON; ${args.shared ? 'one shared child' : 'one child per session'})`);
+}
+
+main().catch((error: unknown) => {
+  log(`fatal: ${oneLine(error)}`);
+  process.exit(1);
+});

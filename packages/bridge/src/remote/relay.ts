@@ -1,0 +1,253 @@
+import { NATIVE_BYTES_CAPABILITY, StreamableHTTPError, type JSONRPCMessage, type Transport } from 'mcp-msgpack-transport';
+import { errorAnswer, isNotification, isRequest, isResponse, type RequestId } from '../jsonrpc.js';
+import { oneLine, type Log } from '../log.js';
+import type { LoopbackOAuthProvider } from './oauth.js';
+import { RemoteSession, type RemoteOptions } from './remote-session.js';
+
+export interface RelayOptions extends RemoteOptions {
+  /** Longest wait for the answer to one host request before the host gets an error for it. */
+  requestTimeoutMs: number;
+  log: Log;
+  /** --oauth: the provider (also given to the transport as authProvider), whose callback brings the code. */
+  oauth?: LoopbackOAuthProvider;
+  /** Called when the bridge must end: 0 when the host went away, 1 when the server cannot be used at all. */
+  exit: (code: number) => void;
+}
+
+interface Pending {
+  request: JSONRPCMessage & { id: RequestId; method: string };
+  timer: ReturnType<typeof setTimeout>;
+  /** Already sent again once after a session expiry: a second expiry is answered with an error. */
+  retried: boolean;
+  /** Already sent again once after the user authorized in the browser. */
+  authorized?: boolean;
+}
+
+/**
+ * Host to remote, at the message level: what the host writes on stdio goes to the server unchanged (no SDK
+ * Client in the middle, so no method the bridge does not know is lost), and what the server sends comes back
+ * as the JSON a JSON server would have sent. The remote leg is a RemoteSession (MessagePack with native
+ * bytes, or JSON for a JSON-only server), replaced by a fresh one when the server expires the session.
+ *
+ * Every host request ends in an answer: the server's, or a JSON-RPC error from the bridge when the request
+ * cannot be sent, its reply stream ends without an answer, or `requestTimeoutMs` passes.
+ */
+export class HostToRemote {
+  private remote: RemoteSession;
+  private readonly pending = new Map<RequestId, Pending>();
+  /** The host's initialize params, replayed to open a new session after an expiry. */
+  private initializeParams: unknown;
+  private initializeId: RequestId | undefined;
+  /** Whether the server has answered anything yet: before that, a refusal or no server at all ends the bridge. */
+  private reached = false;
+  private recovering: Promise<void> | undefined;
+  /** The browser authorization under way (one for every request that ran into it). */
+  private authorizing: Promise<void> | undefined;
+  private closing = false;
+
+  constructor(
+    private readonly host: Transport,
+    private readonly options: RelayOptions,
+  ) {
+    this.remote = this.connectRemote();
+  }
+
+  async start(): Promise<void> {
+    this.host.onmessage = (message) => void this.fromHost(message);
+    this.host.onclose = () => void this.close(0);
+    this.host.onerror = (error) => this.options.log(`bad message from the host: ${oneLine(error)}`);
+    await this.remote.start();
+    await this.host.start();
+  }
+
+  async close(code: number): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    for (const entry of this.pending.values()) clearTimeout(entry.timer);
+    this.pending.clear();
+    await this.remote.close();
+    await this.host.close().catch(() => {});
+    this.options.exit(code);
+  }
+
+  private connectRemote(): RemoteSession {
+    const session = new RemoteSession(this.options);
+    session.onmessage = (message) => this.fromRemote(message);
+    session.onerror = (error) => this.remoteFailed(session, error);
+    return session;
+  }
+
+  private async fromHost(message: JSONRPCMessage): Promise<void> {
+    if (isRequest(message)) {
+      if (message.method === 'initialize') {
+        this.initializeParams = message.params;
+        this.initializeId = message.id;
+      }
+      const timer = setTimeout(() => this.answerWithError(message.id, `no answer from the server within ${this.options.requestTimeoutMs} ms`), this.options.requestTimeoutMs);
+      timer.unref?.();
+      this.pending.set(message.id, { request: message, timer, retried: false });
+    } else if (isNotification(message) && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id !== undefined) this.settle(id);
+    }
+    await this.forward(message);
+  }
+
+  /** Sends one host message on the current remote session, after any recovery under way. */
+  private async forward(message: JSONRPCMessage): Promise<void> {
+    if (this.recovering) await this.recovering.catch(() => {});
+    if (this.closing) return;
+    const remote = this.remote;
+    const id = isRequest(message) ? message.id : undefined;
+    try {
+      await remote.send(message, {
+        // A reply stream that ended (after the transport's own reconnection attempts) without the answer.
+        onRequestStreamEnd: id === undefined ? undefined : () => setImmediate(() => this.answerWithError(id, 'the server ended its reply stream without an answer', remote)),
+      });
+    } catch (error) {
+      await this.sendFailed(message, error, remote);
+    }
+  }
+
+  private async sendFailed(message: JSONRPCMessage, error: unknown, remote: RemoteSession): Promise<void> {
+    if (this.closing) return;
+    if (isSessionGone(error) && remote.hadSession) {
+      const entry = isRequest(message) ? this.pending.get(message.id) : undefined;
+      await this.recover(remote).catch(() => {});
+      if (this.remote !== remote && isRequest(message) && entry && !entry.retried) {
+        // The server answered 404 before reading the request, so it never ran: sending it once more runs it once.
+        entry.retried = true;
+        await this.forward(message);
+        return;
+      }
+    }
+    if (isAuthorizationNeeded(error) && this.options.oauth && isRequest(message)) {
+      const entry = this.pending.get(message.id);
+      if (entry && !entry.authorized) {
+        entry.authorized = true;
+        try {
+          await this.authorize(remote, this.options.oauth);
+          await this.forward(message);
+          return;
+        } catch (failure) {
+          error = failure;
+        }
+      }
+    }
+    if (!this.reached && isRequest(message)) {
+      // Nothing ever worked: a wrong URL, a refused token or no server. Say so once and stop.
+      this.answerWithError(message.id, `cannot use ${this.options.url.href}: ${oneLine(error)}`);
+      this.options.log(`cannot use ${this.options.url.href}: ${oneLine(error)}`);
+      await this.close(1);
+      return;
+    }
+    if (isRequest(message)) this.answerWithError(message.id, `the server could not be reached: ${oneLine(error)}`);
+    else this.options.log(`could not forward ${isNotification(message) ? message.method : 'a response'}: ${oneLine(error)}`);
+  }
+
+  private authorize(remote: RemoteSession, oauth: LoopbackOAuthProvider): Promise<void> {
+    this.authorizing ??= oauth
+      .waitForCode()
+      .then((code) => remote.finishAuth(code))
+      .finally(() => (this.authorizing = undefined));
+    return this.authorizing;
+  }
+
+  private fromRemote(message: JSONRPCMessage): void {
+    if (isResponse(message)) {
+      this.reached = true;
+      const entry = this.settle(message.id);
+      // Not (or no longer) awaited: answered after a timeout or a cancellation, or a duplicate.
+      if (!entry) return;
+      const result = (message as { result?: { protocolVersion?: unknown } }).result;
+      if (message.id === this.initializeId && entry.request.method === 'initialize' && typeof result?.protocolVersion === 'string') {
+        this.remote.setProtocolVersion(result.protocolVersion);
+      }
+      message = withoutOurCapability(message);
+    }
+    void this.host.send(message).catch((error: unknown) => this.options.log(`could not write to the host: ${oneLine(error)}`));
+  }
+
+  private remoteFailed(remote: RemoteSession, error: Error): void {
+    if (this.closing || remote !== this.remote) return;
+    // The standalone GET stream of an expired session: open a new session before the host asks anything.
+    if (isSessionGone(error) && remote.hadSession) void this.recover(remote).catch(() => {});
+  }
+
+  /**
+   * Replaces an expired session: initialize again with the host's own params, then notifications/initialized,
+   * with backoff while the server is away. One recovery at a time; host messages wait for it.
+   */
+  private recover(expired: RemoteSession): Promise<void> {
+    if (this.remote !== expired) return this.recovering ?? Promise.resolve();
+    if (!this.recovering) {
+      this.options.log(`the server ended session ${expired.sessionId ?? ''}; opening a new one with the host's initialize`);
+      this.recovering = this.reopen(expired).finally(() => (this.recovering = undefined));
+    }
+    return this.recovering;
+  }
+
+  private async reopen(expired: RemoteSession): Promise<void> {
+    const delays = [0, 250, 500, 1000, 2000, 4000];
+    let lastError: unknown;
+    for (const delay of delays) {
+      if (this.closing) return;
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+      const fresh = this.connectRemote();
+      try {
+        await fresh.start();
+        if (this.initializeParams !== undefined) await fresh.initialize(this.initializeParams, this.options.requestTimeoutMs);
+        this.remote = fresh;
+        void expired.close();
+        return;
+      } catch (error) {
+        lastError = error;
+        await fresh.close();
+      }
+    }
+    this.options.log(`could not open a new session: ${oneLine(lastError)} (the next request tries again)`);
+    // The next request finds the old session still in place, gets 404 again and retries the recovery.
+    throw lastError;
+  }
+
+  /** Ends the wait for an answer; the entry, if the request was still awaited. */
+  private settle(id: RequestId): Pending | undefined {
+    const entry = this.pending.get(id);
+    if (!entry) return undefined;
+    clearTimeout(entry.timer);
+    this.pending.delete(id);
+    return entry;
+  }
+
+  /** Answers a host request with an error, unless it was answered already (or belongs to an older session). */
+  private answerWithError(id: RequestId, text: string, onSession?: RemoteSession): void {
+    if (onSession && onSession !== this.remote) return;
+    if (!this.settle(id)) return;
+    void this.host.send(errorAnswer(id, `mcp-msgpack-bridge: ${text}`)).catch(() => {});
+  }
+}
+
+/**
+ * An initialize or server/discover result without the native-bytes capability the bridge negotiated for
+ * itself: the host asked for none of it, and a JSON server would not have announced it.
+ */
+function withoutOurCapability(message: JSONRPCMessage): JSONRPCMessage {
+  const result = (message as { result?: { capabilities?: { experimental?: Record<string, unknown> } } }).result;
+  const experimental = result?.capabilities?.experimental;
+  if (!experimental || !(NATIVE_BYTES_CAPABILITY in experimental)) return message;
+  const { [NATIVE_BYTES_CAPABILITY]: _ours, ...rest } = experimental;
+  const capabilities: Record<string, unknown> = { ...result!.capabilities };
+  if (Object.keys(rest).length > 0) capabilities.experimental = rest;
+  else delete capabilities.experimental;
+  return { ...message, result: { ...result, capabilities } } as JSONRPCMessage;
+}
+
+/** The SDK's UnauthorizedError: the provider sent the user to the browser, and the request waits for the code. */
+function isAuthorizationNeeded(error: unknown): boolean {
+  return error instanceof Error && error.name === 'UnauthorizedError';
+}
+
+/** 404 on a request that carried a session id: the server no longer knows the session. */
+function isSessionGone(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.status === 404;
+}
