@@ -1,12 +1,9 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ConnectableServer, JSONRPCMessage, Transport } from 'mcp-msgpack-transport';
 import { errorAnswer, isNotification, isRequest, isResponse, type RequestId } from '../jsonrpc.js';
 import { oneLine, type Log } from '../log.js';
+import { startStdioChild, type ChildCommand } from './stdio-child.js';
 
-export interface ChildCommand {
-  command: string;
-  args: string[];
-}
 
 /**
  * One HTTP session served by its own stdio child (the reverse mode's default): messages pass unchanged both
@@ -64,12 +61,7 @@ export class ChildSession implements ConnectableServer {
   }
 
   private async spawn(): Promise<void> {
-    const child = new StdioClientTransport({ command: this.command.command, args: this.command.args, env: inheritedEnv(), stderr: 'inherit' });
-    this.child = child;
-    child.onmessage = (message) => void this.fromChild(message);
-    child.onerror = (error) => this.log(`stdio server: ${oneLine(error)}`);
-    child.onclose = () => void this.childExited();
-    await child.start();
+    this.child = await startStdioChild(this.command, this.log, { message: (message) => void this.fromChild(message), exit: () => void this.childExited() });
   }
 
   private async fromChild(message: JSONRPCMessage): Promise<void> {
@@ -96,11 +88,4 @@ export class ChildSession implements ConnectableServer {
     this.child = undefined;
     await this.close();
   }
-}
-
-/** The bridge's own environment, strings only: the child is the user's server and expects their variables. */
-export function inheritedEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
-  return env;
 }

@@ -1,8 +1,8 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ConnectableServer, JSONRPCMessage, Transport } from 'mcp-msgpack-transport';
 import { errorAnswer, isNotification, isRequest, isResponse, type RequestId } from '../jsonrpc.js';
 import { oneLine, type Log } from '../log.js';
-import { inheritedEnv, type ChildCommand } from './child-session.js';
+import { startStdioChild, type ChildCommand } from './stdio-child.js';
 
 type Params = Record<string, unknown> & { _meta?: Record<string, unknown> };
 
@@ -123,12 +123,7 @@ export class SharedChild {
   }
 
   private async spawn(): Promise<void> {
-    const child = new StdioClientTransport({ command: this.command.command, args: this.command.args, env: inheritedEnv(), stderr: 'inherit' });
-    this.child = child;
-    child.onmessage = (message) => void this.fromChild(message);
-    child.onerror = (error) => this.log(`stdio server: ${oneLine(error)}`);
-    child.onclose = () => void this.childExited();
-    await child.start();
+    this.child = await startStdioChild(this.command, this.log, { message: (message) => void this.fromChild(message), exit: () => void this.childExited() });
   }
 
   private async fromChild(message: JSONRPCMessage): Promise<void> {
