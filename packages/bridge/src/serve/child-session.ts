@@ -4,7 +4,6 @@ import { errorAnswer, isNotification, isRequest, isResponse, type RequestId } fr
 import { oneLine, type Log } from '../log.js';
 import { startStdioChild, type ChildCommand } from './stdio-child.js';
 
-
 /**
  * One HTTP session served by its own stdio child (the reverse mode's default): messages pass unchanged both
  * ways, the child is spawned with the session's first message and ended with the session, and a child that
