@@ -30,6 +30,8 @@ export async function directoriesFromRoots(roots: readonly Root[], log: (message
  * MCP roots, as the official server handles them: after initialize, a client that declares roots is asked
  * for them and they replace the allowed list (when at least one is usable); roots/list_changed asks again.
  * Without roots capability, the command-line directories stay, and having none is an error.
+ * On MCP 2026-07-28 there is no initialize (oninitialized never runs) and no session to keep roots in: such
+ * clients work within the command-line directories (README, "SDK versions").
  */
 export function installRootsHandling(server: McpServer, allowed: AllowedDirectories, log: (message: string) => void): void {
   const refresh = async (): Promise<void> => {
