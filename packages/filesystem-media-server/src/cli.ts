@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { isLoopbackAddress, listenBun, listenNode, McpHttpHandler, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
 import { descriptorPathsAvailable } from './security/fd-path.js';
@@ -62,8 +63,13 @@ async function main(): Promise<void> {
     log(`mcp-filesystem-media-server listening on ${running.url.href} (Streamable HTTP, JSON or MessagePack)`);
     return;
   }
-  const server = createFilesystemServer(serverOptions);
-  await server.connect(new StdioMsgpackServerTransport(process.stdin, process.stdout, { nativeBytes: true }));
+  // serveStdio picks the revision from the client's first message (2025-11-25's initialize, or a 2026-07-28
+  // request) and pins one server instance for the connection, so roots from the client stay with it.
+  const wire = new StdioMsgpackServerTransport(process.stdin, process.stdout, { nativeBytes: true });
+  serveStdio(() => createFilesystemServer({ ...serverOptions, wireTransport: wire }), {
+    transport: wire,
+    onerror: (error) => log(`mcp-filesystem-media-server: ${error.message}`),
+  });
   log('mcp-filesystem-media-server running on stdio (JSON or MessagePack)');
 }
 

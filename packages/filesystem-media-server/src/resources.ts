@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
+import type { ReadResourceResult } from '@modelcontextprotocol/server';
 import { blobResourceContents } from './media/media-content.js';
 import { FALLBACK_MEDIA_TYPE } from './media/mime.js';
 import { readMediaFile, releaseMedia } from './media/read-media.js';

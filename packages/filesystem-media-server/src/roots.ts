@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, RootsListChangedNotificationSchema, type Root } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { SdkError, SdkErrorCode, type Root } from '@modelcontextprotocol/server';
 import { expandHome, type AllowedDirectories, type AllowedDirectory } from './security/allowed-directories.js';
 
 /** Turns MCP roots into allowed directories: file:// URIs (or plain paths) of existing directories, real paths. */
@@ -30,6 +30,8 @@ export async function directoriesFromRoots(roots: readonly Root[], log: (message
  * MCP roots, as the official server handles them: after initialize, a client that declares roots is asked
  * for them and they replace the allowed list (when at least one is usable); roots/list_changed asks again.
  * Without roots capability, the command-line directories stay, and having none is an error.
+ * On MCP 2026-07-28 there is no initialize (oninitialized never runs) and no session to keep roots in: such
+ * clients work within the command-line directories (README, "SDK versions").
  */
 export function installRootsHandling(server: McpServer, allowed: AllowedDirectories, log: (message: string) => void): void {
   const refresh = async (): Promise<void> => {
@@ -44,7 +46,7 @@ export function installRootsHandling(server: McpServer, allowed: AllowedDirector
   };
 
   // Path checks wait for a fetch in progress (AllowedDirectories.track), so no call runs on a stale list.
-  server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+  server.server.setNotificationHandler('notifications/roots/list_changed', async () => {
     const update = refresh().catch((error: unknown) => log(`Failed to request roots from client: ${String(error)}`));
     allowed.track(update);
     await update;
@@ -74,7 +76,7 @@ async function listRootsPatiently(server: McpServer): Promise<{ roots: Root[] }>
     } catch (error) {
       lastError = error;
       // Only a timeout is worth another try; a refusal from the client is its answer.
-      if ((error as { code?: unknown }).code !== ErrorCode.RequestTimeout) break;
+      if (!(error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)) break;
     }
   }
   throw lastError;

@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { DEFAULT_MAX_MEDIA_BYTES } from './media/limits.js';
 import { deliveryFor } from './media/media-content.js';
 import { registerFileResources } from './resources.js';
@@ -30,6 +30,12 @@ export interface FilesystemServerOptions {
    * default) for any other transport: the media is then encoded as base64 in the handler.
    */
   nativeBytes?: boolean;
+  /**
+   * The transport on the wire, when the server is connected through something in between (SDK v2's
+   * `serveStdio` connects each server to an inner channel): where media delivery reads whether the client
+   * negotiated native bytes. Default: the server's own transport.
+   */
+  wireTransport?: object;
   /** Diagnostics (roots updates and the like). Default: stderr. */
   log?: (message: string) => void;
 }
@@ -47,7 +53,7 @@ export function createFilesystemServer(options: FilesystemServerOptions): McpSer
   const given = options.allowedDirectories;
   const allowed = new AllowedDirectories(given instanceof AllowedDirectories ? given.snapshot() : given);
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
-  const ctx: ToolContext = { fs: new GuardedFs(allowed), allowed, maxMediaBytes, media: deliveryFor(server, options.nativeBytes ?? false) };
+  const ctx: ToolContext = { fs: new GuardedFs(allowed), allowed, maxMediaBytes, media: deliveryFor(server, options.nativeBytes ?? false, options.wireTransport) };
 
   registerReadTools(server, ctx);
   registerMediaTool(server, ctx);

@@ -149,7 +149,13 @@ describe('bad input gives clear errors and the server stays up', { timeout: LIMI
     await failsClearly('read_media_file', { path: at('pixel.png'), as: 'carrier-pigeon' }, /Input validation error/);
     await failsClearly('move_file', { source: at('hello.txt') }, /Input validation error/);
     await failsClearly('read_text_file', { path: '' }, /empty path/);
-    await failsClearly('no_such_tool', {}, /not found/);
+    // SDK v2 (as MCP 2025-11-25 says) answers an unknown tool with a JSON-RPC error, not a tool error result.
+    await assert.rejects(call(conn.client, 'no_such_tool', {}), (error: { code?: number; message?: string }) => {
+      assert.equal(error.code, -32602);
+      assert.match(String(error.message), /Tool no_such_tool not found/);
+      return true;
+    });
+    assert.equal(textOf(await call(conn.client, 'read_text_file', { path: at('hello.txt') })), 'hello\nworld\n', 'still serving');
   });
 
   it('over real stdio: malformed arguments, missing files and denied resources leave the process serving', async () => {

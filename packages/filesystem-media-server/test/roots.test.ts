@@ -1,14 +1,18 @@
 // MCP roots: a client that declares roots replaces the allowed list after initialize; roots/list_changed
 // makes the server ask again; unusable roots are skipped; each server instance (each HTTP session) keeps
-// its own list.
+// its own list; over stdio through the CLI (SDK v2's serveStdio) too. A 2026-07-28 client (stateless, no
+// initialize) is not asked for roots: the command-line directories stay (README, "MCP roots").
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { ListRootsRequestSchema, type Root } from '@modelcontextprotocol/sdk/types.js';
-import { call, connectInProcess, connectOver, LIMIT, newClient, textOf, type Connected } from './helpers/client.js';
+import { call, connectInProcess, connectOver, LIMIT, newClient, OUR_CLI, textOf, type Connected } from './helpers/client.js';
 import { spawnHttpServer } from './helpers/http-server.js';
 import { makeLayout, type Layout } from './helpers/layout.js';
 
@@ -144,6 +148,44 @@ describe('MCP roots', { timeout: LIMIT }, () => {
       assert.equal(await waitForAllowed(sessions[1]!, (t) => !t.includes(layout.allowed)), `Allowed directories:\n${rootB}`);
       assert.equal((await call(sessions[0]!.client, 'read_text_file', { path: path.join(rootB, 'here.txt') })).isError, true);
       assert.equal(textOf(await call(sessions[1]!.client, 'read_text_file', { path: path.join(rootB, 'here.txt') })), 'in rootB');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('over stdio (the CLI, on SDK v2\'s serveStdio), roots replace the command-line directories', async () => {
+    const client = newClient({ roots: { listChanged: true } });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: uri(rootA) }] }));
+    const conn = await connectOver(new StdioClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed], stderr: 'ignore' }), client);
+    open.push(conn);
+    assert.equal(await waitForAllowed(conn, (t) => t.includes(rootA)), `Allowed directories:\n${rootA}`);
+  });
+
+  it('2026-07-28 (no initialize): a client declaring roots is not asked; the command-line directories stay', async () => {
+    const server = await spawnHttpServer([layout.allowed]);
+    const transports = {
+      stdio: () => new StdioMsgpackClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed], stderr: 'ignore' }),
+      http: () => new HttpMsgpackClientTransport(server.url),
+    };
+    try {
+      for (const [kind, transport] of Object.entries(transports)) {
+        let asked = 0;
+        const client = new ClientV2({ name: 'modern', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+        client.setRequestHandler('roots/list', async () => {
+          asked += 1;
+          return { roots: [{ uri: uri(rootA) }] };
+        });
+        await client.connect(transport());
+        try {
+          const listed = await client.callTool({ name: 'list_allowed_directories', arguments: {} });
+          assert.deepEqual(listed.structuredContent, { content: `Allowed directories:\n${layout.allowed}` }, kind);
+          const denied = await client.callTool({ name: 'read_text_file', arguments: { path: path.join(rootA, 'here.txt') } });
+          assert.equal(denied.isError, true, `${kind}: a root the server never took is not readable`);
+          assert.equal(asked, 0, kind);
+        } finally {
+          await client.close();
+        }
+      }
     } finally {
       await server.stop();
     }

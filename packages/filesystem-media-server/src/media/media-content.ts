@@ -1,5 +1,5 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { BlobResourceContents, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { BlobResourceContents, ContentBlock } from '@modelcontextprotocol/server';
 import { nativeAudio, nativeBlobContents, nativeBlobResource, nativeImage } from 'mcp-msgpack-transport';
 import { DEFAULT_MAX_FRAME_BYTES } from 'mcp-msgpack-transport/wire';
 import { base64Length, formatMiB, MESSAGE_HEADROOM_BYTES } from './limits.js';
@@ -68,14 +68,15 @@ export function blobResourceContents(payload: MediaPayload, delivery: MediaDeliv
 }
 
 /**
- * Reads the negotiation state off the connected transport where it is public: the HTTP transport's
- * per-session adapter; on stdio, a JSON client is known to get base64. Otherwise unknown.
+ * Reads the negotiation state off the transport on the wire (`wireTransport`, else the server's own) where it
+ * is public: the HTTP transport's per-session adapter; on stdio, a JSON client is known to get base64.
+ * Otherwise unknown.
  */
-export function deliveryFor(server: McpServer, native: boolean): MediaDelivery {
+export function deliveryFor(server: McpServer, native: boolean, wireTransport?: object): MediaDelivery {
   return {
     native,
     negotiated: () => {
-      const transport = server.server.transport as { adapter?: { negotiated?: unknown }; wire?: unknown } | undefined;
+      const transport = (wireTransport ?? server.server.transport) as { adapter?: { negotiated?: unknown }; wire?: unknown } | undefined;
       if (typeof transport?.adapter?.negotiated === 'boolean') return transport.adapter.negotiated;
       if (transport?.wire === 'json') return false;
       return undefined;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AllowedDirectories } from '../security/allowed-directories.js';
 import type { GuardedFs } from '../security/guarded-fs.js';
 import type { MediaDelivery } from '../media/media-content.js';
@@ -14,5 +15,8 @@ export interface ToolContext {
 export function textResult(text: string) {
   return { content: [{ type: 'text' as const, text }], structuredContent: { content: text } };
 }
+
+/** The output schema of every text tool (the official server's): the text as structuredContent.content. */
+export const TEXT_OUTPUT = z.object({ content: z.string() });
 
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;

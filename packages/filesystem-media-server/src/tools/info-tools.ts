@@ -1,6 +1,6 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { READ_ONLY, textResult, type ToolContext } from './context.js';
+import { READ_ONLY, TEXT_OUTPUT, textResult, type ToolContext } from './context.js';
 import type { GuardedFs } from '../security/guarded-fs.js';
 import { describeFsError, errorCode } from '../security/fs-errors.js';
 import type { Stats } from 'node:fs';
@@ -38,8 +38,8 @@ export function registerInfoTools(server: McpServer, ctx: ToolContext): void {
       description:
         'Metadata of a file or directory without reading it: size, creation, modification and access times, ' +
         'whether it is a file or a directory, and permission bits. Only works inside the allowed directories.',
-      inputSchema: { path: z.string() },
-      outputSchema: { content: z.string() },
+      inputSchema: z.object({ path: z.string() }),
+      outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
     async ({ path: requested }) => {
@@ -64,8 +64,8 @@ export function registerInfoTools(server: McpServer, ctx: ToolContext): void {
       description:
         'The directories this server may access (everything below them is accessible too). Call it first to ' +
         'know which paths will be accepted.',
-      inputSchema: {},
-      outputSchema: { content: z.string() },
+      inputSchema: z.object({}),
+      outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
     async () => {

@@ -1,15 +1,13 @@
 import fs from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import nodePath from 'node:path';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { childPath, type OpenedDirectory } from '../security/guarded-fs.js';
 import { fsCall } from '../security/fs-errors.js';
 import { formatSize } from '../text/format-size.js';
-import { READ_ONLY, textResult, type ToolContext } from './context.js';
+import { READ_ONLY, TEXT_OUTPUT, textResult, type ToolContext } from './context.js';
 import { isExcludedFromTree, matchesGlob } from './globs.js';
-
-const textOutput = { content: z.string() };
 
 /** Opens the requested directory (verified), runs `use`, closes it. */
 async function withDirectory<T>(ctx: ToolContext, requested: string, use: (dir: OpenedDirectory) => Promise<T>): Promise<T> {
@@ -35,8 +33,8 @@ export function registerListTools(server: McpServer, ctx: ToolContext): void {
       description:
         'List the entries of a directory, one per line, each marked [DIR] or [FILE]. ' +
         'Only works inside the allowed directories.',
-      inputSchema: { path: z.string() },
-      outputSchema: textOutput,
+      inputSchema: z.object({ path: z.string() }),
+      outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
     async ({ path }) =>
@@ -50,11 +48,11 @@ export function registerListTools(server: McpServer, ctx: ToolContext): void {
       description:
         'List the entries of a directory with [DIR]/[FILE] marks and file sizes, sorted by name or by size ' +
         '(largest first), followed by totals. Only works inside the allowed directories.',
-      inputSchema: {
+      inputSchema: z.object({
         path: z.string(),
         sortBy: z.enum(['name', 'size']).optional().default('name').describe("Sort by 'name' or by 'size'"),
-      },
-      outputSchema: textOutput,
+      }),
+      outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
     async ({ path, sortBy }) =>
@@ -79,8 +77,8 @@ export function registerListTools(server: McpServer, ctx: ToolContext): void {
         "A recursive tree of a directory as JSON (2-space indented): each entry has 'name' and 'type' " +
         "('file' or 'directory'); directories also have 'children' (possibly empty). Entries matching " +
         'excludePatterns (globs, relative to the path) are left out. Only works inside the allowed directories.',
-      inputSchema: { path: z.string(), excludePatterns: z.array(z.string()).optional().default([]) },
-      outputSchema: textOutput,
+      inputSchema: z.object({ path: z.string(), excludePatterns: z.array(z.string()).optional().default([]) }),
+      outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
     async ({ path, excludePatterns }) => {
@@ -97,8 +95,8 @@ export function registerListTools(server: McpServer, ctx: ToolContext): void {
         "Find files and directories below a path whose path relative to it matches a glob ('*.ts' at the " +
         "top level, '**/*.ts' at any depth), skipping excludePatterns. Returns full paths, one per line. " +
         'Symbolic links leading outside the allowed directories are skipped. Only searches the allowed directories.',
-      inputSchema: { path: z.string(), pattern: z.string(), excludePatterns: z.array(z.string()).optional().default([]) },
-      outputSchema: textOutput,
+      inputSchema: z.object({ path: z.string(), pattern: z.string(), excludePatterns: z.array(z.string()).optional().default([]) }),
+      outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
     async ({ path, pattern, excludePatterns }) => {

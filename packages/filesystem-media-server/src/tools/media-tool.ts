@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { mediaContentBlock } from '../media/media-content.js';
 import { fileNameOf, readMediaFile, statMediaFile } from '../media/read-media.js';
@@ -16,14 +16,14 @@ export function registerMediaTool(server: McpServer, ctx: ToolContext): void {
         'answer is a link (a file:// URI readable with resources/read) instead of the bytes. ' +
         'structuredContent holds metadata only (path, uri, mimeType, size), never the bytes a second time. ' +
         'Only works inside the allowed directories.',
-      inputSchema: {
+      inputSchema: z.object({
         path: z.string(),
         as: z
           .enum(['inline', 'resource_link'])
           .optional()
           .describe("'inline' (default): the media in the result; 'resource_link': a link to read with resources/read"),
-      },
-      outputSchema: { path: z.string(), uri: z.string(), mimeType: z.string(), size: z.number() },
+      }),
+      outputSchema: z.object({ path: z.string(), uri: z.string(), mimeType: z.string(), size: z.number() }),
       annotations: READ_ONLY,
     },
     async ({ path, as }) => {

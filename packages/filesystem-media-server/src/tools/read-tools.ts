@@ -1,9 +1,8 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { readHead, readTail, readWholeText } from '../text/read-text.js';
-import { READ_ONLY, textResult, type ToolContext } from './context.js';
+import { READ_ONLY, TEXT_OUTPUT, textResult, type ToolContext } from './context.js';
 
-const textOutput = { content: z.string() };
 
 /** Files read_multiple_files keeps open at once: a long list must not exhaust file descriptors. */
 const READ_CONCURRENCY = 16;
@@ -37,11 +36,11 @@ export async function readTextFile(ctx: ToolContext, requested: string, head?: n
 }
 
 export function registerReadTools(server: McpServer, ctx: ToolContext): void {
-  const inputSchema = {
+  const inputSchema = z.object({
     path: z.string(),
     tail: z.number().optional().describe('Return only the last N lines of the file'),
     head: z.number().optional().describe('Return only the first N lines of the file'),
-  };
+  });
   const handler = async ({ path, head, tail }: { path: string; head?: number; tail?: number }) =>
     textResult(await readTextFile(ctx, path, head, tail));
 
@@ -54,7 +53,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
         "Pass 'head' for only the first N lines or 'tail' for only the last N lines (not both). " +
         'Files containing NUL bytes are refused as binary: use read_media_file for those.',
       inputSchema,
-      outputSchema: textOutput,
+      outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
     handler,
@@ -66,7 +65,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       title: 'Read File (Deprecated)',
       description: 'Read a file as text. DEPRECATED: use read_text_file, which this tool is an alias of.',
       inputSchema,
-      outputSchema: textOutput,
+      outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
     handler,
@@ -79,10 +78,10 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       description:
         'Read several text files in one call. Each file appears under its path; a file that cannot be read ' +
         'shows its error in place and does not stop the others. Only works inside the allowed directories.',
-      inputSchema: {
+      inputSchema: z.object({
         paths: z.array(z.string()).min(1).describe('Paths of the files to read, each inside the allowed directories'),
-      },
-      outputSchema: textOutput,
+      }),
+      outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
     async ({ paths }) => {

@@ -1,10 +1,9 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { applyEdits, fencedDiff } from '../text/edits.js';
 import { readWholeText } from '../text/read-text.js';
-import { textResult, type ToolContext } from './context.js';
+import { TEXT_OUTPUT, textResult, type ToolContext } from './context.js';
 
-const textOutput = { content: z.string() };
 
 export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -15,8 +14,8 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
         'Create a file, or replace an existing one entirely, with the given text (UTF-8). Existing files are ' +
         'overwritten without warning. The write is atomic: readers see the old or the new file, never a part. ' +
         'Only works inside the allowed directories.',
-      inputSchema: { path: z.string(), content: z.string() },
-      outputSchema: textOutput,
+      inputSchema: z.object({ path: z.string(), content: z.string() }),
+      outputSchema: TEXT_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
     },
     async ({ path, content }) => {
@@ -33,7 +32,7 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
         'Edit a text file by replacing text: each edit replaces the first exact occurrence of oldText (or, ' +
         'failing that, lines equal to it apart from indentation) with newText. Returns a git-style unified ' +
         'diff of the change; with dryRun the file is left untouched. Only works inside the allowed directories.',
-      inputSchema: {
+      inputSchema: z.object({
         path: z.string(),
         edits: z.array(
           z.object({
@@ -42,8 +41,8 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
           }),
         ),
         dryRun: z.boolean().default(false).describe('Only show the diff, do not change the file'),
-      },
-      outputSchema: textOutput,
+      }),
+      outputSchema: TEXT_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
     },
     async ({ path, edits, dryRun }) => {
@@ -69,8 +68,8 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
       description:
         'Create a directory, with any missing parents; succeeds quietly when it already exists. ' +
         'Only works inside the allowed directories.',
-      inputSchema: { path: z.string() },
-      outputSchema: textOutput,
+      inputSchema: z.object({ path: z.string() }),
+      outputSchema: TEXT_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },
     async ({ path }) => {
@@ -86,8 +85,8 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
       description:
         'Move or rename a file or directory. Fails when the destination already exists. A symbolic link is ' +
         'moved as the link itself. Source and destination must both be inside the allowed directories.',
-      inputSchema: { source: z.string(), destination: z.string() },
-      outputSchema: textOutput,
+      inputSchema: z.object({ source: z.string(), destination: z.string() }),
+      outputSchema: TEXT_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
     },
     async ({ source, destination }) => {
