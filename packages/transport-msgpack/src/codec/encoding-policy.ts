@@ -1,5 +1,5 @@
 import type { EncodingBreakEven } from '../runtime/runtime.js';
-import type { WireKind } from './message-codec.js';
+import type { MessageAdapter, WireKind } from './message-codec.js';
 
 export type { EncodingBreakEven };
 
@@ -65,4 +65,13 @@ export function chooseWire(message: unknown, policy: EncodingPolicy, breakEven: 
   if (!shape.truncated && shape.values < breakEven.smallValues) return breakEven.msgpackForSmall ? 'msgpack' : 'json';
   const keyDense = shape.keys >= shape.values * KEY_DENSE_SHARE;
   return (keyDense ? breakEven.msgpackForKeyDense : breakEven.msgpackForKeySparse) ? 'msgpack' : 'json';
+}
+
+/**
+ * chooseWire's `needsMsgpack` for a connection: its adapter asked of a message, or of each message of a
+ * batch. Made once per transport, not per body.
+ */
+export function adapterNeedsMsgpack(adapter: MessageAdapter): (body: unknown) => boolean {
+  const needs = (message: unknown) => adapter.needsMsgpack?.(message as never) ?? false;
+  return (body) => (Array.isArray(body) ? body.some(needs) : needs(body));
 }

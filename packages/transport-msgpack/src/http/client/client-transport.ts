@@ -2,7 +2,7 @@ import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { WireKind } from '../../codec/message-codec.js';
 import { createWireCodecs, type TypedWireCodecs } from '../../codec/wire-codecs.js';
-import { chooseWire } from '../../codec/encoding-policy.js';
+import { adapterNeedsMsgpack, chooseWire } from '../../codec/encoding-policy.js';
 import { runtime } from '../../runtime/current.js';
 import { adapterFromOption } from '../../native-bytes/adapter.js';
 import type { WireSelection } from '../../connection/wire-selection.js';
@@ -47,6 +47,8 @@ export class HttpMsgpackClientTransport implements Transport {
   private readonly fetches: ClientFetches;
   private readonly auth: ClientAuth | undefined;
   private readonly codecs: TypedWireCodecs;
+  /** Whether a body must go as MessagePack (native bytes), for the per-message policy; made on first use. */
+  private needsMsgpack: ((body: unknown) => boolean) | undefined;
   private readonly wireState: ClientWire;
   private readonly headers: RequestHeaders;
   private readonly signals = new RequestSignals();
@@ -182,9 +184,8 @@ export class HttpMsgpackClientTransport implements Transport {
 
   /** The encoding of one request body, to a server that reads either (the `encoding` option). */
   private requestWire(message: JSONRPCMessage | JSONRPCMessage[]): WireKind {
-    const adapter = this.codecs.msgpack.adapter;
-    const needsMsgpack = (body: unknown) => (Array.isArray(body) ? body : [body]).some((m) => adapter.needsMsgpack?.(m) ?? false);
-    return chooseWire(message, this.options.encoding ?? 'cheapest-cpu', runtime.encodingBreakEven, needsMsgpack);
+    this.needsMsgpack ??= adapterNeedsMsgpack(this.codecs.msgpack.adapter);
+    return chooseWire(message, this.options.encoding ?? 'cheapest-cpu', runtime.encodingBreakEven, this.needsMsgpack);
   }
 
   /** One POST; true when its reply is a stream that is being read (and will release the signal). */

@@ -3,7 +3,7 @@ import { isInitializeRequest, isInitializedNotification, isJSONRPCRequest, type 
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../mcp/protocol-versions.js';
 import type { EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../../codec/message-codec.js';
-import { chooseWire } from '../../codec/encoding-policy.js';
+import { adapterNeedsMsgpack, chooseWire } from '../../codec/encoding-policy.js';
 import { runtime } from '../../runtime/current.js';
 import { createWireCodecs, type TypedWireCodecs } from '../../codec/wire-codecs.js';
 import { adapterFromOption } from '../../native-bytes/adapter.js';
@@ -50,6 +50,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private readonly keepAliveMs: number;
   private readonly modernRevisions: readonly string[];
   private readonly codecs: TypedWireCodecs;
+  /** Whether a body must go as MessagePack (native bytes), for the per-message policy; made on first use. */
+  private needsMsgpack: ((body: unknown) => boolean) | undefined;
   private readonly formats: EventFormats;
   private readonly table: StreamTable;
   private readonly report = (error: Error) => this.onerror?.(error);
@@ -232,8 +234,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private replyCodec(replyWire: WireKind, perMessage: boolean): ReplyCodec {
     if (!perMessage) return this.codecs[replyWire];
     const policy = this.options.encoding ?? 'cheapest-cpu';
-    const adapter = this.codecs.msgpack.adapter;
-    const needsMsgpack = (body: unknown) => (Array.isArray(body) ? body : [body]).some((m) => adapter.needsMsgpack?.(m) ?? false);
+    this.needsMsgpack ??= adapterNeedsMsgpack(this.codecs.msgpack.adapter);
+    const needsMsgpack = this.needsMsgpack;
     return (body) => this.codecs[chooseWire(body, policy, runtime.encodingBreakEven, needsMsgpack)];
   }
 
