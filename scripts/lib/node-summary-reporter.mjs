@@ -24,9 +24,11 @@ export default async function* summaryReporter(source) {
     if (data.file) files.add(data.file);
     if (event.type === 'test:start') enclosing.splice(data.nesting, Infinity, data.name);
     if (event.type === 'test:stderr' && data.file) stderrByFile.set(data.file, (stderrByFile.get(data.file) ?? '') + data.message);
-    if (event.type === 'test:pass' && !isSuite(data)) {
-      if (data.skip !== undefined || data.todo !== undefined) skipped++;
-      else passed++;
+    // A skipped suite (describe with `skip`) registers none of its tests: it counts as one skipped.
+    if (event.type === 'test:pass' && (data.skip !== undefined || data.todo !== undefined)) {
+      skipped++;
+    } else if (event.type === 'test:pass' && !isSuite(data)) {
+      passed++;
     } else if (event.type === 'test:fail' && !isSuite(data)) {
       const error = data.details?.error;
       // A test whose subtests failed, or a file whose tests failed, adds nothing: its subtests are counted.
