@@ -1,6 +1,6 @@
-import { isInitializedNotification, isJSONRPCRequest } from '../../jsonrpc/kinds.js';
-import type { JSONRPCMessage } from '../../mcp/types.js';
-import type { Refusal } from './responses.js';
+import { isInitializedNotification, isJSONRPCRequest } from '../../../jsonrpc/kinds.js';
+import type { JSONRPCMessage } from '../../../mcp/types.js';
+import type { Refusal } from '../exchange/responses.js';
 
 /**
  * A request on a session whose client has not sent `notifications/initialized` yet (SPEC.md 9.4): the SDK
