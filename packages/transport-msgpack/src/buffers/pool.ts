@@ -6,7 +6,15 @@ export interface NativeBytesPoolOptions {
   maxRetainedBytes?: number;
   /** Smaller requests get a fresh buffer, unpooled. Default 64 KiB. */
   minPooledBytes?: number;
+  /**
+   * Free buffers are dropped once the pool has gone unused (nothing taken or given back) this long, so a
+   * burst's buffers do not stay in memory for good. Default 10 s; 0 or Infinity keeps them.
+   */
+  idleReleaseMs?: number;
 }
+
+/** The default idleReleaseMs: long next to the gaps between reads of a busy server, short next to its idle time. */
+export const DEFAULT_POOL_IDLE_RELEASE_MS = 10_000;
 
 /**
  * Reusable buffers for media a server reads fresh on every call (a file, a rendered image): read into
@@ -24,10 +32,17 @@ export class NativeBytesPool {
   private retained = 0;
   private readonly maxRetained: number;
   private readonly minPooled: number;
+  private readonly idleReleaseMs: number | undefined;
+  /** performance.now() of the last buffer taken or given back. */
+  private lastUse = 0;
+  /** Set while free buffers are held: looks whether the pool went idle (one unref'd timer, none per call). */
+  private releaseTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: NativeBytesPoolOptions = {}) {
     this.maxRetained = options.maxRetainedBytes ?? 64 * 1024 * 1024;
     this.minPooled = options.minPooledBytes ?? 64 * 1024;
+    const idle = options.idleReleaseMs ?? DEFAULT_POOL_IDLE_RELEASE_MS;
+    this.idleReleaseMs = idle > 0 && idle !== Infinity ? idle : undefined;
   }
 
   /** Bytes held in free buffers now. */
@@ -39,6 +54,7 @@ export class NativeBytesPool {
   acquire(size: number): Buffer {
     if (size < this.minPooled) return Buffer.allocUnsafe(size);
     const capacity = capacityFor(size);
+    this.lastUse = performance.now();
     let whole = this.free.get(capacity)?.pop();
     if (whole) this.retained -= capacity;
     else whole = Buffer.allocUnsafeSlow(capacity);
@@ -59,6 +75,22 @@ export class NativeBytesPool {
     if (!list) this.free.set(buffer.length, (list = []));
     list.push(buffer);
     this.retained += buffer.length;
+    this.lastUse = performance.now();
+    this.watchIdle(this.idleReleaseMs);
+  }
+
+  /** Drops the free buffers once nothing has been taken or given back for idleReleaseMs. */
+  private watchIdle(delay: number | undefined): void {
+    if (delay === undefined || this.releaseTimer !== undefined) return;
+    this.releaseTimer = setTimeout(() => {
+      this.releaseTimer = undefined;
+      const idleFor = performance.now() - this.lastUse;
+      if (idleFor < this.idleReleaseMs!) return this.watchIdle(this.idleReleaseMs! - idleFor);
+      this.free.clear();
+      this.retained = 0;
+    }, delay);
+    // Free buffers must never keep a process alive.
+    (this.releaseTimer as { unref?: () => void }).unref?.();
   }
 }
 
