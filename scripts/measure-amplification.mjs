@@ -5,7 +5,8 @@
 //   node scripts/measure-amplification.mjs --http [MiB=4] [shape ...]   over HTTP (POST to a session)
 //   bun scripts/measure-amplification.mjs ...                           the same with the server on Bun
 // Shapes: emptymap emptyarr map1 str2 nil bin0 uniqmap keyorders mixed, and uniqmap-edge, keyorders-edge
-// (as many such maps as the decode budget accepts, then one string); scripts/lib/hostile-payloads.mjs.
+// (as many such maps as the decode budget accepts, then one string), and filler (one string: what the
+// payload's bytes alone cost, the baseline); scripts/lib/hostile-payloads.mjs.
 // Over HTTP the server is scripts/lib/media-http-child.mjs (McpHttpHandler as the CLI's --http sets it up,
 // listenNode or listenBun), whose session negotiated native bytes (so bin may stand in its POSTs), with
 // maxMessageBytes raised to fit the payload (the default, 4 MiB, answers a larger body 413 unread).

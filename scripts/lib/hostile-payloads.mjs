@@ -19,7 +19,7 @@ export const UNITS = {
   // As many empty maps as the budget allows (one per 8 bytes), the rest two-letter strings and nil.
   mixed: [0x80, 0xa2, 0x61, 0x62, 0xa2, 0x61, 0x62, 0xc0],
 };
-export const SHAPES = [...Object.keys(UNITS), 'uniqmap-edge', 'keyorders-edge'];
+export const SHAPES = [...Object.keys(UNITS), 'uniqmap-edge', 'keyorders-edge', 'filler'];
 // Array items per unit, where a unit holds more than one.
 const ITEMS_PER_UNIT = { mixed: 4 };
 // uniqmap: 8-byte one-entry maps, each with a key no other map has ({"00001": nil}, {"00002": nil}, ...).
@@ -98,6 +98,8 @@ function edgePayload(unit, bytes) {
 
 /** The payload of one shape (a name of UNITS, or one with `-edge`) of about `bytes`. */
 export function hostilePayload(shape, bytes) {
+  // One string filling the payload: what its bytes alone cost, the baseline of the others.
+  if (shape === 'filler') return unitPayload(UNITS.nil, bytes, 1, 0);
   if (shape.endsWith('-edge')) return edgePayload(UNITS[shape.slice(0, -5)], bytes);
   if (!(shape in UNITS)) throw new Error(`unknown shape ${shape} (known: ${SHAPES.join(', ')})`);
   return unitPayload(UNITS[shape], bytes, ITEMS_PER_UNIT[shape]);

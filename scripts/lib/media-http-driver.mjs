@@ -89,3 +89,9 @@ export function bunBinary() {
 
 export const MiB = 2 ** 20;
 export const mib = (bytes) => (bytes / MiB).toFixed(1);
+
+/** The value after `--name` on a command line, or the fallback. */
+export function optionOf(argv, name, fallback) {
+  const at = argv.indexOf(`--${name}`);
+  return at >= 0 ? argv[at + 1] : fallback;
+}
