@@ -1,4 +1,5 @@
 import { giveBack, lendBytes } from './lent-bytes.js';
+import { DEFAULT_IDLE_RELEASE_MS, IdleRelease } from './idle-release.js';
 import { Buffer } from '../runtime/buffer.js';
 
 export interface NativeBytesPoolOptions {
@@ -13,8 +14,6 @@ export interface NativeBytesPoolOptions {
   idleReleaseMs?: number;
 }
 
-/** The default idleReleaseMs: long next to the gaps between reads of a busy server, short next to its idle time. */
-export const DEFAULT_POOL_IDLE_RELEASE_MS = 10_000;
 
 /**
  * Reusable buffers for media a server reads fresh on every call (a file, a rendered image): read into
@@ -32,17 +31,16 @@ export class NativeBytesPool {
   private retained = 0;
   private readonly maxRetained: number;
   private readonly minPooled: number;
-  private readonly idleReleaseMs: number | undefined;
-  /** performance.now() of the last buffer taken or given back. */
-  private lastUse = 0;
-  /** Set while free buffers are held: looks whether the pool went idle (one unref'd timer, none per call). */
-  private releaseTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Drops the free buffers once nothing has been taken or given back for idleReleaseMs. */
+  private readonly idle: IdleRelease;
 
   constructor(options: NativeBytesPoolOptions = {}) {
     this.maxRetained = options.maxRetainedBytes ?? 64 * 1024 * 1024;
     this.minPooled = options.minPooledBytes ?? 64 * 1024;
-    const idle = options.idleReleaseMs ?? DEFAULT_POOL_IDLE_RELEASE_MS;
-    this.idleReleaseMs = idle > 0 && idle !== Infinity ? idle : undefined;
+    this.idle = new IdleRelease(options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS, () => {
+      this.free.clear();
+      this.retained = 0;
+    });
   }
 
   /** Bytes held in free buffers now. */
@@ -54,7 +52,7 @@ export class NativeBytesPool {
   acquire(size: number): Buffer {
     if (size < this.minPooled) return Buffer.allocUnsafe(size);
     const capacity = capacityFor(size);
-    this.lastUse = performance.now();
+    this.idle.use();
     let whole = this.free.get(capacity)?.pop();
     if (whole) this.retained -= capacity;
     else whole = Buffer.allocUnsafeSlow(capacity);
@@ -75,22 +73,7 @@ export class NativeBytesPool {
     if (!list) this.free.set(buffer.length, (list = []));
     list.push(buffer);
     this.retained += buffer.length;
-    this.lastUse = performance.now();
-    this.watchIdle(this.idleReleaseMs);
-  }
-
-  /** Drops the free buffers once nothing has been taken or given back for idleReleaseMs. */
-  private watchIdle(delay: number | undefined): void {
-    if (delay === undefined || this.releaseTimer !== undefined) return;
-    this.releaseTimer = setTimeout(() => {
-      this.releaseTimer = undefined;
-      const idleFor = performance.now() - this.lastUse;
-      if (idleFor < this.idleReleaseMs!) return this.watchIdle(this.idleReleaseMs! - idleFor);
-      this.free.clear();
-      this.retained = 0;
-    }, delay);
-    // Free buffers must never keep a process alive.
-    (this.releaseTimer as { unref?: () => void }).unref?.();
+    this.idle.use();
   }
 }
 
