@@ -5,6 +5,7 @@
 //   stats     its memory (process.memoryUsage, V8 heap statistics, /proc RSS and peak) and the handler's tables
 //   gc        the same after a full garbage collection (needs --expose-gc on Node)
 //   reset-hwm resets the kernel's peak-RSS mark (VmHWM), so the next stats' peak is this moment's onwards
+//   maps      resident bytes by kind of mapping (/proc/self/smaps): the brk heap, anonymous, files
 //   exit      closes the server and exits
 // Only the measure scripts use it; it is not part of the media server.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,28 @@ function stats() {
   };
 }
 
+/**
+ * Resident memory by kind of mapping (/proc/self/smaps): the brk heap, anonymous mappings (malloc's other
+ * arenas and large blocks, V8's pages) by size class, and files (code): where RSS outside V8's heap lives.
+ */
+function residentByMapping() {
+  const kinds = {};
+  let kind = 'other';
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      const [start, end] = line.split(' ')[0].split('-').map((hex) => parseInt(hex, 16));
+      const name = head[1];
+      const size = end - start;
+      kind = name === '' ? `anonymous ${size >= 64 * 2 ** 20 ? '>= 64 MiB (malloc arenas)' : size >= 2 ** 20 ? '1-64 MiB' : '< 1 MiB'}` : name.startsWith('[') ? name : 'files';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) kinds[kind] = (kinds[kind] ?? 0) + Number(rss[1]) * 1024;
+  }
+  return kinds;
+}
+
 function collect() {
   if (isBun) globalThis.Bun.gc(true);
   else if (typeof globalThis.gc === 'function') {
@@ -60,7 +83,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (command === 'gc') collect();
   // Writing 5 to clear_refs resets the peak RSS the kernel keeps for the process (Linux 4.0 and later).
   if (command === 'reset-hwm') writeFileSync('/proc/self/clear_refs', '5');
-  process.stdout.write(`${JSON.stringify(stats())}\n`);
+  process.stdout.write(`${JSON.stringify(command === 'maps' ? residentByMapping() : stats())}\n`);
 }
 await running.close();
 process.exit(0);

@@ -71,6 +71,7 @@ export async function startMediaChild({ runtime = 'node', dir, handlerOptions = 
     stats: () => ask('stats'),
     gc: () => ask('gc'),
     resetHwm: () => ask('reset-hwm'),
+    maps: () => ask('maps'),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
