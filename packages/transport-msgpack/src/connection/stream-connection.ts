@@ -9,13 +9,11 @@ import { LineReader } from '../wire/line-reader.js';
 import { MIXED_STREAM_FRAME_LIMIT, MixedReader, startsJsonText, type MixedKind } from '../wire/mixed-reader.js';
 import { messageWirePicker, type EncodingPolicy } from '../codec/encoding-policy.js';
 import { runtime } from '../runtime/current.js';
-import { receiveMessage, rejectMessage, type BadMessageSinks } from './bad-message.js';
+import { receiveMessage, rejectMessage, type BadMessageSinks } from '../codec/bad-message.js';
 import { StreamWriter } from './stream-writer.js';
 import type { DecodeBudget } from '../wire/constants.js';
-import type { WireSelection } from './wire-selection.js';
+import type { WireChoice, WireSelection } from '../wire-choice/wire-selection.js';
 import { ClientWireUpgrade, ServerWireUpgrade, type SwitchedStream } from './wire-upgrade.js';
-
-export type WireChoice = WireKind | 'auto';
 
 export interface StreamWireOptions {
   /** Largest message accepted, in bytes (frame payload or JSON line). Default 64 MiB. */
