@@ -62,6 +62,8 @@ describe('the cost policy (chooseWire)', () => {
     const counted = new Proxy(big, { get: (target, key, receiver) => (typeof key === 'string' && /^\d+$/.test(key) && pushes.count++, Reflect.get(target, key, receiver)) });
     shapeOf({ counted });
     assert.ok(pushes.count <= 512, `read ${pushes.count} items of a 100,000-item array`);
+    // Bytes count as the base64 text they become where they cannot go as bin.
+    assert.equal(shapeOf({ data: new Uint8Array(3000) }).longestString, 4000);
     // A message that fits is read whole.
     assert.deepEqual(shapeOf({ a: [1, 'xy', { b: null }] }), { values: 6, keys: 2, numbers: 1, longestString: 2, truncated: false });
   });
@@ -97,10 +99,10 @@ for (const kind of kinds) {
     return running.url;
   }
 
-  async function connect(url: URL, seen: { sent: string; type: string; signal: string | null }[], options: { encoding?: EncodingPolicy; asOldServer?: boolean } = {}) {
+  async function connect(url: URL, seen: { sent: string; type: string; signal: string | null }[], options: { encoding?: EncodingPolicy; asOldServer?: boolean; nativeBytes?: boolean } = {}) {
     const fallbacks: unknown[] = [];
     const transport = new HttpMsgpackClientTransport(url, {
-      nativeBytes: true,
+      nativeBytes: options.nativeBytes ?? true,
       encoding: options.encoding,
       fetch: recordingFetch(seen, options.asOldServer),
       onwirefallback: (f) => fallbacks.push(f),

@@ -48,13 +48,17 @@ export function shapeOf(message: unknown): MessageShape {
       if (value.length > shape.longestString) shape.longestString = value.length;
     } else if (typeof value === 'number') {
       shape.numbers++;
+    } else if (value instanceof Uint8Array) {
+      // Bytes that do not go as bin (no native bytes on this connection) go as base64 text on either wire.
+      const base64Chars = Math.ceil(value.byteLength / 3) * 4;
+      if (base64Chars > shape.longestString) shape.longestString = base64Chars;
     } else if (Array.isArray(value)) {
       // Only the items the walk can still read: a 100,000-item array must not cost 100,000 pushes.
       const room = WALK_LIMIT - shape.values - pending.length;
       const end = Math.min(value.length, Math.max(room, 1));
       if (end < value.length) shape.truncated = true;
       for (let i = end - 1; i >= 0; i--) pending.push(value[i]);
-    } else if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
+    } else if (value !== null && typeof value === 'object') {
       for (const key in value) {
         shape.keys++;
         pending.push((value as Record<string, unknown>)[key]);
