@@ -366,6 +366,8 @@ for (const kind of serverKinds) {
       });
       await init.body?.cancel();
       const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+      const initialized = await fetch(endpoint.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      assert.equal(initialized.status, 202);
       const unknown = await fetch(endpoint.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'unknown/method' }) });
       const text = await unknown.text();
       assert.equal(unknown.status, 200);

@@ -48,6 +48,20 @@ describe('NativeBytesPool', () => {
     pool.release(pool.acquire(100));
     assert.equal(pool.retainedBytes, 2 * MiB);
   });
+
+  it('drops its free buffers once unused for idleReleaseMs; 0 keeps them', async () => {
+    const idle = new NativeBytesPool({ idleReleaseMs: 20 });
+    const kept = new NativeBytesPool({ idleReleaseMs: 0 });
+    for (const pool of [idle, kept]) pool.release(pool.acquire(MiB));
+    assert.equal(idle.retainedBytes, MiB);
+    const deadline = Date.now() + 10_000;
+    while (idle.retainedBytes > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(idle.retainedBytes, 0, 'the idle pool let go of its buffer');
+    assert.equal(kept.retainedBytes, MiB);
+    // Released means gone, not broken: the next acquire gets a fresh buffer and pooling goes on.
+    idle.release(idle.acquire(MiB));
+    assert.equal(idle.retainedBytes, MiB);
+  });
 });
 
 const CALLS = 12;

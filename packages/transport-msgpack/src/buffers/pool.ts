@@ -1,4 +1,5 @@
 import { giveBack, lendBytes } from './lent-bytes.js';
+import { DEFAULT_IDLE_RELEASE_MS, IdleRelease } from './idle-release.js';
 import { Buffer } from '../runtime/buffer.js';
 
 export interface NativeBytesPoolOptions {
@@ -6,7 +7,13 @@ export interface NativeBytesPoolOptions {
   maxRetainedBytes?: number;
   /** Smaller requests get a fresh buffer, unpooled. Default 64 KiB. */
   minPooledBytes?: number;
+  /**
+   * Free buffers are dropped once the pool has gone unused (nothing taken or given back) this long, so a
+   * burst's buffers do not stay in memory for good. Default 10 s; 0 or Infinity keeps them.
+   */
+  idleReleaseMs?: number;
 }
+
 
 /**
  * Reusable buffers for media a server reads fresh on every call (a file, a rendered image): read into
@@ -24,10 +31,16 @@ export class NativeBytesPool {
   private retained = 0;
   private readonly maxRetained: number;
   private readonly minPooled: number;
+  /** Drops the free buffers once nothing has been taken or given back for idleReleaseMs. */
+  private readonly idle: IdleRelease;
 
   constructor(options: NativeBytesPoolOptions = {}) {
     this.maxRetained = options.maxRetainedBytes ?? 64 * 1024 * 1024;
     this.minPooled = options.minPooledBytes ?? 64 * 1024;
+    this.idle = new IdleRelease(options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS, () => {
+      this.free.clear();
+      this.retained = 0;
+    });
   }
 
   /** Bytes held in free buffers now. */
@@ -39,6 +52,7 @@ export class NativeBytesPool {
   acquire(size: number): Buffer {
     if (size < this.minPooled) return Buffer.allocUnsafe(size);
     const capacity = capacityFor(size);
+    this.idle.use();
     let whole = this.free.get(capacity)?.pop();
     if (whole) this.retained -= capacity;
     else whole = Buffer.allocUnsafeSlow(capacity);
@@ -59,6 +73,7 @@ export class NativeBytesPool {
     if (!list) this.free.set(buffer.length, (list = []));
     list.push(buffer);
     this.retained += buffer.length;
+    this.idle.use();
   }
 }
 

@@ -1,4 +1,5 @@
 import { lendBytes } from '../buffers/lent-bytes.js';
+import { DEFAULT_IDLE_RELEASE_MS, IdleRelease } from '../buffers/idle-release.js';
 import { Buffer } from '../runtime/buffer.js';
 
 /**
@@ -57,6 +58,12 @@ export abstract class EncodeArena {
   private lastSize = 0;
   /** A large message's buffer whose message was written: for the next large message; dropped by a small one. */
   private spare: Buffer | undefined;
+  /**
+   * Lets go of the spares and a grown arena once no large message has been written for a while: an encoder
+   * lives as long as its connection (an HTTP session: up to its idle timeout), and a session that sent one
+   * large reply would otherwise hold a buffer that size for all that time. Used on large messages only.
+   */
+  private readonly idle = new IdleRelease(DEFAULT_IDLE_RELEASE_MS, () => this.releaseKept());
 
   /** Makes room for a message like the last one, which starts at `pos`. */
   protected prepareMessage(): void {
@@ -108,6 +115,20 @@ export abstract class EncodeArena {
   protected useOwnBuffer(buffer: Buffer, pos: number): void {
     this.useBuffer(buffer, pos, buffer.length <= MAX_SPARE_BYTES ? 'own' : undefined);
     this.grew = true; // not kept as the arena once this message is out
+    this.idle.use();
+  }
+
+  /** @internal Bytes in buffers kept between messages: the arena, its spare and the large messages' spare. */
+  get keptBytes(): number {
+    return this.buf.length + (this.spareArena?.length ?? 0) + (this.spare?.length ?? 0);
+  }
+
+  /** Drops what is kept between messages, between messages (an idle timer runs no encode in the middle). */
+  private releaseKept(): void {
+    // First, since a retired buffer whose messages are all written goes back to a spare slot.
+    if (this.buf.length > ARENA_BYTES) this.replaceArena(0);
+    this.spare = undefined;
+    this.spareArena = undefined;
   }
 
   /**
@@ -145,6 +166,7 @@ export abstract class EncodeArena {
 
   /** A retired buffer whose messages were all written goes back to its slot (the larger one is kept). */
   private keep(lease: BufferLease): void {
+    this.idle.use();
     const buffer = lease.buffer;
     if (lease.own) {
       if (this.spare === undefined || this.spare.length < buffer.length) this.spare = buffer;
@@ -159,6 +181,7 @@ export abstract class EncodeArena {
     const spare = this.spareArena;
     const buffer = spare !== undefined && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size);
     if (buffer === spare) this.spareArena = undefined;
+    if (size > ARENA_BYTES) this.idle.use();
     this.useBuffer(buffer, 0, size > ARENA_BYTES ? 'arena' : undefined);
   }
 

@@ -1,18 +1,21 @@
 // Serving a handler on Bun: Bun.serve, with the Bun adapter.
-import type { WebMcpHttpHandler } from '../server/endpoint/handler.js';
+import { afterBody, type WebMcpHttpHandler } from '../server/endpoint/handler.js';
 import { bunServeResponse } from './bun-adapter.js';
-import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/endpoint/listen-options.js';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/endpoint/listen-options.js';
+import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 
 interface BunServer {
   port: number;
   stop(closeActiveConnections?: boolean): void | Promise<void>;
+  /** Sets this request's connection idle timeout, in seconds (0: none). */
+  timeout(req: Request, seconds: number): void;
 }
 interface BunGlobal {
   serve(options: {
     hostname: string;
     port: number;
     idleTimeout?: number;
-    fetch(req: Request): Response | Promise<Response>;
+    fetch(req: Request, server: BunServer): Response | Promise<Response>;
   }): BunServer;
 }
 
@@ -27,16 +30,23 @@ export async function listenBun(handler: WebMcpHttpHandler, options: ListenOptio
   if (!bun) throw new Error('listenBun needs the Bun runtime');
   const host = options.host ?? DEFAULT_LISTEN_HOST;
   const path = options.path ?? DEFAULT_MCP_PATH;
+  const idleTimeout = bunIdleTimeoutSeconds(options.idleTimeoutMs);
   const server = bun.serve({
     hostname: host,
     port: options.port ?? 0,
-    // Bun closes connections idle for 10 s by default, which would cut long-lived streams.
-    idleTimeout: 0,
-    fetch: (req) => {
+    idleTimeout,
+    fetch: (req, served) => {
       // Bun joins repeated Host lines with a comma, which no host holds: refused as Node's parser does.
       if (req.headers.get('host')?.includes(',')) return new Response('Bad Request: more than one Host header', { status: 400 });
       if (pathOf(req.url) !== path) return new Response('Not Found', { status: 404 });
-      return handler.handle(req, { localAddress: host }).then(bunServeResponse);
+      return handler.handle(req, { localAddress: host }).then((response) => {
+        // Bun.serve's idleTimeout cuts a stream that is writing (Bun 1.4.5): a stream is exempt while it
+        // lasts, and its connection gets the timeout back when it ends (an exemption would otherwise stay
+        // with the connection for good).
+        if (!isStream(response) || idleTimeout === 0) return bunServeResponse(response);
+        served.timeout(req, 0);
+        return bunServeResponse(afterBody(response, () => restoreTimeout(served, req, idleTimeout)));
+      });
     },
   });
   const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -47,6 +57,29 @@ export async function listenBun(handler: WebMcpHttpHandler, options: ListenOptio
       await server.stop(true);
     },
   };
+}
+
+/** Bun.serve's idleTimeout (whole seconds, at most 255, 0 for none) for listenNode's idleTimeoutMs option. */
+function bunIdleTimeoutSeconds(option: number | undefined): number {
+  const ms = option ?? DEFAULT_CONNECTION_LIMITS.idleTimeoutMs;
+  if (!(ms > 0) || ms === Infinity) return 0;
+  return Math.min(MAX_BUN_IDLE_TIMEOUT_S, Math.max(1, Math.ceil(ms / 1000)));
+}
+
+/** The largest idleTimeout Bun.serve accepts. */
+const MAX_BUN_IDLE_TIMEOUT_S = 255;
+
+function restoreTimeout(served: BunServer, req: Request, seconds: number): void {
+  try {
+    served.timeout(req, seconds);
+  } catch {
+    // The connection is gone already: nothing to restore.
+  }
+}
+
+function isStream(response: Response): boolean {
+  const type = mediaTypeEssence(response.headers.get('content-type'));
+  return type === SSE_MEDIA_TYPE || type === MSGPACK_STREAM_MEDIA_TYPE;
 }
 
 /**

@@ -7,8 +7,10 @@ export interface ListenOptions {
   /** Path of the MCP endpoint. Default /mcp. */
   path?: string;
   /**
-   * listenNode only (node:http), so that idle and slow clients cannot hold connections for long; 0 turns
-   * one off. A request's headers must arrive within headersTimeoutMs (default 10 s), the whole request
+   * So that idle and slow clients cannot hold connections for long; 0 turns one off. listenNode sets them
+   * all; listenBun sets idleTimeoutMs only (Bun.serve's idleTimeout, whole seconds up to 255; reply
+   * streams are exempt while they last), since Bun.serve has no header or request deadline option and no
+   * connection count (it closes connections that send no complete request headers within about 10 s). A request's headers must arrive within headersTimeoutMs (default 10 s), the whole request
    * within requestTimeoutMs (default 30 s); a connection with no bytes either way for idleTimeoutMs
    * (default 60 s; reply streams send a keep-alive every 15 s) is closed, an idle keep-alive connection
    * after keepAliveTimeoutMs (default 5 s); past maxConnections (default 1,000) new ones are dropped.

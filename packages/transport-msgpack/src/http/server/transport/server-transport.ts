@@ -19,6 +19,7 @@ import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type
 import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singleResponse, streamResponse, type Refusal, type ReplyCodec } from '../exchange/responses.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
 import { protocolVersionProblem, sessionProblem } from './session-checks.js';
+import { notReadyRefusal } from './session-readiness.js';
 import { StreamTable } from './stream-table.js';
 import { ToolHeaderCatalog } from '../revision-2026-07-28/tool-headers.js';
 
@@ -163,8 +164,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
       return this.closed ? SESSION_GONE : { modern: true };
     }
     const initialize = messages.find(isInitializeRequest) as InitializeRequest | undefined;
-    const problem = initialize ? await this.startSession(messages) : (this.sessionRefusal(req) ?? this.duplicateRefusal(messages));
-    return problem ?? (this.closed ? SESSION_GONE : { modern: false, initialize });
+    const problem = initialize ? await this.startSession(messages) : (this.sessionRefusal(req) ?? this.readinessRefusal(messages) ?? this.duplicateRefusal(messages));
+    if (problem) return problem;
+    // Marked here, not when answered: a batch may carry it with requests.
+    if (messages.some(isInitializedNotification)) this.initializedNotified = true;
+    return this.closed ? SESSION_GONE : { modern: false, initialize };
   }
 
   /** initialize: the session begins (one initialize per session, alone in its POST). */
@@ -197,6 +201,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
     return { status: 400, ...duplicateIdError(id, 'in this session'), id };
   }
 
+  /** A request other than ping before the client's `notifications/initialized` (stateful sessions only). */
+  private readinessRefusal(messages: JSONRPCMessage[]): Refusal | undefined {
+    return this.options.sessionIdGenerator === undefined ? undefined : notReadyRefusal(messages, this.initializedNotified);
+  }
+
   private sessionRefusal(req: HttpRequestLike): Refusal | undefined {
     const session = { stateful: this.options.sessionIdGenerator !== undefined, initialized: this.initialized, sessionId: this.sessionId };
     return sessionProblem(req.headers, session) ?? protocolVersionProblem(req.headers);
@@ -204,7 +213,6 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
   /** Notifications and responses only: handed over, answered 202 at once. */
   private acceptNotifications(messages: JSONRPCMessage[], extra: RequestExtra): Response {
-    if (messages.some(isInitializedNotification)) this.initializedNotified = true;
     for (const message of messages) this.onmessage?.(message, { ...extra });
     return respond(202, null, {});
   }
