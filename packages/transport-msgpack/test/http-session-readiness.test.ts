@@ -1,7 +1,8 @@
 // A session serves ping and nothing else until its client sends notifications/initialized (SPEC.md 9.4):
-// a request before it is refused with 400 and the SDK transport's "not initialized" error, and no handler
-// runs. The notification itself, responses, a batch that carries the notification first, and 2026-07-28
-// stateless requests (no session) pass.
+// a request before it waits a moment for it (relays may reorder the two POSTs), then is refused with 400
+// and the SDK transport's "not initialized" error, and no handler runs. The notification itself,
+// responses, a batch that carries the notification first, and 2026-07-28 stateless requests (no session)
+// pass.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -36,10 +37,11 @@ async function post(url: URL, wire: Wire, message: unknown, sessionId?: string):
 }
 
 /** A handler whose servers count the tool calls that reached them. */
-async function start(kind: ServerKind): Promise<{ url: URL; calls: () => number; close(): Promise<void> }> {
+async function start(kind: ServerKind, initializedWaitMs = 0): Promise<{ url: URL; calls: () => number; close(): Promise<void> }> {
   let calls = 0;
   const handler = new McpHttpHandler({
     enableJsonResponse: true,
+    initializedWaitMs,
     createServer: () => {
       const server = new McpServerV1({ name: 'readiness', version: '1.0.0' });
       server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => {
@@ -88,6 +90,55 @@ for (const kind of serverKinds) {
         }
       });
     }
+
+    it('a request that overtakes the notification (a relay forwarding without waiting) waits for it and is served', async () => {
+      const server = await start(kind, 10_000);
+      try {
+        const sessionId = (await post(server.url, 'json', INITIALIZE)).sessionId!;
+        const early = post(server.url, 'json', echo(1, 'overtook'), sessionId);
+        // Let the request reach the server and start waiting before the notification is sent.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal(server.calls(), 0);
+        assert.equal((await post(server.url, 'json', INITIALIZED, sessionId)).status, 202);
+        const reply = await early;
+        assert.equal(reply.status, 200);
+        assert.equal(reply.body?.result?.content?.[0]?.text, 'overtook');
+        assert.equal(server.calls(), 1);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('at most 8 requests of a session wait for the notification: the 9th is refused at once, the 8 are served after it', async () => {
+      const server = await start(kind, 15_000);
+      try {
+        const sessionId = (await post(server.url, 'msgpack', INITIALIZE)).sessionId!;
+        const replies = Array.from({ length: 9 }, (_, i) => post(server.url, 'msgpack', echo(10 + i, `early ${i}`), sessionId));
+        // Only a refusal can settle before the notification: it comes once 8 are waiting.
+        const refused = await Promise.race(replies.map((reply, i) => reply.then((r) => ({ r, i }))));
+        assertNotReady(refused.r, 10 + refused.i);
+        assert.equal((await post(server.url, 'msgpack', INITIALIZED, sessionId)).status, 202);
+        const served = (await Promise.all(replies)).filter((_, i) => i !== refused.i);
+        assert.equal(served.length, 8);
+        for (const reply of served) assert.equal(reply.status, 200, JSON.stringify(reply.body));
+        assert.equal(server.calls(), 8);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('a request waits only initializedWaitMs for the notification, then is refused; the session goes on', async () => {
+      const server = await start(kind, 300);
+      try {
+        const sessionId = (await post(server.url, 'json', INITIALIZE)).sessionId!;
+        assertNotReady(await post(server.url, 'json', echo(1, 'never initialized'), sessionId), 1);
+        assert.equal(server.calls(), 0);
+        assert.equal((await post(server.url, 'json', INITIALIZED, sessionId)).status, 202);
+        assert.equal((await post(server.url, 'json', echo(2, 'now'), sessionId)).body?.result?.content?.[0]?.text, 'now');
+      } finally {
+        await server.close();
+      }
+    });
 
     it('a batch that carries notifications/initialized before its requests is served; one with a request first is refused', async () => {
       const server = await start(kind);

@@ -31,6 +31,13 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
   sessionIdGenerator?: (() => string) | undefined;
   onsessioninitialized?: (sessionId: string) => void | Promise<void>;
   onsessionclosed?: (sessionId: string | undefined) => void | Promise<void>;
+  /**
+   * How long a request that arrives on a session before the client's `notifications/initialized` waits for
+   * it (relays that forward without waiting can reorder the two POSTs), before the 400 "Server not
+   * initialized" refusal (SPEC.md 9.4). At most 8 requests of a session wait at once. Default 2,000 ms; 0
+   * refuses at once.
+   */
+  initializedWaitMs?: number;
   /** Reply with one body (application/json or application/msgpack) instead of a stream. */
   enableJsonResponse?: boolean;
   /**

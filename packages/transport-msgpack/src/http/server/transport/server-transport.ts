@@ -1,5 +1,5 @@
 import { duplicateIdError } from '../../../jsonrpc/in-flight-ids.js';
-import { isInitializeRequest, isInitializedNotification, isJSONRPCRequest, type InitializeRequest } from '../../../jsonrpc/kinds.js';
+import { isInitializeRequest, isJSONRPCRequest, type InitializeRequest } from '../../../jsonrpc/kinds.js';
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../../mcp/protocol-versions.js';
 import type { EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../../../codec/message-codec.js';
@@ -19,7 +19,7 @@ import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type
 import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singleResponse, streamResponse, type Refusal, type ReplyCodec } from '../exchange/responses.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
 import { protocolVersionProblem, sessionProblem } from './session-checks.js';
-import { notReadyRefusal } from './session-readiness.js';
+import { SessionReadiness } from './session-readiness.js';
 import { StreamTable } from './stream-table.js';
 import { ToolHeaderCatalog } from '../revision-2026-07-28/tool-headers.js';
 
@@ -62,10 +62,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private readonly toolHeaders = new ToolHeaderCatalog(() => this.serverOnmessage ?? this.onmessage);
   private handledOne = false;
   private initialized = false;
-  private initializedNotified = false;
+  private readonly readiness: SessionReadiness;
 
   constructor(options: HttpMsgpackServerOptions = {}) {
     this.options = options;
+    this.readiness = new SessionReadiness(options.initializedWaitMs);
     this.maxBodyBytes = resolveMaxBodyBytes(options.maxMessageBytes ?? options.maxRequestBodySize);
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.modernRevisions = options.modernRevisions ?? (options.sessionIdGenerator ? [] : SUPPORTED_MODERN_PROTOCOL_VERSIONS);
@@ -85,7 +86,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   /** @internal Requests handed to the server and not answered yet. */
   /** Whether the client has sent `notifications/initialized` (the handler closes sessions that never do). */
   get clientInitialized(): boolean {
-    return this.initializedNotified;
+    return this.readiness.clientInitialized;
   }
 
   get pendingRequestCount(): number {
@@ -164,10 +165,10 @@ export class WebHttpMsgpackServerTransport implements Transport {
       return this.closed ? SESSION_GONE : { modern: true };
     }
     const initialize = messages.find(isInitializeRequest) as InitializeRequest | undefined;
-    const problem = initialize ? await this.startSession(messages) : (this.sessionRefusal(req) ?? this.readinessRefusal(messages) ?? this.duplicateRefusal(messages));
+    const problem = initialize ? await this.startSession(messages) : (this.sessionRefusal(req) ?? (await this.readinessRefusal(messages)) ?? this.duplicateRefusal(messages));
     if (problem) return problem;
     // Marked here, not when answered: a batch may carry it with requests.
-    if (messages.some(isInitializedNotification)) this.initializedNotified = true;
+    this.readiness.noteMessages(messages);
     return this.closed ? SESSION_GONE : { modern: false, initialize };
   }
 
@@ -202,8 +203,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   /** A request other than ping before the client's `notifications/initialized` (stateful sessions only). */
-  private readinessRefusal(messages: JSONRPCMessage[]): Refusal | undefined {
-    return this.options.sessionIdGenerator === undefined ? undefined : notReadyRefusal(messages, this.initializedNotified);
+  private async readinessRefusal(messages: JSONRPCMessage[]): Promise<Refusal | undefined> {
+    return this.options.sessionIdGenerator === undefined ? undefined : this.readiness.refusal(messages);
   }
 
   private sessionRefusal(req: HttpRequestLike): Refusal | undefined {
@@ -310,6 +311,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    this.readiness.release();
     if (this.closed) return;
     this.toolHeaders.close();
     this.table.closeAll();
