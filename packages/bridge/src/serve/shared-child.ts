@@ -2,6 +2,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ConnectableServer, JSONRPCMessage, Transport } from 'mcp-msgpack-transport';
 import { errorAnswer, isNotification, isRequest, isResponse, type RequestId } from '../jsonrpc.js';
 import { oneLine, type Log } from '../log.js';
+import { withoutNativeBytesOffer } from '../native-offer.js';
 import { startStdioChild, type ChildCommand } from './stdio-child.js';
 
 type Params = Record<string, unknown> & { _meta?: Record<string, unknown> };
@@ -119,7 +120,7 @@ export class SharedChild {
   private async toChild(message: JSONRPCMessage): Promise<void> {
     this.spawned ??= this.spawn();
     await this.spawned;
-    await this.child!.send(message);
+    await this.child!.send(withoutNativeBytesOffer(message));
   }
 
   private async spawn(): Promise<void> {
