@@ -1,5 +1,4 @@
-import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { ConnectableServer, JSONRPCMessage, Transport } from 'mcp-msgpack-transport';
+import type { ConnectableServer, JSONRPCMessage, StdioMsgpackClientTransport, Transport } from 'mcp-msgpack-transport';
 import { errorAnswer, isNotification, isRequest, isResponse, type RequestId } from '../jsonrpc.js';
 import { oneLine, type Log } from '../log.js';
 import { withoutNativeBytesOffer } from '../native-offer.js';
@@ -12,7 +11,7 @@ import { startStdioChild, type ChildCommand } from './stdio-child.js';
  */
 export class ChildSession implements ConnectableServer {
   private http: Transport | undefined;
-  private child: StdioClientTransport | undefined;
+  private child: StdioMsgpackClientTransport | undefined;
   private spawned: Promise<void> | undefined;
   /** Requests of the HTTP client the child has not answered yet. */
   private readonly unanswered = new Set<RequestId>();

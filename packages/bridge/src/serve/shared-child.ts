@@ -1,5 +1,4 @@
-import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { ConnectableServer, JSONRPCMessage, Transport } from 'mcp-msgpack-transport';
+import type { ConnectableServer, JSONRPCMessage, StdioMsgpackClientTransport, Transport } from 'mcp-msgpack-transport';
 import { errorAnswer, isNotification, isRequest, isResponse, type RequestId } from '../jsonrpc.js';
 import { oneLine, type Log } from '../log.js';
 import { withoutNativeBytesOffer } from '../native-offer.js';
@@ -26,7 +25,7 @@ interface Routed {
  * next session starts a new one.
  */
 export class SharedChild {
-  private child: StdioClientTransport | undefined;
+  private child: StdioMsgpackClientTransport | undefined;
   private spawned: Promise<void> | undefined;
   private readonly sessions = new Set<SharedSession>();
   private readonly routes = new Map<number, Routed>();
