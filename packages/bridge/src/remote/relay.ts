@@ -45,6 +45,12 @@ export class HostToRemote {
   /** The browser authorization under way (one for every request that ran into it). */
   private authorizing: Promise<void> | undefined;
   private closing = false;
+  /**
+   * The forward of the host's `notifications/initialized`, while it is in flight. The host sends its next
+   * request right after it, and each forward is its own POST: without waiting, the request can reach the
+   * server first, and a server may refuse requests of a session not yet initialized.
+   */
+  private initializedInFlight: Promise<void> | undefined;
 
   constructor(
     private readonly host: Transport,
@@ -90,6 +96,16 @@ export class HostToRemote {
     } else if (isNotification(message) && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
       if (id !== undefined) this.settle(id);
+    }
+    // Held (in the order they came) until the server has the notification; the timer above already runs.
+    if (this.initializedInFlight) await this.initializedInFlight.catch(() => {});
+    if (isNotification(message) && message.method === 'notifications/initialized') {
+      const forwarding = this.forward(message);
+      this.initializedInFlight = forwarding;
+      await forwarding.finally(() => {
+        if (this.initializedInFlight === forwarding) this.initializedInFlight = undefined;
+      });
+      return;
     }
     await this.forward(message);
   }
