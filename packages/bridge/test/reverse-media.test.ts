@@ -21,8 +21,8 @@ interface Block {
   resource?: { uri: string; blob?: string };
 }
 
-async function startServe(child = CHILD): Promise<{ bridge: RunningBridge; url: URL }> {
-  const bridge = runBridge(['--serve', '--', process.execPath, child]);
+async function startServe(child = CHILD, extra: string[] = []): Promise<{ bridge: RunningBridge; url: URL }> {
+  const bridge = runBridge(['--serve', ...extra, '--', process.execPath, child]);
   await waitFor(() => bridge.stdout().includes('\n') || bridge.child.exitCode !== null, 'the URL on stdout', LIMIT);
   assert.equal(bridge.child.exitCode, null, bridge.stderr());
   return { bridge, url: new URL(bridge.stdout().split('\n')[0]!.trim()) };
@@ -142,6 +142,33 @@ describe('reverse mode: media from a JSON child', () => {
       assert.ok(Buffer.concat(replies.flatMap((response) => response.chunks)).includes(Buffer.from(IMAGE_BASE64)));
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('reverse mode: media from a --shared child', () => {
+  let bridge: RunningBridge;
+  let url: URL;
+  before(async () => ({ bridge, url } = await startServe(CHILD, ['--shared'])));
+  after(() => bridge.stop());
+
+  it('gives each session what it negotiated: bin to ours, the child\'s base64 to the SDK\'s client', async () => {
+    const ours = await connect(url, { nativeBytes: true });
+    const stock = await connect(url, { nativeBytes: false, json: true });
+    try {
+      // The second session's initialize is answered from the first one's: each still gets its own capabilities.
+      assert.deepEqual((ours.client.getServerCapabilities() as { extensions?: Record<string, unknown> }).extensions?.[NATIVE_BYTES_EXTENSION], { version: 1 });
+      assert.equal(stock.client.getServerCapabilities()?.extensions?.[NATIVE_BYTES_EXTENSION], undefined);
+      const [a, b] = [ours.recording.received().length, stock.recording.received().length];
+      const [mediaA, mediaB] = await Promise.all([ours.client.callTool({ name: 'media', arguments: {} }, { timeout: LIMIT }), stock.client.callTool({ name: 'media', arguments: {} }, { timeout: LIMIT })]);
+      assertMedia(mediaA.content as Block[]);
+      assertMedia(mediaB.content as Block[]);
+      assert.ok(ours.recording.received().subarray(a).includes(Buffer.from(IMAGE)), 'bin to ours');
+      const stockWire = stock.recording.received().subarray(b);
+      assert.ok(stockWire.includes(Buffer.from(IMAGE_BASE64)) && !stockWire.includes(Buffer.from(IMAGE)), 'base64 to the SDK\'s client');
+    } finally {
+      await ours.client.close();
+      await stock.client.close();
     }
   });
 });
