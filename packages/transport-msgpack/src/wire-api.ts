@@ -7,7 +7,7 @@ export { MSGPACK_STREAM_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT } from './http/media.j
 
 // Errors
 export * from './wire/errors.js';
-export { PARSE_ERROR, INVALID_REQUEST } from './connection/bad-message.js';
+export { PARSE_ERROR, INVALID_REQUEST } from './codec/bad-message.js';
 
 // Canonical encoder and guarded decoder (SPEC.md sections 3 and 4)
 export { CanonicalEncoder } from './wire/encoder.js';
@@ -21,6 +21,7 @@ export { guardedDecode, type GuardedDecodeResult } from './wire/guarded-decode.j
 // Framing: msgpack-v1 frames and MCP's JSON lines, read from a byte stream
 export { FrameReader, type FrameReaderOptions } from './wire/frame-reader.js';
 export { LineReader, type LineReaderOptions } from './wire/line-reader.js';
+export { MixedReader, startsJsonText, type MixedKind, type MixedReaderOptions } from './wire/mixed-reader.js';
 
 // Message codecs (bytes to JSON-RPC messages and back, on either wire) and their adapters
 export { IDENTITY_ADAPTER, type MessageCodec, type WireCodecs, type MessageAdapter, type WireKind, type CodecOptions } from './codec/message-codec.js';
@@ -42,5 +43,5 @@ export {
 } from './jsonrpc/kinds.js';
 
 // Negotiation: the stdio wire upgrade (SPEC.md 7.1) and the HTTP client's fallback decision
-export { WIRE_UPGRADE_KEY, MSGPACK_V1, offersUpgrade, acceptsUpgrade, type WireOffer, type WireAcceptance } from './connection/wire-upgrade.js';
+export { WIRE_UPGRADE_KEY, MSGPACK_V1, offersUpgrade, acceptsUpgrade, type WireOffer, type WireAcceptance } from './wire-choice/upgrade-offer.js';
 export { wireDecision, type WireDecision, type MsgpackPostAnswer, type HttpFallbackReason } from './http/client/wire-fallback.js';

@@ -1,12 +1,12 @@
-import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '../../mcp/types.js';
-import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
-import type { MessageCodec, WireKind } from '../../codec/message-codec.js';
-import { validated } from '../../codec/validate.js';
-import { PayloadError } from '../../wire/errors.js';
-import { acceptsPerMessage, bodyWire, postResponseWire } from '../media.js';
-import { MAX_BATCH_SIZE, readBody } from './body.js';
-import type { Refusal } from './responses.js';
-import type { HttpRequestLike } from './server-options.js';
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '../../../mcp/types.js';
+import { isJSONRPCRequest } from '../../../jsonrpc/kinds.js';
+import type { MessageCodec, WireKind } from '../../../codec/message-codec.js';
+import { validated } from '../../../codec/validate.js';
+import { PayloadError } from '../../../wire/errors.js';
+import { acceptsPerMessage, bodyWire, postResponseWire } from '../../media.js';
+import { MAX_BATCH_SIZE, readBody } from '../exchange/body.js';
+import type { Refusal } from '../exchange/responses.js';
+import type { HttpRequestLike } from '../exchange/server-options.js';
 
 /** A POST body read, decoded and checked as JSON-RPC: the decoded value (for era checks) and its messages. */
 export interface PostMessages {
@@ -20,15 +20,22 @@ export interface PostWires {
   readonly body: WireKind;
   /** A MessagePack reply wire whose client reads JSON too: each reply body may go in either (SPEC.md 9.6). */
   readonly perMessage: boolean;
+  /**
+   * Per message, on a MessagePack body: the client may not know yet that this server speaks msgpack-v1, so
+   * a JSON reply must say so. A client posts JSON to a per-message server only once it knows (9.6 rule 7).
+   */
+  readonly signalJsonReply: boolean;
 }
 
 /** The POST's wires, or the refusal: 406 when Accept allows no full set of replies, 415 for a body in neither wire. */
 export function postWires(headers: { get(name: string): string | null }): PostWires | Refusal {
-  const reply = postResponseWire(headers.get('accept'));
+  const accept = headers.get('accept');
+  const reply = postResponseWire(accept);
   if (!reply) return { status: 406, code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
   const body = bodyWire(headers.get('content-type'));
   if (!body) return { status: 415, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json or application/msgpack' };
-  return { reply, body, perMessage: reply === 'msgpack' && acceptsPerMessage(headers) };
+  const perMessage = reply === 'msgpack' && acceptsPerMessage(accept);
+  return { reply, body, perMessage, signalJsonReply: perMessage && body === 'msgpack' };
 }
 
 /**

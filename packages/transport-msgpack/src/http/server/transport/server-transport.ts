@@ -1,29 +1,29 @@
-import { duplicateIdError } from '../../jsonrpc/in-flight-ids.js';
-import { isInitializeRequest, isInitializedNotification, isJSONRPCRequest, type InitializeRequest } from '../../jsonrpc/kinds.js';
-import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../mcp/protocol-versions.js';
-import type { EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../mcp/types.js';
-import type { MessageAdapter, WireKind } from '../../codec/message-codec.js';
-import { adapterNeedsMsgpack, chooseWire } from '../../codec/encoding-policy.js';
-import { runtime } from '../../runtime/current.js';
-import { createWireCodecs, type TypedWireCodecs } from '../../codec/wire-codecs.js';
-import { adapterFromOption } from '../../native-bytes/adapter.js';
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../jsonrpc/envelope.js';
-import { getStreamWire } from '../media.js';
-import { resolveMaxBodyBytes } from './body.js';
-import { createEventFormats, type EventFormats } from './event-format.js';
+import { duplicateIdError } from '../../../jsonrpc/in-flight-ids.js';
+import { isInitializeRequest, isInitializedNotification, isJSONRPCRequest, type InitializeRequest } from '../../../jsonrpc/kinds.js';
+import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../../mcp/protocol-versions.js';
+import type { EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../../mcp/types.js';
+import type { MessageAdapter, WireKind } from '../../../codec/message-codec.js';
+import { adapterNeedsMsgpack, chooseWire } from '../../../codec/encoding-policy.js';
+import { runtime } from '../../../runtime/current.js';
+import { createWireCodecs, type TypedWireCodecs } from '../../../codec/wire-codecs.js';
+import { adapterFromOption } from '../../../native-bytes/adapter.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../jsonrpc/envelope.js';
+import { getStreamWire } from '../../media.js';
+import { resolveMaxBodyBytes } from '../exchange/body.js';
+import { createEventFormats, type EventFormats } from '../streams/event-format.js';
 import { primeStream, resumeStream } from './event-replay.js';
-import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
-import { checkHostAndOrigin } from './host-check.js';
-import { classifyEra } from './modern-check.js';
-import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type PostMessages } from './post-messages.js';
-import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singleResponse, streamResponse, type Refusal, type ReplyCodec } from './responses.js';
-import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
+import { DEFAULT_KEEP_ALIVE_MS, EventStream } from '../streams/event-stream.js';
+import { checkHostAndOrigin } from '../exchange/host-check.js';
+import { classifyEra } from '../revision-2026-07-28/modern-check.js';
+import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type PostMessages, type PostWires } from './post-messages.js';
+import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singleResponse, streamResponse, type Refusal, type ReplyCodec } from '../exchange/responses.js';
+import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
 import { protocolVersionProblem, sessionProblem } from './session-checks.js';
 import { StreamTable } from './stream-table.js';
-import { ToolHeaderCatalog } from './tool-headers.js';
+import { ToolHeaderCatalog } from '../revision-2026-07-28/tool-headers.js';
 
 export type { EventStore };
-export type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
+export type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
 
 /** What every message of one POST is handed to the server with. */
 type RequestExtra = Pick<MessageExtraInfo, 'authInfo' | 'requestInfo' | 'request'>;
@@ -136,7 +136,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       if (isRefusal(body)) return this.refuse(req, body);
       const admitted = await this.admit(req, body, extra);
       if (isRefusal(admitted)) return this.refuse(req, admitted);
-      return await this.answer(req, body.messages, wires.reply, extra, admitted, this.replyCodec(wires.reply, wires.perMessage));
+      return await this.answer(req, body.messages, wires.reply, extra, admitted, this.replyCodec(wires));
     } catch (error) {
       // Bad input was refused above; what throws here failed on the server's side (the event store, the server's own code).
       this.report(error as Error);
@@ -231,12 +231,12 @@ export class WebHttpMsgpackServerTransport implements Transport {
    * The codec of a one-body reply: the POST's reply wire, or, for a client that reads both (SPEC.md 9.6),
    * the encoding the `encoding` policy picks for that body. Streams keep the wire they open with.
    */
-  private replyCodec(replyWire: WireKind, perMessage: boolean): ReplyCodec {
-    if (!perMessage) return this.codecs[replyWire];
+  private replyCodec(wires: PostWires): ReplyCodec {
+    if (!wires.perMessage) return this.codecs[wires.reply];
     const policy = this.options.encoding ?? 'cheapest-cpu';
     this.needsMsgpack ??= adapterNeedsMsgpack(this.codecs.msgpack.adapter);
     const needsMsgpack = this.needsMsgpack;
-    return (body) => this.codecs[chooseWire(body, policy, runtime.encodingBreakEven, needsMsgpack)];
+    return { choose: (body) => this.codecs[chooseWire(body, policy, runtime.encodingBreakEven, needsMsgpack)], signalJson: wires.signalJsonReply };
   }
 
   /** The replies on a stream of their own, primed first when the client may resume it from the event store. */
