@@ -2,14 +2,14 @@
 // mcp-msgpack-transport and mcp-filesystem-media-server, installs the tarballs into an empty project outside
 // the workspace next to pinned versions of the frameworks from the registry, and runs there, against the
 // media server over stdio and over HTTP (its bin, `--http 0`):
-//   - the AI SDK, @openai/agents (through mcp-msgpack-transport/agents) and @langchain/mcp-adapters on our
-//     client transports, with Node and with Bun (scripts/frameworks/*.mjs; MessagePack and native bytes are
+//   - the AI SDK, @openai/agents (through mcp-msgpack-transport/agents), @langchain/mcp-adapters, Strands
+//     Agents TS and Genkit on our client transports, with Node and with Bun (scripts/frameworks/*.mjs; MessagePack and native bytes are
 //     asserted on the bytes the server sent), and the transport README's examples for them, as written;
 //   - the MCP Inspector's CLI (`mcp-inspector --cli`), a stock JSON client: tools/list and tools/call;
 //   - a strict `tsc` of scripts/frameworks/types.ts: our classes type-check where the frameworks take them.
 // No model is called and nothing leaves loopback but the registry install.
 // Usage: node scripts/test-frameworks.mjs [--keep]   (after `npm run build`; --keep leaves the project in place)
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bunBinary, createSteps, npm, packPackages, root, runReadmeExamples, tempProject, writeTestPng } from './lib/packed.mjs';
 import { startProcess, stopProcess } from './lib/services.mjs';
@@ -25,10 +25,26 @@ export const FRAMEWORKS = {
   '@langchain/core': '1.4.0',
   '@modelcontextprotocol/inspector': '2.12.0',
 };
+/**
+ * Strands and Genkit, installed into a project of their own with --legacy-peer-deps: Strands declares some
+ * thirty optional peers (model providers, OpenTelemetry exporters) whose ranges clash with Genkit's own
+ * OpenTelemetry (ERESOLVE), and without auto-installed peers @langchain/mcp-adapters loses its
+ * @langchain/langgraph. Every peer these two need is installed by name here. --omit=optional leaves out
+ * Genkit's Firebase and Google Cloud plugins (half of the 360 MB); the one optional package it imports
+ * anyway, @cfworker/json-schema, is named.
+ */
+export const OWN_PROJECT_FRAMEWORKS = {
+  '@strands-agents/sdk': '1.19.0',
+  genkit: '1.42.0',
+  '@genkit-ai/mcp': '1.42.0',
+  '@cfworker/json-schema': '4.1.6',
+};
 /** What the frameworks build on, at the workspace's versions (what its lockfile chose). */
 const WORKSPACE_PINNED = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/client', '@modelcontextprotocol/core', 'zod', 'typescript', '@types/node'];
 /** Round trips run with Node and with Bun (each file lists the transports it covers). */
 const ROUND_TRIPS = ['ai-sdk.mjs', 'openai-agents.mjs', 'langchain.mjs'];
+/** The same, for the frameworks of OWN_PROJECT_FRAMEWORKS (run in that project). */
+const OWN_PROJECT_ROUND_TRIPS = ['strands.mjs', 'genkit.mjs'];
 const TOOL_COUNT = 14;
 /** What each README example must print. */
 const README_OUTPUT = {
@@ -48,6 +64,16 @@ const pinned = [...Object.entries(FRAMEWORKS).map(([name, version]) => `${name}@
 writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'frameworks-consumer', private: true, type: 'module' }, null, 2));
 run(`npm install the tarballs and ${pinned.join(' ')}`, npm, ['install', '--no-audit', '--no-fund', '--no-package-lock', ...tarballs, ...pinned], { timeoutMs: 300_000 });
 cpSync(join(root, 'scripts', 'frameworks'), project, { recursive: true, filter: (source) => !source.endsWith('README.md') });
+
+const ownProject = join(work, 'project-strands-genkit');
+mkdirSync(ownProject);
+writeFileSync(join(ownProject, 'package.json'), JSON.stringify({ name: 'frameworks-consumer-2', private: true, type: 'module' }, null, 2));
+const ownPinned = [...Object.entries(OWN_PROJECT_FRAMEWORKS).map(([name, version]) => `${name}@${version}`), ...['@modelcontextprotocol/sdk', 'zod'].map((name) => `${name}@${workspaceVersion(name)}`)];
+run(`npm install (own project) the tarballs and ${ownPinned.join(' ')}`, npm, ['install', '--no-audit', '--no-fund', '--no-package-lock', '--legacy-peer-deps', '--omit=optional', ...tarballs, ...ownPinned], {
+  cwd: ownProject,
+  timeoutMs: 300_000,
+});
+cpSync(join(root, 'scripts', 'frameworks'), ownProject, { recursive: true, filter: (source) => !/(README\.md|types\.ts|tsconfig\.json)$/.test(source) });
 
 run('tsc -p . (types.ts: our transports and OpenAIAgentsMcpServer where each framework takes them, strict)', process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { timeoutMs: 120_000 });
 
@@ -76,6 +102,10 @@ try {
     run(`node ${file}`, process.execPath, [file], { env, timeoutMs: 90_000 });
     if (bun) run(`bun ${file}`, bun, [file], { env, timeoutMs: 90_000 });
   }
+  for (const file of OWN_PROJECT_ROUND_TRIPS) {
+    run(`node ${file}`, process.execPath, [file], { cwd: ownProject, env, timeoutMs: 90_000 });
+    if (bun) run(`bun ${file}`, bun, [file], { cwd: ownProject, env, timeoutMs: 90_000 });
+  }
   // The transport README's "With agent frameworks" blocks, as written, run in the media directory.
   await runReadmeExamples({ run, fail }, 'test-frameworks', media, README_OUTPUT, bun ? { runtimes: [['node', process.execPath], ['bun', bun]] } : {});
   inspector([process.execPath, serverBin, media], 'stdio', env);
@@ -85,7 +115,7 @@ try {
 }
 
 if (!keep) rmSync(work, { recursive: true, force: true });
-console.log(`test-frameworks: the AI SDK, OpenAI Agents, LangChain and the Inspector CLI use the packed packages (${elapsed()})`);
+console.log(`test-frameworks: the AI SDK, OpenAI Agents, LangChain, Strands, Genkit and the Inspector CLI use the packed packages (${elapsed()})`);
 
 /** The MCP Inspector's CLI, a stock JSON client, against `target` (a command or a URL). */
 function inspector(target, label, env) {

@@ -5,7 +5,8 @@
 //   bridge      the host's stdio client -> mcp-msgpack-bridge URL -> MessagePack with native bytes
 //   mcp-remote  the host's stdio client -> mcp-remote URL (npm, installed into a temp dir now) -> JSON
 // Figures: the server process's CPU per call (/proc/<pid>/stat), the bytes on the network leg (a counting TCP
-// proxy in front of the server, both directions, headers included), the host's p50 per call.
+// proxy in front of the server, both directions, headers included), the host's p50 per call, and the CPU per
+// call of the relay process itself (the bridge, mcp-remote: the stdio child of the host's client).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -56,7 +57,7 @@ try {
     if (entry) variants.push({ name: `mcp-remote ${entry.version}`, connect: () => connectClient(stdio(process.execPath, [entry.path, url, '--transport', 'http-only', '--allow-http'])) });
   }
 
-  const results = new Map(variants.map((v) => [v.name, { big: [], small: [], cpuMs: 0, bigCalls: 0, bytes: 0, smallCpuMs: 0, smallCalls: 0, smallBytes: 0 }]));
+  const results = new Map(variants.map((v) => [v.name, { big: [], small: [], cpuMs: 0, bigCalls: 0, bytes: 0, smallCpuMs: 0, smallCalls: 0, smallBytes: 0, relayMs: 0, smallRelayMs: 0 }]));
   const clients = new Map();
   for (const variant of variants) {
     const client = await variant.connect().catch((error) => {
@@ -78,6 +79,7 @@ try {
     for (const [name, client] of clients) {
       const r = results.get(name);
       const cpu0 = cpuMs(server.pid);
+      const relay0 = relayCpuMs(client);
       const bytes0 = proxy.bytes();
       for (let i = 0; i < BIG_CALLS; i++) {
         const start = performance.now();
@@ -85,9 +87,11 @@ try {
         r.big.push(performance.now() - start);
       }
       r.cpuMs += cpuMs(server.pid) - cpu0;
+      r.relayMs += relayCpuMs(client) - relay0;
       r.bytes += proxy.bytes() - bytes0;
       r.bigCalls += BIG_CALLS;
       const cpu1 = cpuMs(server.pid);
+      const relay1 = relayCpuMs(client);
       const bytes1 = proxy.bytes();
       for (let i = 0; i < SMALL_CALLS; i++) {
         const start = performance.now();
@@ -95,6 +99,7 @@ try {
         r.small.push(performance.now() - start);
       }
       r.smallCpuMs += cpuMs(server.pid) - cpu1;
+      r.smallRelayMs += relayCpuMs(client) - relay1;
       r.smallBytes += proxy.bytes() - bytes1;
       r.smallCalls += SMALL_CALLS;
     }
@@ -124,7 +129,13 @@ function stdio(command, commandArgs) {
 async function connectClient(transport) {
   const client = new Client({ name: 'measure-host', version: '1.0.0' });
   await client.connect(transport);
+  // The relay's process, when the host's transport started one (stdio); the direct path has none.
+  client.relayPid = transport.pid ?? undefined;
   return client;
+}
+
+function relayCpuMs(client) {
+  return client.relayPid ? cpuMs(client.relayPid) : 0;
 }
 
 function report(results) {
@@ -132,17 +143,18 @@ function report(results) {
   const direct = rows[0][1];
   const p50 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
+  const relay = (ms, calls, digits) => (ms > 0 || calls === 0 ? `${(ms / Math.max(calls, 1)).toFixed(digits)} ms` : '-');
   console.log(`\nmedia server (separate process) <- counting proxy <- variant <- SDK v1 Client; ${ROUNDS} rounds x ${BIG_CALLS} calls of 5 MiB read_media_file + ${SMALL_CALLS} get_file_info, interleaved; Node ${process.version}\n`);
-  console.log('| path | 5 MiB: server CPU/call | vs direct | network bytes/call | vs direct | host p50 | vs direct | small call p50 | vs direct |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('| path | 5 MiB: server CPU/call | vs direct | network bytes/call | vs direct | host p50 | vs direct | relay CPU/call | small call p50 | vs direct | relay CPU/small call |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const [name, r] of rows) {
     const cpu = r.cpuMs / r.bigCalls;
     const bytes = r.bytes / r.bigCalls;
     console.log(
-      `| ${name} | ${cpu.toFixed(1)} ms | ${ratio(cpu, direct.cpuMs / direct.bigCalls)} | ${(bytes / 1048576).toFixed(2)} MiB | ${ratio(bytes, direct.bytes / direct.bigCalls)} | ${p50(r.big).toFixed(1)} ms | ${ratio(p50(r.big), p50(direct.big))} | ${p50(r.small).toFixed(2)} ms | ${ratio(p50(r.small), p50(direct.small))} |`,
+      `| ${name} | ${cpu.toFixed(1)} ms | ${ratio(cpu, direct.cpuMs / direct.bigCalls)} | ${(bytes / 1048576).toFixed(2)} MiB | ${ratio(bytes, direct.bytes / direct.bigCalls)} | ${p50(r.big).toFixed(1)} ms | ${ratio(p50(r.big), p50(direct.big))} | ${relay(r.relayMs, r.bigCalls, 1)} | ${p50(r.small).toFixed(2)} ms | ${ratio(p50(r.small), p50(direct.small))} | ${relay(r.smallRelayMs, r.smallCalls, 2)} |`,
     );
   }
-  console.log('\nServer CPU comes from /proc/<pid>/stat (10 ms ticks), summed over each block of calls.');
+  console.log('\nServer and relay CPU come from /proc/<pid>/stat (10 ms ticks), summed over each block of calls; the direct path has no relay (-).');
 }
 
 /** utime + stime of a process, in ms (Linux). */

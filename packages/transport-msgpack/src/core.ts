@@ -38,6 +38,7 @@ export { isLoopbackAddress } from './http/server/exchange/host-check.js';
 // Native bytes (SPEC.md section 8): media as MessagePack bin between peers that negotiate it
 export { NATIVE_BYTES_CAPABILITY, NATIVE_BYTES_EXTENSION, NATIVE_BYTES_VERSION, type NativeBytesCapability } from './native-bytes/capability.js';
 export type { NativeBytesOptions, NativeBytesRole } from './native-bytes/adapter.js';
+export type { RelayedBase64Options } from './native-bytes/relayed-base64.js';
 export { nativeBytes, nativeImage, nativeAudio, nativeBlobContents, nativeBlobResource } from './native-bytes/content.js';
 export { configureNativeBytes, placeholders as nativeBytesPlaceholders, type PlaceholderLimits } from './native-bytes/registry.js';
 export { callToolNative, readResourceNative, getPromptNative, createMessageNative } from './native-bytes/requests.js';

@@ -1,4 +1,5 @@
-import { NATIVE_BYTES_CAPABILITY, StreamableHTTPError, type JSONRPCMessage, type Transport } from 'mcp-msgpack-transport';
+import { StreamableHTTPError, type JSONRPCMessage, type Transport } from 'mcp-msgpack-transport';
+import { withoutNativeBytes } from '../native-offer.js';
 import { errorAnswer, isNotification, isRequest, isResponse, type RequestId } from '../jsonrpc.js';
 import { oneLine, type Log } from '../log.js';
 import type { LoopbackOAuthProvider } from './oauth.js';
@@ -44,6 +45,12 @@ export class HostToRemote {
   /** The browser authorization under way (one for every request that ran into it). */
   private authorizing: Promise<void> | undefined;
   private closing = false;
+  /**
+   * The forward of the host's `notifications/initialized`, while it is in flight. The host sends its next
+   * request right after it, and each forward is its own POST: without waiting, the request can reach the
+   * server first, and a server may refuse requests of a session not yet initialized.
+   */
+  private initializedInFlight: Promise<void> | undefined;
 
   constructor(
     private readonly host: Transport,
@@ -89,6 +96,16 @@ export class HostToRemote {
     } else if (isNotification(message) && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
       if (id !== undefined) this.settle(id);
+    }
+    // Held (in the order they came) until the server has the notification; the timer above already runs.
+    if (this.initializedInFlight) await this.initializedInFlight.catch(() => {});
+    if (isNotification(message) && message.method === 'notifications/initialized') {
+      const forwarding = this.forward(message);
+      this.initializedInFlight = forwarding;
+      await forwarding.finally(() => {
+        if (this.initializedInFlight === forwarding) this.initializedInFlight = undefined;
+      });
+      return;
     }
     await this.forward(message);
   }
@@ -232,14 +249,11 @@ export class HostToRemote {
  * itself: the host asked for none of it, and a JSON server would not have announced it.
  */
 function withoutOurCapability(message: JSONRPCMessage): JSONRPCMessage {
-  const result = (message as { result?: { capabilities?: { experimental?: Record<string, unknown> } } }).result;
-  const experimental = result?.capabilities?.experimental;
-  if (!experimental || !(NATIVE_BYTES_CAPABILITY in experimental)) return message;
-  const { [NATIVE_BYTES_CAPABILITY]: _ours, ...rest } = experimental;
-  const capabilities: Record<string, unknown> = { ...result!.capabilities };
-  if (Object.keys(rest).length > 0) capabilities.experimental = rest;
-  else delete capabilities.experimental;
-  return { ...message, result: { ...result, capabilities } } as JSONRPCMessage;
+  const result = (message as { result?: { capabilities?: unknown } }).result;
+  const capabilities = result?.capabilities;
+  if (typeof capabilities !== 'object' || capabilities === null) return message;
+  const without = withoutNativeBytes(capabilities as Record<string, unknown>);
+  return without === capabilities ? message : ({ ...message, result: { ...result, capabilities: without } } as JSONRPCMessage);
 }
 
 /** The SDK's UnauthorizedError: the provider sent the user to the browser, and the request waits for the code. */

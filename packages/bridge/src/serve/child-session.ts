@@ -1,17 +1,17 @@
-import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { ConnectableServer, JSONRPCMessage, Transport } from 'mcp-msgpack-transport';
+import type { ConnectableServer, JSONRPCMessage, StdioMsgpackClientTransport, Transport } from 'mcp-msgpack-transport';
 import { errorAnswer, isNotification, isRequest, isResponse, type RequestId } from '../jsonrpc.js';
 import { oneLine, type Log } from '../log.js';
+import { withoutNativeBytesOffer } from '../native-offer.js';
 import { startStdioChild, type ChildCommand } from './stdio-child.js';
 
 /**
  * One HTTP session served by its own stdio child (the reverse mode's default): messages pass unchanged both
- * ways, the child is spawned with the session's first message and ended with the session, and a child that
+ * ways (but for the native-bytes offer, which the endpoint answers itself: native-offer.ts), the child is spawned with the session's first message and ended with the session, and a child that
  * exits ends the session, each request it left unanswered getting a JSON-RPC error first.
  */
 export class ChildSession implements ConnectableServer {
   private http: Transport | undefined;
-  private child: StdioClientTransport | undefined;
+  private child: StdioMsgpackClientTransport | undefined;
   private spawned: Promise<void> | undefined;
   /** Requests of the HTTP client the child has not answered yet. */
   private readonly unanswered = new Set<RequestId>();
@@ -51,7 +51,7 @@ export class ChildSession implements ConnectableServer {
     try {
       this.spawned ??= this.spawn();
       await this.spawned;
-      await this.child!.send(message);
+      await this.child!.send(withoutNativeBytesOffer(message));
     } catch (error) {
       if (isRequest(message) && this.unanswered.delete(message.id)) {
         await this.http?.send(errorAnswer(message.id, `mcp-msgpack-bridge: the stdio server could not be started or written to: ${oneLine(error)}`), { relatedRequestId: message.id }).catch(() => {});

@@ -1,7 +1,7 @@
-import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { ConnectableServer, JSONRPCMessage, Transport } from 'mcp-msgpack-transport';
+import type { ConnectableServer, JSONRPCMessage, StdioMsgpackClientTransport, Transport } from 'mcp-msgpack-transport';
 import { errorAnswer, isNotification, isRequest, isResponse, type RequestId } from '../jsonrpc.js';
 import { oneLine, type Log } from '../log.js';
+import { withoutNativeBytesOffer } from '../native-offer.js';
 import { startStdioChild, type ChildCommand } from './stdio-child.js';
 
 type Params = Record<string, unknown> & { _meta?: Record<string, unknown> };
@@ -25,7 +25,7 @@ interface Routed {
  * next session starts a new one.
  */
 export class SharedChild {
-  private child: StdioClientTransport | undefined;
+  private child: StdioMsgpackClientTransport | undefined;
   private spawned: Promise<void> | undefined;
   private readonly sessions = new Set<SharedSession>();
   private readonly routes = new Map<number, Routed>();
@@ -119,7 +119,7 @@ export class SharedChild {
   private async toChild(message: JSONRPCMessage): Promise<void> {
     this.spawned ??= this.spawn();
     await this.spawned;
-    await this.child!.send(message);
+    await this.child!.send(withoutNativeBytesOffer(message));
   }
 
   private async spawn(): Promise<void> {

@@ -1,5 +1,4 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { JSONRPCMessage } from 'mcp-msgpack-transport';
+import { StdioMsgpackClientTransport, type JSONRPCMessage } from 'mcp-msgpack-transport';
 import { oneLine, type Log } from '../log.js';
 
 /** The stdio server the reverse mode fronts: the command line after `--`. */
@@ -16,10 +15,13 @@ export async function startStdioChild(
   command: ChildCommand,
   log: Log,
   on: { message: (message: JSONRPCMessage) => void; exit: () => void },
-): Promise<StdioClientTransport> {
+): Promise<StdioMsgpackClientTransport> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
-  const child = new StdioClientTransport({ command: command.command, args: command.args, env, stderr: 'inherit' });
+  // JSON lines only, no wire offer and no native bytes: the child is any stdio JSON server. This transport
+  // rather than the SDK's for its line reader, whose cost stays linear in a line's length (the SDK's re-copies
+  // and re-scans its whole buffer per chunk, which a 7 MiB line of base64 media makes expensive).
+  const child = new StdioMsgpackClientTransport({ command: command.command, args: command.args, env, stderr: 'inherit', wire: 'json', nativeBytes: false });
   child.onmessage = on.message;
   child.onerror = (error) => log(`stdio server: ${oneLine(error)}`);
   child.onclose = on.exit;

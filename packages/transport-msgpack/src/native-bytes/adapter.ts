@@ -10,6 +10,7 @@ import { countBins, mapMediaFields } from './media-fields.js';
 import { giveBack } from '../buffers/lent-bytes.js';
 import { isMarkedNative } from './native-requests.js';
 import { placeholders } from './registry.js';
+import { relayedBytes, type RelayedBase64Options } from './relayed-base64.js';
 import { CLIENT_CAPABILITIES_META_KEY, envelopeVersion, isModernProtocolVersion, metaOf } from '../jsonrpc/envelope.js';
 
 export type NativeBytesRole = 'client' | 'server';
@@ -20,6 +21,12 @@ export interface NativeBytesOptions {
    * placeholders from nativeImage() and friends for base64, so handlers using them keep working.
    */
   negotiate?: boolean;
+  /**
+   * For relays of a JSON peer (relayed-base64.ts): base64 text at a media field is sent as bin too, decoded
+   * once, whenever this message is sent as bin; wherever it is not, the text is sent untouched. Text that is
+   * not strict base64 is sent unchanged and reported. Default false: text at media fields is never looked at.
+   */
+  relayBase64Media?: boolean | RelayedBase64Options;
 }
 
 /** JSON-RPC "internal error", for a result whose native bytes were dropped before it could be sent. */
@@ -74,6 +81,7 @@ export class NativeBytesAdapter implements MessageAdapter {
   private readonly negotiate: boolean;
   /** Whether initialize may confirm it for the whole connection (not on a stateless server). */
   private readonly forSession: boolean;
+  private readonly relayBase64: RelayedBase64Options | undefined;
 
   constructor(
     readonly role: NativeBytesRole,
@@ -82,6 +90,8 @@ export class NativeBytesAdapter implements MessageAdapter {
   ) {
     this.negotiate = options.negotiate ?? true;
     this.forSession = !context.stateless;
+    const relay = options.relayBase64Media;
+    this.relayBase64 = relay === true ? {} : relay || undefined;
   }
 
   /** Whether the extension is on for this connection. */
@@ -102,10 +112,12 @@ export class NativeBytesAdapter implements MessageAdapter {
     if (this.role === 'server' && id !== undefined && !('method' in record) && (id === this.initializeId || id === this.discoverId)) return true;
     // Client: the offer rides in initialize, or in each 2026-07-28 request, on MessagePack only.
     if (this.role === 'client' && this.negotiate && 'method' in record && 'id' in record && (record.method === 'initialize' || isModern(record.params))) return true;
+    // A relayed result whose base64 will leave as bin is only right on MessagePack, like bytes.
+    const relaysAsBin = this.relayBase64 !== undefined && (this.on || (this.role === 'server' && id !== undefined && !('method' in record) && this.offeredIds.has(id)));
     let found = false;
     // Copy-on-write: a mapper that changes nothing walks the media fields and copies nothing.
     mapMediaFields(message, (field) => {
-      if (field instanceof Uint8Array || (typeof field === 'string' && placeholders.isPlaceholder(field))) found = true;
+      if (field instanceof Uint8Array || (typeof field === 'string' && (relaysAsBin || placeholders.isPlaceholder(field)))) found = true;
       return field;
     });
     return found;
@@ -223,6 +235,9 @@ export class NativeBytesAdapter implements MessageAdapter {
           return field;
         }
         bytes = held;
+      } else if (asBin && this.relayBase64 !== undefined && typeof field === 'string') {
+        // Decoded once and sent as bin: nothing of it is carried as text on this leg.
+        return relayedBytes(field, this.relayBase64) ?? field;
       } else return field;
       if (asBin) return bytes;
       const text = bytesToBase64(bytes);
