@@ -9,7 +9,8 @@ import { LineReader } from '../wire/line-reader.js';
 import { receiveMessage, rejectMessage, type BadMessageSinks } from '../codec/bad-message.js';
 import { StreamWriter } from './stream-writer.js';
 import type { DecodeBudget } from '../wire/constants.js';
-import type { WireChoice, WireSelection } from '../wire-choice/wire-selection.js';
+import type { WireSelection } from '../wire-choice/wire-selection.js';
+import type { WirePlan } from '../wire-choice/wire-plan.js';
 import { ClientWireUpgrade, ServerWireUpgrade } from './wire-upgrade.js';
 
 export interface StreamWireOptions {
@@ -36,12 +37,11 @@ export interface StreamConnectionEvents {
 export interface StreamConnectionOptions extends StreamWireOptions {
   adapter?: MessageAdapter;
   /**
-   * The stdio wire upgrade (SPEC.md 7.1). 'offer' (a client on 'auto'; the connection starts on JSON):
-   * requests carry the offer until a result settles it. 'accept' (a server): offers on the JSON wire are
-   * accepted, and taken off before the application sees them. 'ignore' (a server forced to one wire):
-   * offers are only taken off.
+   * The connection's part in the stdio wire upgrade (SPEC.md 7.1), as planWire decided it. 'offer': requests
+   * carry the offer until a result settles it. 'accept': offers on the JSON wire are accepted, and taken off
+   * before the application sees them. 'ignore': offers are only taken off.
    */
-  upgrade?: 'offer' | 'accept' | 'ignore';
+  upgrade?: WirePlan['upgrade'];
 }
 
 /**
@@ -72,7 +72,7 @@ export class StreamConnection {
   constructor(
     private readonly input: Readable,
     output: Writable,
-    wire: WireChoice,
+    wire: WireKind | undefined,
     private readonly events: StreamConnectionEvents,
     options: StreamConnectionOptions = {},
   ) {
@@ -82,7 +82,7 @@ export class StreamConnection {
     this.wireKnown = new Promise((resolve) => (this.resolveWire = resolve));
     if (options.upgrade === 'offer') this.offering = new ClientWireUpgrade();
     else if (options.upgrade) this.accepting = new ServerWireUpgrade(options.upgrade === 'accept');
-    if (wire !== 'auto') this.chooseWire(wire);
+    if (wire !== undefined) this.chooseWire(wire);
   }
 
   /** The wire in use, once known. */

@@ -1,5 +1,6 @@
 import type { WireKind } from '../../codec/message-codec.js';
 import type { HttpFallbackReason, WireChoice, WireSelection } from '../../wire-choice/wire-selection.js';
+import { planWire } from '../../wire-choice/wire-plan.js';
 import { readAnswer, wireDecision } from './wire-fallback.js';
 import { fromMsgpackServer } from '../media.js';
 
@@ -32,8 +33,9 @@ export class ClientWire {
     choice: WireChoice | undefined,
     private readonly events: ClientWireEvents,
   ) {
-    this.wire = choice === 'json' ? 'json' : 'msgpack';
-    this.open = (choice ?? 'auto') === 'auto';
+    const plan = planWire(choice, 'http-client');
+    this.wire = plan.start!;
+    this.open = !plan.forced;
   }
 
   get current(): WireKind {
