@@ -7,7 +7,7 @@ export { MSGPACK_STREAM_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT } from './http/media.j
 
 // Errors
 export * from './wire/errors.js';
-export { PARSE_ERROR, INVALID_REQUEST } from './codec/bad-message.js';
+export { PARSE_ERROR, INVALID_REQUEST } from './jsonrpc/error-codes.js';
 
 // Canonical encoder and guarded decoder (SPEC.md sections 3 and 4)
 export { CanonicalEncoder } from './wire/encoder.js';

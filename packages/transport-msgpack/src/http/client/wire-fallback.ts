@@ -1,4 +1,5 @@
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, fromMsgpackServer, mediaTypeEssence } from '../media.js';
+import { PARSE_ERROR } from '../../jsonrpc/error-codes.js';
 
 /** Why an HTTP client stopped posting MessagePack to a server (WireFallback.reason). */
 import type { HttpFallbackReason } from '../../wire-choice/wire-selection.js';
@@ -22,8 +23,6 @@ export interface MsgpackPostAnswer {
   msgpackServer?: boolean;
 }
 
-/** JSON-RPC "parse error": what a JSON server answers when it tried to read our MessagePack as JSON text. */
-const PARSE_ERROR = -32700;
 
 /**
  * Whether the server takes MessagePack, from its answer to a MessagePack POST (SPEC.md 9.2). A server that

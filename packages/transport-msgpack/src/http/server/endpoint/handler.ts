@@ -13,6 +13,7 @@ import { IdleServers } from './idle-servers.js';
 
 const MAX_IDLE_SERVERS = 16;
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../../../jsonrpc/envelope.js';
+import { SESSION_NOT_FOUND, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
 export interface ConnectableServer {
@@ -127,7 +128,7 @@ export class WebMcpHttpHandler {
     // DNS-rebinding protection, once per request and before anything else: a refused request makes no
     // server instance. The handler's transports are made without the check (open()), since it ran here.
     const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
-    if (refused) return errorResponse(req, 403, -32000, refused);
+    if (refused) return errorResponse(req, 403, TRANSPORT_ERROR, refused);
     const modernRevision = req.method === 'POST' ? modernHeaderRevision(req) : undefined;
     if (modernRevision !== undefined) return this.handleModern(req, options, modernRevision);
     if (this.options.stateless) return this.handleStateless(req, options);
@@ -137,10 +138,10 @@ export class WebMcpHttpHandler {
       if (session) return this.serve(session, req, options);
       // A resume of a session that lives, or lived, on another instance: its streams are in a shared store.
       if (req.method === 'GET' && req.headers.get('last-event-id') && canFollow(this.options.eventStore)) return this.handleStateless(req, options);
-      return errorResponse(req, 404, -32001, 'Session not found');
+      return errorResponse(req, 404, SESSION_NOT_FOUND, 'Session not found');
     }
     if (this.sessions.size >= (this.options.maxSessions ?? DEFAULT_MAX_SESSIONS)) {
-      return errorResponse(req, 503, -32000, 'Service Unavailable: too many open sessions', { 'Retry-After': String(SESSION_CAP_RETRY_AFTER_S) });
+      return errorResponse(req, 503, TRANSPORT_ERROR, 'Service Unavailable: too many open sessions', { 'Retry-After': String(SESSION_CAP_RETRY_AFTER_S) });
     }
     const session = await this.open({
       // A 2026-07-28 body without its headers lands here (the headers route those): it gets -32020.

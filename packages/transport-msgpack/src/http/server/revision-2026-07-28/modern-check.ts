@@ -1,10 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, isPlainObject, metaOf } from '../../../jsonrpc/envelope.js';
-import { HEADER_MISMATCH, decodeHeaderValue, nameSource } from '../../modern-headers.js';
-
-/** The JSON-RPC errors a refused request gets, with the HTTP status the spec gives them. */
-const INVALID_REQUEST = -32600;
-const INVALID_PARAMS = -32602;
-const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+import { decodeHeaderValue, nameSource } from '../../modern-headers.js';
+import { HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION } from '../../../jsonrpc/error-codes.js';
 
 export interface Refusal {
   kind: 'refuse';

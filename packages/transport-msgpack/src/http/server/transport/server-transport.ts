@@ -21,6 +21,7 @@ import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } fro
 import { protocolVersionProblem, sessionProblem } from './session-checks.js';
 import { StreamTable } from './stream-table.js';
 import { ToolHeaderCatalog } from '../revision-2026-07-28/tool-headers.js';
+import { INVALID_REQUEST, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 
 export type { EventStore };
 export type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
@@ -31,8 +32,8 @@ type RequestExtra = Pick<MessageExtraInfo, 'authInfo' | 'requestInfo' | 'request
 /** A POST let in: on the stateless 2026-07-28 path, or on the session path (with its initialize, if it is one). */
 type Admission = { modern: true; initialize?: undefined } | { modern: false; initialize: InitializeRequest | undefined };
 
-const NOT_ACCEPTABLE_GET: Refusal = { status: 406, code: -32000, message: 'Not Acceptable: Client must accept text/event-stream' };
-const METHOD_NOT_ALLOWED: Refusal = { status: 405, code: -32000, message: 'Method not allowed.', headers: { Allow: 'GET, POST, DELETE' } };
+const NOT_ACCEPTABLE_GET: Refusal = { status: 406, code: TRANSPORT_ERROR, message: 'Not Acceptable: Client must accept text/event-stream' };
+const METHOD_NOT_ALLOWED: Refusal = { status: 405, code: TRANSPORT_ERROR, message: 'Method not allowed.', headers: { Allow: 'GET, POST, DELETE' } };
 
 /**
  * Streamable HTTP server transport on the web standard (Request in, Response out: Bun.serve, Deno, Hono,
@@ -113,7 +114,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     }
     this.handledOne = true;
     const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
-    if (refused) return this.refuse(req, { status: 403, code: -32000, message: refused });
+    if (refused) return this.refuse(req, { status: 403, code: TRANSPORT_ERROR, message: refused });
     switch (req.method) {
       case 'POST':
         return this.handlePost(req, options);
@@ -169,8 +170,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
   /** initialize: the session begins (one initialize per session, alone in its POST). */
   private async startSession(messages: JSONRPCMessage[]): Promise<Refusal | undefined> {
-    if (this.initialized && this.sessionId !== undefined) return { status: 400, code: -32600, message: 'Invalid Request: Server already initialized' };
-    if (messages.length > 1) return { status: 400, code: -32600, message: 'Invalid Request: Only one initialization request is allowed' };
+    if (this.initialized && this.sessionId !== undefined) return { status: 400, code: INVALID_REQUEST, message: 'Invalid Request: Server already initialized' };
+    if (messages.length > 1) return { status: 400, code: INVALID_REQUEST, message: 'Invalid Request: Only one initialization request is allowed' };
     this.sessionId = this.options.sessionIdGenerator?.();
     this.initialized = true;
     if (this.sessionId && this.options.onsessioninitialized) await this.options.onsessioninitialized(this.sessionId);
@@ -271,7 +272,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     const lastEventId = req.headers.get('last-event-id');
     if (this.options.eventStore && lastEventId) return this.resume(req, this.options.eventStore, lastEventId, wire);
     const standaloneId = this.table.standaloneId;
-    if (this.table.has(standaloneId)) return this.refuse(req, { status: 409, code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' });
+    if (this.table.has(standaloneId)) return this.refuse(req, { status: 409, code: TRANSPORT_ERROR, message: 'Conflict: Only one SSE stream is allowed per session' });
     const stream = this.table.open(standaloneId, this.formats[wire], req.signal);
     for (const { message, eventId } of this.table.takeHeld()) this.table.write(stream, message, eventId);
     stream.startKeepAlive(this.keepAliveMs);
