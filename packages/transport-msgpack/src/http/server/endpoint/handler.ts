@@ -1,5 +1,5 @@
 import { carryBytes, inMemoryBody } from '../exchange/response-bytes.js';
-import type { AuthInfo, Transport } from '../../../mcp/types.js';
+import type { Transport } from '../../../mcp/types.js';
 import { WebHttpMsgpackServerTransport } from '../transport/server-transport.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
 import { errorResponse, refusalResponse, serverFailure } from '../exchange/responses.js';

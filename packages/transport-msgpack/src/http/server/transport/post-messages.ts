@@ -4,7 +4,7 @@ import type { MessageCodec, WireKind } from '../../../codec/message-codec.js';
 import { validated } from '../../../codec/validate.js';
 import { PayloadError } from '../../../wire/errors.js';
 import { acceptsPerMessage, bodyWire, postResponseWire } from '../../media.js';
-import { MAX_BATCH_SIZE, readBody } from '../exchange/body.js';
+import { MAX_BATCH_SIZE, readBody, type BodyResult } from '../exchange/body.js';
 import type { Refusal } from '../exchange/responses.js';
 import type { HttpRequestLike } from '../exchange/server-options.js';
 import { INVALID_REQUEST, PARSE_ERROR, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
@@ -60,7 +60,7 @@ export async function readPostMessages(req: HttpRequestLike, codec: MessageCodec
 type Decoded = { ok: true; value: unknown } | { ok: false; refusal: Refusal };
 
 async function readAndDecode(req: HttpRequestLike, codec: MessageCodec, maxBodyBytes: number): Promise<Decoded> {
-  let body;
+  let body: BodyResult;
   try {
     body = await readBody(req.headers.get('content-length'), req.body, maxBodyBytes);
   } catch (error) {
