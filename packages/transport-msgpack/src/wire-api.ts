@@ -3,6 +3,7 @@
 
 // Constants: wire name, media types, frame header, limits, the decode budget
 export * from './wire/constants.js';
+export { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_FRAME_BYTES, type ReceiveLimits } from './wire/receive-limits.js';
 export { MSGPACK_STREAM_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT } from './http/media.js';
 
 // Errors

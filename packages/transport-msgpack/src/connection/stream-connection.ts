@@ -2,26 +2,18 @@ import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
 import { createWireCodecs, type TypedWireCodecs } from '../codec/wire-codecs.js';
-import { DEFAULT_MAX_FRAME_BYTES } from '../wire/constants.js';
+import { resolveReceiveLimits, type ReceiveLimits } from '../wire/receive-limits.js';
 import { FramingError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';
 import { LineReader } from '../wire/line-reader.js';
 import { receiveMessage, rejectMessage, type BadMessageSinks } from '../codec/bad-message.js';
 import { StreamWriter } from './stream-writer.js';
-import type { DecodeBudget } from '../wire/constants.js';
 import type { WireSelection } from '../wire-choice/wire-selection.js';
 import type { WirePlan } from '../wire-choice/wire-plan.js';
 import { ClientWireUpgrade, ServerWireUpgrade } from './wire-upgrade.js';
 
-export interface StreamWireOptions {
-  /** Largest message accepted, in bytes (frame payload or JSON line). Default 64 MiB. */
-  maxMessageBytes?: number;
-  /** Deepest nesting of arrays and maps accepted in a received MessagePack message. Default 128. */
-  maxDepth?: number;
-  /** The decode budget for received MessagePack messages (SPEC.md 4.1.9): arrays and maps, and distinct short
-   * keys, per payload byte. Default DEFAULT_DECODE_BUDGET (65,536 plus one per 8 bytes; per 32 for keys). */
-  decodeBudget?: Partial<DecodeBudget>;
-}
+/** The limits on what a stdio transport reads (ReceiveLimits: `maxMessageBytes` is a frame's payload or a JSON line). */
+export interface StreamWireOptions extends ReceiveLimits {}
 
 export interface StreamConnectionEvents {
   message(message: JSONRPCMessage): void;
@@ -76,8 +68,9 @@ export class StreamConnection {
     private readonly events: StreamConnectionEvents,
     options: StreamConnectionOptions = {},
   ) {
-    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_FRAME_BYTES;
-    this.codecs = createWireCodecs({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget, adapter: options.adapter });
+    const limits = resolveReceiveLimits(options);
+    this.maxMessageBytes = limits.maxMessageBytes;
+    this.codecs = createWireCodecs({ maxDepth: limits.maxDepth, decodeBudget: limits.decodeBudget, adapter: options.adapter });
     this.writer = new StreamWriter(output);
     this.wireKnown = new Promise((resolve) => (this.resolveWire = resolve));
     if (options.upgrade === 'offer') this.offering = new ClientWireUpgrade();

@@ -8,6 +8,7 @@ import type { WireChoice, WireSelection } from '../wire-choice/wire-selection.js
 import { planWire, type WirePlan } from '../wire-choice/wire-plan.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { getDefaultEnvironment } from './default-environment.js';
+import { resolveReceiveLimits } from '../wire/receive-limits.js';
 
 /** How long close() waits after ending the child's stdin, then after SIGTERM, before the next step. */
 const CLOSE_STEP_MS = 2000;
@@ -66,6 +67,8 @@ export class StdioMsgpackClientTransport implements Transport {
     if (params.stderr === 'pipe' || params.stderr === 'overlapped') this.stderrStream = new PassThrough();
     this.adapter = adapterFromOption('client', params.nativeBytes);
     this.onwireselected = params.onwireselected;
+    // Checked now, not when start() makes the connection.
+    resolveReceiveLimits(params);
   }
 
   /** The wire in use: on 'auto', 'json' until the server has accepted the offer, then 'msgpack'. */

@@ -56,10 +56,10 @@ export class ClientWire {
    * Learns from the answer to a post sent on `sentOn`: the response to go on reading (a copy when the
    * decision read the body), or undefined when the message must be sent again, as JSON.
    */
-  async learn(response: Response, sentOn: WireKind): Promise<Response | undefined> {
+  async learn(response: Response, sentOn: WireKind, maxBytes: number): Promise<Response | undefined> {
     if (fromMsgpackServer(response.headers)) this.signalled = true;
     if (sentOn !== 'msgpack' || !this.open) return response;
-    const read = await readAnswer(response);
+    const read = await readAnswer(response, maxBytes);
     const decision = wireDecision(read.answer);
     if (decision?.wire === 'msgpack') this.settle({ wire: 'msgpack', reason: 'msgpack-reply', status: read.response.status });
     else if (decision) {

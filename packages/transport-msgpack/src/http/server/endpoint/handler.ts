@@ -14,6 +14,7 @@ import { IdleServers } from './idle-servers.js';
 const MAX_IDLE_SERVERS = 16;
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../../../jsonrpc/envelope.js';
 import { SESSION_NOT_FOUND, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
+import { DEFAULT_MAX_REQUEST_BODY_BYTES, resolveReceiveLimits } from '../../../wire/receive-limits.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
 export interface ConnectableServer {
@@ -80,6 +81,8 @@ export class WebMcpHttpHandler {
   private closed = false;
 
   constructor(private readonly options: McpHttpHandlerOptions) {
+    // Checked now rather than when the first session's transport is made.
+    resolveReceiveLimits(options, DEFAULT_MAX_REQUEST_BODY_BYTES);
     const idleTimeoutMs = resolveIdleTimeout(options.sessionIdleTimeoutMs);
     if (idleTimeoutMs !== undefined && !options.stateless) {
       this.sweeper = new IdleSessionSweeper(idleTimeoutMs, this.sessions, (session) => this.expire(session));

@@ -9,7 +9,7 @@ import { createWireCodecs, type TypedWireCodecs } from '../../../codec/wire-code
 import { adapterFromOption } from '../../../native-bytes/adapter.js';
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../jsonrpc/envelope.js';
 import { getStreamWire } from '../../media.js';
-import { resolveMaxBodyBytes } from '../exchange/body.js';
+import { DEFAULT_MAX_REQUEST_BODY_BYTES, resolveReceiveLimits } from '../../../wire/receive-limits.js';
 import { createEventFormats, type EventFormats } from '../streams/event-format.js';
 import { primeStream, resumeStream } from './event-replay.js';
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from '../streams/event-stream.js';
@@ -47,6 +47,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
   private readonly options: HttpMsgpackServerOptions;
+  /** The request body cap (`maxMessageBytes`). */
   private readonly maxBodyBytes: number;
   private readonly keepAliveMs: number;
   private readonly modernRevisions: readonly string[];
@@ -66,12 +67,13 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
   constructor(options: HttpMsgpackServerOptions = {}) {
     this.options = options;
-    this.maxBodyBytes = resolveMaxBodyBytes(options.maxMessageBytes ?? options.maxRequestBodySize);
+    const limits = resolveReceiveLimits(options, DEFAULT_MAX_REQUEST_BODY_BYTES);
+    this.maxBodyBytes = limits.maxMessageBytes;
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.modernRevisions = options.modernRevisions ?? (options.sessionIdGenerator ? [] : SUPPORTED_MODERN_PROTOCOL_VERSIONS);
     // One adapter per transport, i.e. per session (or per request when stateless), shared by both wires.
     const adapter = options.adapterFactory?.() ?? adapterFromOption('server', options.nativeBytes, { stateless: !options.sessionIdGenerator });
-    this.codecs = createWireCodecs({ adapter, maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
+    this.codecs = createWireCodecs({ adapter, maxDepth: limits.maxDepth, decodeBudget: limits.decodeBudget });
     this.formats = createEventFormats(this.codecs);
     const { eventStore, enableJsonResponse } = options;
     this.table = new StreamTable({ eventStore, enableJsonResponse, sessionId: () => this.sessionId, report: this.report });
