@@ -82,31 +82,21 @@ export function streamResponse(stream: EventStream, sessionId: string | undefine
   });
 }
 
-export function refusalResponse(req: HttpRequestLike, refusal: Refusal, codecs?: WireCodecs): Response {
-  return errorResponse(req, refusal.status, refusal.code, refusal.message, refusal.headers, refusal.data, codecs, refusal.id ?? null);
-}
-
 /** For errors answered before any session (and its adapter) is known. */
 const ERROR_CODECS = createWireCodecs();
 
 /**
- * A JSON-RPC error (id null unless the request's id is known), in the encoding the client asked for. `jsonrpc` and `id` come first, as
- * SPEC.md 5.2 asks of every sender, so a reader can recover the id before the rest (the SDK's server puts
+ * The one way an error leaves the server: a Refusal as a JSON-RPC error body (id null unless the request's id
+ * is known), in the encoding the client asked for, with the refusal's status and headers. `codecs`: the
+ * session's (with its adapter), or, before any session is known, plain ones. `jsonrpc` and `id` come first,
+ * as SPEC.md 5.2 asks of every sender, so a reader can recover the id before the rest (the SDK's server puts
  * the id last; the members and values are the same).
  */
-export function errorResponse(
-  req: HttpRequestLike,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-  data?: unknown,
-  codecs: WireCodecs = ERROR_CODECS,
-  id: RequestId | null = null,
-): Response {
+export function refusalResponse(req: HttpRequestLike, refusal: Refusal, codecs: WireCodecs = ERROR_CODECS): Response {
+  const { status, code, message, data } = refusal;
   const error = data === undefined ? { code, message } : { code, message, data };
-  const value = { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
-  const all: Record<string, string> = { ...headers, Vary: VARY, [WIRE_HEADER]: WIRE_HEADER_VALUE };
+  const value = { jsonrpc: '2.0', id: refusal.id ?? null, error } as unknown as JSONRPCMessage;
+  const all: Record<string, string> = { ...refusal.headers, Vary: VARY, [WIRE_HEADER]: WIRE_HEADER_VALUE };
   const codec = codecs[prefersMsgpack(req.headers.get('accept')) ? 'msgpack' : 'json'];
   all['Content-Type'] = codec.mediaType;
   return new Response(codec.encodeBody(value) as BodyInit, { status, headers: all });

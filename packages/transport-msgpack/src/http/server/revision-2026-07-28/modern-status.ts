@@ -2,7 +2,7 @@ import type { JSONRPCMessage, RequestId } from '../../../mcp/types.js';
 import { isJSONRPCErrorResponse } from '../../../jsonrpc/kinds.js';
 import { HEADER_MISMATCH, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_REQUIRED_CLIENT_CAPABILITY, PARSE_ERROR, UNSUPPORTED_PROTOCOL_VERSION } from '../../../jsonrpc/error-codes.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../../media.js';
-import { errorResponse } from '../exchange/responses.js';
+import { refusalResponse } from '../exchange/responses.js';
 import type { HttpRequestLike } from '../exchange/server-options.js';
 import { isOwnListingReply } from './tool-headers.js';
 
@@ -107,7 +107,7 @@ export async function withLadderStatus(req: HttpRequestLike, response: Response,
 
 function ladderResponse(req: HttpRequestLike, ladder: LadderError): Response {
   const { code, message, data } = ladder.error;
-  return errorResponse(req, ladder.status, code, message, {}, data, undefined, ladder.id);
+  return refusalResponse(req, { status: ladder.status, code, message, data, id: ladder.id });
 }
 
 function isStream(response: Response): boolean {

@@ -154,7 +154,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private async admit(req: HttpRequestLike, body: PostMessages, extra: RequestExtra): Promise<Admission | Refusal> {
     if (this.closed) return SESSION_GONE;
     const era = classifyEra(req.headers, body.raw, this.modernRevisions);
-    if (era.kind === 'refuse') return { ...era, id: idOf(body.raw) };
+    if (era.kind === 'refuse') return { ...era.refusal, id: idOf(body.raw) };
     const { messages } = body;
     if (era.kind === 'modern') {
       for (const message of messages) this.options.onmodernmessage?.(message);
