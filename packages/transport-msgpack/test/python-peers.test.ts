@@ -10,10 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { HttpMsgpackClientTransport, StdioMsgpackClientTransport, type WireSelection } from 'mcp-msgpack-transport';
-import { closeQuietly, textOf, withTimeout } from './fixtures/stdio-helpers.js';
+import { closeQuietly, fixture, textOf, withTimeout } from './fixtures/stdio-helpers.js';
 
 const PYTHON = fileURLToPath(new URL('../../../../.cache/py-mcp/bin/python', import.meta.url));
 const SERVER = fileURLToPath(new URL('../../test/fixtures/py-mcp-server.py', import.meta.url));
+const CLIENT = fileURLToPath(new URL('../../test/fixtures/py-mcp-client.py', import.meta.url));
 /** Connecting includes starting Python and importing the SDK, which takes a while on a loaded machine. */
 const CONNECT = { timeout: 15_000 };
 const CALL = { timeout: 5_000 };
@@ -80,5 +81,20 @@ describe('our clients on their defaults against a Python SDK server', { skip: av
     } finally {
       await closeQuietly(client);
     }
+  });
+});
+
+describe('a Python SDK stdio client against our server on its defaults', { skip: available ? false : missing, timeout: 60_000 }, () => {
+  it('initializes and calls a tool with a short and a long text, on JSON lines (it makes no offer, so never sees a frame)', async () => {
+    // The long text is what a mixed stream (SPEC.md 7.4) would send as a frame: the Python reader would fail on one.
+    const child = spawn(PYTHON, [CLIENT, process.execPath, fixture('stdio-server')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    const code = await withTimeout(new Promise<number | null>((resolve) => child.on('exit', resolve)), 30_000, 'the Python client to finish');
+    assert.equal(code, 0, err.slice(-2000));
+    assert.equal(out.trim(), 'OK stdio-test-server');
   });
 });

@@ -31,9 +31,12 @@ export function toolVariants(transport: 'stdio' | 'http', clients: number, httpO
         { ...base, id: 'stock-json', label: 'SDK stdio (JSON)', stack: 'stock', wire: 'json' },
         { ...base, id: 'json', label: 'mcp-msgpack stdio, JSON wire', stack: 'ours', wire: 'json' },
         { ...base, id: 'msgpack', label: 'mcp-msgpack stdio, MessagePack', stack: 'ours', wire: 'msgpack' },
+        { ...base, id: 'adaptive', label: 'mcp-msgpack stdio, per-message (cheapest CPU)', stack: 'ours', wire: 'msgpack', encoding: 'cheapest-cpu' },
       ],
       comparisons: [
         ['msgpack', 'json'],
+        ['adaptive', 'json'],
+        ['adaptive', 'msgpack'],
         ['msgpack', 'stock-json'],
         ['json', 'stock-json'],
       ],

@@ -75,3 +75,15 @@ export function adapterNeedsMsgpack(adapter: MessageAdapter): (body: unknown) =>
   const needs = (message: unknown) => adapter.needsMsgpack?.(message as never) ?? false;
   return (body) => (Array.isArray(body) ? body.some(needs) : needs(body));
 }
+
+/**
+ * A stdio connection's per-message choice (SPEC.md 7.4): chooseWire with the connection's policy, its
+ * runtime's break-even and its adapter, made once when the stream turns mixed. The two fixed policies skip
+ * the walk entirely.
+ */
+export function messageWirePicker(policy: EncodingPolicy, breakEven: EncodingBreakEven, adapter: MessageAdapter): (message: unknown) => WireKind {
+  if (policy === 'smallest') return () => 'msgpack';
+  if (policy === 'json') return () => 'json';
+  const needsMsgpack = adapterNeedsMsgpack(adapter);
+  return (message) => chooseWire(message, policy, breakEven, needsMsgpack);
+}
