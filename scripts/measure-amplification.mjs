@@ -40,7 +40,7 @@ const cpuMsOf = (pid) => {
 };
 
 /** One measurement over stdio: a fresh server child per shape. */
-async function overStdio(shape, payload) {
+async function overStdio(payload) {
   const child = spawn(process.execPath, [bin, root], { stdio: ['pipe', 'pipe', 'inherit'] });
   const replies = new Map();
   const frames = new FrameReader();
@@ -82,7 +82,7 @@ async function post(url, sessionId, body) {
 }
 
 /** One measurement over HTTP: a fresh server child per shape, a session with native bytes negotiated. */
-async function overHttp(shape, payload) {
+async function overHttp(payload) {
   const child = await startMediaChild({ runtime, dir: root, handlerOptions: { maxMessageBytes: payload.length + 1024 } });
   try {
     const offer = { extensions: { 'io.github.mcp-msgpack/native-bytes': { version: 1 } }, experimental: { 'mcp-msgpack/native-bytes': { version: 1 } } };
@@ -105,7 +105,7 @@ async function overHttp(shape, payload) {
 console.log(`${http ? 'HTTP' : 'stdio'}, server on ${runtime} ${runtime === 'bun' ? globalThis.Bun.version : process.version}, ${mib} MiB`);
 for (const shape of shapes) {
   const payload = hostilePayload(shape, Math.floor(mib * 1024 * 1024));
-  const { growth, cpuMs, ms, answer, status, pinged } = await (http ? overHttp : overStdio)(shape, payload);
+  const { growth, cpuMs, ms, answer, status, pinged } = await (http ? overHttp : overStdio)(payload);
   const what = answer.error ? `${status ? `${status} ` : ''}error ${answer.error.code}: ${String(answer.error.message).replace(/\s+/g, ' ').slice(0, 60)}` : 'result';
   console.log(
     `${shape.padEnd(14)} payload ${(payload.length / 2 ** 20).toFixed(2)} MiB: peak RSS growth ${(growth / payload.length).toFixed(2)}x (${(growth / 2 ** 20).toFixed(0)} MiB), ` +

@@ -7,7 +7,7 @@
 // Usage: node scripts/test-packed.mjs [--keep]   (after `npm run build`; --keep leaves the project in place)
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSteps, npm, npx, packPackages, root, runReadmeExamples, tempProject, writeTestPng } from './lib/packed.mjs';
+import { createSteps, npm, npx, packPackages, runReadmeExamples, tempProject, writeTestPng } from './lib/packed.mjs';
 
 const PACKAGES = ['transport-msgpack', 'filesystem-media-server', 'bench'];
 const keep = process.argv.includes('--keep');

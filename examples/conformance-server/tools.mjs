@@ -187,6 +187,7 @@ export const tools = [
       // Composition and conditional keywords, which a 2026-07-28 server must pass through as written (SEP-2106).
       allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }] }],
       if: { properties: { name: { const: 'home' } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword, not a thenable
       then: { required: ['address'] },
       else: {},
     },

@@ -50,7 +50,6 @@ function media(size) {
   return bytes;
 }
 
-let current; // the sessionful server whose tool runs, for `notify`
 function createMcpServer() {
   const server = new McpServer({ name: 'scale-example', version: '1.0.0' }, { capabilities: { logging: {} } });
   // Which instance answered: how the tests and the benchmark see the load balancer at work.
@@ -76,7 +75,6 @@ function createMcpServer() {
   server.registerTool('media', { inputSchema: { bytes: z.number().int().min(1).max(64 * 1024 * 1024) } }, async ({ bytes }) => ({
     content: [nativeImage(media(bytes), 'image/png')],
   }));
-  current = server;
   return server;
 }
 

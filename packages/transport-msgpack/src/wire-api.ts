@@ -3,11 +3,12 @@
 
 // Constants: wire name, media types, frame header, limits, the decode budget
 export * from './wire/constants.js';
+export { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_FRAME_BYTES, type ReceiveLimits } from './wire/receive-limits.js';
 export { MSGPACK_STREAM_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT } from './http/media.js';
 
 // Errors
 export * from './wire/errors.js';
-export { PARSE_ERROR, INVALID_REQUEST } from './codec/bad-message.js';
+export { PARSE_ERROR, INVALID_REQUEST } from './jsonrpc/error-codes.js';
 
 // Canonical encoder and guarded decoder (SPEC.md sections 3 and 4)
 export { CanonicalEncoder } from './wire/encoder.js';

@@ -2,7 +2,6 @@
 // single-pass guardedDecode. On any bytes, valid or hostile, they must agree: the same value (and containsBin),
 // or the same PayloadError (code, message and clues). Values are also checked against @msgpack/msgpack.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { Decoder as ReferenceDecoder, Encoder as ReferenceEncoder } from '@msgpack/msgpack';
 import fc from 'fast-check';

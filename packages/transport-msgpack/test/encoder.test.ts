@@ -142,6 +142,7 @@ describe('CanonicalEncoder: the JSON data model', () => {
   it('writes null for undefined, functions and symbols in arrays and at the top level', () => {
     assert.equal(encodeHex([undefined, () => 0, Symbol('s'), 1]), '94c0c0c001');
     // A hole in a sparse array is undefined too.
+    // biome-ignore lint/suspicious/noSparseArray: the hole is what is tested
     assert.equal(encodeHex([1, , 3]), '9301c003');
     assert.equal(encodeHex(undefined), 'c0');
   });
@@ -314,7 +315,7 @@ describe('CanonicalEncoder: an arena comes back once every message in it is writ
     // One message of A is still unwritten: the next arena must be a new one.
     const inC = pastArena(frame[0]!.buffer);
     assert.notEqual(inC[0]!.buffer, arenaA, 'an arena holding an unwritten message was reused');
-    inA.forEach((pieces, i) => assert.ok(Buffer.concat(pieces).equals(copies[i]!), `message ${i} of arena A changed`));
+    for (const [i, pieces] of inA.entries()) assert.ok(Buffer.concat(pieces).equals(copies[i]!), `message ${i} of arena A changed`);
     written(inA[0]!);
     const inD = pastArena(inC[0]!.buffer);
     assert.equal(inD[0]!.buffer, arenaA, 'the arena whose messages were all written was not reused');

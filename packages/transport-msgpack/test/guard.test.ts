@@ -151,7 +151,7 @@ for (const [scanName, scan, decodePath] of SCANS) {
           assert.throws(() => new MsgpackMessageCodec().decodeMessage(requestAround(bytes(0x81, key, polluting))), payloadError('forbidden-key'));
         }
         assert.equal(({} as Record<string, unknown>).polluted, undefined);
-        assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'), false);
+        assert.equal(Object.hasOwn(Object.prototype, 'polluted'), false);
         // As a value, or a longer key that starts the same way, it is ordinary data.
         assert.doesNotThrow(() => guard(bytes(0x81, 0xa1, 0x61, 0xa9, proto)));
         assert.doesNotThrow(() => guard(bytes(0x81, 0xaa, proto, 0x5f, 0x01)));

@@ -254,28 +254,25 @@ for (const kind of serverKinds) {
       await response.body?.cancel();
       await stillWorks();
     });
-
-    {
-      it('a client that disconnects mid-stream leaves no stream, listener or timer behind', async () => {
-        // Bun has no getActiveResourcesInfo: there the stream count is the check.
-        const timers = () => (typeof process.getActiveResourcesInfo === 'function' ? process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length : 0);
-        const baseline = timers();
-        const controller = new AbortController();
-        const response = await fetch(server.url, {
-          method: 'POST',
-          body: encoder.encode({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', arguments: { ms: 60_000 } } }) as BodyInit,
-          headers: { 'mcp-session-id': sessionId, 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT },
-          signal: controller.signal,
-        });
-        assert.equal(response.status, 200);
-        await waitUntil(() => server.handler.openStreamCount >= 1, 'the reply stream to open');
-        controller.abort();
-        await response.body!.cancel().catch(() => {});
-        await waitUntil(() => server.handler.openStreamCount === 0, 'the server to drop the stream');
-        await waitUntil(() => timers() <= baseline + 1, 'keep-alive timers to be cleared');
-        await stillWorks();
+    it('a client that disconnects mid-stream leaves no stream, listener or timer behind', async () => {
+      // Bun has no getActiveResourcesInfo: there the stream count is the check.
+      const timers = () => (typeof process.getActiveResourcesInfo === 'function' ? process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length : 0);
+      const baseline = timers();
+      const controller = new AbortController();
+      const response = await fetch(server.url, {
+        method: 'POST',
+        body: encoder.encode({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', arguments: { ms: 60_000 } } }) as BodyInit,
+        headers: { 'mcp-session-id': sessionId, 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT },
+        signal: controller.signal,
       });
-    }
+      assert.equal(response.status, 200);
+      await waitUntil(() => server.handler.openStreamCount >= 1, 'the reply stream to open');
+      controller.abort();
+      await response.body!.cancel().catch(() => {});
+      await waitUntil(() => server.handler.openStreamCount === 0, 'the server to drop the stream');
+      await waitUntil(() => timers() <= baseline + 1, 'keep-alive timers to be cleared');
+      await stillWorks();
+    });
   });
 }
 

@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/server';
 import { Packr, Unpackr } from 'msgpackr';
 import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode } from 'mcp-msgpack-transport';
 import { paramHeaderDeclarations, paramHeaderRefusal } from '../src/http/server/revision-2026-07-28/param-headers.js';
-import { serverKinds, type ServerKind } from './fixtures/http-helpers.js';
+import { serverKinds } from './fixtures/http-helpers.js';
 
 const LIMIT = 30_000;
 const MODERN = '2026-07-28';
@@ -132,7 +132,7 @@ describe('Mcp-Param-* declarations and comparison, unit', () => {
     const refused = check({ n: 5 }, { 'mcp-param-n': '5e0' });
     assert.equal(refused?.status, 400);
     assert.equal(refused?.code, -32020);
-    assert.deepEqual((refused?.data as { mismatch: { header: string } }).mismatch.header, 'Mcp-Param-N');
+    assert.deepEqual((refused?.data as { mismatch: { header: string } } | undefined)?.mismatch.header, 'Mcp-Param-N');
     assert.equal(check({ b: false }, { 'mcp-param-b': '0' })?.code, -32020);
   });
 });

@@ -188,7 +188,7 @@ describe('RedisEventStore', { skip: redisMissing, timeout: 60_000 }, () => {
         const standalone = streamEvents((await get(a, wire, undefined, sessionId)).body!, wire);
         for (let n = 1; n <= 3; n++) await fleet.servers[0]!.server.sendLoggingMessage({ level: 'info', data: `note ${n}` });
         const seen = await take(standalone, 3);
-        assert.deepEqual(seen.map((event) => (event.message?.params as { data: string }).data), ['note 1', 'note 2', 'note 3']);
+        assert.deepEqual(seen.map((event) => (event.message?.params as { data: string } | undefined)?.data), ['note 1', 'note 2', 'note 3']);
 
         const resumed = streamEvents((await get(b, wire, seen[0]!.id, sessionId)).body!, wire);
         const replayed = await take(resumed, 2);

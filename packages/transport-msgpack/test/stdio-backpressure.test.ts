@@ -55,7 +55,7 @@ for (const wire of ['msgpack', 'json'] as const) {
       const received = readAll(stdout, wire);
       await withTimeout(Promise.all(sends), 20_000, 'every send after resume');
       await waitUntil(() => received.length === count, 5000, 'every message');
-      received.forEach((message, i) => assert.deepEqual(message, numbered(i, size), `message ${i}`));
+      for (const [i, message] of received.entries()) assert.deepEqual(message, numbered(i, size), `message ${i}`);
       await transport.close();
     });
 
@@ -78,7 +78,7 @@ for (const wire of ['msgpack', 'json'] as const) {
       } finally {
         clearInterval(stutter);
       }
-      received.forEach((message, i) => assert.deepEqual(message, numbered(i, sizes[i]!), `message ${i}`));
+      for (const [i, message] of received.entries()) assert.deepEqual(message, numbered(i, sizes[i]!), `message ${i}`);
       await transport.close();
     });
 
@@ -135,7 +135,7 @@ describe('stdio backpressure over a real pipe: a stopped child', { skip: process
       process.kill(transport.pid!, 'SIGCONT');
       await withTimeout(Promise.all(sends), 30_000, 'every send after SIGCONT');
       await waitUntil(() => answers.size === texts.length + 1, 30_000, 'every answer');
-      texts.forEach((text, i) => assert.deepEqual(answers.get(i + 1), { content: [{ type: 'text', text }] }, `answer ${i + 1}`));
+      for (const [i, text] of texts.entries()) assert.deepEqual(answers.get(i + 1), { content: [{ type: 'text', text }] }, `answer ${i + 1}`);
     });
   }
 });

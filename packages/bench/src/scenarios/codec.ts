@@ -194,7 +194,7 @@ export async function runCodecPayload(payload: CodecPayload, rounds: number, tim
 function periodOf(bench: Bench, name: string): number {
   const task = bench.getTask(name);
   const result = task?.result as { state?: string; period?: number; error?: unknown } | undefined;
-  if (!result || result.state !== 'completed' || result.period === undefined) {
+  if (result?.state !== 'completed' || result.period === undefined) {
     throw new Error(`codec benchmark "${name}" did not complete: ${String((result as { error?: unknown })?.error ?? result?.state)}`);
   }
   return result.period;

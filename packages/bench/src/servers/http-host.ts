@@ -125,7 +125,9 @@ async function serve(handler: WebHandler, options: HostOptions, req: IncomingMes
   const compress = options.gzip && type.includes('application/json') && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   if (!response.body || !compress) return writeResponse(res, response);
   const outHeaders: Record<string, string> = {};
-  response.headers.forEach((value, name) => (outHeaders[name] = value));
+  response.headers.forEach((value, name) => {
+    outHeaders[name] = value;
+  });
   const body = gzipSync(Buffer.from(await response.arrayBuffer()));
   outHeaders['content-encoding'] = 'gzip';
   outHeaders['vary'] = 'accept-encoding';
@@ -137,7 +139,9 @@ async function serve(handler: WebHandler, options: HostOptions, req: IncomingMes
 /** Writes a web Response to node:http as a generic host would: an event stream as it comes, any other body whole. */
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   const type = headers['content-type'] ?? '';
   if (!response.body || !(type.startsWith('text/event-stream') || type.startsWith(MSGPACK_STREAM_MEDIA_TYPE))) {
     const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;

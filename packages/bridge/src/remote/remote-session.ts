@@ -27,7 +27,7 @@ export class RemoteSession {
   private readonly transport: HttpMsgpackClientTransport;
   private readonly own = new Map<string, (message: JSONRPCMessage) => void>();
 
-  constructor(private readonly options: RemoteOptions) {
+  constructor(options: RemoteOptions) {
     this.transport = new HttpMsgpackClientTransport(options.url, {
       requestInit: { headers: options.headers },
       wire: options.wire,

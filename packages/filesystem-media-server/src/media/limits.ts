@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_FRAME_BYTES } from 'mcp-msgpack-transport/wire';
+import { DEFAULT_MAX_MESSAGE_BYTES } from 'mcp-msgpack-transport/wire';
 
 const MiB = 1024 * 1024;
 
@@ -6,7 +6,7 @@ const MiB = 1024 * 1024;
 export const MESSAGE_HEADROOM_BYTES = 1 * MiB;
 
 /** Default largest file read_media_file and resources/read send: the 64 MiB message cap minus headroom. */
-export const DEFAULT_MAX_MEDIA_BYTES = DEFAULT_MAX_FRAME_BYTES - MESSAGE_HEADROOM_BYTES;
+export const DEFAULT_MAX_MEDIA_BYTES = DEFAULT_MAX_MESSAGE_BYTES - MESSAGE_HEADROOM_BYTES;
 
 export function base64Length(bytes: number): number {
   return Math.ceil(bytes / 3) * 4;

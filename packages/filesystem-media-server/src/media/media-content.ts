@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { BlobResourceContents, ContentBlock } from '@modelcontextprotocol/server';
 import { nativeAudio, nativeBlobContents, nativeBlobResource, nativeImage } from 'mcp-msgpack-transport';
-import { DEFAULT_MAX_FRAME_BYTES } from 'mcp-msgpack-transport/wire';
+import { DEFAULT_MAX_MESSAGE_BYTES } from 'mcp-msgpack-transport/wire';
 import { base64Length, formatMiB, MESSAGE_HEADROOM_BYTES } from './limits.js';
 import { mediaKindOf } from './mime.js';
 import { releaseMedia } from './read-media.js';
@@ -31,10 +31,10 @@ export interface MediaDelivery {
 function checkBase64Budget(payload: MediaPayload, delivery: MediaDelivery): void {
   const willBeBase64 = !delivery.native || delivery.negotiated() === false;
   const encodedBytes = base64Length(payload.bytes.byteLength);
-  if (willBeBase64 && encodedBytes > DEFAULT_MAX_FRAME_BYTES - MESSAGE_HEADROOM_BYTES) {
+  if (willBeBase64 && encodedBytes > DEFAULT_MAX_MESSAGE_BYTES - MESSAGE_HEADROOM_BYTES) {
     throw new Error(
       `${payload.display} is ${formatMiB(payload.bytes.byteLength)}: as base64 it would be ${formatMiB(encodedBytes)}, ` +
-        `over the ${formatMiB(DEFAULT_MAX_FRAME_BYTES)} message limit. A MessagePack client with native bytes can read it.`,
+        `over the ${formatMiB(DEFAULT_MAX_MESSAGE_BYTES)} message limit. A MessagePack client with native bytes can read it.`,
     );
   }
 }

@@ -2,10 +2,16 @@ import path from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { NativeBytesPool } from 'mcp-msgpack-transport';
-import type { ToolContext } from '../tools/context.js';
+import type { GuardedFs } from '../security/guarded-fs.js';
 import { formatMiB } from './limits.js';
 import type { MediaPayload } from './media-content.js';
 import { mediaTypeOf } from './mime.js';
+
+/** What reading a media file needs (the tools' context has it): the guarded file system and the size limit. */
+export interface MediaReadContext {
+  readonly fs: GuardedFs;
+  readonly maxMediaBytes: number;
+}
 
 export interface MediaFile extends MediaPayload {
   readonly real: string;
@@ -20,7 +26,7 @@ function overLimit(display: string, size: number, limit: number): Error {
 }
 
 /** Describes a media file without reading it (verified open + fstat): for resource links. */
-export async function statMediaFile(ctx: ToolContext, requested: string): Promise<Omit<MediaFile, 'bytes'>> {
+export async function statMediaFile(ctx: MediaReadContext, requested: string): Promise<Omit<MediaFile, 'bytes'>> {
   const file = await ctx.fs.openFile(await ctx.fs.resolve(requested), requested);
   await file.handle.close();
   return describe(file.real, file.stats.size, requested);
@@ -30,7 +36,7 @@ export async function statMediaFile(ctx: ToolContext, requested: string): Promis
  * Reads a media file fresh (no cache: the file may change between calls), refusing it before reading when
  * it is over the limit, and again if it grew past the limit while being read.
  */
-export async function readMediaFile(ctx: ToolContext, requested: string): Promise<MediaFile> {
+export async function readMediaFile(ctx: MediaReadContext, requested: string): Promise<MediaFile> {
   const file = await ctx.fs.openFile(await ctx.fs.resolve(requested), requested);
   try {
     if (file.stats.size > ctx.maxMediaBytes) throw overLimit(requested, file.stats.size, ctx.maxMediaBytes);

@@ -101,7 +101,7 @@ export class OpenAIAgentsMcpServer {
    * requires `required` and `additionalProperties` in each input schema, which servers may leave out (the
    * SDK's tool conversion fills them in), so the tools are passed on as the server listed them.
    */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: the Agents SDK's own MCP servers type it so (above)
   async listTools(): Promise<any[]> {
     this.assertConnected();
     if (this.cacheToolsList && this.cachedTools) return this.cachedTools;

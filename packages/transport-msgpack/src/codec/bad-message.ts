@@ -1,9 +1,6 @@
 import type { JSONRPCMessage } from '../mcp/types.js';
 import { PayloadError } from '../wire/errors.js';
-
-/** JSON-RPC error codes used when a message cannot be accepted. */
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
+import { INVALID_REQUEST, PARSE_ERROR } from '../jsonrpc/error-codes.js';
 
 export interface BadMessageSinks {
   /** Sends a message back to the peer. */

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '../mcp/types.js';
-import type { DecodeBudget } from '../wire/constants.js';
+import type { ReceiveLimits } from '../wire/receive-limits.js';
 
 export type WireKind = 'msgpack' | 'json';
 
@@ -26,11 +26,8 @@ export const IDENTITY_ADAPTER: MessageAdapter = {
   binAllowed: false,
 };
 
-export interface CodecOptions {
-  /** Deepest nesting accepted in a received message. Default 128. */
-  maxDepth?: number;
-  /** The decode budget for received messages (SPEC.md 4.1.9). Default DEFAULT_DECODE_BUDGET. */
-  decodeBudget?: Partial<DecodeBudget>;
+/** `maxDepth` and `decodeBudget` as in ReceiveLimits (the size cap is the framing's). */
+export interface CodecOptions extends Pick<ReceiveLimits, 'maxDepth' | 'decodeBudget'> {
   adapter?: MessageAdapter;
 }
 

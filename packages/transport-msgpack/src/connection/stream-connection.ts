@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
 import { createWireCodecs, type TypedWireCodecs } from '../codec/wire-codecs.js';
-import { DEFAULT_MAX_FRAME_BYTES } from '../wire/constants.js';
+import { resolveReceiveLimits, type ReceiveLimits } from '../wire/receive-limits.js';
 import { FramingError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';
 import { LineReader } from '../wire/line-reader.js';
@@ -11,18 +11,12 @@ import { messageWirePicker, type EncodingPolicy } from '../codec/encoding-policy
 import { runtime } from '../runtime/current.js';
 import { receiveMessage, rejectMessage, type BadMessageSinks } from '../codec/bad-message.js';
 import { StreamWriter } from './stream-writer.js';
-import type { DecodeBudget } from '../wire/constants.js';
-import type { WireChoice, WireSelection } from '../wire-choice/wire-selection.js';
+import type { WireSelection } from '../wire-choice/wire-selection.js';
+import type { WirePlan } from '../wire-choice/wire-plan.js';
 import { ClientWireUpgrade, ServerWireUpgrade, type SwitchedStream } from './wire-upgrade.js';
 
-export interface StreamWireOptions {
-  /** Largest message accepted, in bytes (frame payload or JSON line). Default 64 MiB. */
-  maxMessageBytes?: number;
-  /** Deepest nesting of arrays and maps accepted in a received MessagePack message. Default 128. */
-  maxDepth?: number;
-  /** The decode budget for received MessagePack messages (SPEC.md 4.1.9): arrays and maps, and distinct short
-   * keys, per payload byte. Default DEFAULT_DECODE_BUDGET (65,536 plus one per 8 bytes; per 32 for keys). */
-  decodeBudget?: Partial<DecodeBudget>;
+/** The limits on what a stdio transport reads (ReceiveLimits: `maxMessageBytes` is a frame's payload or a JSON line), and its encoding policy. */
+export interface StreamWireOptions extends ReceiveLimits {
   /**
    * Once both sides agreed on a mixed stream in the wire upgrade (SPEC.md 7.4), which encoding each message
    * goes in: 'cheapest-cpu' (default) whichever costs less CPU for that message on this runtime, media as
@@ -46,12 +40,11 @@ export interface StreamConnectionEvents {
 export interface StreamConnectionOptions extends StreamWireOptions {
   adapter?: MessageAdapter;
   /**
-   * The stdio wire upgrade (SPEC.md 7.1). 'offer' (a client on 'auto'; the connection starts on JSON):
-   * requests carry the offer until a result settles it. 'accept' (a server): offers on the JSON wire are
-   * accepted, and taken off before the application sees them. 'ignore' (a server forced to one wire):
-   * offers are only taken off.
+   * The connection's part in the stdio wire upgrade (SPEC.md 7.1), as planWire decided it. 'offer': requests
+   * carry the offer until a result settles it. 'accept': offers on the JSON wire are accepted, and taken off
+   * before the application sees them. 'ignore': offers are only taken off.
    */
-  upgrade?: 'offer' | 'accept' | 'ignore';
+  upgrade?: WirePlan['upgrade'];
 }
 
 /**
@@ -87,18 +80,19 @@ export class StreamConnection {
   constructor(
     private readonly input: Readable,
     output: Writable,
-    wire: WireChoice,
+    wire: WireKind | undefined,
     private readonly events: StreamConnectionEvents,
     options: StreamConnectionOptions = {},
   ) {
-    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    const limits = resolveReceiveLimits(options);
+    this.maxMessageBytes = limits.maxMessageBytes;
     this.encoding = options.encoding ?? 'cheapest-cpu';
-    this.codecs = createWireCodecs({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget, adapter: options.adapter });
+    this.codecs = createWireCodecs({ maxDepth: limits.maxDepth, decodeBudget: limits.decodeBudget, adapter: options.adapter });
     this.writer = new StreamWriter(output);
     this.wireKnown = new Promise((resolve) => (this.resolveWire = resolve));
     if (options.upgrade === 'offer') this.offering = new ClientWireUpgrade(true);
     else if (options.upgrade) this.accepting = new ServerWireUpgrade(options.upgrade === 'accept');
-    if (wire !== 'auto') this.chooseWire(wire);
+    if (wire !== undefined) this.chooseWire(wire);
   }
 
   /** The wire in use, once known ('msgpack' after an upgrade, mixed or not). */

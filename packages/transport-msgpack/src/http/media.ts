@@ -42,7 +42,7 @@ const PER_MESSAGE_RANGE = /application\/msgpack\s*;[^,]*\breplies\s*=\s*"?any"?\
 
 /** Whether a request says it reads replies in either encoding (PER_MESSAGE_PARAMETER in its Accept). */
 export function acceptsPerMessage(accept: string | null): boolean {
-  return accept !== null && accept.includes(';') && PER_MESSAGE_RANGE.test(accept);
+  return accept?.includes(';') === true && PER_MESSAGE_RANGE.test(accept);
 }
 
 /** Whether a response comes from a msgpack-v1 server: the signal header (WIRE_HEADER, any version) or a MessagePack body. */

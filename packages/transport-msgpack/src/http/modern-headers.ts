@@ -9,9 +9,6 @@ import { Buffer } from '../runtime/buffer.js';
 
 import { envelopeVersion, isPlainObject } from '../jsonrpc/envelope.js';
 
-/** SEP-2243's code for a header that disagrees with (or is missing for) the body. */
-export const HEADER_MISMATCH = -32020;
-
 /**
  * Which body field `Mcp-Name` mirrors, per method (SEP-2243's table, plus the task methods of SEP-2663), as
  * the SDK's client and server use it. Methods not listed carry no `Mcp-Name`.

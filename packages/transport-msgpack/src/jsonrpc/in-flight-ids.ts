@@ -1,8 +1,6 @@
 import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
 import { isRecord } from './is-record.js';
-
-/** JSON-RPC "invalid request". */
-const INVALID_REQUEST = -32600;
+import { INVALID_REQUEST } from './error-codes.js';
 
 /**
  * The error a request gets when its id is already in flight from the same peer (SPEC.md 5.2): the SDK keys

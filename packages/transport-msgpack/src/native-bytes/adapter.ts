@@ -6,6 +6,7 @@ import { bytesToBase64 } from './base64.js';
 import { NATIVE_BYTES_VERSION, announcedVersion, withCapability } from './capability.js';
 import { isRecord } from '../jsonrpc/is-record.js';
 import { acceptsUpgrade, offersUpgrade } from '../wire-choice/upgrade-offer.js';
+import { INTERNAL_ERROR } from '../jsonrpc/error-codes.js';
 import { countBins, mapMediaFields } from './media-fields.js';
 import { giveBack } from '../buffers/lent-bytes.js';
 import { isMarkedNative } from './native-requests.js';
@@ -29,8 +30,6 @@ export interface NativeBytesOptions {
   relayBase64Media?: boolean | RelayedBase64Options;
 }
 
-/** JSON-RPC "internal error", for a result whose native bytes were dropped before it could be sent. */
-const INTERNAL_ERROR = -32603;
 
 /**
  * The native-bytes extension on one connection (SPEC.md, "Native bytes extension"); a transport creates

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from '../jsonrpc/kinds.js';
 import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
+import { TRANSPORT_ERROR } from '../jsonrpc/error-codes.js';
 import { StreamNotResumableError, type FollowedEventSend, type FollowedStream, type SharedEventStore } from '../http/server/streams/shared-event-store.js';
 import { BoundedCommands } from './bounded-commands.js';
 import { ByteLedger } from './byte-ledger.js';
@@ -52,7 +53,7 @@ export interface RedisEventStoreOptions {
 }
 
 /** JSON-RPC error code of a request whose stream ended without its response (see README, "Failover"). */
-export const STREAM_LOST_ERROR_CODE = -32000;
+export const STREAM_LOST_ERROR_CODE = TRANSPORT_ERROR;
 /** Streams this instance tracks the requests of at once; the oldest is forgotten beyond it. */
 const MAX_TRACKED_STREAMS = 10_000;
 const PAGE = 64;

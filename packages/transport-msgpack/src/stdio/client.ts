@@ -5,8 +5,10 @@ import type { JSONRPCMessage, Transport } from '../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
 import { StreamConnection, type StreamWireOptions } from '../connection/stream-connection.js';
 import type { WireChoice, WireSelection } from '../wire-choice/wire-selection.js';
+import { planWire, type WirePlan } from '../wire-choice/wire-plan.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { getDefaultEnvironment } from './default-environment.js';
+import { resolveReceiveLimits } from '../wire/receive-limits.js';
 
 /** How long close() waits after ending the child's stdin, then after SIGTERM, before the next step. */
 const CLOSE_STEP_MS = 2000;
@@ -65,6 +67,8 @@ export class StdioMsgpackClientTransport implements Transport {
     if (params.stderr === 'pipe' || params.stderr === 'overlapped') this.stderrStream = new PassThrough();
     this.adapter = adapterFromOption('client', params.nativeBytes);
     this.onwireselected = params.onwireselected;
+    // Checked now, not when start() makes the connection.
+    resolveReceiveLimits(params);
   }
 
   /** The wire in use: on 'auto', 'json' until the server has accepted the offer, then 'msgpack'. */
@@ -73,7 +77,11 @@ export class StdioMsgpackClientTransport implements Transport {
   }
 
   private get startWire(): WireKind {
-    return this.params.wire === 'msgpack' ? 'msgpack' : 'json';
+    return this.plan.start!;
+  }
+
+  private get plan(): WirePlan {
+    return planWire(this.params.wire, 'stdio-client');
   }
 
   /** The child's stderr when `stderr: 'pipe'` was given; available before start(), as in the SDK. */
@@ -99,11 +107,11 @@ export class StdioMsgpackClientTransport implements Transport {
         cwd: this.params.cwd,
       });
       this.child = child;
-      const auto = (this.params.wire ?? 'auto') === 'auto';
+      const plan = this.plan;
       const connection = new StreamConnection(
         child.stdout!,
         child.stdin!,
-        this.startWire,
+        plan.start!,
         {
           message: (message) => this.onmessage?.(message),
           error: (error) => this.onerror?.(error),
@@ -115,11 +123,11 @@ export class StdioMsgpackClientTransport implements Transport {
             if (error && error.code !== 'truncated-frame') void this.close();
           },
         },
-        { ...this.params, adapter: this.adapter, upgrade: auto ? 'offer' : undefined },
+        { ...this.params, adapter: this.adapter, upgrade: plan.upgrade },
       );
       this.connection = connection;
       connection.attach();
-      if (!auto) this.onwireselected?.({ wire: this.startWire, reason: 'forced' });
+      if (plan.forced) this.onwireselected?.({ wire: plan.start!, reason: 'forced' });
       child.on('error', (error) => {
         reject(error);
         this.onerror?.(error);

@@ -5,6 +5,7 @@ import { InFlightIds, duplicateIdError } from '../jsonrpc/in-flight-ids.js';
 import type { WireKind } from '../codec/message-codec.js';
 import { StreamConnection, type StreamWireOptions } from '../connection/stream-connection.js';
 import type { WireChoice } from '../wire-choice/wire-selection.js';
+import { planWire } from '../wire-choice/wire-plan.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 
 export interface StdioMsgpackServerOptions extends StreamWireOptions {
@@ -44,17 +45,17 @@ export class StdioMsgpackServerTransport implements Transport {
     stdout: Writable = process.stdout,
     options: StdioMsgpackServerOptions = {},
   ) {
-    const wire = options.wire ?? 'auto';
+    const plan = planWire(options.wire, 'stdio-server');
     this.connection = new StreamConnection(
       stdin,
       stdout,
-      wire,
+      plan.start,
       {
         message: (message) => this.receive(message),
         error: (error) => this.onerror?.(error),
         broken: () => void this.close(),
       },
-      { ...options, adapter: adapterFromOption('server', options.nativeBytes), upgrade: wire === 'auto' ? 'accept' : 'ignore' },
+      { ...options, adapter: adapterFromOption('server', options.nativeBytes), upgrade: plan.upgrade },
     );
     stdout.on('error', this.onOutputError);
   }

@@ -7,9 +7,6 @@ export const MSGPACK_MEDIA_TYPE = 'application/msgpack';
 /** Bytes in the big-endian length prefix in front of every frame. */
 export const FRAME_HEADER_BYTES = 4;
 
-/** Largest payload a receiver accepts unless configured otherwise: 64 MiB. */
-export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
-
 /** Largest payload the 4-byte header can describe. */
 export const MAX_FRAME_BYTES_LIMIT = 0xffff_ffff;
 

@@ -1,5 +1,6 @@
 import { Unpackr } from 'msgpackr';
-import { DEFAULT_DECODE_BUDGET, DEFAULT_MAX_DEPTH, containerAllowance, shortKeyAllowance, type DecodeBudget } from './constants.js';
+import { containerAllowance, shortKeyAllowance, type DecodeBudget } from './constants.js';
+import { resolveReceiveLimits, type ReceiveLimits } from './receive-limits.js';
 import { PayloadError } from './errors.js';
 import { guardPayload } from './guard.js';
 import type { GuardOptions } from './guard-rules.js';
@@ -12,13 +13,10 @@ import { guardedDecode } from './guarded-decode.js';
  */
 export type DecodePath = 'guard-then-msgpackr' | 'single-pass';
 
-export interface DecoderOptions {
-  /** Deepest nesting of arrays and maps accepted. Default 128; msgpackr's own recursion fails near 4,400. */
-  maxDepth?: number;
+/** `maxDepth` (default 128; msgpackr's own recursion fails near 4,400) and `decodeBudget` as in ReceiveLimits. */
+export interface DecoderOptions extends Pick<ReceiveLimits, 'maxDepth' | 'decodeBudget'> {
   /** Accept MessagePack bin (only once the native-bytes extension is negotiated). Default false. */
   allowBin?: boolean;
-  /** How many arrays and maps, and distinct short keys, a payload may hold for its size. Default DEFAULT_DECODE_BUDGET. */
-  decodeBudget?: Partial<DecodeBudget>;
   /** Bin only as the value of a `data` or `blob` member (GuardOptions.binOnlyAtMediaKeys). Default false. */
   binOnlyAtMediaKeys?: boolean;
   /**
@@ -59,10 +57,11 @@ export class MsgpackDecoder {
   private readonly asciiWindow: boolean;
 
   constructor(options: DecoderOptions = {}) {
-    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    const limits = resolveReceiveLimits(options);
+    this.maxDepth = limits.maxDepth;
     this.allowBin = options.allowBin ?? false;
     this.binOnlyAtMediaKeys = options.binOnlyAtMediaKeys ?? false;
-    this.budget = { ...DEFAULT_DECODE_BUDGET, ...options.decodeBudget };
+    this.budget = limits.decodeBudget;
     this.singlePass = options.decodePath === 'single-pass';
     this.asciiWindow = options.asciiWindow ?? false;
   }

@@ -1,7 +1,7 @@
 import { FRAME_HEADER_BYTES } from './constants.js';
 import { ARENA_BYTES, EncodeArena } from './encode-arena.js';
 import { joinPieces } from './pieces.js';
-import { Buffer } from '../runtime/buffer.js';
+import type { Buffer } from '../runtime/buffer.js';
 
 /** Bins this large or larger are sent as pieces of their own by encodeFramePieces/encodePieces. */
 export const BIN_BY_REFERENCE = 32 * 1024;

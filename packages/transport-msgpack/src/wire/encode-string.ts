@@ -122,7 +122,8 @@ function writeUtf8ByHand(buf: Buffer, s: string, from: number, at: number): numb
 
 // Node and Bun expose Buffer's native UTF-8 writer as a method; calling it directly skips write()'s
 // argument and encoding checks, which cost as much as the copy itself for the short strings of
-// object-heavy messages. (Called as a method: going through .call() cost another 100 ns a string.) The
+// object-heavy messages. (Called as a method: going through .call() costs more per string, as the codec
+// venue shows, `mcp-msgpack-bench --scenario codec`.) The
 // length is given: Node and Bun default it to what follows `offset`, Cloudflare Workers' Buffer
 // (nodejs_compat) to the whole buffer, which it then refuses as out of range for any offset but 0.
 type NativeUtf8Buffer = Buffer & { utf8Write(text: string, offset: number, length: number): number };

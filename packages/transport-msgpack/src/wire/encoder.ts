@@ -266,9 +266,9 @@ export class CanonicalEncoder extends PiecesOutput {
   }
 }
 
-const hasOwnProperty = Object.prototype.hasOwnProperty;
+const ownProperty = Object.prototype.hasOwnProperty;
 function hasOwn(object: object, key: string): boolean {
-  return hasOwnProperty.call(object, key);
+  return ownProperty.call(object, key);
 }
 
 function collectionHeaderBytes(count: number): number {

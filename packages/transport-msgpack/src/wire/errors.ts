@@ -7,7 +7,8 @@
 export type FramingErrorCode =
   | 'frame-too-large' // header announces more than the configured cap
   | 'truncated-frame' // the stream ended inside a header or payload
-  | 'line-too-long'; // JSON mode: a line grew past the cap without a newline
+  | 'line-too-long' // JSON mode: a line grew past the cap without a newline
+  | 'message-too-large'; // HTTP client: a reply body, or one event of a JSON reply stream, past the cap
 
 export class FramingError extends Error {
   override readonly name = 'FramingError';

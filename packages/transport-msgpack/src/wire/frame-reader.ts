@@ -1,14 +1,11 @@
-import { DEFAULT_MAX_FRAME_BYTES, FRAME_HEADER_BYTES } from './constants.js';
+import { FRAME_HEADER_BYTES } from './constants.js';
+import { resolveReceiveLimits, type OldLimitNames, type ReceiveLimits } from './receive-limits.js';
 import { FramingError } from './errors.js';
 import { joinPieces } from './pieces.js';
 import { Buffer } from '../runtime/buffer.js';
 
-export interface FrameReaderOptions {
-  /** Largest payload accepted; checked on the header, before anything is allocated. Default 64 MiB. */
-  maxMessageBytes?: number;
-  /** @deprecated The old name of `maxMessageBytes` (which wins when both are given). */
-  maxFrameBytes?: number;
-}
+/** `maxMessageBytes`: the largest payload accepted, checked on the header before anything is allocated. Default 64 MiB. */
+export interface FrameReaderOptions extends Pick<ReceiveLimits, 'maxMessageBytes'>, Pick<OldLimitNames, 'maxFrameBytes'> {}
 
 /**
  * Splits a byte stream into msgpack-v1 payloads, in time linear in the bytes read.
@@ -31,7 +28,7 @@ export class FrameReader {
   private heldBytes = 0;
 
   constructor(options: FrameReaderOptions = {}) {
-    this.maxMessageBytes = options.maxMessageBytes ?? options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.maxMessageBytes = resolveReceiveLimits(options).maxMessageBytes;
   }
 
   /** Bytes held for a frame not yet complete: 0 exactly when the stream is at a frame boundary. */

@@ -22,8 +22,9 @@ export interface GuardOptions {
 
 /**
  * Keys shorter than this are counted against the key budget. A JavaScript engine builds a hidden class or
- * dictionary entry per distinct key (V8: about 250 bytes); a one-entry map with a fresh 5-byte key is 8
- * bytes on the wire, so unbudgeted such maps cost 32x their size. From 16 bytes up a key pays for itself.
+ * dictionary entry per distinct key, far larger than a short key on the wire (a one-entry map with a fresh
+ * 5-byte key is 8 bytes), so unbudgeted such maps cost many times their size; from 16 bytes up a key pays
+ * for itself. `node scripts/measure-amplification.mjs` measures it; the package README ("The decode budget") has the figures.
  */
 export const SHORT_KEY_BYTES = 16;
 
@@ -36,6 +37,49 @@ export function isMediaKey(bytes: Uint8Array, at: number, length: number): boole
   if (length !== 4) return false;
   const b0 = bytes[at];
   return (b0 === 0x64 && matches(bytes, at, 'data')) || (b0 === 0x62 && matches(bytes, at, 'blob'));
+}
+
+// The refusals both decode paths give (the guard, guarded-decode.ts), worded once: a payload refused by one is
+// refused by the other with the same code and message (test/decode-paths.test.ts checks it).
+
+export function truncatedValue(at: number, needed: number): string {
+  return `payload ends inside a value at byte ${at} (needs ${needed} more)`;
+}
+
+export function reservedType(at: number): string {
+  return `reserved type 0xc1 at byte ${at}`;
+}
+
+export function binNotNegotiated(at: number): string {
+  return `bin at byte ${at}: bin is only allowed once native bytes are negotiated`;
+}
+
+export function extType(extType: number | undefined, type: number, at: number): string {
+  return `ext type ${extType ?? '?'} (0x${hex(type)}) at byte ${at}: msgpack-v1 allows no ext types`;
+}
+
+export function nonFiniteFloat(bits: 32 | 64, at: number): string {
+  return `float ${bits} NaN or Infinity at byte ${at}`;
+}
+
+export function nonStringKey(type: number, at: number): string {
+  return `map key at byte ${at} is not a string (type 0x${hex(type)})`;
+}
+
+export function protoKey(at: number): string {
+  return `map key "__proto__" at byte ${at}`;
+}
+
+export function countPastEnd(isMap: boolean, count: number, remaining: number, at: number): string {
+  return `${isMap ? 'map' : 'array'} at byte ${at} claims ${count} entries but only ${remaining} bytes follow`;
+}
+
+export function tooDeep(maxDepth: number, at: number): string {
+  return `nesting deeper than ${maxDepth} levels at byte ${at}`;
+}
+
+export function trailingBytes(count: number): string {
+  return `${count} bytes after the end of the value`;
 }
 
 export function binOutsideMediaField(at: number): string {

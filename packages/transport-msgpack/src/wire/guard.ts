@@ -1,6 +1,6 @@
 import { KeyBudget, OVER_SHAPES } from './key-budget.js';
 import { PayloadError, type MessageClues, type PayloadErrorCode } from './errors.js';
-import { SHORT_KEY_BYTES, binOutsideMediaField, isMediaKey, overContainerBudget, overKeyBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_OTHER, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
+import { SHORT_KEY_BYTES, binNotNegotiated, binOutsideMediaField, countPastEnd, extType as extTypeRefusal, nonFiniteFloat, nonStringKey, protoKey, reservedType, tooDeep, trailingBytes, truncatedValue, isMediaKey, overContainerBudget, overKeyBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_OTHER, TOP_KEY_RESULT_OR_ERROR, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
 
 export type { GuardOptions } from './guard-rules.js';
 
@@ -49,7 +49,7 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
     throw new PayloadError(code, message, { id: clues.id, hasMethod: clues.hasMethod, hasResultOrError: clues.hasResultOrError });
   };
   const need = (n: number): void => {
-    if (pos + n > end) fail('malformed-msgpack', `payload ends inside a value at byte ${pos} (needs ${n} more)`);
+    if (pos + n > end) fail('malformed-msgpack', truncatedValue(pos, n));
   };
   const u8 = (): number => {
     need(1);
@@ -99,13 +99,13 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
         case 0xc3:
           break;
         case 0xc1:
-          fail('forbidden-type', `reserved type 0xc1 at byte ${valueStart}`);
+          fail('forbidden-type', reservedType(valueStart));
           break;
         case 0xc4:
         case 0xc5:
         case 0xc6: {
           if (!options.allowBin) {
-            fail('forbidden-type', `bin at byte ${valueStart}: bin is only allowed once native bytes are negotiated`);
+            fail('forbidden-type', binNotNegotiated(valueStart));
           }
           if (options.binOnlyAtMediaKeys === true && (atKey || isMap[depth] !== true || mediaKey[depth] !== true)) fail('forbidden-type', binOutsideMediaField(valueStart));
           const length = type === 0xc4 ? u8() : type === 0xc5 ? u16() : u32();
@@ -125,18 +125,18 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
         case 0xd7:
         case 0xd8: {
           const extType = type >= 0xd4 ? bytes[pos] : bytes[pos + (type === 0xc7 ? 1 : type === 0xc8 ? 2 : 4)];
-          fail('forbidden-type', `ext type ${extType ?? '?'} (0x${hex(type)}) at byte ${valueStart}: msgpack-v1 allows no ext types`);
+          fail('forbidden-type', extTypeRefusal(extType, type, valueStart));
           break;
         }
         case 0xca:
           need(4);
           // All-ones exponent: NaN or an infinity, which the JSON data model cannot hold.
-          if ((bytes[pos]! & 0x7f) === 0x7f && (bytes[pos + 1]! & 0x80) === 0x80) fail('non-finite-number', `float 32 NaN or Infinity at byte ${valueStart}`);
+          if ((bytes[pos]! & 0x7f) === 0x7f && (bytes[pos + 1]! & 0x80) === 0x80) fail('non-finite-number', nonFiniteFloat(32, valueStart));
           pos += 4;
           break;
         case 0xcb:
           need(8);
-          if ((bytes[pos]! & 0x7f) === 0x7f && (bytes[pos + 1]! & 0xf0) === 0xf0) fail('non-finite-number', `float 64 NaN or Infinity at byte ${valueStart}`);
+          if ((bytes[pos]! & 0x7f) === 0x7f && (bytes[pos + 1]! & 0xf0) === 0xf0) fail('non-finite-number', nonFiniteFloat(64, valueStart));
           pos += 8;
           break;
         case 0xcf:
@@ -187,14 +187,14 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
 
     // Checked after the type switch, so an ext or 0xc1 used as a key is reported as the forbidden type it is.
     if (atKey && strLength < 0) {
-      fail('non-string-key', `map key at byte ${valueStart} is not a string (type 0x${hex(type)})`);
+      fail('non-string-key', nonStringKey(type, valueStart));
     }
 
     if (strLength >= 0) {
       need(strLength);
       if (atKey) mediaKey[depth] = isMediaKey(bytes, pos, strLength);
       if (atKey) {
-        if (strLength === 9 && isProtoKey(bytes, pos)) fail('forbidden-key', `map key "__proto__" at byte ${valueStart}`);
+        if (strLength === 9 && isProtoKey(bytes, pos)) fail('forbidden-key', protoKey(valueStart));
         if (keyBudget !== undefined) {
           const next = keyBudget.step(shape[depth]!, pos, strLength, strLength < SHORT_KEY_BYTES);
           if (next < 0) fail('over-budget', overKeyBudget(next === OVER_SHAPES, maxShortKeys, end, valueStart));
@@ -220,10 +220,10 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
       const values = childIsMap ? childCount * 2 : childCount;
       // Every value takes at least one byte: a header that claims more than is left is a lie.
       if (values > end - pos) {
-        fail('malformed-msgpack', `${childIsMap ? 'map' : 'array'} at byte ${valueStart} claims ${childCount} entries but only ${end - pos} bytes follow`);
+        fail('malformed-msgpack', countPastEnd(childIsMap, childCount, end - pos, valueStart));
       }
       if (depth + 1 > options.maxDepth) {
-        fail('too-deep', `nesting deeper than ${options.maxDepth} levels at byte ${valueStart}`);
+        fail('too-deep', tooDeep(options.maxDepth, valueStart));
       }
       if (++containers > options.maxContainers) {
         fail('over-budget', overContainerBudget(options.maxContainers, end, valueStart));
@@ -236,7 +236,7 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
       shape[depth] = 0;
     }
   }
-  if (pos !== end) fail('malformed-msgpack', `${end - pos} bytes after the end of the value`);
+  if (pos !== end) fail('malformed-msgpack', trailingBytes(end - pos));
   return clues;
 }
 

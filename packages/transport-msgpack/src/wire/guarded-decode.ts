@@ -1,7 +1,7 @@
 import { KeyBudget, OVER_SHAPES } from './key-budget.js';
 import { PayloadError, type PayloadErrorCode } from './errors.js';
 import { asciiFromCodes, asciiFromWindow, forgetWindow, type Latin1Slicing } from './short-ascii.js';
-import { SHORT_KEY_BYTES, binOutsideMediaField, isMediaKey, overContainerBudget, overKeyBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, hex, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
+import { SHORT_KEY_BYTES, binNotNegotiated, binOutsideMediaField, countPastEnd, extType as extTypeRefusal, nonFiniteFloat, nonStringKey, protoKey, reservedType, tooDeep, trailingBytes, truncatedValue, isMediaKey, overContainerBudget, overKeyBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
 import { Buffer } from '../runtime/buffer.js';
 
 /**
@@ -72,7 +72,7 @@ export function guardedDecode(bytes: Uint8Array, guard: GuardOptions, asciiWindo
     textView = undefined;
     forgetWindow();
   }
-  if (pos !== end) throw refusal('malformed-msgpack', `${end - pos} bytes after the end of the value`);
+  if (pos !== end) throw refusal('malformed-msgpack', trailingBytes(end - pos));
   return { value, containsBin };
 }
 
@@ -85,7 +85,7 @@ function fail(code: PayloadErrorCode, message: string): never {
 }
 
 function need(n: number): void {
-  if (pos + n > end) fail('malformed-msgpack', `payload ends inside a value at byte ${pos} (needs ${n} more)`);
+  if (pos + n > end) fail('malformed-msgpack', truncatedValue(pos, n));
 }
 
 function u16(): number {
@@ -127,7 +127,7 @@ function readValue(depth: number): unknown {
     case 0xc4:
     case 0xc5:
     case 0xc6: {
-      if (!options.allowBin) fail('forbidden-type', `bin at byte ${start}: bin is only allowed once native bytes are negotiated`);
+      if (!options.allowBin) fail('forbidden-type', binNotNegotiated(start));
       if (!atMediaKey && options.binOnlyAtMediaKeys === true) fail('forbidden-type', binOutsideMediaField(start));
       const length = type === 0xc4 ? (need(1), src[pos++]!) : type === 0xc5 ? u16() : u32();
       need(length);
@@ -139,13 +139,13 @@ function readValue(depth: number): unknown {
     case 0xca:
       need(4);
       // All-ones exponent: NaN or an infinity, which the JSON data model cannot hold.
-      if ((src[pos]! & 0x7f) === 0x7f && (src[pos + 1]! & 0x80) === 0x80) fail('non-finite-number', `float 32 NaN or Infinity at byte ${start}`);
+      if ((src[pos]! & 0x7f) === 0x7f && (src[pos + 1]! & 0x80) === 0x80) fail('non-finite-number', nonFiniteFloat(32, start));
       v = dataView().getFloat32(pos);
       pos += 4;
       return v;
     case 0xcb:
       need(8);
-      if ((src[pos]! & 0x7f) === 0x7f && (src[pos + 1]! & 0xf0) === 0xf0) fail('non-finite-number', `float 64 NaN or Infinity at byte ${start}`);
+      if ((src[pos]! & 0x7f) === 0x7f && (src[pos + 1]! & 0xf0) === 0xf0) fail('non-finite-number', nonFiniteFloat(64, start));
       v = dataView().getFloat64(pos);
       pos += 8;
       return v;
@@ -196,11 +196,11 @@ function readValue(depth: number): unknown {
     case 0xdf:
       return readMap(u32(), depth, start);
     case 0xc1:
-      return fail('forbidden-type', `reserved type 0xc1 at byte ${start}`);
+      return fail('forbidden-type', reservedType(start));
     default: {
       // ext 8/16/32 (c7-c9) and fixext (d4-d8): the type number follows the length, if there is one.
       const extType = type >= 0xd4 ? src[pos] : src[pos + (type === 0xc7 ? 1 : type === 0xc8 ? 2 : 4)];
-      return fail('forbidden-type', `ext type ${extType ?? '?'} (0x${hex(type)}) at byte ${start}: msgpack-v1 allows no ext types`);
+      return fail('forbidden-type', extTypeRefusal(extType, type, start));
     }
   }
 }
@@ -208,8 +208,8 @@ function readValue(depth: number): unknown {
 /** The checks every array or map header passes before anything is built for it. */
 function enterContainer(values: number, isMap: boolean, count: number, depth: number, start: number): void {
   // Every value takes at least one byte: a header that claims more than is left is a lie.
-  if (values > end - pos) fail('malformed-msgpack', `${isMap ? 'map' : 'array'} at byte ${start} claims ${count} entries but only ${end - pos} bytes follow`);
-  if (depth + 1 > options.maxDepth) fail('too-deep', `nesting deeper than ${options.maxDepth} levels at byte ${start}`);
+  if (values > end - pos) fail('malformed-msgpack', countPastEnd(isMap, count, end - pos, start));
+  if (depth + 1 > options.maxDepth) fail('too-deep', tooDeep(options.maxDepth, start));
   if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, start));
 }
 
@@ -289,7 +289,7 @@ function readKey(): string {
   else return refuseKey(type, start);
   need(length);
   keyLength = length;
-  if (length === 9 && isProtoKey(src, pos)) fail('forbidden-key', `map key "__proto__" at byte ${start}`);
+  if (length === 9 && isProtoKey(src, pos)) fail('forbidden-key', protoKey(start));
   if (keyBudget !== undefined) {
     shape = keyBudget.step(shape, pos, length, length < SHORT_KEY_BYTES);
     if (shape < 0) fail('over-budget', overKeyBudget(shape === OVER_SHAPES, keyBudget.limit, end, start));
@@ -308,7 +308,7 @@ function refuseKey(type: number, start: number): never {
     atMediaKey = false;
     readValue(0);
   }
-  return fail('non-string-key', `map key at byte ${start} is not a string (type 0x${hex(type)})`);
+  return fail('non-string-key', nonStringKey(type, start));
 }
 
 // Short ASCII keys repeat from message to message: one string per distinct key, found again by a cheap

@@ -1,16 +1,12 @@
-import { DEFAULT_MAX_FRAME_BYTES } from './constants.js';
+import { resolveReceiveLimits, type OldLimitNames, type ReceiveLimits } from './receive-limits.js';
 import { FramingError } from './errors.js';
 import { joinPieces } from './pieces.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
-export interface LineReaderOptions {
-  /** Longest line accepted, in bytes, without its newline. Default 64 MiB. */
-  maxMessageBytes?: number;
-  /** @deprecated The old name of `maxMessageBytes` (which wins when both are given). */
-  maxLineBytes?: number;
-}
+/** `maxMessageBytes`: the longest line accepted, in bytes, without its newline. Default 64 MiB. */
+export interface LineReaderOptions extends Pick<ReceiveLimits, 'maxMessageBytes'>, Pick<OldLimitNames, 'maxLineBytes'> {}
 
 /**
  * Splits newline-delimited JSON (MCP's stdio wire) into lines, in time linear in the bytes read.
@@ -25,7 +21,7 @@ export class LineReader {
   private pendingLength = 0;
 
   constructor(options: LineReaderOptions = {}) {
-    this.maxMessageBytes = options.maxMessageBytes ?? options.maxLineBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.maxMessageBytes = resolveReceiveLimits(options).maxMessageBytes;
   }
 
   get pendingBytes(): number {

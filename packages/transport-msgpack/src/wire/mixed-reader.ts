@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_FRAME_BYTES } from './constants.js';
+import { resolveReceiveLimits, type ReceiveLimits } from './receive-limits.js';
 import { FrameReader } from './frame-reader.js';
 import { LineReader } from './line-reader.js';
 
@@ -25,10 +25,8 @@ export function startsJsonText(firstByte: number): boolean {
 /** Frames whose payload is this long or longer start with a byte that starts JSON text (0x09): not on a mixed stream. */
 export const MIXED_STREAM_FRAME_LIMIT = 0x0900_0000;
 
-export interface MixedReaderOptions {
-  /** Largest message accepted, as a frame's payload or a JSON line. Default 64 MiB. */
-  maxMessageBytes?: number;
-}
+/** `maxMessageBytes`: the largest message accepted, as a frame's payload or a JSON line. Default 64 MiB. */
+export interface MixedReaderOptions extends Pick<ReceiveLimits, 'maxMessageBytes'> {}
 
 /** What a message on a mixed stream was sent as. */
 export type MixedKind = 'line' | 'frame';
@@ -50,7 +48,7 @@ export class MixedReader {
 
   /** `lines`: a line reader to take over (maybe in the middle of a line), when a JSON stream turns mixed. */
   constructor(options: MixedReaderOptions = {}, lines?: LineReader) {
-    const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    const { maxMessageBytes } = resolveReceiveLimits(options);
     this.lines = lines ?? new LineReader({ maxMessageBytes });
     this.frames = new FrameReader({ maxMessageBytes });
     this.current = this.lines.pendingBytes > 0 ? 'line' : undefined;

@@ -46,8 +46,8 @@ const fromCharCode = String.fromCharCode;
 
 /**
  * The ASCII bytes at [at, at + length) as a string of its own: up to 8 chars in one call, longer ones joined
- * from such calls (on Bun, 4-char pieces took 2.3x guard + msgpackr's time on many short strings, 8-char
- * pieces 1.6x).
+ * from such calls (fewer, larger calls cost less on many short strings: `mcp-msgpack-bench --full --scenario
+ * codec --runtime bun` measures it; the README's "Decoding: one pass or two" has the figures).
  */
 export function asciiFromCodes(b: Uint8Array, at: number, length: number): string {
   switch (length) {

@@ -7,8 +7,8 @@ const WHOLE_BODY_BYTES = 64 * 1024;
 /**
  * Largest chunk handed to Bun.serve at once. Bun writes a chunk straight to the socket and copies what the
  * socket did not take into a buffer of its own; on loopback a 1 MiB chunk mostly fits, a 5 MiB one leaves
- * megabytes to copy (measured on Bun 1.4.5, 5 MiB body: 1.1-1.3 ms of server CPU in 1 MiB chunks, 2.0 ms
- * as one chunk, 2.5 ms as a Blob or a Uint8Array body, which Bun copies whole first).
+ * megabytes to copy. The figures are in the package README ("Large media cost no copy"); the media venue
+ * measures this path (`npx mcp-msgpack-bench --runtime bun --scenario media --transport http`).
  */
 const SLICE_BYTES = 1024 * 1024;
 

@@ -2,10 +2,14 @@ import type { FetchLike, OAuthClientProvider, StreamableHTTPReconnectionOptions 
 import type { NativeBytesOptions } from '../../native-bytes/adapter.js';
 import type { WireChoice, WireSelection } from '../../wire-choice/wire-selection.js';
 import type { EncodingPolicy } from '../../codec/encoding-policy.js';
-import type { DecodeBudget } from '../../wire/constants.js';
+import type { OldLimitNames, ReceiveLimits } from '../../wire/receive-limits.js';
 import type { WireFallback } from './client-wire.js';
 
-export interface HttpMsgpackClientOptions {
+/**
+ * `maxMessageBytes` (ReceiveLimits) caps every reply the client reads: a one-body reply, one event of a JSON
+ * stream, one frame of a MessagePack stream. Default 64 MiB.
+ */
+export interface HttpMsgpackClientOptions extends ReceiveLimits, Pick<OldLimitNames, 'maxFrameBytes'> {
   requestInit?: RequestInit;
   authProvider?: OAuthClientProvider;
   /** Replaces the default fetch (an undici keep-alive agent on Node, the global fetch on Bun). */
@@ -35,15 +39,6 @@ export interface HttpMsgpackClientOptions {
    * (0.1.0's behaviour); 'json' JSON always. Replies are the server's choice (its own `encoding`).
    */
   encoding?: EncodingPolicy;
-  /** Largest message accepted in a MessagePack reply stream (one frame's payload), in bytes. Default 64 MiB. */
-  maxMessageBytes?: number;
-  /** @deprecated The old name of `maxMessageBytes` (which wins when both are given). */
-  maxFrameBytes?: number;
-  /** Deepest nesting accepted in a received MessagePack message. Default 128. */
-  maxDepth?: number;
-  /** The decode budget for received MessagePack messages (SPEC.md 4.1.9): arrays and maps, and distinct short
-   * keys, per payload byte. Default DEFAULT_DECODE_BUDGET (65,536 plus one per 8 bytes; per 32 for keys). */
-  decodeBudget?: Partial<DecodeBudget>;
   /**
    * The native-bytes extension (SPEC.md section 8): offer it on the msgpack wire; once the server confirms,
    * media arrives as bin (handed to the SDK as base64, or as bytes through callToolNative() & co.). Default:

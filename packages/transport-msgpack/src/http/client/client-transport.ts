@@ -20,6 +20,7 @@ import { DEFAULT_RECONNECTION, Reconnection } from './reconnection.js';
 import { RequestHeaders } from './request-headers.js';
 import { RequestSignals, type RequestSignal } from './request-signals.js';
 import { readServerStream, type StreamHost, type StreamOptions } from './server-stream.js';
+import { resolveReceiveLimits, type ResolvedReceiveLimits } from '../../wire/receive-limits.js';
 
 export type { HttpMsgpackClientOptions } from './client-options.js';
 export type { WireFallback } from './client-wire.js';
@@ -53,6 +54,8 @@ export class HttpMsgpackClientTransport implements Transport {
   private readonly headers: RequestHeaders;
   private readonly signals = new RequestSignals();
   private readonly reconnection: Reconnection;
+  /** What it accepts from the server (ReceiveLimits), checked when it is made. */
+  private readonly limits: ResolvedReceiveLimits;
   /** What the reply and stream readers hand back to this transport. */
   private readonly host: StreamHost & ReplyHost;
   /** 2 once an SDK v2 Client drives this transport (it calls setSupportedProtocolVersions; v1's does not). */
@@ -67,7 +70,8 @@ export class HttpMsgpackClientTransport implements Transport {
     const follow = options.redirectPolicy === 'follow';
     this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetches.withInit, follow, () => this.sdkGeneration) : undefined;
     const adapter = adapterFromOption('client', options.nativeBytes);
-    this.codecs = createWireCodecs({ adapter, maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
+    this.limits = resolveReceiveLimits(options);
+    this.codecs = createWireCodecs({ adapter, maxDepth: this.limits.maxDepth, decodeBudget: this.limits.decodeBudget });
     this.wireState = new ClientWire(options.wire, {
       fellBack: (fallback) => this.onwirefallback?.(fallback),
       selected: (selection) => this.onwireselected?.(selection),
@@ -196,15 +200,15 @@ export class HttpMsgpackClientTransport implements Transport {
     const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: codec.encodeBody(message) as BodyInit, signal: request.signal };
     const sent = await this.fetches.request(this.url, init);
     this.headers.noteSession(sent);
-    const response = await this.wireState.learn(sent, codec.wire);
+    const response = await this.wireState.learn(sent, codec.wire, this.limits.maxMessageBytes);
     if (!response) return this.postOnce(message, request, options, attempt);
-    const refusal = await refusalAnswer(response, message, this.codecs);
+    const refusal = await refusalAnswer(response, message, this.codecs, this.limits.maxMessageBytes);
     if (refusal) {
       this.onmessage?.(refusal);
       return false;
     }
     if (!response.ok) {
-      const detail = await errorText(response, this.codecs, this.redirectText(response));
+      const detail = await errorText(response, this.codecs, this.redirectText(response), this.limits.maxMessageBytes);
       if (this.auth && (await this.auth.recover(response, attempt))) return this.postOnce(message, request, options, attempt);
       throw new StreamableHTTPError(response.status, `Error POSTing to endpoint: ${detail}`, { statusText: response.statusText, text: detail });
     }
@@ -249,12 +253,9 @@ export class HttpMsgpackClientTransport implements Transport {
   }
 
   private readerHost(): StreamHost & ReplyHost {
-    const options = this.options;
     return {
       codecs: this.codecs,
-      get maxMessageBytes() {
-        return options.maxMessageBytes ?? options.maxFrameBytes;
-      },
+      maxMessageBytes: this.limits.maxMessageBytes,
       signals: this.signals,
       deliver: (message) => this.onmessage?.(message),
       report: (error) => this.onerror?.(error),

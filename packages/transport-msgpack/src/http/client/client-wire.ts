@@ -1,5 +1,6 @@
 import type { WireKind } from '../../codec/message-codec.js';
 import type { HttpFallbackReason, WireChoice, WireSelection } from '../../wire-choice/wire-selection.js';
+import { planWire } from '../../wire-choice/wire-plan.js';
 import { readAnswer, wireDecision } from './wire-fallback.js';
 import { fromMsgpackServer } from '../media.js';
 
@@ -32,8 +33,9 @@ export class ClientWire {
     choice: WireChoice | undefined,
     private readonly events: ClientWireEvents,
   ) {
-    this.wire = choice === 'json' ? 'json' : 'msgpack';
-    this.open = (choice ?? 'auto') === 'auto';
+    const plan = planWire(choice, 'http-client');
+    this.wire = plan.start!;
+    this.open = !plan.forced;
   }
 
   get current(): WireKind {
@@ -54,10 +56,10 @@ export class ClientWire {
    * Learns from the answer to a post sent on `sentOn`: the response to go on reading (a copy when the
    * decision read the body), or undefined when the message must be sent again, as JSON.
    */
-  async learn(response: Response, sentOn: WireKind): Promise<Response | undefined> {
+  async learn(response: Response, sentOn: WireKind, maxBytes: number): Promise<Response | undefined> {
     if (!this.signalled && fromMsgpackServer(response.headers)) this.signalled = true;
     if (sentOn !== 'msgpack' || !this.open) return response;
-    const read = await readAnswer(response);
+    const read = await readAnswer(response, maxBytes);
     const decision = wireDecision(read.answer);
     if (decision?.wire === 'msgpack') this.settle({ wire: 'msgpack', reason: 'msgpack-reply', status: read.response.status });
     else if (decision) {

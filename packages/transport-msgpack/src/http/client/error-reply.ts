@@ -6,24 +6,26 @@ import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
 import { MSGPACK_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 import { replyForm } from './client-media.js';
 import { unfollowedRedirect } from './redirects.js';
+import { readCappedBody } from './capped-body.js';
+import { FramingError } from '../../wire/errors.js';
 
 /**
  * A 2026-07-28 request refused with a JSON-RPC error for it (-32020, -32022, ...): that error is the answer
  * to the call, as SDK v2's client treats it (its auto mode falls back on -32022). Undefined otherwise.
  */
-export async function refusalAnswer(response: Response, message: JSONRPCMessage | JSONRPCMessage[], codecs: WireCodecs): Promise<JSONRPCMessage | undefined> {
-  return response.status === 400 && isModernRequest(message) ? errorAnswer(response, message.id, codecs) : undefined;
+export async function refusalAnswer(response: Response, message: JSONRPCMessage | JSONRPCMessage[], codecs: WireCodecs, maxBytes: number): Promise<JSONRPCMessage | undefined> {
+  return response.status === 400 && isModernRequest(message) ? errorAnswer(response, message.id, codecs, maxBytes) : undefined;
 }
 
 /**
  * The JSON-RPC error answering request `id` in an error reply, read from a copy of the response so
  * errorText() can still read it when it is something else.
  */
-async function errorAnswer(response: Response, id: RequestId, codecs: WireCodecs): Promise<JSONRPCMessage | undefined> {
+async function errorAnswer(response: Response, id: RequestId, codecs: WireCodecs, maxBytes: number): Promise<JSONRPCMessage | undefined> {
   const form = replyForm(mediaTypeEssence(response.headers.get('content-type')));
   if (!form || form.stream) return undefined;
   try {
-    const bytes = new Uint8Array(await response.clone().arrayBuffer());
+    const bytes = await readCappedBody(response.clone(), maxBytes);
     const value = validated(codecs[form.wire].decodeValue(bytes));
     return 'error' in value && value.id === id ? value : undefined;
   } catch {
@@ -35,19 +37,21 @@ async function errorAnswer(response: Response, id: RequestId, codecs: WireCodecs
  * The text of an error reply: which redirect was not followed, or the message of a MessagePack error body
  * (JSON and other bodies are their own text).
  */
-export async function errorText(response: Response, codecs: WireCodecs, redirect: string | undefined): Promise<string> {
+export async function errorText(response: Response, codecs: WireCodecs, redirect: string | undefined, maxBytes: number): Promise<string> {
   if (redirect !== undefined) {
     await response.body?.cancel();
     return redirect;
   }
   try {
+    const bytes = await readCappedBody(response, maxBytes);
     if (mediaTypeEssence(response.headers.get('content-type')) === MSGPACK_MEDIA_TYPE) {
-      const value = codecs.msgpack.decodeValue(new Uint8Array(await response.arrayBuffer())) as { error?: { message?: unknown } };
+      const value = codecs.msgpack.decodeValue(bytes) as { error?: { message?: unknown } };
       return String(value?.error?.message ?? response.statusText);
     }
-    return await response.text();
-  } catch {
-    return response.statusText;
+    return new TextDecoder().decode(bytes);
+  } catch (error) {
+    // An error body over the cap is not read: the status says what happened, the cap why the text is missing.
+    return error instanceof FramingError ? `${response.statusText} (${error.message})` : response.statusText;
   }
 }
 

@@ -5,12 +5,15 @@ import { validated } from '../../codec/validate.js';
 import { StreamableHTTPError } from '../errors.js';
 import { mediaTypeEssence } from '../media.js';
 import { replyForm } from './client-media.js';
+import { readCappedBody } from './capped-body.js';
 import type { RequestSignal } from './request-signals.js';
 import type { StreamOptions } from './server-stream.js';
 
 /** What reading the reply to a POST needs from the transport. */
 export interface ReplyHost {
   readonly codecs: WireCodecs;
+  /** The cap on a one-body reply (the client's `maxMessageBytes`). */
+  readonly maxMessageBytes: number;
   /** The transport's onmessage. */
   deliver(message: JSONRPCMessage): void;
   /** The initialized notification was accepted: time for the standalone GET stream. */
@@ -47,7 +50,7 @@ export async function readPostReply(
     return true;
   }
   if (form) {
-    const value = host.codecs[form.wire].decodeValue(new Uint8Array(await response.arrayBuffer()));
+    const value = host.codecs[form.wire].decodeValue(await readCappedBody(response, host.maxMessageBytes));
     const replies = Array.isArray(value) ? value.map(validated) : [validated(value)];
     for (const reply of replies) host.deliver(reply);
     return false;

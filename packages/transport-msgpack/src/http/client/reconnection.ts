@@ -49,6 +49,6 @@ export class Reconnection {
 
   private delay(attempt: number): number {
     const { initialReconnectionDelay, reconnectionDelayGrowFactor, maxReconnectionDelay } = this.settings;
-    return this.serverRetryMs ?? Math.min(initialReconnectionDelay * Math.pow(reconnectionDelayGrowFactor, attempt), maxReconnectionDelay);
+    return this.serverRetryMs ?? Math.min(initialReconnectionDelay * reconnectionDelayGrowFactor ** attempt, maxReconnectionDelay);
   }
 }

@@ -21,7 +21,7 @@ export interface StreamOptions {
 /** What reading a server stream needs from the transport; as BadMessageSinks, its onmessage, onerror and post. */
 export interface StreamHost extends BadMessageSinks {
   readonly codecs: { msgpack: MessageCodec; json: JsonMessageCodec };
-  readonly maxMessageBytes: number | undefined;
+  readonly maxMessageBytes: number;
   readonly signals: RequestSignals;
   /** The server's reconnection delay (SSE `retry`, or a prime frame's). */
   retry(ms: number): void;
@@ -31,7 +31,7 @@ export interface StreamHost extends BadMessageSinks {
 
 const DECODERS: Readonly<Record<WireKind, (host: StreamHost, sink: StreamSink) => StreamDecoder>> = {
   msgpack: (host, sink) => new FrameItems(host.codecs.msgpack, host.maxMessageBytes, sink),
-  json: (host, sink) => new SseItems(host.codecs.json, sink),
+  json: (host, sink) => new SseItems(host.codecs.json, host.maxMessageBytes, sink),
 };
 
 /**

@@ -4,12 +4,15 @@ import type { StreamDecoder, StreamSink } from './stream-items.js';
 
 /** JSON wire: SSE events whose data is one JSON-RPC message. An unreadable one is reported, as the SDK's client does. */
 export class SseItems implements StreamDecoder {
-  private readonly sse = new SseReader();
+  private readonly sse: SseReader;
 
   constructor(
     private readonly codec: JsonMessageCodec,
+    maxMessageBytes: number,
     private readonly sink: StreamSink,
-  ) {}
+  ) {
+    this.sse = new SseReader(maxMessageBytes);
+  }
 
   push(chunk: Uint8Array): void {
     this.sse.push(chunk, this.onEvent);

@@ -1,3 +1,5 @@
+import { FramingError } from '../../wire/errors.js';
+
 /** One server-sent event, as the JSON wire's streams carry them. */
 export interface SseEvent {
   event?: string;
@@ -10,6 +12,10 @@ export interface SseEvent {
  * Incremental text/event-stream parser (the WHATWG rules the SDK's client follows): fields split on the
  * first colon, one optional space after it, comments ignored, an empty line ends an event. Used on the
  * JSON wire only.
+ *
+ * An event is capped at `maxChars` characters (the client's `maxMessageBytes`; a character is at least a
+ * byte), counting its data lines and the line being read: past it, push() throws a FramingError
+ * 'message-too-large' naming the cap, before more of that event is held.
  */
 export class SseReader {
   private readonly text = new TextDecoder();
@@ -22,6 +28,12 @@ export class SseReader {
   private id: string | undefined;
   private retry: number | undefined;
   private sawField = false;
+  /** Characters held for the event being read: its data lines so far and the line being read. */
+  private held = 0;
+  /** Characters of the event's data lines so far (each with its newline). */
+  private dataChars = 0;
+
+  constructor(private readonly maxChars: number = Number.POSITIVE_INFINITY) {}
 
   push(chunk: Uint8Array, onEvent: (event: SseEvent) => void): void {
     const text = this.text.decode(chunk, { stream: true });
@@ -41,6 +53,8 @@ export class SseReader {
       const piece = text.slice(start, end);
       const line = this.parts.length > 0 ? this.parts.join('') + piece : piece;
       this.parts.length = 0;
+      // The line is whole now: what counts is what the event keeps of it (line() adds a data line back).
+      this.held = this.dataChars;
       if (end === cr) {
         if (end + 1 === text.length) this.pendingCr = true;
         start = text[end + 1] === '\n' ? end + 2 : end + 1;
@@ -49,13 +63,25 @@ export class SseReader {
       }
       this.line(line, onEvent);
     }
-    if (start < text.length) this.parts.push(text.slice(start));
+    if (start < text.length) {
+      this.parts.push(text.slice(start));
+      this.hold(text.length - start);
+    }
+  }
+
+  private hold(chars: number): void {
+    this.held += chars;
+    if (this.held > this.maxChars) {
+      throw new FramingError('message-too-large', `event of more than ${this.held} characters, over the client's maxMessageBytes cap of ${this.maxChars}`);
+    }
   }
 
   private line(line: string, onEvent: (event: SseEvent) => void): void {
     if (line === '') {
       if (this.sawField) onEvent({ event: this.event, id: this.id, data: this.data.join('\n'), retry: this.retry });
       this.data = [];
+      this.dataChars = 0;
+      this.held = 0;
       this.event = undefined;
       this.id = undefined;
       this.retry = undefined;
@@ -68,7 +94,11 @@ export class SseReader {
     let value = colon < 0 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     this.sawField = true;
-    if (field === 'data') this.data.push(value);
+    if (field === 'data') {
+      this.data.push(value);
+      this.dataChars += value.length + 1;
+      this.hold(value.length + 1);
+    }
     else if (field === 'event') this.event = value;
     else if (field === 'id' && !value.includes('\0')) this.id = value;
     else if (field === 'retry' && /^\d+$/.test(value)) this.retry = Number(value);

@@ -1,4 +1,6 @@
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, fromMsgpackServer, mediaTypeEssence } from '../media.js';
+import { PARSE_ERROR } from '../../jsonrpc/error-codes.js';
+import { readCappedBody } from './capped-body.js';
 
 /** Why an HTTP client stopped posting MessagePack to a server (WireFallback.reason). */
 import type { HttpFallbackReason } from '../../wire-choice/wire-selection.js';
@@ -22,8 +24,6 @@ export interface MsgpackPostAnswer {
   msgpackServer?: boolean;
 }
 
-/** JSON-RPC "parse error": what a JSON server answers when it tried to read our MessagePack as JSON text. */
-const PARSE_ERROR = -32700;
 
 /**
  * Whether the server takes MessagePack, from its answer to a MessagePack POST (SPEC.md 9.2). A server that
@@ -61,18 +61,18 @@ export function needsBody(status: number, type: string | undefined): boolean {
  * The answer of a response for wireDecision(), and the response to go on with: when the body had to be
  * read, an unread copy of the same response.
  */
-export async function readAnswer(response: Response): Promise<{ answer: MsgpackPostAnswer; response: Response }> {
+export async function readAnswer(response: Response, maxBytes: number): Promise<{ answer: MsgpackPostAnswer; response: Response }> {
   const type = mediaTypeEssence(response.headers.get('content-type'));
   if (fromMsgpackServer(response.headers)) return { answer: { status: response.status, type, msgpackServer: true }, response };
   if (!needsBody(response.status, type)) return { answer: { status: response.status, type }, response };
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  const bytes = await readCappedBody(response, maxBytes);
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     json = undefined; // not JSON after all: the caller's own reading reports it
   }
-  const copy = new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const copy = new Response(bytes as Uint8Array<ArrayBuffer>, { status: response.status, statusText: response.statusText, headers: response.headers });
   return { answer: { status: response.status, type, json }, response: copy };
 }
 

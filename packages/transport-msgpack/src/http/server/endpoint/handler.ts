@@ -1,8 +1,8 @@
 import { carryBytes, inMemoryBody } from '../exchange/response-bytes.js';
-import type { AuthInfo, Transport } from '../../../mcp/types.js';
+import type { Transport } from '../../../mcp/types.js';
 import { WebHttpMsgpackServerTransport } from '../transport/server-transport.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
-import { errorResponse, refusalResponse, serverFailure } from '../exchange/responses.js';
+import { SESSION_GONE, refusalResponse, serverFailure } from '../exchange/responses.js';
 import { checkHostAndOrigin } from '../exchange/host-check.js';
 import { canFollow } from '../streams/shared-event-store.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
@@ -13,6 +13,8 @@ import { IdleServers } from './idle-servers.js';
 
 const MAX_IDLE_SERVERS = 16;
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../../../jsonrpc/envelope.js';
+import { TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
+import { DEFAULT_MAX_REQUEST_BODY_BYTES, resolveReceiveLimits } from '../../../wire/receive-limits.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
 export interface ConnectableServer {
@@ -79,6 +81,8 @@ export class WebMcpHttpHandler {
   private closed = false;
 
   constructor(private readonly options: McpHttpHandlerOptions) {
+    // Checked now rather than when the first session's transport is made.
+    resolveReceiveLimits(options, DEFAULT_MAX_REQUEST_BODY_BYTES);
     const idleTimeoutMs = resolveIdleTimeout(options.sessionIdleTimeoutMs);
     if (idleTimeoutMs !== undefined && !options.stateless) {
       this.sweeper = new IdleSessionSweeper(idleTimeoutMs, this.sessions, (session) => this.expire(session));
@@ -127,7 +131,7 @@ export class WebMcpHttpHandler {
     // DNS-rebinding protection, once per request and before anything else: a refused request makes no
     // server instance. The handler's transports are made without the check (open()), since it ran here.
     const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
-    if (refused) return errorResponse(req, 403, -32000, refused);
+    if (refused) return refusalResponse(req, { status: 403, code: TRANSPORT_ERROR, message: refused });
     const modernRevision = req.method === 'POST' ? modernHeaderRevision(req) : undefined;
     if (modernRevision !== undefined) return this.handleModern(req, options, modernRevision);
     if (this.options.stateless) return this.handleStateless(req, options);
@@ -137,10 +141,10 @@ export class WebMcpHttpHandler {
       if (session) return this.serve(session, req, options);
       // A resume of a session that lives, or lived, on another instance: its streams are in a shared store.
       if (req.method === 'GET' && req.headers.get('last-event-id') && canFollow(this.options.eventStore)) return this.handleStateless(req, options);
-      return errorResponse(req, 404, -32001, 'Session not found');
+      return refusalResponse(req, SESSION_GONE);
     }
     if (this.sessions.size >= (this.options.maxSessions ?? DEFAULT_MAX_SESSIONS)) {
-      return errorResponse(req, 503, -32000, 'Service Unavailable: too many open sessions', { 'Retry-After': String(SESSION_CAP_RETRY_AFTER_S) });
+      return refusalResponse(req, { status: 503, code: TRANSPORT_ERROR, message: 'Service Unavailable: too many open sessions', headers: { 'Retry-After': String(SESSION_CAP_RETRY_AFTER_S) } });
     }
     const session = await this.open({
       // A 2026-07-28 body without its headers lands here (the headers route those): it gets -32020.

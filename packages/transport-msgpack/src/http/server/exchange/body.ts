@@ -1,5 +1,3 @@
-/** Default cap on a request body, as in the SDK: 4 MiB. */
-export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 /** Most messages accepted in one batch, as in the SDK. */
 export const MAX_BATCH_SIZE = 100;
 
@@ -30,12 +28,4 @@ export async function readBody(contentLength: string | null, body: BodyChunks | 
     offset += chunk.byteLength;
   }
   return { tooLarge: false, bytes };
-}
-
-export function resolveMaxBodyBytes(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_REQUEST_BODY_BYTES;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`maxMessageBytes must be a positive number of bytes, got ${String(value)}`);
-  }
-  return value;
 }

@@ -6,6 +6,7 @@ import type { EventStream } from '../streams/event-stream.js';
 import { EventStoreUnavailableError, StreamNotResumableError } from '../streams/shared-event-store.js';
 import { bytesResponse, textResponse } from './response-bytes.js';
 import type { HttpRequestLike } from './server-options.js';
+import { INTERNAL_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 
 /** A request turned away: the HTTP status and the JSON-RPC error that answer it. */
 export interface Refusal {
@@ -25,7 +26,7 @@ export function isRefusal(value: object): value is Refusal {
 }
 
 /** A closed session (or one closed while the request waited): answered, not reported. */
-export const SESSION_GONE: Refusal = { status: 404, code: -32001, message: 'Session not found', quiet: true };
+export const SESSION_GONE: Refusal = { status: 404, code: SESSION_NOT_FOUND, message: 'Session not found', quiet: true };
 
 /**
  * A failure on the server's side while answering (its event store unreachable or stalled, its own code
@@ -34,11 +35,11 @@ export const SESSION_GONE: Refusal = { status: 404, code: -32001, message: 'Sess
  */
 export function serverFailure(error: unknown): Refusal {
   const detail = error instanceof Error ? error.message : String(error);
-  if (error instanceof StreamNotResumableError) return { status: 410, code: -32000, message: `Gone: ${detail}`, data: { reason: error.reason }, quiet: true };
+  if (error instanceof StreamNotResumableError) return { status: 410, code: TRANSPORT_ERROR, message: `Gone: ${detail}`, data: { reason: error.reason }, quiet: true };
   if (error instanceof EventStoreUnavailableError) {
-    return { status: 503, code: -32603, message: 'Internal error: the event store is unavailable', data: { reason: error.reason, detail }, headers: { 'Retry-After': '1' }, quiet: true };
+    return { status: 503, code: INTERNAL_ERROR, message: 'Internal error: the event store is unavailable', data: { reason: error.reason, detail }, headers: { 'Retry-After': '1' }, quiet: true };
   }
-  return { status: 500, code: -32603, message: 'Internal error', data: { reason: 'server-error', detail }, quiet: true };
+  return { status: 500, code: INTERNAL_ERROR, message: 'Internal error', data: { reason: 'server-error', detail }, quiet: true };
 }
 
 export type ResponseBody = string | Uint8Array[] | ReadableStream<Uint8Array> | null;
@@ -92,31 +93,21 @@ export function streamResponse(stream: EventStream, sessionId: string | undefine
   });
 }
 
-export function refusalResponse(req: HttpRequestLike, refusal: Refusal, codecs?: WireCodecs): Response {
-  return errorResponse(req, refusal.status, refusal.code, refusal.message, refusal.headers, refusal.data, codecs, refusal.id ?? null);
-}
-
 /** For errors answered before any session (and its adapter) is known. */
 const ERROR_CODECS = createWireCodecs();
 
 /**
- * A JSON-RPC error (id null unless the request's id is known), in the encoding the client asked for. `jsonrpc` and `id` come first, as
- * SPEC.md 5.2 asks of every sender, so a reader can recover the id before the rest (the SDK's server puts
+ * The one way an error leaves the server: a Refusal as a JSON-RPC error body (id null unless the request's id
+ * is known), in the encoding the client asked for, with the refusal's status and headers. `codecs`: the
+ * session's (with its adapter), or, before any session is known, plain ones. `jsonrpc` and `id` come first,
+ * as SPEC.md 5.2 asks of every sender, so a reader can recover the id before the rest (the SDK's server puts
  * the id last; the members and values are the same).
  */
-export function errorResponse(
-  req: HttpRequestLike,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-  data?: unknown,
-  codecs: WireCodecs = ERROR_CODECS,
-  id: RequestId | null = null,
-): Response {
+export function refusalResponse(req: HttpRequestLike, refusal: Refusal, codecs: WireCodecs = ERROR_CODECS): Response {
+  const { status, code, message, data } = refusal;
   const error = data === undefined ? { code, message } : { code, message, data };
-  const value = { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
-  const all: Record<string, string> = { ...headers, Vary: VARY };
+  const value = { jsonrpc: '2.0', id: refusal.id ?? null, error } as unknown as JSONRPCMessage;
+  const all: Record<string, string> = { ...refusal.headers, Vary: VARY };
   const codec = codecs[prefersMsgpack(req.headers.get('accept')) ? 'msgpack' : 'json'];
   all['Content-Type'] = codec.mediaType;
   return new Response(codec.encodeBody(value) as BodyInit, { status, headers: all });

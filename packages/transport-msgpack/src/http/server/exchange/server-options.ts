@@ -2,7 +2,7 @@ import type { AuthInfo, EventStore, JSONRPCMessage, JSONRPCRequest } from '../..
 import type { MessageAdapter } from '../../../codec/message-codec.js';
 import type { EncodingPolicy } from '../../../codec/encoding-policy.js';
 import type { NativeBytesOptions } from '../../../native-bytes/adapter.js';
-import type { DecodeBudget } from '../../../wire/constants.js';
+import type { OldLimitNames, ReceiveLimits } from '../../../wire/receive-limits.js';
 import type { BodyChunks } from './body.js';
 import type { EventFormat } from '../streams/event-format.js';
 import type { EventStream } from '../streams/event-stream.js';
@@ -26,7 +26,11 @@ export interface HttpHandleOptions {
   localAddress?: string;
 }
 
-export interface HttpMsgpackServerOptions extends HostCheckOptions {
+/**
+ * `maxMessageBytes` (ReceiveLimits) caps a request body (one message, or one batch) on either wire: 413 above
+ * it. Default 4 MiB (DEFAULT_MAX_REQUEST_BODY_BYTES).
+ */
+export interface HttpMsgpackServerOptions extends HostCheckOptions, ReceiveLimits, Pick<OldLimitNames, 'maxRequestBodySize'> {
   /** Makes a session id (stateful mode); leave undefined for stateless mode, one transport per request. */
   sessionIdGenerator?: (() => string) | undefined;
   onsessioninitialized?: (sessionId: string) => void | Promise<void>;
@@ -54,15 +58,6 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions {
   retryInterval?: number;
   /** Interval between keep-alives on open streams; 0 turns them off. Default 15 s. */
   keepAliveMs?: number;
-  /** Largest request body (one message, or one batch) accepted, in bytes, on either wire (413 above it). Default 4 MiB. */
-  maxMessageBytes?: number;
-  /** @deprecated The old name of `maxMessageBytes` (which wins when both are given). */
-  maxRequestBodySize?: number;
-  /** Deepest nesting accepted in a received MessagePack message. Default 128. */
-  maxDepth?: number;
-  /** The decode budget for received MessagePack messages (SPEC.md 4.1.9): arrays and maps, and distinct short
-   * keys, per payload byte. Default DEFAULT_DECODE_BUDGET (65,536 plus one per 8 bytes; per 32 for keys). */
-  decodeBudget?: Partial<DecodeBudget>;
   /** Makes this session's message adapter (the native-bytes extension plugs in here). */
   adapterFactory?: () => MessageAdapter;
   /**

@@ -1,22 +1,11 @@
 import { CLIENT_CAPABILITIES_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, isPlainObject, metaOf } from '../../../jsonrpc/envelope.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../mcp/protocol-versions.js';
-import { HEADER_MISMATCH, decodeHeaderValue, nameSource } from '../../modern-headers.js';
-
-/** The JSON-RPC errors a refused request gets, with the HTTP status the spec gives them. */
-const INVALID_REQUEST = -32600;
-const INVALID_PARAMS = -32602;
-const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-
-export interface Refusal {
-  kind: 'refuse';
-  status: number;
-  code: number;
-  message: string;
-  data?: unknown;
-}
+import { decodeHeaderValue, nameSource } from '../../modern-headers.js';
+import { HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION } from '../../../jsonrpc/error-codes.js';
+import type { Refusal } from '../exchange/responses.js';
 
 /** How one POST body is to be served: on the 2025 session path, on the stateless 2026 path, or refused. */
-export type Era = { kind: 'legacy' } | { kind: 'modern'; revision: string } | Refusal;
+export type Era = { kind: 'legacy' } | { kind: 'modern'; revision: string } | { kind: 'refuse'; refusal: Refusal };
 
 interface HeaderSource {
   get(name: string): string | null;
@@ -125,12 +114,12 @@ function supported(revision: string, served: readonly string[]): Era {
 }
 
 /** The SDK's HeaderMismatch shape: the header's value (or "(missing)") and what the body says. */
-function mismatch(header: string | undefined, body: string): Refusal {
+function mismatch(header: string | undefined, body: string): Era {
   return refuse(400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${body}`, { mismatch: { header, body } });
 }
 
-function refuse(status: number, code: number, message: string, data?: unknown): Refusal {
-  return data === undefined ? { kind: 'refuse', status, code, message } : { kind: 'refuse', status, code, message, data };
+function refuse(status: number, code: number, message: string, data?: unknown): Era {
+  return { kind: 'refuse', refusal: data === undefined ? { status, code, message } : { status, code, message, data } };
 }
 
 /** A header value without the optional whitespace HTTP allows around it; undefined when absent. */

@@ -1,7 +1,8 @@
 import type { JSONRPCMessage, RequestId } from '../../../mcp/types.js';
 import { isJSONRPCErrorResponse } from '../../../jsonrpc/kinds.js';
+import { HEADER_MISMATCH, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_REQUIRED_CLIENT_CAPABILITY, PARSE_ERROR, UNSUPPORTED_PROTOCOL_VERSION } from '../../../jsonrpc/error-codes.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../../media.js';
-import { errorResponse } from '../exchange/responses.js';
+import { refusalResponse } from '../exchange/responses.js';
 import type { HttpRequestLike } from '../exchange/server-options.js';
 import { isOwnListingReply } from './tool-headers.js';
 
@@ -12,14 +13,13 @@ import { isOwnListingReply } from './tool-headers.js';
  * check (modern-check.ts) answers it with 400.
  */
 const LADDER_STATUS: Readonly<Record<number, number>> = {
-  [-32700]: 400,
-  [-32600]: 400,
-  [-32601]: 404,
-  [-32022]: 400,
-  [-32021]: 400,
-  [-32020]: 400,
+  [PARSE_ERROR]: 400,
+  [INVALID_REQUEST]: 400,
+  [METHOD_NOT_FOUND]: 404,
+  [UNSUPPORTED_PROTOCOL_VERSION]: 400,
+  [MISSING_REQUIRED_CLIENT_CAPABILITY]: 400,
+  [HEADER_MISMATCH]: 400,
 };
-const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 
 interface LadderError {
   status: number;
@@ -107,7 +107,7 @@ export async function withLadderStatus(req: HttpRequestLike, response: Response,
 
 function ladderResponse(req: HttpRequestLike, ladder: LadderError): Response {
   const { code, message, data } = ladder.error;
-  return errorResponse(req, ladder.status, code, message, {}, data, undefined, ladder.id);
+  return refusalResponse(req, { status: ladder.status, code, message, data, id: ladder.id });
 }
 
 function isStream(response: Response): boolean {

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../../jsonrpc/envelope.js';
-import { HEADER_MISMATCH, decodeHeaderValue } from '../../modern-headers.js';
+import { decodeHeaderValue } from '../../modern-headers.js';
+import { HEADER_MISMATCH } from '../../../jsonrpc/error-codes.js';
 import type { Refusal } from '../exchange/responses.js';
 
 /**

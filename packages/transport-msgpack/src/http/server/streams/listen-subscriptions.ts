@@ -2,6 +2,7 @@ import type { JSONRPCMessage, RequestId } from '../../../mcp/types.js';
 import { isPlainObject } from '../../../jsonrpc/envelope.js';
 import type { EventFormat } from './event-format.js';
 import { EventStream } from './event-stream.js';
+import { INTERNAL_ERROR, INVALID_PARAMS } from '../../../jsonrpc/error-codes.js';
 
 const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
 const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
@@ -67,9 +68,9 @@ export class ListenSubscriptions {
 
   /** A stream for this request, or the JSON-RPC error that answers it instead (as SDK v2 answers). */
   listen(request: { id: RequestId; params?: unknown }, format: EventFormat, context: ListenContext, signal?: AbortSignal): EventStream | JSONRPCMessage {
-    if (this.open.size >= this.maxSubscriptions) return errorAnswer(request.id, -32603, 'Subscription limit reached');
+    if (this.open.size >= this.maxSubscriptions) return errorAnswer(request.id, INTERNAL_ERROR, 'Subscription limit reached');
     const requested = filterOf(request.params);
-    if (!requested) return errorAnswer(request.id, -32602, "Invalid params: 'notifications' is required and must be a valid SubscriptionFilter");
+    if (!requested) return errorAnswer(request.id, INVALID_PARAMS, "Invalid params: 'notifications' is required and must be a valid SubscriptionFilter");
     const filter = honored(requested, context.capabilities);
     const stream = new EventStream(format, () => this.open.delete(subscription), signal);
     const subscription: Subscription = { id: request.id, filter, stream, serverInfo: context.serverInfo };

@@ -5,6 +5,7 @@ import { EventStream } from '../streams/event-stream.js';
 import { SESSION_GONE, type Refusal } from '../exchange/responses.js';
 import { canFollow, type SharedEventStore } from '../streams/shared-event-store.js';
 import type { StreamTable } from './stream-table.js';
+import { TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 
 /**
  * Opens a POST's reply stream for resumption: an event with an id and no message, so the client can resume
@@ -43,8 +44,8 @@ export async function resumeStream(
   let known: string | undefined;
   if (store.getStreamIdForEventId) {
     known = await store.getStreamIdForEventId(lastEventId);
-    if (!known) return { status: 400, code: -32000, message: 'Invalid event ID format' };
-    if (table.has(known)) return { status: 409, code: -32000, message: 'Conflict: Stream already has an active connection' };
+    if (!known) return { status: 400, code: TRANSPORT_ERROR, message: 'Invalid event ID format' };
+    if (table.has(known)) return { status: 409, code: TRANSPORT_ERROR, message: 'Conflict: Stream already has an active connection' };
   }
   const replay = new Replay(table, format, signal, report);
   if (canFollow(store) && known !== undefined && !table.produces(known)) {

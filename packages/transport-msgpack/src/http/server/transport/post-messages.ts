@@ -4,9 +4,10 @@ import type { MessageCodec, WireKind } from '../../../codec/message-codec.js';
 import { validated } from '../../../codec/validate.js';
 import { PayloadError } from '../../../wire/errors.js';
 import { acceptsPerMessage, bodyWire, postResponseWire } from '../../media.js';
-import { MAX_BATCH_SIZE, readBody } from '../exchange/body.js';
+import { MAX_BATCH_SIZE, readBody, type BodyResult } from '../exchange/body.js';
 import type { Refusal } from '../exchange/responses.js';
 import type { HttpRequestLike } from '../exchange/server-options.js';
+import { INVALID_REQUEST, PARSE_ERROR, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 
 /** A POST body read, decoded and checked as JSON-RPC: the decoded value (for era checks) and its messages. */
 export interface PostMessages {
@@ -31,9 +32,9 @@ export interface PostWires {
 export function postWires(headers: { get(name: string): string | null }): PostWires | Refusal {
   const accept = headers.get('accept');
   const reply = postResponseWire(accept);
-  if (!reply) return { status: 406, code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
+  if (!reply) return { status: 406, code: TRANSPORT_ERROR, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
   const body = bodyWire(headers.get('content-type'));
-  if (!body) return { status: 415, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json or application/msgpack' };
+  if (!body) return { status: 415, code: TRANSPORT_ERROR, message: 'Unsupported Media Type: Content-Type must be application/json or application/msgpack' };
   const perMessage = reply === 'msgpack' && acceptsPerMessage(accept);
   return { reply, body, perMessage, signalJsonReply: perMessage && body === 'msgpack' };
 }
@@ -54,7 +55,7 @@ export async function readPostMessages(req: HttpRequestLike, codec: MessageCodec
     raw = decoded.value;
   }
   if (Array.isArray(raw) && raw.length > MAX_BATCH_SIZE) {
-    return { status: 400, code: -32600, message: `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages` };
+    return { status: 400, code: INVALID_REQUEST, message: `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages` };
   }
   try {
     return { raw, messages: Array.isArray(raw) ? raw.map(validated) : [validated(raw)] };
@@ -66,16 +67,16 @@ export async function readPostMessages(req: HttpRequestLike, codec: MessageCodec
 type Decoded = { ok: true; value: unknown } | { ok: false; refusal: Refusal };
 
 async function readAndDecode(req: HttpRequestLike, codec: MessageCodec, maxBodyBytes: number): Promise<Decoded> {
-  let body;
+  let body: BodyResult;
   try {
     body = await readBody(req.headers.get('content-length'), req.body, maxBodyBytes);
   } catch (error) {
     // The client's connection broke mid-body: its fault, not a parse error, and not the server's.
-    return { ok: false, refusal: { status: 400, code: -32000, message: `Bad Request: the request body could not be read (${(error as Error)?.message ?? String(error)})`, quiet: true } };
+    return { ok: false, refusal: { status: 400, code: TRANSPORT_ERROR, message: `Bad Request: the request body could not be read (${(error as Error)?.message ?? String(error)})`, quiet: true } };
   }
   if (body.tooLarge) {
     const message = `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`;
-    return { ok: false, refusal: { status: 413, code: -32000, message, headers: { Connection: 'close' } } };
+    return { ok: false, refusal: { status: 413, code: TRANSPORT_ERROR, message, headers: { Connection: 'close' } } };
   }
   try {
     return { ok: true, value: codec.decodeValue(body.bytes) };
@@ -89,8 +90,8 @@ async function readAndDecode(req: HttpRequestLike, codec: MessageCodec, maxBodyB
  * what the SDK says; MessagePack says what went wrong, with the PayloadError's code as data.reason.
  */
 const UNREADABLE: Record<WireKind, (error: unknown, sdkMessage: string) => Refusal> = {
-  json: (_error, sdkMessage) => ({ status: 400, code: -32700, message: sdkMessage }),
-  msgpack: (error) => ({ status: 400, code: -32700, message: `Parse error: ${(error as Error).message}`, data: reasonOf(error) }),
+  json: (_error, sdkMessage) => ({ status: 400, code: PARSE_ERROR, message: sdkMessage }),
+  msgpack: (error) => ({ status: 400, code: PARSE_ERROR, message: `Parse error: ${(error as Error).message}`, data: reasonOf(error) }),
 };
 
 function reasonOf(error: unknown): unknown {

@@ -9,7 +9,7 @@ import { createWireCodecs, type TypedWireCodecs } from '../../../codec/wire-code
 import { adapterFromOption } from '../../../native-bytes/adapter.js';
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../jsonrpc/envelope.js';
 import { getStreamWire } from '../../media.js';
-import { resolveMaxBodyBytes } from '../exchange/body.js';
+import { DEFAULT_MAX_REQUEST_BODY_BYTES, resolveReceiveLimits } from '../../../wire/receive-limits.js';
 import { createEventFormats, type EventFormats } from '../streams/event-format.js';
 import { primeStream, resumeStream } from './event-replay.js';
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from '../streams/event-stream.js';
@@ -22,6 +22,7 @@ import { protocolVersionProblem, sessionProblem } from './session-checks.js';
 import { SessionReadiness } from './session-readiness.js';
 import { StreamTable } from './stream-table.js';
 import { ToolHeaderCatalog } from '../revision-2026-07-28/tool-headers.js';
+import { INVALID_REQUEST, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 
 export type { EventStore };
 export type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
@@ -32,8 +33,8 @@ type RequestExtra = Pick<MessageExtraInfo, 'authInfo' | 'requestInfo' | 'request
 /** A POST let in: on the stateless 2026-07-28 path, or on the session path (with its initialize, if it is one). */
 type Admission = { modern: true; initialize?: undefined } | { modern: false; initialize: InitializeRequest | undefined };
 
-const NOT_ACCEPTABLE_GET: Refusal = { status: 406, code: -32000, message: 'Not Acceptable: Client must accept text/event-stream' };
-const METHOD_NOT_ALLOWED: Refusal = { status: 405, code: -32000, message: 'Method not allowed.', headers: { Allow: 'GET, POST, DELETE' } };
+const NOT_ACCEPTABLE_GET: Refusal = { status: 406, code: TRANSPORT_ERROR, message: 'Not Acceptable: Client must accept text/event-stream' };
+const METHOD_NOT_ALLOWED: Refusal = { status: 405, code: TRANSPORT_ERROR, message: 'Method not allowed.', headers: { Allow: 'GET, POST, DELETE' } };
 
 /**
  * Streamable HTTP server transport on the web standard (Request in, Response out: Bun.serve, Deno, Hono,
@@ -47,6 +48,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
   private readonly options: HttpMsgpackServerOptions;
+  /** The request body cap (`maxMessageBytes`). */
   private readonly maxBodyBytes: number;
   private readonly keepAliveMs: number;
   private readonly modernRevisions: readonly string[];
@@ -67,12 +69,13 @@ export class WebHttpMsgpackServerTransport implements Transport {
   constructor(options: HttpMsgpackServerOptions = {}) {
     this.options = options;
     this.readiness = new SessionReadiness(options.initializedWaitMs);
-    this.maxBodyBytes = resolveMaxBodyBytes(options.maxMessageBytes ?? options.maxRequestBodySize);
+    const limits = resolveReceiveLimits(options, DEFAULT_MAX_REQUEST_BODY_BYTES);
+    this.maxBodyBytes = limits.maxMessageBytes;
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.modernRevisions = options.modernRevisions ?? (options.sessionIdGenerator ? [] : SUPPORTED_MODERN_PROTOCOL_VERSIONS);
     // One adapter per transport, i.e. per session (or per request when stateless), shared by both wires.
     const adapter = options.adapterFactory?.() ?? adapterFromOption('server', options.nativeBytes, { stateless: !options.sessionIdGenerator });
-    this.codecs = createWireCodecs({ adapter, maxDepth: options.maxDepth, decodeBudget: options.decodeBudget });
+    this.codecs = createWireCodecs({ adapter, maxDepth: limits.maxDepth, decodeBudget: limits.decodeBudget });
     this.formats = createEventFormats(this.codecs);
     const { eventStore, enableJsonResponse } = options;
     this.table = new StreamTable({ eventStore, enableJsonResponse, sessionId: () => this.sessionId, report: this.report });
@@ -115,7 +118,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     }
     this.handledOne = true;
     const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
-    if (refused) return this.refuse(req, { status: 403, code: -32000, message: refused });
+    if (refused) return this.refuse(req, { status: 403, code: TRANSPORT_ERROR, message: refused });
     switch (req.method) {
       case 'POST':
         return this.handlePost(req, options);
@@ -153,7 +156,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private async admit(req: HttpRequestLike, body: PostMessages, extra: RequestExtra): Promise<Admission | Refusal> {
     if (this.closed) return SESSION_GONE;
     const era = classifyEra(req.headers, body.raw, this.modernRevisions);
-    if (era.kind === 'refuse') return { ...era, id: idOf(body.raw) };
+    if (era.kind === 'refuse') return { ...era.refusal, id: idOf(body.raw) };
     const { messages } = body;
     if (era.kind === 'modern') {
       for (const message of messages) this.options.onmodernmessage?.(message);
@@ -174,8 +177,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
 
   /** initialize: the session begins (one initialize per session, alone in its POST). */
   private async startSession(messages: JSONRPCMessage[]): Promise<Refusal | undefined> {
-    if (this.initialized && this.sessionId !== undefined) return { status: 400, code: -32600, message: 'Invalid Request: Server already initialized' };
-    if (messages.length > 1) return { status: 400, code: -32600, message: 'Invalid Request: Only one initialization request is allowed' };
+    if (this.initialized && this.sessionId !== undefined) return { status: 400, code: INVALID_REQUEST, message: 'Invalid Request: Server already initialized' };
+    if (messages.length > 1) return { status: 400, code: INVALID_REQUEST, message: 'Invalid Request: Only one initialization request is allowed' };
     this.sessionId = this.options.sessionIdGenerator?.();
     this.initialized = true;
     if (this.sessionId && this.options.onsessioninitialized) await this.options.onsessioninitialized(this.sessionId);
@@ -280,7 +283,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     const lastEventId = req.headers.get('last-event-id');
     if (this.options.eventStore && lastEventId) return this.resume(req, this.options.eventStore, lastEventId, wire);
     const standaloneId = this.table.standaloneId;
-    if (this.table.has(standaloneId)) return this.refuse(req, { status: 409, code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' });
+    if (this.table.has(standaloneId)) return this.refuse(req, { status: 409, code: TRANSPORT_ERROR, message: 'Conflict: Only one SSE stream is allowed per session' });
     const stream = this.table.open(standaloneId, this.formats[wire], req.signal);
     for (const { message, eventId } of this.table.takeHeld()) this.table.write(stream, message, eventId);
     stream.startKeepAlive(this.keepAliveMs);

@@ -1,5 +1,6 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../mcp/protocol-versions.js';
 import type { Refusal } from '../exchange/responses.js';
+import { SESSION_NOT_FOUND, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 
 type Headers = { get(name: string): string | null };
 
@@ -14,10 +15,10 @@ export interface SessionState {
 /** Why a request cannot be served in this session, as the SDK words it; undefined when it can. */
 export function sessionProblem(headers: Headers, session: SessionState): Refusal | undefined {
   if (!session.stateful) return undefined;
-  if (!session.initialized) return { status: 400, code: -32000, message: 'Bad Request: Server not initialized' };
+  if (!session.initialized) return { status: 400, code: TRANSPORT_ERROR, message: 'Bad Request: Server not initialized' };
   const sessionId = headers.get('mcp-session-id');
-  if (!sessionId) return { status: 400, code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' };
-  if (sessionId !== session.sessionId) return { status: 404, code: -32001, message: 'Session not found' };
+  if (!sessionId) return { status: 400, code: TRANSPORT_ERROR, message: 'Bad Request: Mcp-Session-Id header is required' };
+  if (sessionId !== session.sessionId) return { status: 404, code: SESSION_NOT_FOUND, message: 'Session not found' };
   return undefined;
 }
 
@@ -26,5 +27,5 @@ export function protocolVersionProblem(headers: Headers): Refusal | undefined {
   const version = headers.get('mcp-protocol-version');
   if (version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
   const message = `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
-  return { status: 400, code: -32000, message };
+  return { status: 400, code: TRANSPORT_ERROR, message };
 }

@@ -1,4 +1,5 @@
 import { isInitializedNotification, isJSONRPCRequest } from '../../../jsonrpc/kinds.js';
+import { TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 import type { JSONRPCMessage } from '../../../mcp/types.js';
 import type { Refusal } from '../exchange/responses.js';
 
@@ -71,7 +72,7 @@ export function notReadyRefusal(messages: readonly JSONRPCMessage[], clientIniti
     else if (isJSONRPCRequest(message) && message.method !== 'ping') {
       return {
         status: 400,
-        code: -32000,
+        code: TRANSPORT_ERROR,
         message: 'Bad Request: Server not initialized: send notifications/initialized before other requests',
         data: { reason: 'not-initialized' },
         id: message.id,
