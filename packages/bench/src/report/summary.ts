@@ -6,7 +6,7 @@ import { METRICS } from '../results.js';
 import { formatBytes, VERDICT_MARK, wrapWords } from './format.js';
 import type { Venue } from '../options.js';
 import { glossary, variantsOfPair } from './glossary.js';
-import { groupedTable } from './table.js';
+import { groupedTable } from './columns.js';
 
 export const SUMMARY_WIDTH = 80;
 

@@ -2,24 +2,7 @@ import type { BenchResult, MetricKey, ScenarioResult } from '../results.js';
 import { METRICS } from '../results.js';
 import { formatBytes, formatRatio, formatValue, VERDICT_MARK } from './format.js';
 import { renderSummary } from './summary.js';
-
-/** Lays out rows as aligned columns (the first `leftColumns` left-aligned, the rest right-aligned). */
-export function textTable(header: string[], rows: string[][], leftColumns = 1): string {
-  return groupedTable(header, [{ rows }], leftColumns);
-}
-
-/**
- * Like textTable, with rows in groups, each under a title line of its own (the columns aligned across all
- * groups): narrower than repeating the group's label on every row.
- */
-export function groupedTable(header: string[], groups: Array<{ title?: string; rows: string[][] }>, leftColumns = 1): string {
-  const rows = groups.flatMap((g) => g.rows);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
-  const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  ')];
-  for (const group of groups) out.push(...(group.title === undefined ? [] : [group.title]), ...group.rows.map(line));
-  return out.join('\n');
-}
+import { textTable } from './columns.js';
 
 export const CALL_VALUE_METRICS: MetricKey[] = ['cpu', 'peakRss', 'steadyRss', 'sent', 'received', 'p50', 'p95', 'p99', 'throughput'];
 export const CALL_RATIO_METRICS: MetricKey[] = ['cpu', 'peakRss', 'steadyRss', 'wire', 'p50', 'p99', 'throughput'];
