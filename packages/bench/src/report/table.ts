@@ -4,8 +4,8 @@ import { formatBytes, formatRatio, formatValue, VERDICT_MARK } from './format.js
 import { renderSummary } from './summary.js';
 import { textTable } from './columns.js';
 
-export const CALL_VALUE_METRICS: MetricKey[] = ['cpu', 'peakRss', 'steadyRss', 'sent', 'received', 'p50', 'p95', 'p99', 'throughput'];
-export const CALL_RATIO_METRICS: MetricKey[] = ['cpu', 'peakRss', 'steadyRss', 'wire', 'p50', 'p99', 'throughput'];
+export const CALL_VALUE_METRICS: MetricKey[] = ['cpu', 'clientCpu', 'peakRss', 'steadyRss', 'sent', 'received', 'p50', 'p95', 'p99', 'throughput'];
+export const CALL_RATIO_METRICS: MetricKey[] = ['cpu', 'clientCpu', 'peakRss', 'steadyRss', 'wire', 'p50', 'p99', 'throughput'];
 export const CODEC_VALUE_METRICS: MetricKey[] = ['codecTime', 'encodeTime', 'decodeTime', 'encodedBytes'];
 export const CODEC_RATIO_METRICS: MetricKey[] = ['codecTime', 'encodeTime', 'decodeTime', 'encodedBytes'];
 

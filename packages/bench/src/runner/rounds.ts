@@ -20,6 +20,11 @@ export interface CallScenario {
   /** [candidate id, baseline id] pairs: each gets per-round ratios and verdicts. */
   comparisons: Array<[string, string]>;
   call: CallFunction;
+  /**
+   * [candidate, a, b]: the candidate against the better of two variants, round by round (the lower cost, or
+   * the higher calls/s, of a and b in that round), under the baseline id `bestOfId(a, b)`.
+   */
+  bestOf?: Array<[string, string, string]>;
   /** Optional per-variant call (e.g. the native-bytes client reads results differently). */
   callFor?: (variant: VariantSpec) => CallFunction;
   /** Looks at a variant's results and returns a note when something is not what its label says. */
@@ -36,6 +41,7 @@ export interface CallScenario {
 
 const ROUND_METRICS: Array<[MetricKey, (s: RoundSample) => number | undefined]> = [
   ['cpu', (s) => s.cpuMsPerCall],
+  ['clientCpu', (s) => s.clientCpuMsPerCall],
   ['peakRss', (s) => s.peakRss],
   ['steadyRss', (s) => s.steadyRss],
   ['wire', (s) => s.sentPerCall + s.receivedPerCall],
@@ -126,6 +132,13 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
       if (missing.length > 0) notes.push(`${candidate} / ${baseline} not compared: ${missing.join(' and ')} failed`);
       else comparisons.push(compareRounds(candidate, baseline, samples.get(candidate)!, samples.get(baseline)!, ROUND_METRICS));
     }
+    for (const [candidate, a, b] of scenario.bestOf ?? []) {
+      // A variant this scenario does not have (stdio has no adaptive one yet) means no such comparison.
+      if (![candidate, a, b].every((id) => samples.has(id))) continue;
+      const missing = [candidate, a, b].filter((id) => failed.has(id));
+      if (missing.length > 0) notes.push(`${candidate} / ${bestOfId(a, b)} not compared: ${missing.join(' and ')} failed`);
+      else comparisons.push(compareWithBest(candidate, samples.get(candidate)!, [a, samples.get(a)!], [b, samples.get(b)!]));
+    }
     return {
       name: scenario.name,
       venue: scenario.venue,
@@ -164,6 +177,39 @@ function summarizeVariant(variant: VariantSpec, rounds: RoundSample[]): VariantR
   values.p95 = percentile(all, 95);
   values.p99 = percentile(all, 99);
   return { id: variant.id, label: variant.label, values };
+}
+
+/** The id of the better of two variants, as a comparison's baseline: `min(json,msgpack)`. */
+export function bestOfId(a: string, b: string): string {
+  return `min(${a},${b})`;
+}
+
+type MetricValues = Partial<Record<MetricKey, number>>;
+
+function metricValues(sample: RoundSample): MetricValues {
+  const values: MetricValues = {};
+  for (const [key, read] of ROUND_METRICS) values[key] = read(sample);
+  return values;
+}
+
+/**
+ * The candidate against the better of two variants in each round, metric by metric: the lower of the two
+ * costs, the higher of the two throughputs. What "no worse than either wire" is measured against.
+ */
+export function compareWithBest(candidate: string, rounds: readonly RoundSample[], [a, aRounds]: [string, readonly RoundSample[]], [b, bRounds]: [string, readonly RoundSample[]]): ComparisonResult {
+  const best: MetricValues[] = [];
+  for (let i = 0; i < Math.min(aRounds.length, bRounds.length); i++) {
+    const [x, y] = [metricValues(aRounds[i]!), metricValues(bRounds[i]!)];
+    const round: MetricValues = {};
+    for (const [key] of ROUND_METRICS) {
+      const [p, q] = [x[key], y[key]];
+      if (p === undefined || q === undefined) continue;
+      round[key] = METRICS[key].lowerIsBetter ? Math.min(p, q) : Math.max(p, q);
+    }
+    best.push(round);
+  }
+  const readers = ROUND_METRICS.map(([key]): [MetricKey, (v: MetricValues) => number | undefined] => [key, (v) => v[key]]);
+  return compareRounds(candidate, bestOfId(a, b), rounds.map(metricValues), best, readers);
 }
 
 /** Per-round ratios candidate / baseline for each metric, summarised and classified. */
