@@ -10,6 +10,7 @@ const RELAY_ENTRY = fileURLToPath(new URL('../servers/relay.js', import.meta.url
 export interface RelayProcess extends ByteSource {
   port: number;
   pid: number;
+  snapshot(): Promise<{ sent: number; received: number }>;
   close(): Promise<void>;
 }
 
@@ -20,6 +21,8 @@ export interface RelayProcess extends ByteSource {
 export async function startRelayProcess(targetPort: number, runtime = process.execPath): Promise<RelayProcess> {
   const child = spawn(runtime, [RELAY_ENTRY, '--target', String(targetPort)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const forget = onInterrupt(() => child.kill('SIGKILL'));
+  // A relay that died shows as a failed count (below), not as an unhandled EPIPE.
+  child.stdin!.on('error', () => {});
   const lines = createInterface({ input: child.stdout! });
   const waiting: Array<(line: string) => void> = [];
   let exited = false;
@@ -47,6 +50,7 @@ export async function startRelayProcess(targetPort: number, runtime = process.ex
     port: Number(match[1]),
     pid: child.pid!,
     async snapshot() {
+      if (exited || child.stdin!.writableEnded) throw new Error('the byte-counting relay exited');
       const answer = nextLine();
       child.stdin!.write('count\n');
       const [sent, received] = (await answer).split(' ').map(Number);

@@ -9,8 +9,8 @@ function payloadMeaning(payload: string): string {
   if (payload.startsWith('text-diff-')) return 'a tool result of a text diff of that size';
   if (payload.startsWith('text-log-')) return 'a tool result of a text log of that size';
   if (payload.startsWith('object-')) return 'a tool result of JSON objects of that size';
-  if (payload.startsWith('numeric-embedding')) return 'an embedding-sized structuredContent: 1,536 floats and 1,536 integers';
-  if (payload.startsWith('numeric-series')) return 'a structuredContent series of 100,000 points (timestamps and float values)';
+  if (payload.startsWith('embedding-')) return 'an embedding-sized structuredContent: 1,536 floats and 1,536 integers';
+  if (payload.startsWith('series-')) return 'a structuredContent series of 100,000 points (timestamps and float values)';
   if (payload.startsWith('media-') && payload.endsWith('-link')) return 'the same image read through a symbolic link';
   if (payload.startsWith('media-')) return 'read_media_file of an image of that size';
   if (payload.startsWith('revision-')) return 'a small call under MCP 2025-11-25 (sessions) and 2026-07-28 (stateless)';

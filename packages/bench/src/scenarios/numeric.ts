@@ -4,8 +4,8 @@ import { callTool, toolScenario, type Budget } from './calls.js';
 
 /** The numeric venue's payloads: the tool's `kind` argument, the scenario's name, and what must arrive. */
 export const NUMERIC_CASES = [
-  { kind: 'embedding', name: 'numeric-embedding-1536', title: 'embedding structuredContent, 1,536 floats and 1,536 integers', columns: ['embedding', 'tokenIds'], length: EMBEDDING_DIMENSIONS },
-  { kind: 'series', name: 'numeric-series-100k', title: 'series structuredContent, 100,000 timestamps and float values', columns: ['timestamps', 'values'], length: SERIES_POINTS },
+  { kind: 'embedding', name: 'embedding-1536', title: 'embedding structuredContent, 1,536 floats and 1,536 integers', columns: ['embedding', 'tokenIds'], length: EMBEDDING_DIMENSIONS },
+  { kind: 'series', name: 'series-100k', title: 'series structuredContent, 100,000 timestamps and float values', columns: ['timestamps', 'values'], length: SERIES_POINTS },
 ] as const;
 
 /**
