@@ -5,7 +5,7 @@
 // are also subpaths of their own: `mcp-msgpack-transport/stdio`, `/node`, `/bun`.
 
 // Which wire a transport speaks, when it has a choice
-export type { WireChoice } from './connection/stream-connection.js';
+export type { WireChoice } from './wire-choice/wire-selection.js';
 
 // The HTTP client transport, and its options (on the global fetch, or the one given)
 export { HttpMsgpackClientTransport, type HttpMsgpackClientOptions, type WireFallback } from './http/client/client-transport.js';
@@ -16,24 +16,24 @@ export {
   type HttpMsgpackServerOptions,
   type HttpHandleOptions,
   type HttpRequestLike,
-} from './http/server/server-transport.js';
-export type { HostCheckOptions } from './http/server/host-check.js';
-export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/server/session-expiry.js';
-export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/server/body.js';
+} from './http/server/transport/server-transport.js';
+export type { HostCheckOptions } from './http/server/exchange/host-check.js';
+export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/server/endpoint/session-expiry.js';
+export { DEFAULT_MAX_REQUEST_BODY_BYTES } from './http/server/exchange/body.js';
 
 // Which wire a connection speaks, as the transports report it (`wire`, `onwireselected`)
 export type { WireKind } from './codec/message-codec.js';
 export type { EncodingPolicy } from './codec/encoding-policy.js';
-export type { WireSelection, WireSelectionReason } from './connection/wire-selection.js';
+export type { WireSelection, WireSelectionReason } from './wire-choice/wire-selection.js';
 export type { HttpFallbackReason } from './http/client/wire-fallback.js';
 
 // Limits shared by every transport's options
 export { DEFAULT_MAX_DEPTH, DEFAULT_DECODE_BUDGET, type DecodeBudget } from './wire/constants.js';
 
 // The HTTP endpoint (sessions, 2026-07-28, subscriptions/listen) as a fetch handler: `handler.handle(request)`
-export { WebMcpHttpHandler, type McpHttpHandlerOptions, type ConnectableServer } from './http/server/handler.js';
-export type { ListenOptions } from './http/server/listen-options.js';
-export { isLoopbackAddress } from './http/server/host-check.js';
+export { WebMcpHttpHandler, type McpHttpHandlerOptions, type ConnectableServer } from './http/server/endpoint/handler.js';
+export type { ListenOptions } from './http/server/endpoint/listen-options.js';
+export { isLoopbackAddress } from './http/server/exchange/host-check.js';
 
 // Native bytes (SPEC.md section 8): media as MessagePack bin between peers that negotiate it
 export { NATIVE_BYTES_CAPABILITY, NATIVE_BYTES_EXTENSION, NATIVE_BYTES_VERSION, type NativeBytesCapability } from './native-bytes/capability.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from './mcp/types.js';
-import { WebMcpHttpHandler } from './http/server/handler.js';
-import type { HttpHandleOptions } from './http/server/server-transport.js';
+import { WebMcpHttpHandler } from './http/server/endpoint/handler.js';
+import type { HttpHandleOptions } from './http/server/transport/server-transport.js';
 import { serveNodeRequest } from './http/node/node-adapter.js';
 import { bunServeResponse } from './http/bun/bun-adapter.js';
 

@@ -3,4 +3,4 @@
 export { McpHttpHandler } from './mcp-http-handler.js';
 export { HttpMsgpackServerTransport } from './http/node/node-transport.js';
 export { listenNode, type RunningHttpServer } from './http/node/node-listen.js';
-export type { ListenOptions } from './http/server/listen-options.js';
+export type { ListenOptions } from './http/server/endpoint/listen-options.js';

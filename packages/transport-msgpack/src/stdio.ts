@@ -3,4 +3,5 @@
 export { StdioMsgpackServerTransport, type StdioMsgpackServerOptions } from './stdio/server.js';
 export { StdioMsgpackClientTransport, type StdioMsgpackServerParameters, type SpawnFunction } from './stdio/client.js';
 export { getDefaultEnvironment, DEFAULT_INHERITED_ENV_VARS } from './stdio/default-environment.js';
-export type { WireChoice, StreamWireOptions } from './connection/stream-connection.js';
+export type { StreamWireOptions } from './connection/stream-connection.js';
+export type { WireChoice } from './wire-choice/wire-selection.js';

@@ -7,7 +7,7 @@ export { MSGPACK_STREAM_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT } from './http/media.j
 
 // Errors
 export * from './wire/errors.js';
-export { PARSE_ERROR, INVALID_REQUEST } from './connection/bad-message.js';
+export { PARSE_ERROR, INVALID_REQUEST } from './codec/bad-message.js';
 
 // Canonical encoder and guarded decoder (SPEC.md sections 3 and 4)
 export { CanonicalEncoder } from './wire/encoder.js';
@@ -42,5 +42,5 @@ export {
 } from './jsonrpc/kinds.js';
 
 // Negotiation: the stdio wire upgrade (SPEC.md 7.1) and the HTTP client's fallback decision
-export { WIRE_UPGRADE_KEY, MSGPACK_V1, offersUpgrade, acceptsUpgrade, type WireOffer, type WireAcceptance } from './connection/wire-upgrade.js';
+export { WIRE_UPGRADE_KEY, MSGPACK_V1, offersUpgrade, acceptsUpgrade, type WireOffer, type WireAcceptance } from './wire-choice/upgrade-offer.js';
 export { wireDecision, type WireDecision, type MsgpackPostAnswer, type HttpFallbackReason } from './http/client/wire-fallback.js';

@@ -16,12 +16,18 @@ const FLOORS: Record<string, number> = {
   wire: 3, // msgpack-v1: encoder, guarded decoder, frame and line readers
   jsonrpc: 3, // JSON-RPC message checks and kinds
   codec: 4, // messages to bytes and back, one interface for both wires
-  connection: 5, // a byte-stream connection (stdio) and the wire upgrade
+  'wire-choice': 5, // the wire-choice vocabulary: 'auto', how a wire was selected, the upgrade offer
+  connection: 6, // stdio's byte-stream connection and its side of the wire upgrade
   'native-bytes': 6, // the native-bytes extension
   http: 6, // what HTTP client and server share: media types, errors, 2026-07-28 headers
   stdio: 7,
   'http/client': 7,
-  'http/server': 7, // web-standard Request in, Response out
+  // http/server, the web-standard server (Request in, Response out), in five rooms one above the other:
+  'http/server/streams': 7.1, // event streams, their formats, the shared event store, listen subscriptions
+  'http/server/exchange': 7.2, // one exchange: the request as read, options, body, Host/Origin, responses and refusals
+  'http/server/revision-2026-07-28': 7.3, // the 2026-07-28 revision: envelope checks, Mcp-Param-* headers, status
+  'http/server/transport': 7.4, // the server transport: POSTs, its table of streams, replay, session checks
+  'http/server/endpoint': 7.5, // the handler: sessions and their expiry, idle servers, listen options
   'http/node': 8, // node:http adapter
   'http/bun': 8, // Bun.serve adapter
   redis: 8, // a shared event store for http/server

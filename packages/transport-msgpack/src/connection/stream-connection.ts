@@ -6,13 +6,11 @@ import { DEFAULT_MAX_FRAME_BYTES } from '../wire/constants.js';
 import { FramingError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';
 import { LineReader } from '../wire/line-reader.js';
-import { receiveMessage, rejectMessage, type BadMessageSinks } from './bad-message.js';
+import { receiveMessage, rejectMessage, type BadMessageSinks } from '../codec/bad-message.js';
 import { StreamWriter } from './stream-writer.js';
 import type { DecodeBudget } from '../wire/constants.js';
-import type { WireSelection } from './wire-selection.js';
+import type { WireChoice, WireSelection } from '../wire-choice/wire-selection.js';
 import { ClientWireUpgrade, ServerWireUpgrade } from './wire-upgrade.js';
-
-export type WireChoice = WireKind | 'auto';
 
 export interface StreamWireOptions {
   /** Largest message accepted, in bytes (frame payload or JSON line). Default 64 MiB. */

@@ -5,7 +5,7 @@ import { PayloadError } from '../wire/errors.js';
 import { bytesToBase64 } from './base64.js';
 import { NATIVE_BYTES_VERSION, announcedVersion, withCapability } from './capability.js';
 import { isRecord } from '../jsonrpc/is-record.js';
-import { acceptsUpgrade, offersUpgrade } from '../connection/wire-upgrade.js';
+import { acceptsUpgrade, offersUpgrade } from '../wire-choice/upgrade-offer.js';
 import { countBins, mapMediaFields } from './media-fields.js';
 import { giveBack } from '../buffers/lent-bytes.js';
 import { isMarkedNative } from './native-requests.js';

@@ -3,8 +3,8 @@ import process from 'node:process';
 import { PassThrough, type Stream } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
-import { StreamConnection, type StreamWireOptions, type WireChoice } from '../connection/stream-connection.js';
-import type { WireSelection } from '../connection/wire-selection.js';
+import { StreamConnection, type StreamWireOptions } from '../connection/stream-connection.js';
+import type { WireChoice, WireSelection } from '../wire-choice/wire-selection.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 import { getDefaultEnvironment } from './default-environment.js';
 

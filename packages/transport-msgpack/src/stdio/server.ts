@@ -3,7 +3,8 @@ import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, RequestId, Transport } from '../mcp/types.js';
 import { InFlightIds, duplicateIdError } from '../jsonrpc/in-flight-ids.js';
 import type { WireKind } from '../codec/message-codec.js';
-import { StreamConnection, type StreamWireOptions, type WireChoice } from '../connection/stream-connection.js';
+import { StreamConnection, type StreamWireOptions } from '../connection/stream-connection.js';
+import type { WireChoice } from '../wire-choice/wire-selection.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
 
 export interface StdioMsgpackServerOptions extends StreamWireOptions {

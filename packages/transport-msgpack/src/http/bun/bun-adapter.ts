@@ -1,5 +1,5 @@
 import { giveBack, giveBackAll } from '../../buffers/lent-bytes.js';
-import { inMemoryBody } from '../server/response-bytes.js';
+import { inMemoryBody } from '../server/exchange/response-bytes.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 
 /** Smaller bodies go to Bun.serve whole: copying a few KB costs less than a stream. */

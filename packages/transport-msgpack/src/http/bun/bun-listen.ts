@@ -1,7 +1,7 @@
 // Serving a handler on Bun: Bun.serve, with the Bun adapter.
-import type { WebMcpHttpHandler } from '../server/handler.js';
+import type { WebMcpHttpHandler } from '../server/endpoint/handler.js';
 import { bunServeResponse } from './bun-adapter.js';
-import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/listen-options.js';
+import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/endpoint/listen-options.js';
 
 interface BunServer {
   port: number;

@@ -1,7 +1,6 @@
 import type { FetchLike, OAuthClientProvider, StreamableHTTPReconnectionOptions } from '../../mcp/types.js';
 import type { NativeBytesOptions } from '../../native-bytes/adapter.js';
-import type { WireChoice } from '../../connection/stream-connection.js';
-import type { WireSelection } from '../../connection/wire-selection.js';
+import type { WireChoice, WireSelection } from '../../wire-choice/wire-selection.js';
 import type { EncodingPolicy } from '../../codec/encoding-policy.js';
 import type { DecodeBudget } from '../../wire/constants.js';
 import type { WireFallback } from './client-wire.js';

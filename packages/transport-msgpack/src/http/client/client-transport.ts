@@ -5,7 +5,7 @@ import { createWireCodecs, type TypedWireCodecs } from '../../codec/wire-codecs.
 import { adapterNeedsMsgpack, chooseWire } from '../../codec/encoding-policy.js';
 import { runtime } from '../../runtime/current.js';
 import { adapterFromOption } from '../../native-bytes/adapter.js';
-import type { WireSelection } from '../../connection/wire-selection.js';
+import type { WireSelection } from '../../wire-choice/wire-selection.js';
 import { linkSdkV1HttpError, StreamableHTTPError } from '../errors.js';
 import { mediaTypeEssence } from '../media.js';
 import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';

@@ -1,6 +1,5 @@
 import type { WireKind } from '../../codec/message-codec.js';
-import type { WireChoice } from '../../connection/stream-connection.js';
-import type { HttpFallbackReason, WireSelection } from '../../connection/wire-selection.js';
+import type { HttpFallbackReason, WireChoice, WireSelection } from '../../wire-choice/wire-selection.js';
 import { readAnswer, wireDecision } from './wire-fallback.js';
 import { fromMsgpackServer } from '../media.js';
 

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage } from '../../mcp/types.js';
 import type { MessageCodec } from '../../codec/message-codec.js';
 import { validated } from '../../codec/validate.js';
-import { receiveMessage, type PayloadReader } from '../../connection/bad-message.js';
+import { receiveMessage, type PayloadReader } from '../../codec/bad-message.js';
 import { FrameReader } from '../../wire/frame-reader.js';
 import type { StreamDecoder, StreamSink } from './stream-items.js';
 

@@ -2,7 +2,7 @@ import { isJSONRPCResultResponse } from '../../jsonrpc/kinds.js';
 import type { RequestId } from '../../mcp/types.js';
 import type { JsonMessageCodec } from '../../codec/json-codec.js';
 import type { MessageCodec, WireKind } from '../../codec/message-codec.js';
-import type { BadMessageSinks } from '../../connection/bad-message.js';
+import type { BadMessageSinks } from '../../codec/bad-message.js';
 import { FrameItems } from './frame-items.js';
 import type { RequestSignals } from './request-signals.js';
 import { SseItems } from './sse-items.js';

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '../../mcp/types.js';
-import type { BadMessageSinks } from '../../connection/bad-message.js';
+import type { BadMessageSinks } from '../../codec/bad-message.js';
 
 /** One decoded thing from a server stream, whichever wire it came on. */
 export type StreamItem = { kind: 'message'; message: JSONRPCMessage; eventId?: string } | { kind: 'event'; eventId?: string; retry?: number };

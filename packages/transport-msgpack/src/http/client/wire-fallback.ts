@@ -1,7 +1,7 @@
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, fromMsgpackServer, mediaTypeEssence } from '../media.js';
 
 /** Why an HTTP client stopped posting MessagePack to a server (WireFallback.reason). */
-import type { HttpFallbackReason } from '../../connection/wire-selection.js';
+import type { HttpFallbackReason } from '../../wire-choice/wire-selection.js';
 
 export type { HttpFallbackReason };
 

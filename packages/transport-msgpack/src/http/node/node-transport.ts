@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { MessageAdapter } from '../../codec/message-codec.js';
 import { serveNodeRequest } from './node-adapter.js';
-import { WebHttpMsgpackServerTransport, type HttpMsgpackServerOptions } from '../server/server-transport.js';
+import { WebHttpMsgpackServerTransport, type HttpMsgpackServerOptions } from '../server/transport/server-transport.js';
 
 /**
  * Drop-in for the SDK's StreamableHTTPServerTransport (node:http, Express, Fastify's raw req/res) that

@@ -1,6 +1,6 @@
-import { isPlainObject } from '../../jsonrpc/envelope.js';
-import { HEADER_MISMATCH, decodeHeaderValue } from '../modern-headers.js';
-import type { Refusal } from './responses.js';
+import { isPlainObject } from '../../../jsonrpc/envelope.js';
+import { HEADER_MISMATCH, decodeHeaderValue } from '../../modern-headers.js';
+import type { Refusal } from '../exchange/responses.js';
 
 /**
  * SEP-2243's custom headers (MCP 2026-07-28 over HTTP): a tool's `inputSchema` may mark a property with

@@ -1,5 +1,8 @@
 import type { WireKind } from '../codec/message-codec.js';
 
+/** A transport's `wire` option: one wire, or 'auto' (the transport finds out what the peer speaks). */
+export type WireChoice = WireKind | 'auto';
+
 /** How a client's wire was settled (its `onwireselected`, called once per connection). */
 export interface WireSelection {
   /** The wire used from now on. */

@@ -1,9 +1,9 @@
-import type { JSONRPCMessage, RequestId } from '../../mcp/types.js';
-import type { MessageCodec, WireCodecs } from '../../codec/message-codec.js';
-import { createWireCodecs } from '../../codec/wire-codecs.js';
-import { WIRE_HEADER, WIRE_HEADER_VALUE, prefersMsgpack } from '../media.js';
-import type { EventStream } from './event-stream.js';
-import { EventStoreUnavailableError, StreamNotResumableError } from './shared-event-store.js';
+import type { JSONRPCMessage, RequestId } from '../../../mcp/types.js';
+import type { MessageCodec, WireCodecs } from '../../../codec/message-codec.js';
+import { createWireCodecs } from '../../../codec/wire-codecs.js';
+import { WIRE_HEADER, WIRE_HEADER_VALUE, prefersMsgpack } from '../../media.js';
+import type { EventStream } from '../streams/event-stream.js';
+import { EventStoreUnavailableError, StreamNotResumableError } from '../streams/shared-event-store.js';
 import { bytesResponse, textResponse } from './response-bytes.js';
 import type { HttpRequestLike } from './server-options.js';
 

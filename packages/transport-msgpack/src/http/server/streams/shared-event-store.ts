@@ -1,4 +1,4 @@
-import type { EventStore, JSONRPCMessage, RequestId } from '../../mcp/types.js';
+import type { EventStore, JSONRPCMessage, RequestId } from '../../../mcp/types.js';
 
 /** Where a followed stream's events go; `eventId` is undefined for a message the store made up (an error). */
 export type FollowedEventSend = (eventId: string | undefined, message: JSONRPCMessage) => void | Promise<void>;

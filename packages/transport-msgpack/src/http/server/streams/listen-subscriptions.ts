@@ -1,5 +1,5 @@
-import type { JSONRPCMessage, RequestId } from '../../mcp/types.js';
-import { isPlainObject } from '../../jsonrpc/envelope.js';
+import type { JSONRPCMessage, RequestId } from '../../../mcp/types.js';
+import { isPlainObject } from '../../../jsonrpc/envelope.js';
 import type { EventFormat } from './event-format.js';
 import { EventStream } from './event-stream.js';
 

@@ -1,5 +1,5 @@
-import { runtime } from '../../runtime/current.js';
-import { Buffer } from '../../runtime/buffer.js';
+import { runtime } from '../../../runtime/current.js';
+import { Buffer } from '../../../runtime/buffer.js';
 
 // Responses whose body is already in memory (every reply but the streams). The Fetch spec makes
 // `new Response(bytes)` copy its body, and reading it back with arrayBuffer() copies again: for a 5 MiB

@@ -1,12 +1,12 @@
-import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '../../mcp/types.js';
-import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
-import type { MessageCodec, WireKind } from '../../codec/message-codec.js';
-import { validated } from '../../codec/validate.js';
-import { PayloadError } from '../../wire/errors.js';
-import { acceptsPerMessage, bodyWire, postResponseWire } from '../media.js';
-import { MAX_BATCH_SIZE, readBody } from './body.js';
-import type { Refusal } from './responses.js';
-import type { HttpRequestLike } from './server-options.js';
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '../../../mcp/types.js';
+import { isJSONRPCRequest } from '../../../jsonrpc/kinds.js';
+import type { MessageCodec, WireKind } from '../../../codec/message-codec.js';
+import { validated } from '../../../codec/validate.js';
+import { PayloadError } from '../../../wire/errors.js';
+import { acceptsPerMessage, bodyWire, postResponseWire } from '../../media.js';
+import { MAX_BATCH_SIZE, readBody } from '../exchange/body.js';
+import type { Refusal } from '../exchange/responses.js';
+import type { HttpRequestLike } from '../exchange/server-options.js';
 
 /** A POST body read, decoded and checked as JSON-RPC: the decoded value (for era checks) and its messages. */
 export interface PostMessages {

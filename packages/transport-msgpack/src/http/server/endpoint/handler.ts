@@ -1,18 +1,18 @@
-import { carryBytes, inMemoryBody } from './response-bytes.js';
-import type { AuthInfo, Transport } from '../../mcp/types.js';
-import { WebHttpMsgpackServerTransport } from './server-transport.js';
-import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
-import { errorResponse, refusalResponse, serverFailure } from './responses.js';
-import { checkHostAndOrigin } from './host-check.js';
-import { canFollow } from './shared-event-store.js';
+import { carryBytes, inMemoryBody } from '../exchange/response-bytes.js';
+import type { AuthInfo, Transport } from '../../../mcp/types.js';
+import { WebHttpMsgpackServerTransport } from '../transport/server-transport.js';
+import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
+import { errorResponse, refusalResponse, serverFailure } from '../exchange/responses.js';
+import { checkHostAndOrigin } from '../exchange/host-check.js';
+import { canFollow } from '../streams/shared-event-store.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
-import { bindModern, listenContextOf, seedClientIdentity, modernRevisionsOf } from './modern-binding.js';
-import { watchExchange, withLadderStatus } from './modern-status.js';
-import { ListenSubscriptions, type ListenNotifier } from './listen-subscriptions.js';
+import { bindModern, listenContextOf, seedClientIdentity, modernRevisionsOf } from '../revision-2026-07-28/modern-binding.js';
+import { watchExchange, withLadderStatus } from '../revision-2026-07-28/modern-status.js';
+import { ListenSubscriptions, type ListenNotifier } from '../streams/listen-subscriptions.js';
 import { IdleServers } from './idle-servers.js';
 
 const MAX_IDLE_SERVERS = 16;
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../../jsonrpc/envelope.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../../../jsonrpc/envelope.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */
 export interface ConnectableServer {

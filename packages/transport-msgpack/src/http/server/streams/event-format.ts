@@ -1,11 +1,11 @@
-import type { JSONRPCMessage } from '../../mcp/types.js';
-import type { WireKind } from '../../codec/message-codec.js';
-import type { JsonMessageCodec } from '../../codec/json-codec.js';
-import type { MsgpackMessageCodec } from '../../codec/msgpack-codec.js';
-import type { TypedWireCodecs } from '../../codec/wire-codecs.js';
-import { CanonicalEncoder } from '../../wire/encoder.js';
-import { pooledUtf8 } from '../../buffers/pooled-text.js';
-import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../media.js';
+import type { JSONRPCMessage } from '../../../mcp/types.js';
+import type { WireKind } from '../../../codec/message-codec.js';
+import type { JsonMessageCodec } from '../../../codec/json-codec.js';
+import type { MsgpackMessageCodec } from '../../../codec/msgpack-codec.js';
+import type { TypedWireCodecs } from '../../../codec/wire-codecs.js';
+import { CanonicalEncoder } from '../../../wire/encoder.js';
+import { pooledUtf8 } from '../../../buffers/pooled-text.js';
+import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../../media.js';
 
 /** Where an event's bytes go: false once the stream is gone. */
 export interface EventSink {

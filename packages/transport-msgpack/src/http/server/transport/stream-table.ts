@@ -1,9 +1,9 @@
-import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from '../../jsonrpc/kinds.js';
-import type { EventStore, JSONRPCMessage, RequestId, TransportSendOptions } from '../../mcp/types.js';
-import type { EventFormat } from './event-format.js';
-import { EventStream } from './event-stream.js';
-import { singleResponse, type ReplyCodec } from './responses.js';
-import type { SharedEventStore } from './shared-event-store.js';
+import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from '../../../jsonrpc/kinds.js';
+import type { EventStore, JSONRPCMessage, RequestId, TransportSendOptions } from '../../../mcp/types.js';
+import type { EventFormat } from '../streams/event-format.js';
+import { EventStream } from '../streams/event-stream.js';
+import { singleResponse, type ReplyCodec } from '../exchange/responses.js';
+import type { SharedEventStore } from '../streams/shared-event-store.js';
 
 const STANDALONE_STREAM = '_GET_stream';
 /**

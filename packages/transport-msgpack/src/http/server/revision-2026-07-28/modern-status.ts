@@ -1,8 +1,8 @@
-import type { JSONRPCMessage, RequestId } from '../../mcp/types.js';
-import { isJSONRPCErrorResponse } from '../../jsonrpc/kinds.js';
-import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../media.js';
-import { errorResponse } from './responses.js';
-import type { HttpRequestLike } from './server-options.js';
+import type { JSONRPCMessage, RequestId } from '../../../mcp/types.js';
+import { isJSONRPCErrorResponse } from '../../../jsonrpc/kinds.js';
+import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../../media.js';
+import { errorResponse } from '../exchange/responses.js';
+import type { HttpRequestLike } from '../exchange/server-options.js';
 import { isOwnListingReply } from './tool-headers.js';
 
 /**

@@ -1,11 +1,11 @@
-import type { AuthInfo, EventStore, JSONRPCMessage, JSONRPCRequest } from '../../mcp/types.js';
-import type { MessageAdapter } from '../../codec/message-codec.js';
-import type { EncodingPolicy } from '../../codec/encoding-policy.js';
-import type { NativeBytesOptions } from '../../native-bytes/adapter.js';
-import type { DecodeBudget } from '../../wire/constants.js';
+import type { AuthInfo, EventStore, JSONRPCMessage, JSONRPCRequest } from '../../../mcp/types.js';
+import type { MessageAdapter } from '../../../codec/message-codec.js';
+import type { EncodingPolicy } from '../../../codec/encoding-policy.js';
+import type { NativeBytesOptions } from '../../../native-bytes/adapter.js';
+import type { DecodeBudget } from '../../../wire/constants.js';
 import type { BodyChunks } from './body.js';
-import type { EventFormat } from './event-format.js';
-import type { EventStream } from './event-stream.js';
+import type { EventFormat } from '../streams/event-format.js';
+import type { EventStream } from '../streams/event-stream.js';
 import type { HostCheckOptions } from './host-check.js';
 
 /** The parts of a request the transport reads: a web Request, or the node adapter's light stand-in. */

@@ -1,5 +1,5 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../mcp/protocol-versions.js';
-import type { Refusal } from './responses.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../mcp/protocol-versions.js';
+import type { Refusal } from '../exchange/responses.js';
 
 type Headers = { get(name: string): string | null };
 

@@ -1,4 +1,4 @@
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, metaOf } from '../../jsonrpc/envelope.js';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, metaOf } from '../../../jsonrpc/envelope.js';
 
 /**
  * The parts of an SDK v2 `Server` (`@modelcontextprotocol/server` 2.x) that its own HTTP entry

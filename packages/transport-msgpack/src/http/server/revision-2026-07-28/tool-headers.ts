@@ -1,8 +1,8 @@
-import { isJSONRPCNotification, isJSONRPCRequest } from '../../jsonrpc/kinds.js';
-import { isPlainObject, metaOf } from '../../jsonrpc/envelope.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '../../mcp/types.js';
+import { isJSONRPCNotification, isJSONRPCRequest } from '../../../jsonrpc/kinds.js';
+import { isPlainObject, metaOf } from '../../../jsonrpc/envelope.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '../../../mcp/types.js';
 import { paramHeaderDeclarations, paramHeaderRefusal, type ParamHeaderDeclaration } from './param-headers.js';
-import type { Refusal } from './responses.js';
+import type { Refusal } from '../exchange/responses.js';
 
 /** Pages of tools/list read at most per listing (a server that pages forever does not hold a call forever). */
 const MAX_PAGES = 64;

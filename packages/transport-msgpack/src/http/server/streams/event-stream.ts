@@ -1,6 +1,6 @@
-import type { JSONRPCMessage } from '../../mcp/types.js';
+import type { JSONRPCMessage } from '../../../mcp/types.js';
 import type { EventFormat, EventSink } from './event-format.js';
-import { runtime } from '../../runtime/current.js';
+import { runtime } from '../../../runtime/current.js';
 
 /** Default interval between keep-alives on an open stream (the SDK's SSE default). */
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;

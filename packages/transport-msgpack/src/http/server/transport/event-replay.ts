@@ -1,9 +1,9 @@
-import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
-import type { EventStore, JSONRPCMessage } from '../../mcp/types.js';
-import type { EventFormat } from './event-format.js';
-import { EventStream } from './event-stream.js';
-import { SESSION_GONE, type Refusal } from './responses.js';
-import { canFollow, type SharedEventStore } from './shared-event-store.js';
+import { isJSONRPCRequest } from '../../../jsonrpc/kinds.js';
+import type { EventStore, JSONRPCMessage } from '../../../mcp/types.js';
+import type { EventFormat } from '../streams/event-format.js';
+import { EventStream } from '../streams/event-stream.js';
+import { SESSION_GONE, type Refusal } from '../exchange/responses.js';
+import { canFollow, type SharedEventStore } from '../streams/shared-event-store.js';
 import type { StreamTable } from './stream-table.js';
 
 /**

@@ -1,5 +1,5 @@
-import { CLIENT_CAPABILITIES_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, isPlainObject, metaOf } from '../../jsonrpc/envelope.js';
-import { HEADER_MISMATCH, decodeHeaderValue, nameSource } from '../modern-headers.js';
+import { CLIENT_CAPABILITIES_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, isPlainObject, metaOf } from '../../../jsonrpc/envelope.js';
+import { HEADER_MISMATCH, decodeHeaderValue, nameSource } from '../../modern-headers.js';
 
 /** The JSON-RPC errors a refused request gets, with the HTTP status the spec gives them. */
 const INVALID_REQUEST = -32600;
