@@ -112,18 +112,20 @@ describe('comparison with the cheaper of two wires', () => {
     calls: 10, wallMs: 10, cpuMsPerCall: cpu, clientCpuMsPerCall: clientCpu, sentPerCall: sent, receivedPerCall: received, callsPerSecond, latencies: [1], p50: 1, p95: 1, p99: 1,
   });
 
-  it('takes, round by round and metric by metric, the lower cost and the higher throughput of the two', () => {
-    const json = [round(2, 1, 100, 1000, 50), round(1, 2, 100, 1000, 50)];
-    const msgpack = [round(1, 3, 90, 800, 80), round(3, 1, 90, 800, 40)];
-    const adaptive = [round(1, 1, 90, 800, 80), round(2, 1, 100, 1000, 40)];
+  it('compares, metric by metric, with the variant whose median is better, round by round', () => {
+    // json: cpu 2, 1, 2 (median 2); msgpack: cpu 1, 3, 1 (median 1): msgpack is the cheaper on CPU.
+    const json = [round(2, 1, 100, 1000, 50), round(1, 2, 100, 1000, 50), round(2, 1, 100, 1000, 50)];
+    const msgpack = [round(1, 3, 90, 800, 80), round(3, 3, 90, 800, 40), round(1, 3, 90, 800, 80)];
+    const adaptive = [round(1, 1, 90, 800, 80), round(3, 2, 100, 1000, 40), round(2, 1, 90, 800, 40)];
     const c = compareWithBest('adaptive', adaptive, ['json', json], ['msgpack', msgpack]);
     assert.equal(c.baseline, 'min(json,msgpack)');
-    // cpu: round 1 1/min(2,1) = 1, round 2 2/min(1,3) = 2.
-    assert.deepEqual([c.metrics.cpu?.ratio.min, c.metrics.cpu?.ratio.max], [1, 2]);
+    // cpu against msgpack: 1/1, 3/3, 2/1.
+    assert.deepEqual([c.metrics.cpu?.ratio.min, c.metrics.cpu?.ratio.median, c.metrics.cpu?.ratio.max], [1, 1, 2]);
+    // client CPU against json (median 1 against 3): 1/1, 2/2, 1/1.
     assert.deepEqual([c.metrics.clientCpu?.ratio.min, c.metrics.clientCpu?.ratio.max], [1, 1]);
-    // wire = sent + received, the smaller total: 890 both rounds; adaptive 890, then 1100.
+    // wire = sent + received, msgpack's 890 is smaller: 890/890, 1100/890, 890/890.
     assert.deepEqual([c.metrics.wire?.ratio.min, c.metrics.wire?.ratio.max], [1, 1100 / 890]);
-    // calls/s: higher is better, so the better is the max: 80 then 50.
-    assert.deepEqual([c.metrics.throughput?.ratio.min, c.metrics.throughput?.ratio.max], [40 / 50, 1]);
+    // calls/s: higher is better, msgpack's median 80 against json's 50: 80/80, 40/40, 40/80.
+    assert.deepEqual([c.metrics.throughput?.ratio.min, c.metrics.throughput?.ratio.max], [0.5, 1]);
   });
 });

@@ -81,6 +81,6 @@ export function glossary(scenarioNames: readonly string[], variantIds: readonly 
   const order = Object.keys(VARIANT_MEANING);
   const known = order.filter((id) => variantIds.includes(id));
   if (known.length > 0) lines.push(`Variants: ${grouped(known, (id) => VARIANT_MEANING[id]!)}.`);
-  if (variantIds.includes('min(A,B)')) lines.push('min(A,B): the cheaper of A and B in each round, metric by metric.');
+  if (variantIds.includes('min(A,B)')) lines.push('min(A,B): whichever of A and B had the better median over the rounds, metric by metric.');
   return lines;
 }

@@ -184,32 +184,23 @@ export function bestOfId(a: string, b: string): string {
   return `min(${a},${b})`;
 }
 
-type MetricValues = Partial<Record<MetricKey, number>>;
-
-function metricValues(sample: RoundSample): MetricValues {
-  const values: MetricValues = {};
-  for (const [key, read] of ROUND_METRICS) values[key] = read(sample);
-  return values;
-}
-
 /**
- * The candidate against the better of two variants in each round, metric by metric: the lower of the two
- * costs, the higher of the two throughputs. What "no worse than either wire" is measured against.
+ * The candidate against the better of two variants, metric by metric: the one whose median over the rounds
+ * is the lower cost (or the higher calls/s), compared round by round as any baseline is. Not the lower of
+ * the two in each round: on a noisy machine the minimum of two noisy values is biased low, and a candidate
+ * that equals either wire would seem to lose.
  */
 export function compareWithBest(candidate: string, rounds: readonly RoundSample[], [a, aRounds]: [string, readonly RoundSample[]], [b, bRounds]: [string, readonly RoundSample[]]): ComparisonResult {
-  const best: MetricValues[] = [];
-  for (let i = 0; i < Math.min(aRounds.length, bRounds.length); i++) {
-    const [x, y] = [metricValues(aRounds[i]!), metricValues(bRounds[i]!)];
-    const round: MetricValues = {};
-    for (const [key] of ROUND_METRICS) {
-      const [p, q] = [x[key], y[key]];
-      if (p === undefined || q === undefined) continue;
-      round[key] = METRICS[key].lowerIsBetter ? Math.min(p, q) : Math.max(p, q);
-    }
-    best.push(round);
+  const result: ComparisonResult = { candidate, baseline: bestOfId(a, b), metrics: {} };
+  for (const [key, read] of ROUND_METRICS) {
+    const typical = (series: readonly RoundSample[]) => median(series.map(read).filter((v): v is number => v !== undefined && Number.isFinite(v)));
+    const [ma, mb] = [typical(aRounds), typical(bRounds)];
+    if (!Number.isFinite(ma) || !Number.isFinite(mb)) continue;
+    const aIsBetter = METRICS[key].lowerIsBetter ? ma <= mb : ma >= mb;
+    const entry = compareRounds(candidate, aIsBetter ? a : b, rounds, aIsBetter ? aRounds : bRounds, [[key, read]]).metrics[key];
+    if (entry) result.metrics[key] = entry;
   }
-  const readers = ROUND_METRICS.map(([key]): [MetricKey, (v: MetricValues) => number | undefined] => [key, (v) => v[key]]);
-  return compareRounds(candidate, bestOfId(a, b), rounds.map(metricValues), best, readers);
+  return result;
 }
 
 /** Per-round ratios candidate / baseline for each metric, summarised and classified. */
