@@ -90,7 +90,7 @@ export function verdictLines(scenarios: ScenarioResult[]): string {
 
 export function targetLines(result: BenchResult): string {
   return result.targets
-    .map((t) => `${t.status === 'met' ? 'MET    ' : t.status === 'missed' ? 'MISSED ' : 'NOT RUN'}  ${t.description}${t.note ? ` — ${t.note}` : ''}`)
+    .map((t) => `${{ met: 'MET    ', missed: 'MISSED ', tie: 'TIE    ', 'not measured': 'NOT RUN' }[t.status]}  ${t.description}${t.note ? ` — ${t.note}` : ''}`)
     .join('\n');
 }
 
