@@ -70,7 +70,9 @@ export function createPayloadServerFactory() {
  */
 export async function startMeasureServer(kind, createServer_ = createPayloadServerFactory()) {
   if (kind === 'ours') {
-    const running = await listenNode(new McpHttpHandler({ createServer: createServer_, maxMessageBytes: 64 * MiB }));
+    // MEASURE_JSON_RESPONSE=1: one-body replies, where the per-message encoding (SPEC.md 9.6) applies.
+    const enableJsonResponse = process.env.MEASURE_JSON_RESPONSE === '1';
+    const running = await listenNode(new McpHttpHandler({ createServer: createServer_, maxMessageBytes: 64 * MiB, enableJsonResponse }));
     return { url: running.url, close: running.close };
   }
   const transports = new Map();

@@ -4,7 +4,9 @@
 // clients. Reports requests per second and server CPU time per call (the server runs in a child process;
 // its CPU is read over IPC around each round), and each as a ratio to the SDK's server.
 //
-//   node scripts/measure-http.mjs [--ms 1000] [--rounds 3] [--only small,objects-50KB] [--clients 1,16]
+//   node scripts/measure-http.mjs [--ms 1000] [--rounds 3] [--only small,objects-50KB] [--clients 1,16] [--json-response]
+// --json-response: our server answers each request in one body (enableJsonResponse), and a fourth
+// configuration, 'ours adaptive', is our client on its default per-message encoding (SPEC.md 9.6).
 //   bun scripts/measure-http.mjs   (servers and clients then run on Bun)
 // Not a test: numbers depend on the machine. Loopback only.
 import { fork } from 'node:child_process';
@@ -33,10 +35,15 @@ async function fetchFor() {
   return undefined;
 }
 
+const JSON_RESPONSE = process.argv.includes('--json-response');
+if (JSON_RESPONSE) process.env.MEASURE_JSON_RESPONSE = '1';
 const CONFIGS = [
-  { name: 'ours msgpack', server: 'ours', wire: 'msgpack' },
+  // MessagePack always: the client's requests too ('smallest'); with --json-response the server still picks
+  // each reply per message for a client that reads both, so this row is MessagePack requests only there.
+  { name: 'ours msgpack', server: 'ours', wire: 'msgpack', encoding: 'smallest' },
   { name: 'ours json', server: 'ours', wire: 'json' },
   { name: 'sdk json', server: 'sdk', wire: 'json' },
+  ...(JSON_RESPONSE ? [{ name: 'ours adaptive', server: 'ours', wire: 'msgpack', encoding: 'cheapest-cpu' }] : []),
 ];
 
 function startChild(kind) {
@@ -62,11 +69,11 @@ function startChild(kind) {
   });
 }
 
-async function connectClients(url, wire, count) {
+async function connectClients(url, wire, count, encoding) {
   const clients = [];
   for (let i = 0; i < count; i++) {
     const fetchOption = await fetchFor();
-    const transport = new HttpMsgpackClientTransport(url, fetchOption ? { wire, fetch: fetchOption } : { wire });
+    const transport = new HttpMsgpackClientTransport(url, { wire, ...(encoding ? { encoding } : {}), ...(fetchOption ? { fetch: fetchOption } : {}) });
     const client = new Client({ name: `measure-${i}`, version: '1.0.0' });
     await client.connect(transport);
     if (transport.wire !== wire) throw new Error(`client fell back to ${transport.wire}`);
@@ -107,7 +114,7 @@ try {
     const payload = PAYLOADS[payloadName];
     for (const count of CLIENT_COUNTS) {
       const sets = [];
-      for (const config of CONFIGS) sets.push({ config, clients: await connectClients(servers[config.server].url, config.wire, count), calls: 0, failures: 0, ms: 0, cpu: 0 });
+      for (const config of CONFIGS) sets.push({ config, clients: await connectClients(servers[config.server].url, config.wire, count, config.encoding), calls: 0, failures: 0, ms: 0, cpu: 0 });
       for (const set of sets) await round(set.clients, payload, 100); // warm-up
       for (let r = 0; r < ROUNDS; r++) {
         // Rotate the order each round so no configuration always runs first or last.

@@ -21,6 +21,7 @@ export { guardedDecode, type GuardedDecodeResult } from './wire/guarded-decode.j
 // Framing: msgpack-v1 frames and MCP's JSON lines, read from a byte stream
 export { FrameReader, type FrameReaderOptions } from './wire/frame-reader.js';
 export { LineReader, type LineReaderOptions } from './wire/line-reader.js';
+export { MixedReader, startsJsonText, type MixedKind, type MixedReaderOptions } from './wire/mixed-reader.js';
 
 // Message codecs (bytes to JSON-RPC messages and back, on either wire) and their adapters
 export { IDENTITY_ADAPTER, type MessageCodec, type WireCodecs, type MessageAdapter, type WireKind, type CodecOptions } from './codec/message-codec.js';

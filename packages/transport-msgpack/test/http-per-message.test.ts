@@ -21,12 +21,13 @@ afterEach(async () => {
 const ACCEPT_MSGPACK = 'application/msgpack, application/vnd.mcp-msgpack.stream, application/json, text/event-stream';
 
 describe('the cost policy (chooseWire)', () => {
-  const table: EncodingBreakEven = { longStringChars: 1024, smallValues: 256, msgpackForSmall: false, msgpackForKeySparse: true, msgpackForKeyDense: false };
+  const table: EncodingBreakEven = { longStringChars: 1024, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, msgpackForKeyDense: false };
   const never = () => false;
   const small = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } };
   const text = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(2000) }] } };
   const rows = { jsonrpc: '2.0', id: 1, result: { structuredContent: { rows: Array.from({ length: 3000 }, (_, i) => `row ${i}`) } } };
   const records = { jsonrpc: '2.0', id: 1, result: { structuredContent: { files: Array.from({ length: 1000 }, (_, i) => ({ path: `f${i}`, additions: i, deleted: false })) } } };
+  const embedding = { jsonrpc: '2.0', id: 1, result: { structuredContent: { floats: Array.from({ length: 1536 }, (_, i) => Math.sin(i)), ints: Array.from({ length: 1536 }, (_, i) => i * 7) } } };
 
   it("'cheapest-cpu' follows the runtime's break-even by shape", () => {
     assert.equal(chooseWire(small, 'cheapest-cpu', table, never), 'json');
@@ -35,6 +36,11 @@ describe('the cost policy (chooseWire)', () => {
     assert.equal(chooseWire(rows, 'cheapest-cpu', table, never), 'msgpack');
     assert.equal(chooseWire(records, 'cheapest-cpu', table, never), 'json');
     assert.equal(chooseWire(records, 'cheapest-cpu', { ...table, msgpackForKeyDense: true }, never), 'msgpack');
+    // Numbers are a shape of their own, whatever the runtime decides for other arrays of values.
+    assert.equal(chooseWire(embedding, 'cheapest-cpu', { ...table, msgpackForKeySparse: false }, never), 'msgpack');
+    assert.equal(chooseWire(embedding, 'cheapest-cpu', { ...table, msgpackForNumeric: false }, never), 'json');
+    // The string threshold is the runtime's: a 2,000-character text stays JSON where the break-even is later.
+    assert.equal(chooseWire(text, 'cheapest-cpu', { ...table, longStringChars: 4096 }, never), 'json');
   });
 
   it('whatever needs MessagePack goes as MessagePack under cheapest-cpu; smallest and json ignore shape', () => {
@@ -45,22 +51,35 @@ describe('the cost policy (chooseWire)', () => {
     }
   });
 
-  it('reads at most a bounded number of values of a big message', () => {
-    const shape = shapeOf({ big: Array.from({ length: 100_000 }, () => 1) });
+  it('reads at most a bounded number of values of a big message, and no more than that of one big array', () => {
+    const big = Array.from({ length: 100_000 }, () => 1);
+    const shape = shapeOf({ big });
     assert.equal(shape.truncated, true);
-    assert.ok(shape.values <= 2048);
+    assert.ok(shape.values <= 512);
+    assert.equal(shape.numbers, shape.values - 2);
+    // The walk's cost does not grow with an array it stops in: it queues only what it can still read.
+    const pushes = { count: 0 };
+    const counted = new Proxy(big, { get: (target, key, receiver) => (typeof key === 'string' && /^\d+$/.test(key) && pushes.count++, Reflect.get(target, key, receiver)) });
+    shapeOf({ counted });
+    assert.ok(pushes.count <= 512, `read ${pushes.count} items of a 100,000-item array`);
+    // Bytes count as the base64 text they become where they cannot go as bin.
+    assert.equal(shapeOf({ data: new Uint8Array(3000) }).longestString, 4000);
+    // A message that fits is read whole.
+    assert.deepEqual(shapeOf({ a: [1, 'xy', { b: null }] }), { values: 6, keys: 2, numbers: 1, longestString: 2, truncated: false });
   });
 });
 
 /**
  * A fetch that records each POST's request Content-Type and its response's Content-Type and signal header.
- * `asOldServer`: the two headers of SPEC.md 9.6 are removed on the way, so the server behaves, and looks,
- * like a 0.1.0 server (MessagePack replies always, no signal).
+ * `asOldServer`: the two signals of SPEC.md 9.6 are removed on the way (the Accept parameter, the response
+ * header), so the server behaves, and looks, like a 0.1.0 server (MessagePack replies always, no signal).
  */
+const accepts: string[] = [];
 function recordingFetch(seen: { sent: string; type: string; signal: string | null }[], asOldServer = false): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const headers = new Headers(init?.headers);
-    if (asOldServer) headers.delete('mcp-msgpack-replies');
+    if (asOldServer) headers.set('accept', headers.get('accept')!.replace(';replies=any', ''));
+    if (init?.method === 'POST') accepts.push(headers.get('accept') ?? '');
     let response = await fetch(input, { ...init, headers });
     if (asOldServer) {
       const stripped = new Headers(response.headers);
@@ -80,10 +99,10 @@ for (const kind of kinds) {
     return running.url;
   }
 
-  async function connect(url: URL, seen: { sent: string; type: string; signal: string | null }[], options: { encoding?: EncodingPolicy; asOldServer?: boolean } = {}) {
+  async function connect(url: URL, seen: { sent: string; type: string; signal: string | null }[], options: { encoding?: EncodingPolicy; asOldServer?: boolean; nativeBytes?: boolean } = {}) {
     const fallbacks: unknown[] = [];
     const transport = new HttpMsgpackClientTransport(url, {
-      nativeBytes: true,
+      nativeBytes: options.nativeBytes ?? true,
       encoding: options.encoding,
       fetch: recordingFetch(seen, options.asOldServer),
       onwirefallback: (f) => fallbacks.push(f),
@@ -103,14 +122,17 @@ for (const kind of kinds) {
       const { tools } = await client.listTools();
       assert.ok(tools.length > 0);
       assert.equal(seen.at(-1)!.type, 'application/json', 'a small reply is cheaper as JSON');
-      assert.equal(seen.at(-1)!.signal, 'v1');
       const image = await callToolNative(client, { name: 'image', arguments: { bytes: 4096 } });
       assert.equal(seen.at(-1)!.type, 'application/msgpack', 'media as bytes goes as MessagePack');
       const data = (image.content[1] as { data: unknown }).data;
       assert.ok(data instanceof Uint8Array && Buffer.from(data).equals(Buffer.from(mediaBytes(4096))));
       assert.deepEqual(fallbacks, []);
       assert.equal(transport.wire, 'msgpack');
-      assert.ok(seen.every((s) => s.signal === 'v1'), 'every response carries the signal');
+      // The signal rides only where it is needed: on a JSON reply to a MessagePack request (a MessagePack
+      // reply says it by its type; a client posts JSON only to a server it knows).
+      assert.ok(seen.every((s) => (s.signal === 'v1') === (s.type === 'application/json' && s.sent === 'application/msgpack')), JSON.stringify(seen));
+      assert.ok(seen.some((s) => s.type === 'application/json' && s.sent === 'application/json' && s.signal === null), JSON.stringify(seen));
+      assert.ok(accepts.at(-1)!.startsWith('application/msgpack;replies=any,'), accepts.at(-1));
       // Requests: initialize (the native-bytes offer, before the server was known) as MessagePack; small
       // requests after it as JSON, since the server said it reads either.
       assert.equal(seen[0]!.sent, 'application/msgpack');
@@ -123,16 +145,22 @@ for (const kind of kinds) {
       await client.listTools();
       assert.ok(seen.every((s) => s.sent === 'application/msgpack'), JSON.stringify(seen));
       assert.equal(seen.at(-1)!.type, 'application/json');
+      // A JSON reply to a MessagePack request carries the signal: the client may not know the server yet.
+      assert.equal(seen.at(-1)!.signal, 'v1');
     });
 
-    it('new client, 0.1.0 server (no signal, MessagePack replies): posts MessagePack always, stays on MessagePack', async () => {
+    it('new client, 0.1.0 server (no signal, MessagePack replies): stays on MessagePack; requests per message once it has replied', async () => {
       const seen: { sent: string; type: string; signal: string | null }[] = [];
       const { client, transport, fallbacks } = await connect(await serve(), seen, { asOldServer: true });
       await client.listTools();
       const image = await callToolNative(client, { name: 'image', arguments: { bytes: 64 } });
       assert.ok((image.content[1] as { data: unknown }).data instanceof Uint8Array);
       // (The 202 to the initialized notification has no body, so no Content-Type.)
-      assert.ok(seen.every((s) => s.sent === 'application/msgpack' && (s.type === 'application/msgpack' || s.type === '') && s.signal === null), JSON.stringify(seen));
+      assert.ok(seen.every((s) => (s.type === 'application/msgpack' || s.type === '') && s.signal === null), JSON.stringify(seen));
+      // Its MessagePack reply to initialize shows a msgpack-v1 server, which reads either request body
+      // (SPEC.md 9.2, 0.1.0 included): small requests after it go as JSON, before it as MessagePack.
+      assert.equal(seen[0]!.sent, 'application/msgpack');
+      assert.ok(seen.slice(1).some((s) => s.sent === 'application/json'), JSON.stringify(seen));
       assert.deepEqual(fallbacks, []);
       assert.equal(transport.wire, 'msgpack');
     });
@@ -160,10 +188,12 @@ for (const kind of kinds) {
       const old = await post({});
       assert.equal(old.headers.get('content-type'), 'application/msgpack');
       assert.equal((decode(new Uint8Array(await old.arrayBuffer())) as any).result.serverInfo.name, 'native-bytes-test-server');
-      const fresh = await post({ 'mcp-msgpack-replies': 'per-message' });
+      assert.equal(old.headers.get('mcp-msgpack-wire'), null, 'a MessagePack reply needs no signal');
+      const fresh = await post({ accept: ACCEPT_MSGPACK.replace('application/msgpack', 'application/msgpack;replies=any') });
       assert.equal(fresh.headers.get('content-type'), 'application/json');
       assert.equal(fresh.headers.get('mcp-msgpack-wire'), 'v1');
-      assert.match(fresh.headers.get('vary') ?? '', /Mcp-Msgpack-Replies/i);
+      // The signal is part of Accept, which Vary already names: 0.1.0's Vary, unchanged.
+      assert.equal(fresh.headers.get('vary'), 'Accept, Content-Type');
       assert.equal((await fresh.json()).result.serverInfo.name, 'native-bytes-test-server');
     });
 
@@ -176,6 +206,23 @@ for (const kind of kinds) {
     });
   });
 }
+
+describe('the per-message signal in Accept', () => {
+  it('is read on the MessagePack range only, in any case, spacing or quoting, and older readers see 0.1.0 Accept', async () => {
+    const { acceptsPerMessage, postResponseWire, MSGPACK_PER_MESSAGE_ACCEPT } = await import('../src/http/media.js');
+    assert.equal(acceptsPerMessage(MSGPACK_PER_MESSAGE_ACCEPT), true);
+    assert.equal(acceptsPerMessage(ACCEPT_MSGPACK), false);
+    assert.equal(acceptsPerMessage(null), false);
+    assert.equal(acceptsPerMessage('application/msgpack ; Replies="ANY", application/vnd.mcp-msgpack.stream'), true);
+    assert.equal(acceptsPerMessage('application/msgpack;q=0.9;replies=any'), true);
+    assert.equal(acceptsPerMessage('application/msgpack;replies=anything, application/json'), false);
+    assert.equal(acceptsPerMessage('application/msgpack, application/json;replies=any'), false, 'on another range it says nothing');
+    // A server that does not know the parameter (0.1.0's substring rules, the SDK's, Python's) reads the same wire.
+    assert.equal(postResponseWire(MSGPACK_PER_MESSAGE_ACCEPT), 'msgpack');
+    assert.ok(MSGPACK_PER_MESSAGE_ACCEPT.split(',').map((t) => t.trim()).includes('application/json'));
+    assert.ok(MSGPACK_PER_MESSAGE_ACCEPT.split(',').map((t) => t.trim()).includes('text/event-stream'));
+  });
+});
 
 describe('the client and a JSON reply', { timeout: 30_000 }, () => {
   it('without the signal it falls back to JSON; with it (tested above) it does not', async () => {

@@ -2,60 +2,15 @@
 // side writes, where it switches, what the application sees. Bytes are fed by hand, so the switch can be
 // made to fall inside one chunk, after an error answer, or never.
 import assert from 'node:assert/strict';
-import { EventEmitter } from 'node:events';
-import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import type { ChildProcess } from 'node:child_process';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { StdioMsgpackClientTransport, StdioMsgpackServerTransport, type SpawnFunction, type WireSelection } from 'mcp-msgpack-transport';
 import { frameOf } from './fixtures/stdio-bytes.js';
 import { waitUntil } from './fixtures/stdio-helpers.js';
-import { splitWires } from './fixtures/wire-taps.js';
+import { clientOnPipes, line, serverOnPipes, settle } from './fixtures/stdio-pipes.js';
 
 const OFFER = { 'mcp-msgpack/wire': { offer: ['msgpack-v1'] } };
 const ACCEPT = { 'mcp-msgpack/wire': { accept: 'msgpack-v1' } };
-/** Lets the pipes hand on what was written (writes leave after the turn's microtasks). */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-const line = (message: unknown) => Buffer.from(JSON.stringify(message) + '\n');
-
-/** Our server transport on pipes we write and read by hand. */
-function serverOnPipes(wire?: 'auto' | 'json') {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  const written: Buffer[] = [];
-  output.on('data', (chunk: Buffer) => written.push(chunk));
-  const transport = new StdioMsgpackServerTransport(input, output, wire ? { wire } : {});
-  const received: JSONRPCMessage[] = [];
-  transport.onmessage = (message) => received.push(message);
-  const errors: Error[] = [];
-  transport.onerror = (error) => errors.push(error);
-  return { input, transport, received, errors, written: () => splitWires(Buffer.concat(written)) };
-}
-
-/** Our client transport (defaults) whose "child" is a pair of pipes we write and read by hand. */
-function clientOnPipes() {
-  const toServer = new PassThrough();
-  const fromServer = new PassThrough();
-  const written: Buffer[] = [];
-  toServer.on('data', (chunk: Buffer) => written.push(chunk));
-  const spawn: SpawnFunction = () => {
-    const child = new EventEmitter() as ChildProcess & { exitCode: number | null };
-    Object.assign(child, { stdin: toServer, stdout: fromServer, stderr: null, pid: 1, exitCode: null, signalCode: null, kill: () => true });
-    // close() ends stdin: the "child" exits.
-    toServer.on('finish', () => {
-      child.exitCode = 0;
-      setImmediate(() => child.emit('close', 0, null));
-    });
-    setImmediate(() => child.emit('spawn'));
-    return child;
-  };
-  const events: Array<JSONRPCMessage | WireSelection> = [];
-  const transport = new StdioMsgpackClientTransport({ command: 'in-process', spawn, onwireselected: (selection) => events.push(selection) });
-  transport.onmessage = (message) => events.push(message);
-  return { fromServer, transport, events, written: () => splitWires(Buffer.concat(written)) };
-}
-
-
+/** What our client offers: msgpack-v1, and a mixed stream after the switch (SPEC.md 7.4). */
+const OFFER_MIXED = { 'mcp-msgpack/wire': { offer: ['msgpack-v1'], mixed: true } };
 describe('wire upgrade, server side', () => {
   it('takes the offer off, accepts in the result, then reads a frame that follows a line in the same chunk', async () => {
     const s = serverOnPipes();
@@ -116,7 +71,7 @@ describe('wire upgrade, server side', () => {
 });
 
 describe('wire upgrade, client side', () => {
-  it('switches at the accepting answer, inside a chunk: the line before it, the answer, the frame after it', async () => {
+  it('switches at the accepting answer, inside a chunk: the line before it, the answer, the frame after it (a server without mixed, as 0.1.0: frames only)', async () => {
     const c = clientOnPipes();
     await c.transport.start();
     await c.transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } });
@@ -129,7 +84,7 @@ describe('wire upgrade, client side', () => {
     await c.transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     await settle();
     assert.deepEqual(c.written(), {
-      lines: [{ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', _meta: OFFER } }],
+      lines: [{ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', _meta: OFFER_MIXED } }],
       frames: [{ jsonrpc: '2.0', method: 'notifications/initialized' }],
     });
     await c.transport.close();
@@ -150,8 +105,8 @@ describe('wire upgrade, client side', () => {
     const { lines, frames } = c.written();
     assert.deepEqual(frames, []);
     assert.deepEqual(lines, [
-      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: OFFER } },
-      { jsonrpc: '2.0', id: 2, method: 'initialize', params: { _meta: OFFER } },
+      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: OFFER_MIXED } },
+      { jsonrpc: '2.0', id: 2, method: 'initialize', params: { _meta: OFFER_MIXED } },
       { jsonrpc: '2.0', id: 3, method: 'ping' },
     ]);
     assert.equal(c.transport.wire, 'json');

@@ -75,7 +75,7 @@ describe('stdio client defaults against JSON-only servers: JSON on the first try
       // Only the first request offered; nothing but JSON lines went either way.
       const sent = splitWires(taps.toServer.bytes);
       assert.deepEqual(sent.frames, []);
-      assert.deepEqual(sent.lines[0].params._meta, { [UPGRADE_KEY]: { offer: ['msgpack-v1'] } });
+      assert.deepEqual(sent.lines[0].params._meta, { [UPGRADE_KEY]: { offer: ['msgpack-v1'], mixed: true } });
       assert.ok(sent.lines.slice(1).every((line) => line.params?._meta?.[UPGRADE_KEY] === undefined));
       assert.deepEqual(splitWires(taps.toClient.bytes).frames, []);
     });
@@ -83,9 +83,10 @@ describe('stdio client defaults against JSON-only servers: JSON on the first try
 });
 
 describe('stdio client defaults against our server: the upgrade to MessagePack', { timeout: 60_000 }, () => {
-  it('switches after the initialize answer: one JSON line each way, then only msgpack-v1 frames', async () => {
+  it("switches after the initialize answer; with encoding 'smallest' on both sides: one JSON line each way, then only msgpack-v1 frames", async () => {
     const taps = tappingSpawn();
-    const { client, transport, selections } = await connect({ command: process.execPath, args: [fixture('stdio-server')], spawn: taps.spawn });
+    const server = { command: process.execPath, args: [fixture('stdio-server')], env: { MCP_TEST_ENCODING: 'smallest' } };
+    const { client, transport, selections } = await connect({ ...server, encoding: 'smallest', spawn: taps.spawn });
     try {
       assert.equal(transport.wire, 'msgpack');
       assert.deepEqual(selections, [{ wire: 'msgpack', reason: 'upgrade-accepted' }]);
@@ -99,7 +100,7 @@ describe('stdio client defaults against our server: the upgrade to MessagePack',
     const sent = splitWires(taps.toServer.bytes);
     assert.equal(sent.lines.length, 1);
     assert.equal(sent.lines[0].method, 'initialize');
-    assert.deepEqual(sent.lines[0].params._meta, { [UPGRADE_KEY]: { offer: ['msgpack-v1'] } });
+    assert.deepEqual(sent.lines[0].params._meta, { [UPGRADE_KEY]: { offer: ['msgpack-v1'], mixed: true } });
     assert.deepEqual(
       sent.frames.map((m) => m.method),
       ['notifications/initialized', 'tools/call', 'tools/call'],
@@ -107,7 +108,7 @@ describe('stdio client defaults against our server: the upgrade to MessagePack',
     const received = splitWires(taps.toClient.bytes);
     assert.equal(received.lines.length, 1);
     assert.equal(received.lines[0].id, sent.lines[0].id);
-    assert.deepEqual(received.lines[0].result._meta, { [UPGRADE_KEY]: { accept: 'msgpack-v1' } });
+    assert.deepEqual(received.lines[0].result._meta, { [UPGRADE_KEY]: { accept: 'msgpack-v1', mixed: true } });
     assert.equal(received.frames.at(-1).id, sent.frames.at(-1).id);
     assert.deepEqual(received.frames.filter((m) => m.method === 'notifications/progress').length, 3);
   });

@@ -106,7 +106,10 @@ async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string |
     // connect() calls start() again; make it a no-op now that the process runs.
     stock.start = async () => {};
   } else {
-    const ours = new StdioMsgpackClientTransport({ command: runtime, args, wire: spec.wire, stderr: 'inherit', spawn: countingSpawn(bytes), ...(spec.nativeBytes ? { nativeBytes: true } : {}) });
+    // With an encoding policy, the client upgrades from JSON (wire 'auto') so the stream can turn mixed (SPEC.md 7.4).
+    const wire = spec.encoding ? 'auto' : spec.wire;
+    const encoding = spec.encoding ? { encoding: spec.encoding } : {};
+    const ours = new StdioMsgpackClientTransport({ command: runtime, args, wire, ...encoding, stderr: 'inherit', spawn: countingSpawn(bytes), ...(spec.nativeBytes ? { nativeBytes: true } : {}) });
     transport = ours;
     pid = () => ours.pid;
   }

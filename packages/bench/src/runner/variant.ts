@@ -26,7 +26,8 @@ export interface VariantSpec {
   /**
    * Over HTTP, our server's per-message encoding policy for our MessagePack client (the transport's
    * `encoding` option): 'smallest' is MessagePack always, 'cheapest-cpu' picks per reply (the adaptive
-   * variant). Left out: the transport's default.
+   * variant). Left out: the transport's default. Over stdio, set on both sides: our client starts on 'auto'
+   * (the wire upgrade, which turns the stream mixed) and each side sends per its policy (SPEC.md 7.4).
    */
   encoding?: 'cheapest-cpu' | 'smallest';
   /** Number of concurrent clients (HTTP); stdio always has one. */

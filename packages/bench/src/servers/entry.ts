@@ -34,7 +34,8 @@ async function main(): Promise<void> {
   };
   if (values.transport === 'stdio') {
     const server = await makeServer();
-    const transport = values.stack === 'stock' ? new StdioServerTransport() : new StdioMsgpackServerTransport(process.stdin, process.stdout, values.native ? { nativeBytes: true } : {});
+    const options = { ...(values.native ? { nativeBytes: true } : {}), ...(values.encoding ? { encoding: values.encoding as 'cheapest-cpu' | 'smallest' } : {}) };
+    const transport = values.stack === 'stock' ? new StdioServerTransport() : new StdioMsgpackServerTransport(process.stdin, process.stdout, options);
     await server.connect(transport);
     return;
   }

@@ -16,18 +16,26 @@ export type EncodingPolicy = 'cheapest-cpu' | 'smallest' | 'json';
 export interface MessageShape {
   values: number;
   keys: number;
+  /** Values that are numbers (embeddings, series): JSON's number text is where it pays most on every runtime. */
+  numbers: number;
   longestString: number;
   /** Whether the walk stopped at WALK_LIMIT (the message is at least that big). */
   truncated: boolean;
 }
 
-/** Enough values to tell a message's shape; big messages are judged on their first ones. */
-const WALK_LIMIT = 2048;
+/**
+ * Enough values to tell a message's shape; big messages are judged on their first ones. Kept small because
+ * the walk is paid on every reply: at this size it stays a small share of the cheapest call
+ * (scripts/measure-encoding-policy.mjs, "policy us").
+ */
+const WALK_LIMIT = 512;
 /** A message whose object keys are at least this share of its values is key-dense. */
 const KEY_DENSE_SHARE = 0.5;
+/** A message whose numbers are at least this share of its values is numeric. */
+const NUMERIC_SHARE = 0.5;
 
 export function shapeOf(message: unknown): MessageShape {
-  const shape: MessageShape = { values: 0, keys: 0, longestString: 0, truncated: false };
+  const shape: MessageShape = { values: 0, keys: 0, numbers: 0, longestString: 0, truncated: false };
   const pending: unknown[] = [message];
   while (pending.length > 0) {
     if (shape.values >= WALK_LIMIT) {
@@ -38,9 +46,19 @@ export function shapeOf(message: unknown): MessageShape {
     shape.values++;
     if (typeof value === 'string') {
       if (value.length > shape.longestString) shape.longestString = value.length;
+    } else if (typeof value === 'number') {
+      shape.numbers++;
+    } else if (value instanceof Uint8Array) {
+      // Bytes that do not go as bin (no native bytes on this connection) go as base64 text on either wire.
+      const base64Chars = Math.ceil(value.byteLength / 3) * 4;
+      if (base64Chars > shape.longestString) shape.longestString = base64Chars;
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) pending.push(value[i]);
-    } else if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
+      // Only the items the walk can still read: a 100,000-item array must not cost 100,000 pushes.
+      const room = WALK_LIMIT - shape.values - pending.length;
+      const end = Math.min(value.length, Math.max(room, 1));
+      if (end < value.length) shape.truncated = true;
+      for (let i = end - 1; i >= 0; i--) pending.push(value[i]);
+    } else if (value !== null && typeof value === 'object') {
       for (const key in value) {
         shape.keys++;
         pending.push((value as Record<string, unknown>)[key]);
@@ -63,6 +81,7 @@ export function chooseWire(message: unknown, policy: EncodingPolicy, breakEven: 
   const shape = shapeOf(message);
   if (shape.longestString >= breakEven.longStringChars) return 'msgpack';
   if (!shape.truncated && shape.values < breakEven.smallValues) return breakEven.msgpackForSmall ? 'msgpack' : 'json';
+  if (shape.numbers >= shape.values * NUMERIC_SHARE) return breakEven.msgpackForNumeric ? 'msgpack' : 'json';
   const keyDense = shape.keys >= shape.values * KEY_DENSE_SHARE;
   return (keyDense ? breakEven.msgpackForKeyDense : breakEven.msgpackForKeySparse) ? 'msgpack' : 'json';
 }
@@ -74,4 +93,16 @@ export function chooseWire(message: unknown, policy: EncodingPolicy, breakEven: 
 export function adapterNeedsMsgpack(adapter: MessageAdapter): (body: unknown) => boolean {
   const needs = (message: unknown) => adapter.needsMsgpack?.(message as never) ?? false;
   return (body) => (Array.isArray(body) ? body.some(needs) : needs(body));
+}
+
+/**
+ * A stdio connection's per-message choice (SPEC.md 7.4): chooseWire with the connection's policy, its
+ * runtime's break-even and its adapter, made once when the stream turns mixed. The two fixed policies skip
+ * the walk entirely.
+ */
+export function messageWirePicker(policy: EncodingPolicy, breakEven: EncodingBreakEven, adapter: MessageAdapter): (message: unknown) => WireKind {
+  if (policy === 'smallest') return () => 'msgpack';
+  if (policy === 'json') return () => 'json';
+  const needsMsgpack = adapterNeedsMsgpack(adapter);
+  return (message) => chooseWire(message, policy, breakEven, needsMsgpack);
 }

@@ -6,11 +6,14 @@ import { DEFAULT_MAX_FRAME_BYTES } from '../wire/constants.js';
 import { FramingError } from '../wire/errors.js';
 import { FrameReader } from '../wire/frame-reader.js';
 import { LineReader } from '../wire/line-reader.js';
+import { MIXED_STREAM_FRAME_LIMIT, MixedReader, startsJsonText, type MixedKind } from '../wire/mixed-reader.js';
+import { messageWirePicker, type EncodingPolicy } from '../codec/encoding-policy.js';
+import { runtime } from '../runtime/current.js';
 import { receiveMessage, rejectMessage, type BadMessageSinks } from '../codec/bad-message.js';
 import { StreamWriter } from './stream-writer.js';
 import type { DecodeBudget } from '../wire/constants.js';
 import type { WireChoice, WireSelection } from '../wire-choice/wire-selection.js';
-import { ClientWireUpgrade, ServerWireUpgrade } from './wire-upgrade.js';
+import { ClientWireUpgrade, ServerWireUpgrade, type SwitchedStream } from './wire-upgrade.js';
 
 export interface StreamWireOptions {
   /** Largest message accepted, in bytes (frame payload or JSON line). Default 64 MiB. */
@@ -20,6 +23,13 @@ export interface StreamWireOptions {
   /** The decode budget for received MessagePack messages (SPEC.md 4.1.9): arrays and maps, and distinct short
    * keys, per payload byte. Default DEFAULT_DECODE_BUDGET (65,536 plus one per 8 bytes; per 32 for keys). */
   decodeBudget?: Partial<DecodeBudget>;
+  /**
+   * Once both sides agreed on a mixed stream in the wire upgrade (SPEC.md 7.4), which encoding each message
+   * goes in: 'cheapest-cpu' (default) whichever costs less CPU for that message on this runtime, media as
+   * bytes always MessagePack; 'smallest' MessagePack always; 'json' JSON lines always. Without that
+   * agreement (a forced wire, a peer that does not know it) the connection keeps its one wire.
+   */
+  encoding?: EncodingPolicy;
 }
 
 export interface StreamConnectionEvents {
@@ -68,6 +78,11 @@ export class StreamConnection {
   private readonly accepting: ServerWireUpgrade | undefined;
   /** Server, after accepting: the client's first frame may start where any line would. */
   private framesMayFollow = false;
+  /** After a switch to a mixed stream (SPEC.md 7.4): reads each message as a line or a frame. */
+  private mixed: MixedReader | undefined;
+  /** After a switch to a mixed stream: the encoding of each message sent. */
+  private pickWire: ((message: unknown) => WireKind) | undefined;
+  private readonly encoding: EncodingPolicy;
 
   constructor(
     private readonly input: Readable,
@@ -77,17 +92,23 @@ export class StreamConnection {
     options: StreamConnectionOptions = {},
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.encoding = options.encoding ?? 'cheapest-cpu';
     this.codecs = createWireCodecs({ maxDepth: options.maxDepth, decodeBudget: options.decodeBudget, adapter: options.adapter });
     this.writer = new StreamWriter(output);
     this.wireKnown = new Promise((resolve) => (this.resolveWire = resolve));
-    if (options.upgrade === 'offer') this.offering = new ClientWireUpgrade();
+    if (options.upgrade === 'offer') this.offering = new ClientWireUpgrade(true);
     else if (options.upgrade) this.accepting = new ServerWireUpgrade(options.upgrade === 'accept');
     if (wire !== 'auto') this.chooseWire(wire);
   }
 
-  /** The wire in use, once known. */
+  /** The wire in use, once known ('msgpack' after an upgrade, mixed or not). */
   get currentWire(): WireKind | undefined {
     return this.wire;
+  }
+
+  /** Whether the stream is mixed (SPEC.md 7.4): both sides agreed, and each message may be a line or a frame. */
+  get isMixed(): boolean {
+    return this.pickWire !== undefined;
   }
 
   attach(): void {
@@ -114,17 +135,41 @@ export class StreamConnection {
 
   /** Encodes on the wire in force when the message's turn comes, which is its place in the byte stream. */
   private encode(message: JSONRPCMessage): Uint8Array[] | string {
+    if (this.pickWire) return this.encodeMixed(message, this.pickWire(message));
     if (this.wire === 'msgpack') return this.codecs.msgpack.encodeFramePieces(message);
     if (this.offering?.open) return this.codecs.json.encodeLine(this.offering.outgoing(message));
     if (!this.accepting) return this.codecs.json.encodeLine(message);
     const { message: out, accepts } = this.accepting.outgoing(message);
     const line = this.codecs.json.encodeLine(out);
     if (accepts) {
-      // This line is the server's last; the client switches once it has read it.
+      // This line is the server's last JSON-only line; the client switches once it has read it.
       this.wire = 'msgpack';
-      this.framesMayFollow = true;
+      if (accepts === 'mixed') this.turnMixed();
+      else this.framesMayFollow = true;
     }
     return line;
+  }
+
+  /** One message on a mixed stream, as a JSON line or a frame. */
+  private encodeMixed(message: JSONRPCMessage, wire: WireKind): Uint8Array[] | string {
+    if (wire === 'json') return this.codecs.json.encodeLine(message);
+    const pieces = this.codecs.msgpack.encodeFramePieces(message);
+    let bytes = 0;
+    for (const piece of pieces) bytes += piece.length;
+    // Such a frame's first byte would read as JSON text (SPEC.md 7.4); far over every default cap.
+    if (bytes - 4 >= MIXED_STREAM_FRAME_LIMIT) throw new Error(`a ${bytes - 4}-byte frame cannot be sent on a mixed stream (limit ${MIXED_STREAM_FRAME_LIMIT - 1} bytes)`);
+    return pieces;
+  }
+
+  /**
+   * The switch to a mixed stream (SPEC.md 7.4), on either side: from here on each message is read as a line
+   * or a frame by its first byte (a line already begun is finished as one), and sent in the encoding the
+   * policy picks for it.
+   */
+  private turnMixed(): void {
+    this.mixed = new MixedReader({ maxMessageBytes: this.maxMessageBytes }, this.lines);
+    this.lines = undefined;
+    this.pickWire = messageWirePicker(this.encoding, runtime.encodingBreakEven, this.codecs.msgpack.adapter);
   }
 
   /** Fails every later send, and those still waiting (for the wire to be known, or for a drain). */
@@ -165,12 +210,16 @@ export class StreamConnection {
   private read(bytes: Uint8Array): void {
     let rest: Uint8Array | undefined = bytes;
     while (rest !== undefined && rest.length > 0) {
+      if (this.mixed) {
+        this.mixed.push(rest, this.onMixed);
+        return;
+      }
       if (this.frames) {
         this.frames.push(rest, this.onPayload);
         return;
       }
       // A server that accepted looks at the first byte of every line: a frame starts with 0x00-0x03.
-      if (this.framesMayFollow && this.lines!.pendingBytes === 0 && detectWire(rest[0]!) === 'msgpack') {
+      if (this.framesMayFollow && this.lines!.pendingBytes === 0 && !startsJsonText(rest[0]!)) {
         this.readFrames();
         continue;
       }
@@ -187,6 +236,11 @@ export class StreamConnection {
   // Decoding waits for the message's turn too, so it sees the adapter its predecessors left in place.
   private readonly onPayload = (payload: Uint8Array): void => {
     this.deliver(() => this.decodePayload(payload));
+  };
+
+  private readonly onMixed = (bytes: Uint8Array, kind: MixedKind): void => {
+    if (kind === 'frame') this.onPayload(bytes);
+    else if (!isBlank(bytes)) this.deliver(() => this.decodeLine(bytes));
   };
 
   /** True stops the line reader after this line: the wire may change at the next byte. */
@@ -210,7 +264,7 @@ export class StreamConnection {
       this.deliver(() => rejectMessage(error, this.badMessages));
       return false;
     }
-    const { message, settled } = offering.incoming(decoded);
+    const { message, settled, stream } = offering.incoming(decoded);
     if (settled) {
       const selection: WireSelection = { wire: settled, reason: settled === 'msgpack' ? 'upgrade-accepted' : 'upgrade-not-accepted' };
       this.deliver(() => this.events.wireSelected?.(selection));
@@ -218,8 +272,13 @@ export class StreamConnection {
     this.deliver(() => this.events.message(message));
     if (settled !== 'msgpack') return false;
     this.wire = 'msgpack';
-    this.readFrames();
+    this.switchReading(stream!);
     return true;
+  }
+
+  private switchReading(stream: SwitchedStream): void {
+    if (stream === 'mixed') this.turnMixed();
+    else this.readFrames();
   }
 
   private decodePayload(payload: Uint8Array): void {
@@ -278,6 +337,7 @@ export class StreamConnection {
     try {
       this.frames?.end();
       this.lines?.end();
+      this.mixed?.end();
     } catch (error) {
       truncated = error as FramingError;
     }
@@ -299,18 +359,7 @@ export class StreamConnection {
  * is 0x00-0x03 for any frame under the 64 MiB default cap.
  */
 export function detectWire(firstByte: number): WireKind {
-  switch (firstByte) {
-    case 0x7b: // {
-    case 0x5b: // [
-    case 0x20:
-    case 0x09:
-    case 0x0a:
-    case 0x0d:
-    case 0xef: // UTF-8 byte order mark
-      return 'json';
-    default:
-      return 'msgpack';
-  }
+  return startsJsonText(firstByte) ? 'json' : 'msgpack';
 }
 
 function isBlank(line: Uint8Array): boolean {

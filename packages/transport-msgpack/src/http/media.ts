@@ -10,31 +10,46 @@ export const JSON_MEDIA_TYPE = 'application/json';
 export const SSE_MEDIA_TYPE = 'text/event-stream';
 export { MSGPACK_MEDIA_TYPE };
 
-/** What a MessagePack-capable client sends: MessagePack first, JSON after it for servers without it. */
+/**
+ * What a MessagePack-capable client that expects MessagePack replies sends (0.1.0's client): MessagePack
+ * first, JSON after it for servers without it.
+ */
 export const MSGPACK_CLIENT_ACCEPT = `${MSGPACK_MEDIA_TYPE}, ${MSGPACK_STREAM_MEDIA_TYPE}, ${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`;
 
 /**
- * Per-message encoding (SPEC.md 9.6). A client that reads a reply in either encoding, whatever it asked
- * for, says so on its POST with this request header; only then may a server answer a MessagePack-preferring
- * POST in JSON. A 0.1.0 client never sends it, so it keeps getting MessagePack.
+ * Per-message encoding (SPEC.md 9.6). A client that reads a one-body reply in either encoding says so with
+ * this parameter on the MessagePack media range of its Accept; only then may a server answer a
+ * MessagePack-preferring POST in JSON. A 0.1.0 client never sends it, so it keeps getting MessagePack; a
+ * server that does not know it reads the Accept as 0.1.0's (it matches media types by substring), and a
+ * stock JSON server never looks at that range. A parameter rather than a header of its own: no extra header
+ * line per request, and `Vary: Accept` already covers it.
  */
-export const PER_MESSAGE_HEADER = 'mcp-msgpack-replies';
-export const PER_MESSAGE_VALUE = 'per-message';
+export const PER_MESSAGE_PARAMETER = 'replies=any';
+/** Our client's Accept on the MessagePack wire: MSGPACK_CLIENT_ACCEPT, saying it reads either encoding. */
+// Without 0.1.0's spaces after the commas: a few bytes less on every request, and every reader splits on commas.
+export const MSGPACK_PER_MESSAGE_ACCEPT = `${MSGPACK_MEDIA_TYPE};${PER_MESSAGE_PARAMETER},${MSGPACK_STREAM_MEDIA_TYPE},${JSON_MEDIA_TYPE},${SSE_MEDIA_TYPE}`;
 /**
- * Every response of a msgpack-v1 server carries this header, so a client tells a JSON reply chosen per
- * message from a JSON-only server's (which makes it fall back to JSON for good).
+ * A msgpack-v1 server sends this header with a JSON reply it chose for a client that reads either
+ * encoding and posted MessagePack (so may not know the server yet): that client tells it from a JSON-only
+ * server's reply (which makes it fall back to JSON for good). A MessagePack reply says the same by its
+ * Content-Type, and a client posts JSON to such a server only once it knows, so those go without.
  */
 export const WIRE_HEADER = 'mcp-msgpack-wire';
 export const WIRE_HEADER_VALUE = 'v1';
 
-/** Whether a request says it reads replies in either encoding (PER_MESSAGE_HEADER). */
-export function acceptsPerMessage(headers: { get(name: string): string | null }): boolean {
-  return headers.get(PER_MESSAGE_HEADER)?.trim().toLowerCase() === PER_MESSAGE_VALUE;
+/** `replies=any` on the MessagePack media range of an Accept (PER_MESSAGE_PARAMETER); parameter names and values are case-insensitive. */
+const PER_MESSAGE_RANGE = /application\/msgpack\s*;[^,]*\breplies\s*=\s*"?any"?\s*(?:[;,]|$)/i;
+
+/** Whether a request says it reads replies in either encoding (PER_MESSAGE_PARAMETER in its Accept). */
+export function acceptsPerMessage(accept: string | null): boolean {
+  return accept !== null && accept.includes(';') && PER_MESSAGE_RANGE.test(accept);
 }
 
-/** Whether a response comes from a msgpack-v1 server (WIRE_HEADER, any version). */
+/** Whether a response comes from a msgpack-v1 server: the signal header (WIRE_HEADER, any version) or a MessagePack body. */
 export function fromMsgpackServer(headers: { get(name: string): string | null }): boolean {
-  return headers.get(WIRE_HEADER) !== null;
+  if (headers.get(WIRE_HEADER) !== null) return true;
+  const type = mediaTypeEssence(headers.get('content-type'));
+  return type === MSGPACK_MEDIA_TYPE || type === MSGPACK_STREAM_MEDIA_TYPE;
 }
 
 /** The media type without parameters, lower-cased; undefined when absent or ambiguous (joined duplicates). */

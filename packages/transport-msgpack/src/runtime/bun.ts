@@ -17,9 +17,10 @@ export const bunRuntime: Runtime = {
   // README "Decoding: one pass or two" has the figures).
   decodePath: 'single-pass',
   shortAsciiFromWindow: true,
-  // JavaScriptCore, codec benchmark (README "Per-message encoding"): MessagePack wins on long strings only;
-  // JSON wins on small messages and records, and ties or wins on large arrays of short strings.
-  encodingBreakEven: { longStringChars: 1024, smallValues: 256, msgpackForSmall: false, msgpackForKeySparse: false, msgpackForKeyDense: false },
+  // JavaScriptCore (README "Per-message encoding", `bun scripts/measure-encoding-policy.mjs`): MessagePack
+  // wins on strings past the break-even (later than on V8: Bun's JSON copies plain text fast) and on
+  // numbers; JSON wins on small messages and records, and ties on large arrays of short strings.
+  encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: false, msgpackForKeyDense: false },
   // Some of Bun's import failures carry no code, only this message.
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)/.test(error.message)),
 };

@@ -17,7 +17,9 @@ export interface EncodingBreakEven {
   readonly smallValues: number;
   /** Small messages: MessagePack is cheaper. */
   readonly msgpackForSmall: boolean;
-  /** Large messages made mostly of values (few object keys per value, e.g. arrays of strings or numbers). */
+  /** Large messages made mostly of numbers (embeddings, series). */
+  readonly msgpackForNumeric: boolean;
+  /** Other large messages made mostly of values (few object keys per value, e.g. arrays of strings). */
   readonly msgpackForKeySparse: boolean;
   /** Large messages made mostly of object members (a key for most values, e.g. records). */
   readonly msgpackForKeyDense: boolean;

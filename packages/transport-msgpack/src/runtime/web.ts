@@ -18,8 +18,9 @@ export const webRuntime: Runtime = {
   // latin1Slice is Buffer's, which a browser does not have.
   decodePath: 'guard-then-msgpackr',
   shortAsciiFromWindow: false,
-  // Not measured on these runtimes: MessagePack only where it pays everywhere measured (long strings, arrays).
-  encodingBreakEven: { longStringChars: 1024, smallValues: 256, msgpackForSmall: false, msgpackForKeySparse: true, msgpackForKeyDense: false },
+  // Not measured on these runtimes: MessagePack only where it pays on both runtimes measured (strings past
+  // the later of the two break-evens, numbers), and on arrays of values as on V8, which most of them run.
+  encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, msgpackForKeyDense: false },
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)|not found/i.test(error.message)),
 };
 

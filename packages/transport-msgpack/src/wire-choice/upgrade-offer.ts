@@ -14,11 +14,15 @@ export const MSGPACK_V1 = 'msgpack-v1';
 /** What the client puts under the key: the wires it can switch to, preferred first. */
 export interface WireOffer {
   offer: string[];
+  /** "After the switch I read each message as a JSON line or a frame, whichever it is" (SPEC.md 7.4). */
+  mixed?: true;
 }
 
 /** What the server puts under the key in its answer: the wire both switch to. */
 export interface WireAcceptance {
   accept: string;
+  /** Only in answer to an offer that had it: the stream is mixed both ways after the switch (SPEC.md 7.4). */
+  mixed?: true;
 }
 
 type Record_ = Record<string, unknown>;
@@ -33,6 +37,11 @@ export function offersUpgrade(params: unknown): boolean {
 export function acceptsUpgrade(result: unknown): boolean {
   const entry = metaEntry(result);
   return entry !== undefined && entry.accept === MSGPACK_V1;
+}
+
+/** Whether an offer (request params) or an acceptance (a result) says `mixed: true` (SPEC.md 7.4). */
+export function saysMixed(holder: unknown): boolean {
+  return metaEntry(holder)?.mixed === true;
 }
 
 /** Our entry in `holder._meta` (params or result), if there is one. */

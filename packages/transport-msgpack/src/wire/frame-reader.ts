@@ -41,9 +41,11 @@ export class FrameReader {
 
   /**
    * Feeds one chunk, calling onPayload for every frame it completes, in order. Throws a FramingError
-   * (after which the reader is unusable) when a header announces more than maxMessageBytes.
+   * (after which the reader is unusable) when a header announces more than maxMessageBytes. When onPayload
+   * returns true (exactly), reading stops right after that frame and the chunk's unread bytes are returned
+   * (perhaps empty), so that a reader of a mixed stream (SPEC.md 7.4) can look at the next message's first byte.
    */
-  push(chunk: Uint8Array, onPayload: (payload: Uint8Array) => void): void {
+  push(chunk: Uint8Array, onPayload: (payload: Uint8Array) => unknown): Uint8Array | undefined {
     let offset = 0;
     const end = chunk.length;
     while (offset < end) {
@@ -53,7 +55,7 @@ export class FrameReader {
         this.held.push(chunk.subarray(offset, offset + take));
         this.heldBytes += take;
         offset += take;
-        if (this.heldBytes >= allocationThreshold(this.expected)) this.allocateHeld(onPayload);
+        if (this.heldBytes >= allocationThreshold(this.expected) && this.allocateHeld(onPayload) === true) return chunk.subarray(offset);
         continue;
       }
       if (this.partial) {
@@ -65,7 +67,7 @@ export class FrameReader {
           const payload = this.partial;
           this.partial = undefined;
           this.partialFill = 0;
-          onPayload(payload);
+          if (onPayload(payload) === true) return chunk.subarray(offset);
         }
         continue;
       }
@@ -75,7 +77,7 @@ export class FrameReader {
         offset += FRAME_HEADER_BYTES;
       } else {
         while (this.headerFill < FRAME_HEADER_BYTES && offset < end) this.header[this.headerFill++] = chunk[offset++]!;
-        if (this.headerFill < FRAME_HEADER_BYTES) return;
+        if (this.headerFill < FRAME_HEADER_BYTES) return undefined;
         const h = this.header;
         length = ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 0;
         this.headerFill = 0;
@@ -86,7 +88,7 @@ export class FrameReader {
       if (end - offset >= length) {
         const payload = chunk.subarray(offset, offset + length);
         offset += length;
-        onPayload(payload);
+        if (onPayload(payload) === true) return chunk.subarray(offset);
       } else if (length > EAGER_ALLOCATION_BYTES) {
         // A header alone does not make us allocate a large buffer: a peer could pin the cap with 4 bytes.
         this.expected = length;
@@ -96,19 +98,19 @@ export class FrameReader {
         this.partialFill = 0;
       }
     }
+    return undefined;
   }
 
-  private allocateHeld(onPayload: (payload: Uint8Array) => void): void {
+  /** Joins the held chunks into the frame's buffer; onPayload's answer when that completes the frame. */
+  private allocateHeld(onPayload: (payload: Uint8Array) => unknown): unknown {
     const { buffer, written: at } = joinPieces(this.held, this.expected);
     this.held = [];
     this.heldBytes = 0;
     this.expected = 0;
-    if (at === buffer.length) {
-      onPayload(buffer);
-    } else {
-      this.partial = buffer;
-      this.partialFill = at;
-    }
+    if (at === buffer.length) return onPayload(buffer);
+    this.partial = buffer;
+    this.partialFill = at;
+    return undefined;
   }
 
   /** Call at end of stream: throws a FramingError if the stream stopped inside a frame. */

@@ -1,9 +1,12 @@
 import type { WireKind } from '../../codec/message-codec.js';
-import { JSON_MEDIA_TYPE, MSGPACK_CLIENT_ACCEPT, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../media.js';
+import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_PER_MESSAGE_ACCEPT, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../media.js';
 
-/** What the client asks for on each wire: the reply to a POST (one body or a stream), and the GET stream. */
+/**
+ * What the client asks for on each wire: the reply to a POST (one body or a stream), and the GET stream. On
+ * MessagePack it reads a one-body reply in either encoding, and says so (SPEC.md 9.6).
+ */
 export const ACCEPT: Readonly<Record<WireKind, { post: string; get: string }>> = {
-  msgpack: { post: MSGPACK_CLIENT_ACCEPT, get: `${MSGPACK_STREAM_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}` },
+  msgpack: { post: MSGPACK_PER_MESSAGE_ACCEPT, get: `${MSGPACK_STREAM_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}` },
   json: { post: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`, get: SSE_MEDIA_TYPE },
 };
 

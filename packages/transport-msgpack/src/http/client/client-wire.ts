@@ -25,7 +25,7 @@ export class ClientWire {
   private wire: WireKind;
   /** Whether an answer may still show that the server does not take MessagePack ('auto' until settled). */
   private open: boolean;
-  /** The server said it speaks msgpack-v1 (SPEC.md 9.6), so it reads a request body in either encoding. */
+  /** The server showed it speaks msgpack-v1 (a MessagePack reply or the SPEC.md 9.6 header), so it reads a request body in either encoding (9.2). */
   private signalled = false;
 
   constructor(
@@ -55,7 +55,7 @@ export class ClientWire {
    * decision read the body), or undefined when the message must be sent again, as JSON.
    */
   async learn(response: Response, sentOn: WireKind): Promise<Response | undefined> {
-    if (fromMsgpackServer(response.headers)) this.signalled = true;
+    if (!this.signalled && fromMsgpackServer(response.headers)) this.signalled = true;
     if (sentOn !== 'msgpack' || !this.open) return response;
     const read = await readAnswer(response);
     const decision = wireDecision(read.answer);

@@ -3,7 +3,6 @@ import type { MessageCodec, WireKind } from '../../codec/message-codec.js';
 import { isReservedHeader, modernRequestHeaders } from '../modern-headers.js';
 import type { ClientAuth } from './client-auth.js';
 import { ACCEPT } from './client-media.js';
-import { PER_MESSAGE_HEADER, PER_MESSAGE_VALUE } from '../media.js';
 import { normalizeHeaders } from './redirects.js';
 
 /**
@@ -44,10 +43,9 @@ export class RequestHeaders {
     const derived = Array.isArray(message) ? undefined : modernRequestHeaders(message);
     if (derived) for (const [name, value] of Object.entries(derived)) headers.set(name, value);
     headers.set('content-type', codec.mediaType);
-    // Replies follow the connection's wire, whatever this body is written in (SPEC.md 9.2).
+    // Replies follow the connection's wire, whatever this body is written in (SPEC.md 9.2); on MessagePack
+    // the Accept also says we read a one-body reply in either encoding (9.6).
     headers.set('accept', ACCEPT[replyWire].post);
-    // We read a reply in either encoding: a msgpack-v1 server may answer each in the cheaper (SPEC.md 9.6).
-    if (replyWire === 'msgpack') headers.set(PER_MESSAGE_HEADER, PER_MESSAGE_VALUE);
     return headers;
   }
 

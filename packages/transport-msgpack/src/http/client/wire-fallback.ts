@@ -27,9 +27,10 @@ const PARSE_ERROR = -32700;
 
 /**
  * Whether the server takes MessagePack, from its answer to a MessagePack POST (SPEC.md 9.2). A server that
- * speaks msgpack-v1 says so in a header on every response (9.6), and answers a client preferring it in
- * MessagePack unless that client reads both, so the header or any MessagePack body settles the wire, and
- * nothing after it makes the client fall back. A JSON reply with the header is a per-message choice. Otherwise, the answers that show the
+ * speaks msgpack-v1 answers a client preferring it in MessagePack, unless that client reads both, and then
+ * marks a JSON reply to a MessagePack POST with a header (9.6), so the header or any MessagePack body
+ * settles the wire, and nothing after it makes the client fall back. A JSON reply with the header is a
+ * per-message choice. Otherwise, the answers that show the
  * server could not take the body (each re-sent as JSON, since the server did not act on it):
  * - 415, as the SDK's and most servers answer an unknown Content-Type;
  * - 400 (the Python SDK: "Invalid Content-Type header", text/plain) and 406, in any body but MessagePack;

@@ -43,13 +43,14 @@ export function serverFailure(error: unknown): Refusal {
 
 export type ResponseBody = string | Uint8Array[] | ReadableStream<Uint8Array> | null;
 
-/** Replies differ by these request headers: caches must never hand one client's encoding to another. */
-const VARY = 'Accept, Content-Type, Mcp-Msgpack-Replies';
+/**
+ * Replies differ by these request headers: caches must never hand one client's encoding to another. The
+ * per-message signal (SPEC.md 9.6) is a parameter of Accept, so Accept covers it.
+ */
+const VARY = 'Accept, Content-Type';
 
 export function respond(status: number, body: ResponseBody, headers: Record<string, string>): Response {
   headers.Vary = VARY;
-  // Every response says the server speaks msgpack-v1, so a JSON reply is never mistaken for a JSON-only server.
-  headers[WIRE_HEADER] = WIRE_HEADER_VALUE;
   // A body in memory leaves without the copies new Response(body) would make (see response-bytes.ts).
   if (typeof body === 'string') return textResponse(body, status, headers);
   if (Array.isArray(body)) return bytesResponse(body, status, headers);
@@ -60,14 +61,24 @@ export function sessionHeaders(sessionId: string | undefined): Record<string, st
   return sessionId !== undefined ? { 'mcp-session-id': sessionId } : {};
 }
 
+/** Per-message replies (SPEC.md 9.6): each body's codec, and whether a JSON one carries the signal header. */
+export interface PerMessageReply {
+  choose(body: JSONRPCMessage | JSONRPCMessage[]): MessageCodec;
+  readonly signalJson: boolean;
+}
+
 /** The codec of a reply body: the POST's wire, or chosen per body when the client reads both (SPEC.md 9.6). */
-export type ReplyCodec = MessageCodec | ((body: JSONRPCMessage | JSONRPCMessage[]) => MessageCodec);
+export type ReplyCodec = MessageCodec | PerMessageReply;
 
 /** The replies to one POST as one body (enableJsonResponse, or a subscriptions/listen error). */
 export function singleResponse(reply: ReplyCodec, sessionId: string | undefined, body: JSONRPCMessage | JSONRPCMessage[]): Response {
-  const codec = typeof reply === 'function' ? reply(body) : reply;
+  const perMessage = 'choose' in reply;
+  const codec = perMessage ? reply.choose(body) : reply;
   const headers = sessionHeaders(sessionId);
   headers['Content-Type'] = codec.mediaType;
+  // A JSON reply chosen for a client that may not know yet says the server speaks msgpack-v1, so the client
+  // does not take it for a JSON-only server's; a MessagePack reply says so by its Content-Type (SPEC.md 9.6).
+  if (perMessage && reply.signalJson && codec.wire === 'json') headers[WIRE_HEADER] = WIRE_HEADER_VALUE;
   return respond(200, codec.encodeBodyPieces(body), headers);
 }
 
@@ -105,7 +116,7 @@ export function errorResponse(
 ): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
   const value = { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
-  const all: Record<string, string> = { ...headers, Vary: VARY, [WIRE_HEADER]: WIRE_HEADER_VALUE };
+  const all: Record<string, string> = { ...headers, Vary: VARY };
   const codec = codecs[prefersMsgpack(req.headers.get('accept')) ? 'msgpack' : 'json'];
   all['Content-Type'] = codec.mediaType;
   return new Response(codec.encodeBody(value) as BodyInit, { status, headers: all });

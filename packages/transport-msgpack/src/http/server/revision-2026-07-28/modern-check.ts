@@ -1,4 +1,5 @@
 import { CLIENT_CAPABILITIES_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, isPlainObject, metaOf } from '../../../jsonrpc/envelope.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../mcp/protocol-versions.js';
 import { HEADER_MISMATCH, decodeHeaderValue, nameSource } from '../../modern-headers.js';
 
 /** The JSON-RPC errors a refused request gets, with the HTTP status the spec gives them. */
@@ -109,11 +110,16 @@ export function classifyEra(headers: HeaderSource, body: unknown, served: readon
   return era;
 }
 
-/** A modern revision this endpoint serves, or the SDK's UnsupportedProtocolVersion answer (-32022). */
+/**
+ * A modern revision this endpoint serves, or the SDK's UnsupportedProtocolVersion answer (-32022). An
+ * endpoint that serves no modern revision (an SDK v1 server) lists the handshake versions it serves instead:
+ * an empty list reads as "modern-only and disjoint", and a client probing with `server/discover` (the
+ * Python SDK's default) then gives up rather than falling back to `initialize`.
+ */
 function supported(revision: string, served: readonly string[]): Era {
   if (served.includes(revision)) return { kind: 'modern', revision };
   return refuse(400, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${revision}`, {
-    supported: [...served],
+    supported: served.length > 0 ? [...served] : [...SUPPORTED_PROTOCOL_VERSIONS],
     requested: revision,
   });
 }

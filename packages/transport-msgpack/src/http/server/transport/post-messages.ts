@@ -20,15 +20,22 @@ export interface PostWires {
   readonly body: WireKind;
   /** A MessagePack reply wire whose client reads JSON too: each reply body may go in either (SPEC.md 9.6). */
   readonly perMessage: boolean;
+  /**
+   * Per message, on a MessagePack body: the client may not know yet that this server speaks msgpack-v1, so
+   * a JSON reply must say so. A client posts JSON to a per-message server only once it knows (9.6 rule 7).
+   */
+  readonly signalJsonReply: boolean;
 }
 
 /** The POST's wires, or the refusal: 406 when Accept allows no full set of replies, 415 for a body in neither wire. */
 export function postWires(headers: { get(name: string): string | null }): PostWires | Refusal {
-  const reply = postResponseWire(headers.get('accept'));
+  const accept = headers.get('accept');
+  const reply = postResponseWire(accept);
   if (!reply) return { status: 406, code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
   const body = bodyWire(headers.get('content-type'));
   if (!body) return { status: 415, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json or application/msgpack' };
-  return { reply, body, perMessage: reply === 'msgpack' && acceptsPerMessage(headers) };
+  const perMessage = reply === 'msgpack' && acceptsPerMessage(accept);
+  return { reply, body, perMessage, signalJsonReply: perMessage && body === 'msgpack' };
 }
 
 /**

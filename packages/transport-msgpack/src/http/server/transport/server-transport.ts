@@ -15,7 +15,7 @@ import { primeStream, resumeStream } from './event-replay.js';
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from '../streams/event-stream.js';
 import { checkHostAndOrigin } from '../exchange/host-check.js';
 import { classifyEra } from '../revision-2026-07-28/modern-check.js';
-import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type PostMessages } from './post-messages.js';
+import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type PostMessages, type PostWires } from './post-messages.js';
 import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singleResponse, streamResponse, type Refusal, type ReplyCodec } from '../exchange/responses.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
 import { protocolVersionProblem, sessionProblem } from './session-checks.js';
@@ -136,7 +136,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
       if (isRefusal(body)) return this.refuse(req, body);
       const admitted = await this.admit(req, body, extra);
       if (isRefusal(admitted)) return this.refuse(req, admitted);
-      return await this.answer(req, body.messages, wires.reply, extra, admitted, this.replyCodec(wires.reply, wires.perMessage));
+      return await this.answer(req, body.messages, wires.reply, extra, admitted, this.replyCodec(wires));
     } catch (error) {
       // Bad input was refused above; what throws here failed on the server's side (the event store, the server's own code).
       this.report(error as Error);
@@ -231,12 +231,12 @@ export class WebHttpMsgpackServerTransport implements Transport {
    * The codec of a one-body reply: the POST's reply wire, or, for a client that reads both (SPEC.md 9.6),
    * the encoding the `encoding` policy picks for that body. Streams keep the wire they open with.
    */
-  private replyCodec(replyWire: WireKind, perMessage: boolean): ReplyCodec {
-    if (!perMessage) return this.codecs[replyWire];
+  private replyCodec(wires: PostWires): ReplyCodec {
+    if (!wires.perMessage) return this.codecs[wires.reply];
     const policy = this.options.encoding ?? 'cheapest-cpu';
     this.needsMsgpack ??= adapterNeedsMsgpack(this.codecs.msgpack.adapter);
     const needsMsgpack = this.needsMsgpack;
-    return (body) => this.codecs[chooseWire(body, policy, runtime.encodingBreakEven, needsMsgpack)];
+    return { choose: (body) => this.codecs[chooseWire(body, policy, runtime.encodingBreakEven, needsMsgpack)], signalJson: wires.signalJsonReply };
   }
 
   /** The replies on a stream of their own, primed first when the client may resume it from the event store. */
