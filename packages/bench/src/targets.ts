@@ -110,7 +110,7 @@ export function adaptiveTargets(scenarios: readonly ScenarioResult[], runtime: s
     ratioTarget(scenarios, runtime, { ...mediaHttp, id: idOf('adaptive-media-cpu'), description: `${what}: server CPU/call <= ${cpuBound}x`, threshold: cpuBound, metric: 'cpu' }),
     ratioTarget(scenarios, runtime, { ...mediaHttp, id: idOf('adaptive-media-wire'), description: `${what}: wire bytes <= 0.751x`, threshold: 0.751, metric: 'wire' }),
   );
-  // Said, not skipped: stdio has no adaptive variant until its transports choose per message.
+  // Said, not skipped: stdio scenarios without an adaptive variant (a transport without mixed stdio).
   const stdio = mine.filter((s) => s.transport === 'stdio' && s.venue !== 'media');
   if (stdio.length > 0 && !stdio.some((s) => s.variants.some((v) => v.id === 'adaptive'))) {
     targets.push({
@@ -119,7 +119,7 @@ export function adaptiveTargets(scenarios: readonly ScenarioResult[], runtime: s
       threshold: 1.05,
       runtime,
       status: 'not measured',
-      note: 'the stdio transports do not choose each message\'s encoding yet, so stdio has no adaptive variant',
+      note: 'no adaptive variant ran over stdio (the stdio transports did not choose each message\'s encoding)',
     });
   }
   return targets;

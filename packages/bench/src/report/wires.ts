@@ -43,8 +43,8 @@ function ratioText(ratio: number): string {
 
 /**
  * One row per scenario: MessagePack always / JSON and adaptive / JSON, on server CPU, client CPU and wire
- * bytes. A variant that did not run reads `-` (stdio has no adaptive variant until the stdio transports
- * choose per message).
+ * bytes. A variant that did not run reads `-` (e.g. quick mode's media over stdio has no
+ * adaptive variant).
  */
 export function wireTable(scenarios: readonly ScenarioResult[]): string {
   const rows = wireScenarios(scenarios).map((s) => {

@@ -133,7 +133,7 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
       else comparisons.push(compareRounds(candidate, baseline, samples.get(candidate)!, samples.get(baseline)!, ROUND_METRICS));
     }
     for (const [candidate, a, b] of scenario.bestOf ?? []) {
-      // A variant this scenario does not have (stdio has no adaptive one yet) means no such comparison.
+      // A variant this scenario does not have (quick mode's stdio media has no adaptive one) means no such comparison.
       if (![candidate, a, b].every((id) => samples.has(id))) continue;
       const missing = [candidate, a, b].filter((id) => failed.has(id));
       if (missing.length > 0) notes.push(`${candidate} / ${bestOfId(a, b)} not compared: ${missing.join(' and ')} failed`);

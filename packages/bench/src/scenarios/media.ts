@@ -133,7 +133,7 @@ function mediaVariants(transport: 'stdio' | 'http', clients: number, withOfficia
     );
     comparisons.push(['msgpack-native', 'json-gzip'], ['msgpack-native', 'stock-json']);
   }
-  // Over HTTP, MessagePack always is the policy 'smallest' on both ends; stdio has one wire per connection.
+  // Over HTTP, MessagePack always is the policy 'smallest' on both ends; over stdio, the MessagePack wire.
   const always = transport === 'http' ? { encoding: 'smallest' as const } : {};
   variants.push(
     { ...base, id: 'json', label: `media server, mcp-msgpack ${name}, JSON wire`, stack: 'ours', wire: 'json' },
