@@ -150,7 +150,7 @@ async function unknownFilterMessage(options: BenchOptions): Promise<string | und
   const names = [...new Set(available.map((s) => s.name))];
   return [
     `mcp-msgpack-bench: no scenario matches --scenario ${unknown.map((f) => JSON.stringify(f)).join(', ')} (${options.mode} mode, ${options.transports.join(' and ')}).`,
-    `Give a venue (${VENUES.join(', ')}) or the start of one of these names:`,
+    wrapWords(`Give a venue (${VENUES.join(', ')}) or the start of one of these names:`, SUMMARY_WIDTH),
     wrapWords(names.join(', '), SUMMARY_WIDTH, '  '),
     '',
   ].join('\n');

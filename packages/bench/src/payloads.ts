@@ -222,3 +222,53 @@ export function shortStringRows(bytes: number, seed = 6): { rows: string[][] } {
   }
   return { rows };
 }
+
+/** An embedding-sized tool result: the vector (float32 values, as models emit them) and its token ids. */
+export interface EmbeddingResult {
+  model: string;
+  dimensions: number;
+  embedding: number[];
+  tokenIds: number[];
+}
+
+export const EMBEDDING_DIMENSIONS = 1536;
+
+/** 1,536 floats (float32-representable, about ±0.1 like a normalised embedding) and 1,536 integer token ids. */
+export function embeddingResult(seed = 7): EmbeddingResult {
+  const random = seededRandom(seed);
+  const embedding: number[] = [];
+  const tokenIds: number[] = [];
+  for (let i = 0; i < EMBEDDING_DIMENSIONS; i++) {
+    embedding.push(Math.fround((random() - 0.5) * 0.2));
+    tokenIds.push(Math.floor(random() * 100_000));
+  }
+  return { model: 'bench-embedding-1536', dimensions: EMBEDDING_DIMENSIONS, embedding, tokenIds };
+}
+
+/** A time series as a tool returns it: columns of timestamps (integer ms) and float values. */
+export interface SeriesResult {
+  metric: string;
+  unit: string;
+  timestamps: number[];
+  values: number[];
+}
+
+export const SERIES_POINTS = 100_000;
+
+/**
+ * `points` samples one second apart from a fixed start (integers near 1.7e12, as epoch milliseconds are),
+ * and a random walk of full-precision doubles (computed values, not rounded ones).
+ */
+export function seriesResult(points = SERIES_POINTS, seed = 8): SeriesResult {
+  const random = seededRandom(seed);
+  const start = 1_767_225_600_000;
+  const timestamps: number[] = [];
+  const values: number[] = [];
+  let value = 20;
+  for (let i = 0; i < points; i++) {
+    timestamps.push(start + i * 1000);
+    value += (random() - 0.5) * 0.4;
+    values.push(value);
+  }
+  return { metric: 'bench.temperature', unit: 'celsius', timestamps, values };
+}

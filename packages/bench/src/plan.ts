@@ -4,6 +4,7 @@ import type { CallScenario } from './runner/rounds.js';
 import type { Budget } from './scenarios/calls.js';
 import { codecPayloads, type CodecPayload } from './scenarios/codec.js';
 import { mediaScenarios } from './scenarios/media.js';
+import { numericScenarios } from './scenarios/numeric.js';
 import { objectScenarios } from './scenarios/object.js';
 import { smallScenarios } from './scenarios/small.js';
 import { revisionScenarios } from './scenarios/revision.js';
@@ -62,6 +63,7 @@ export async function buildPlan(options: BenchOptions, tuning: PlanTuning = {}):
       if (transport === 'http' && httpOurs) calls.push(...revisionScenarios(clients, budget));
       if (!many || full || smoke) calls.push(...textScenarios(full, transport, clients, httpOurs, budget));
       calls.push(...objectScenarios(full, transport, clients, httpOurs, budget).filter((s) => !many || full || smoke || s.name.startsWith('object-50KB/')));
+      calls.push(...numericScenarios(full || smoke, transport, clients, httpOurs, budget, !many || full));
       if (media) {
         const all = await mediaScenarios(full, transport, clients, httpOurs, budget, tuning.mediaDir, smoke);
         // Quick mode over HTTP: 5 MiB with one client (the targets), 1 MiB with sixteen.

@@ -12,6 +12,7 @@ export interface MetricInfo {
 /** Every metric a scenario can report, with how to read it. */
 export const METRICS = {
   cpu: { label: 'server CPU/call', unit: 'ms', lowerIsBetter: true },
+  clientCpu: { label: 'client CPU/call', unit: 'ms', lowerIsBetter: true },
   peakRss: { label: 'server peak RSS', unit: 'bytes', lowerIsBetter: true },
   steadyRss: { label: 'server steady RSS', unit: 'bytes', lowerIsBetter: true },
   wire: { label: 'wire bytes/call', unit: 'bytes', lowerIsBetter: true },
@@ -52,7 +53,7 @@ export interface ComparisonResult {
 
 export interface ScenarioResult {
   name: string;
-  venue: 'codec' | 'text' | 'object' | 'media' | 'small' | 'revision';
+  venue: 'codec' | 'text' | 'object' | 'numeric' | 'media' | 'small' | 'revision';
   title: string;
   runtime: string;
   transport: 'in-process' | 'stdio' | 'http';

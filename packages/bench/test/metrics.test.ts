@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, connect, type Server } from 'node:net';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ByteCounter, CountingProxy, countingSpawn, readProcessCpuNs, readRss, resetPeakRss } from 'mcp-msgpack-bench';
+import { ByteCounter, CountingProxy, countingSpawn, readProcessCpuNs, readRss, resetPeakRss, startRelayProcess } from 'mcp-msgpack-bench';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}.js`, import.meta.url));
 const linux = process.platform === 'linux';
@@ -122,5 +122,32 @@ describe('byte counters', { timeout: 30_000 }, () => {
       await proxy.close();
       await new Promise((r) => upstream.close(r));
     }
+  });
+
+  it('count exactly the same through the relay in a process of its own, asked over its stdin', async () => {
+    const upstream: Server = createServer((socket) => socket.on('data', (chunk: Buffer) => socket.write(Buffer.concat([chunk, chunk]))));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const relay = await startRelayProcess((upstream.address() as { port: number }).port);
+    try {
+      assert.notEqual(relay.pid, process.pid);
+      assert.deepEqual(await relay.snapshot(), { sent: 0, received: 0 });
+      const socket = connect(relay.port, '127.0.0.1');
+      const request = Buffer.alloc(150_000, 0x63);
+      await new Promise<void>((resolve, reject) => {
+        let seen = 0;
+        socket.on('data', (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen >= request.length * 2) resolve();
+        });
+        socket.on('error', reject);
+        socket.write(request);
+      });
+      socket.destroy();
+      assert.deepEqual(await relay.snapshot(), { sent: request.length, received: request.length * 2 });
+    } finally {
+      await relay.close();
+      await new Promise((r) => upstream.close(r));
+    }
+    await assert.rejects(relay.snapshot(), /exited/);
   });
 });

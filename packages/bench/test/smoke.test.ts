@@ -12,7 +12,7 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     const options = parseOptions([]);
     const run = await runInThisRuntime(options, new SilentProgress(), { smoke: true });
     const venues = new Set(run.scenarios.map((s) => s.venue));
-    for (const venue of ['codec', 'text', 'object', 'small', 'revision']) assert.ok(venues.has(venue as never), `no ${venue} scenario ran: ${run.skipped.join('; ')}`);
+    for (const venue of ['codec', 'text', 'object', 'numeric', 'small', 'revision']) assert.ok(venues.has(venue as never), `no ${venue} scenario ran: ${run.skipped.join('; ')}`);
     const transports = new Set(run.scenarios.map((s) => s.transport));
     for (const transport of ['in-process', 'stdio', 'http']) assert.ok(transports.has(transport as never), `nothing ran over ${transport}`);
     assert.ok(run.scenarios.some((s) => s.clients === 16), 'no scenario with 16 concurrent clients');
@@ -35,16 +35,25 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
         }
         if (scenario.venue !== 'codec') {
           assert.ok(variant.values.received! > 0 && variant.values.sent! > 0, `${scenario.name}/${variant.id}: no bytes counted`);
+          assert.ok(variant.values.clientCpu !== undefined && variant.values.clientCpu > 0, `${scenario.name}/${variant.id}: no client CPU`);
           assert.ok(variant.values.p50! > 0, `${scenario.name}/${variant.id}: no latency`);
         }
       }
       for (const comparison of scenario.comparisons) {
-        assert.ok(ids.has(comparison.candidate) && ids.has(comparison.baseline));
+        // A baseline min(a,b) is the cheaper of two variants of the scenario, round by round.
+        const baselines = /^min\(([^,]+),([^)]+)\)$/.exec(comparison.baseline)?.slice(1) ?? [comparison.baseline];
+        assert.ok(ids.has(comparison.candidate) && baselines.every((id) => ids.has(id)), `${scenario.name}: ${comparison.candidate} / ${comparison.baseline}`);
         for (const entry of Object.values(comparison.metrics)) {
           assert.ok(VERDICTS.has(entry.verdict));
           assert.ok(entry.ratio.min <= entry.ratio.median && entry.ratio.median <= entry.ratio.max);
         }
       }
+    }
+    // Over HTTP our three wires run side by side, and the adaptive one is compared with the cheaper of the two.
+    for (const scenario of run.scenarios.filter((s) => s.transport === 'http' && ['text', 'object', 'numeric', 'small'].includes(s.venue))) {
+      const ids = scenario.variants.map((v) => v.id);
+      assert.ok(['json', 'msgpack', 'adaptive'].every((id) => ids.includes(id)), `${scenario.name}: ${ids}`);
+      assert.ok(scenario.comparisons.some((c) => c.candidate === 'adaptive' && c.baseline === 'min(json,msgpack)'), `${scenario.name}: no adaptive / min(json,msgpack)`);
     }
     // MessagePack carries the same small-call messages in fewer bytes than JSON: a property of the encoding.
     const small = run.scenarios.find((s) => s.name === 'small-calls/stdio');
@@ -84,7 +93,7 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     for (const line of lines) assert.ok(line.length <= SUMMARY_WIDTH, `summary line over ${SUMMARY_WIDTH} columns: ${line}`);
     assert.equal(SUMMARY_WIDTH, 80);
     assert.match(lines[0]!, /^mcp-msgpack-bench (\S+ )?measured /);
-    const order = ['VERDICT PER VENUE', 'HOW TO READ WHAT FOLLOWS', 'TARGETS: ', 'HEADLINE RATIOS'].map((h) => lines.findIndex((line) => line.startsWith(h)));
+    const order = ['VERDICT PER VENUE', 'HOW TO READ WHAT FOLLOWS', 'WIRES SIDE BY SIDE', 'TARGETS: ', 'HEADLINE RATIOS'].map((h) => lines.findIndex((line) => line.startsWith(h)));
     assert.ok(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)), `sections out of order: ${order}`);
     for (const venue of new Set(run.scenarios.map((s) => s.venue))) {
       assert.ok(lines.slice(order[0]!, order[1]!).some((line) => line.startsWith(`  ${venue} `)), `no verdict line for ${venue}`);
@@ -94,8 +103,10 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     }
     // Every variant id in a table's group title ("msgpack-native / json:") is defined in the legend before it.
     const legendText = lines.slice(order[1]!, order[2]!).join(' ');
-    for (const title of lines.slice(order[2]!).filter((line) => /^\S+ \/ \S+( \(\w+\))?( on \w+)?:$/.test(line))) {
-      for (const id of title.replace(/( on \w+)?:$/, '').replace(/[()]/g, '').split(/ \/ | /)) {
+    for (const title of lines.slice(order[3]!).filter((line) => /^\S+ \/ \S+( \(\w+\))?( on \w+)?:$/.test(line))) {
+      // min(a,b) is defined once as min(A,B), and a and b as variants.
+      if (title.includes('min(')) assert.ok(legendText.includes('min(A,B):'), `min(A,B) (in "${title}") is not defined in the legend`);
+      for (const id of title.replace(/( on \w+)?:$/, '').replace(/min\(([^,]+),([^)]+)\)/, '$1 $2').replace(/[()]/g, '').split(/ \/ | /)) {
         assert.ok(new RegExp(`(^|[ ,])${id}[:,]`).test(legendText), `${id} (in "${title}") is not defined in the legend`);
       }
     }

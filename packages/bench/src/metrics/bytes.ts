@@ -3,8 +3,13 @@ import { spawn } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 
+/** Bytes that crossed a connection so far in each direction, from the client's point of view. */
+export interface ByteSource {
+  snapshot(): { sent: number; received: number } | Promise<{ sent: number; received: number }>;
+}
+
 /** Bytes that crossed a connection in each direction, from the client's point of view. */
-export class ByteCounter {
+export class ByteCounter implements ByteSource {
   /** Client to server (requests). */
   sent = 0;
   /** Server to client (responses). */

@@ -9,6 +9,8 @@ function payloadMeaning(payload: string): string {
   if (payload.startsWith('text-diff-')) return 'a tool result of a text diff of that size';
   if (payload.startsWith('text-log-')) return 'a tool result of a text log of that size';
   if (payload.startsWith('object-')) return 'a tool result of JSON objects of that size';
+  if (payload.startsWith('embedding-')) return 'an embedding-sized structuredContent: 1,536 floats and 1,536 integers';
+  if (payload.startsWith('series-')) return 'a structuredContent series of 100,000 points (timestamps and float values)';
   if (payload.startsWith('media-') && payload.endsWith('-link')) return 'the same image read through a symbolic link';
   if (payload.startsWith('media-')) return 'read_media_file of an image of that size';
   if (payload.startsWith('revision-')) return 'a small call under MCP 2025-11-25 (sessions) and 2026-07-28 (stateless)';
@@ -24,7 +26,8 @@ function transportMeaning(transport: string): string {
 
 const VARIANT_MEANING: Record<string, string> = {
   json: "our transport's JSON wire",
-  msgpack: "our transport's MessagePack wire",
+  msgpack: "our transport's MessagePack wire (over HTTP: MessagePack always, both ways)",
+  adaptive: "our client and server choosing each message's encoding, the one that costs less CPU (encoding: 'cheapest-cpu', the default)",
   'msgpack-native': 'MessagePack with media as raw bytes (native bytes)',
   'json-gzip': 'our JSON wire with gzip',
   'stock-json': "the MCP SDK's own transport (JSON)",
@@ -43,7 +46,8 @@ const VARIANT_MEANING: Record<string, string> = {
 export function variantsOfPair(candidate: string, baseline: string): string[] {
   const ids = [candidate, baseline].flatMap((id) => {
     const wire = /^(session|stateless)-(msgpack|json)$/.exec(id);
-    return wire ? [wire[1]!, wire[2]!] : [id];
+    const best = /^min\(([^,]+),([^)]+)\)$/.exec(id);
+    return wire ? [wire[1]!, wire[2]!] : best ? [best[1]!, best[2]!, 'min(A,B)'] : [id];
   });
   return [...new Set(ids)];
 }
@@ -77,5 +81,6 @@ export function glossary(scenarioNames: readonly string[], variantIds: readonly 
   const order = Object.keys(VARIANT_MEANING);
   const known = order.filter((id) => variantIds.includes(id));
   if (known.length > 0) lines.push(`Variants: ${grouped(known, (id) => VARIANT_MEANING[id]!)}.`);
+  if (variantIds.includes('min(A,B)')) lines.push('min(A,B): whichever of A and B had the better median over the rounds, metric by metric.');
   return lines;
 }

@@ -6,7 +6,8 @@ import { METRICS } from '../results.js';
 import { formatBytes, VERDICT_MARK, wrapWords } from './format.js';
 import type { Venue } from '../options.js';
 import { glossary, variantsOfPair } from './glossary.js';
-import { groupedTable } from './table.js';
+import { groupedTable } from './columns.js';
+import { bytesTradeOff, wireScenarios, wireTable } from './wires.js';
 
 export const SUMMARY_WIDTH = 80;
 
@@ -22,7 +23,7 @@ const CODEC_COLUMNS: Array<[MetricKey, string]> = [
 ];
 const SHORT_METRIC: Partial<Record<MetricKey, string>> = { cpu: 'server CPU', peakRss: 'peak RSS', wire: 'wire bytes', p50: 'client p50' };
 /** The order venues are told in: where the wire pays most first. */
-const VENUE_ORDER: readonly Venue[] = ['media', 'object', 'text', 'small', 'revision', 'codec'];
+const VENUE_ORDER: readonly Venue[] = ['media', 'numeric', 'object', 'text', 'small', 'revision', 'codec'];
 /** A comparison in words, for the verdict lines (which come before the legend). */
 const PAIR_WORDS: Record<string, string> = {
   'msgpack-native / json': 'native bytes vs JSON',
@@ -40,6 +41,11 @@ export function renderSummary(result: BenchResult): string {
   const sections = [overview(result, runtimes)];
   for (const runtime of runtimes) sections.push(venueVerdicts(result.scenarios.filter((s) => s.runtime === runtime), runtime, runtimes.length > 1));
   sections.push(legend(result));
+  // Our three wires side by side come before the targets: the one screen a reader weighs them on.
+  for (const runtime of runtimes) {
+    const calls = result.scenarios.filter((s) => s.runtime === runtime && s.venue !== 'codec');
+    if (wireScenarios(calls).length > 0) sections.push(wireSection(calls, runtimes.length > 1 ? ` on ${runtime}` : ''));
+  }
   sections.push(targetSection(result.targets, runtimes.length > 1));
   for (const runtime of runtimes) {
     const scenarios = result.scenarios.filter((s) => s.runtime === runtime);
@@ -56,6 +62,16 @@ export function renderSummary(result: BenchResult): string {
   if (problems.length > 0) sections.push('FAILED, SKIPPED OR NOT AS LABELLED\n' + problems.map((p) => wrapWords(p, SUMMARY_WIDTH, '- ', '  ')).join('\n'));
   sections.push(wrapWords('Every value, ratio range and verdict: --details (or --json FILE, --report FILE).', SUMMARY_WIDTH));
   return sections.join('\n\n') + '\n';
+}
+
+/** Our three wires side by side: server CPU, client CPU and bytes, MessagePack always and adaptive / JSON. */
+function wireSection(calls: ScenarioResult[], on: string): string {
+  const title = wrapWords(
+    `WIRES SIDE BY SIDE${on}, per call / our JSON wire: mp = MessagePack always (media: with native bytes), ad = adaptive (each message in the encoding that costs less CPU; "-": not run there)`,
+    SUMMARY_WIDTH,
+  );
+  const tradeOff = bytesTradeOff(calls);
+  return [title, wireTable(calls), ...(tradeOff ? [wrapWords(tradeOff, SUMMARY_WIDTH)] : [])].join('\n');
 }
 
 function overview(result: BenchResult, runtimes: string[]): string {
@@ -106,7 +122,8 @@ function legend(result: BenchResult): string {
     ...result.scenarios.map(headlineComparison).filter((c): c is ComparisonResult => c !== undefined),
     ...result.targets.filter((t) => t.candidate && t.baseline && t.status !== 'not measured').map((t) => ({ candidate: t.candidate!, baseline: t.baseline! })),
   ];
-  const ids = [...new Set(pairs.flatMap((p) => variantsOfPair(p.candidate, p.baseline)))];
+  const sideBySide = wireScenarios(result.scenarios).length > 0 ? ['json', 'msgpack', 'adaptive'] : [];
+  const ids = [...new Set([...pairs.flatMap((p) => variantsOfPair(p.candidate, p.baseline)), ...sideBySide])];
   return 'HOW TO READ WHAT FOLLOWS\n' + glossary(names, ids, result.noiseBand).map((line) => wrapWords(line, SUMMARY_WIDTH)).join('\n');
 }
 

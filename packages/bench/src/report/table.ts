@@ -2,27 +2,10 @@ import type { BenchResult, MetricKey, ScenarioResult } from '../results.js';
 import { METRICS } from '../results.js';
 import { formatBytes, formatRatio, formatValue, VERDICT_MARK } from './format.js';
 import { renderSummary } from './summary.js';
+import { textTable } from './columns.js';
 
-/** Lays out rows as aligned columns (the first `leftColumns` left-aligned, the rest right-aligned). */
-export function textTable(header: string[], rows: string[][], leftColumns = 1): string {
-  return groupedTable(header, [{ rows }], leftColumns);
-}
-
-/**
- * Like textTable, with rows in groups, each under a title line of its own (the columns aligned across all
- * groups): narrower than repeating the group's label on every row.
- */
-export function groupedTable(header: string[], groups: Array<{ title?: string; rows: string[][] }>, leftColumns = 1): string {
-  const rows = groups.flatMap((g) => g.rows);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
-  const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  ')];
-  for (const group of groups) out.push(...(group.title === undefined ? [] : [group.title]), ...group.rows.map(line));
-  return out.join('\n');
-}
-
-export const CALL_VALUE_METRICS: MetricKey[] = ['cpu', 'peakRss', 'steadyRss', 'sent', 'received', 'p50', 'p95', 'p99', 'throughput'];
-export const CALL_RATIO_METRICS: MetricKey[] = ['cpu', 'peakRss', 'steadyRss', 'wire', 'p50', 'p99', 'throughput'];
+export const CALL_VALUE_METRICS: MetricKey[] = ['cpu', 'clientCpu', 'peakRss', 'steadyRss', 'sent', 'received', 'p50', 'p95', 'p99', 'throughput'];
+export const CALL_RATIO_METRICS: MetricKey[] = ['cpu', 'clientCpu', 'peakRss', 'steadyRss', 'wire', 'p50', 'p99', 'throughput'];
 export const CODEC_VALUE_METRICS: MetricKey[] = ['codecTime', 'encodeTime', 'decodeTime', 'encodedBytes'];
 export const CODEC_RATIO_METRICS: MetricKey[] = ['codecTime', 'encodeTime', 'decodeTime', 'encodedBytes'];
 
@@ -107,7 +90,7 @@ export function verdictLines(scenarios: ScenarioResult[]): string {
 
 export function targetLines(result: BenchResult): string {
   return result.targets
-    .map((t) => `${t.status === 'met' ? 'MET    ' : t.status === 'missed' ? 'MISSED ' : 'NOT RUN'}  ${t.description}${t.note ? ` — ${t.note}` : ''}`)
+    .map((t) => `${{ met: 'MET    ', missed: 'MISSED ', tie: 'TIE    ', 'not measured': 'NOT RUN' }[t.status]}  ${t.description}${t.note ? ` — ${t.note}` : ''}`)
     .join('\n');
 }
 

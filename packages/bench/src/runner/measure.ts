@@ -14,6 +14,11 @@ export interface RoundSample {
   wallMs: number;
   /** Server CPU (user + system, all threads) per call, ms; undefined without /proc. */
   cpuMsPerCall?: number;
+  /**
+   * CPU of the process the clients run in (this one: user + system, all threads) per call, ms: client-side
+   * encoding, decoding and the SDK Client's work. The byte-counting relay runs elsewhere.
+   */
+  clientCpuMsPerCall: number;
   /** Server peak RSS during the round, bytes. */
   peakRss?: number;
   /** Server RSS right after the round, bytes. */
@@ -40,9 +45,10 @@ export async function measureRound(session: Session, calls: number, call: CallFu
   const sampler = peakResettable ? undefined : new RssSampler(pid);
   sampler?.start();
   const cpuBefore = readProcessCpuNs(pid);
-  const bytesBefore = session.bytes.snapshot();
+  const bytesBefore = await session.bytes.snapshot();
   const latencies: number[] = [];
   let next = 0;
+  const clientCpuBefore = process.cpuUsage();
   const start = performance.now();
   await Promise.all(
     session.clients.map(async (client) => {
@@ -56,14 +62,16 @@ export async function measureRound(session: Session, calls: number, call: CallFu
     }),
   );
   const wallMs = performance.now() - start;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
   const cpuAfter = readProcessCpuNs(pid);
-  const bytesAfter = session.bytes.snapshot();
+  const bytesAfter = await session.bytes.snapshot();
   const rss = readRss(pid);
   const sampledPeak = sampler?.stop();
   return {
     calls,
     wallMs,
     cpuMsPerCall: cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / 1e6 / calls : undefined,
+    clientCpuMsPerCall: (clientCpu.user + clientCpu.system) / 1000 / calls,
     peakRss: peakResettable ? rss?.peak : sampledPeak,
     steadyRss: rss?.rss,
     sentPerCall: (bytesAfter.sent - bytesBefore.sent) / calls,

@@ -20,6 +20,11 @@ export interface CallScenario {
   /** [candidate id, baseline id] pairs: each gets per-round ratios and verdicts. */
   comparisons: Array<[string, string]>;
   call: CallFunction;
+  /**
+   * [candidate, a, b]: the candidate against the better of two variants, round by round (the lower cost, or
+   * the higher calls/s, of a and b in that round), under the baseline id `bestOfId(a, b)`.
+   */
+  bestOf?: Array<[string, string, string]>;
   /** Optional per-variant call (e.g. the native-bytes client reads results differently). */
   callFor?: (variant: VariantSpec) => CallFunction;
   /** Looks at a variant's results and returns a note when something is not what its label says. */
@@ -36,6 +41,7 @@ export interface CallScenario {
 
 const ROUND_METRICS: Array<[MetricKey, (s: RoundSample) => number | undefined]> = [
   ['cpu', (s) => s.cpuMsPerCall],
+  ['clientCpu', (s) => s.clientCpuMsPerCall],
   ['peakRss', (s) => s.peakRss],
   ['steadyRss', (s) => s.steadyRss],
   ['wire', (s) => s.sentPerCall + s.receivedPerCall],
@@ -126,6 +132,13 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
       if (missing.length > 0) notes.push(`${candidate} / ${baseline} not compared: ${missing.join(' and ')} failed`);
       else comparisons.push(compareRounds(candidate, baseline, samples.get(candidate)!, samples.get(baseline)!, ROUND_METRICS));
     }
+    for (const [candidate, a, b] of scenario.bestOf ?? []) {
+      // A variant this scenario does not have (quick mode's stdio media has no adaptive one) means no such comparison.
+      if (![candidate, a, b].every((id) => samples.has(id))) continue;
+      const missing = [candidate, a, b].filter((id) => failed.has(id));
+      if (missing.length > 0) notes.push(`${candidate} / ${bestOfId(a, b)} not compared: ${missing.join(' and ')} failed`);
+      else comparisons.push(compareWithBest(candidate, samples.get(candidate)!, [a, samples.get(a)!], [b, samples.get(b)!]));
+    }
     return {
       name: scenario.name,
       venue: scenario.venue,
@@ -164,6 +177,30 @@ function summarizeVariant(variant: VariantSpec, rounds: RoundSample[]): VariantR
   values.p95 = percentile(all, 95);
   values.p99 = percentile(all, 99);
   return { id: variant.id, label: variant.label, values };
+}
+
+/** The id of the better of two variants, as a comparison's baseline: `min(json,msgpack)`. */
+export function bestOfId(a: string, b: string): string {
+  return `min(${a},${b})`;
+}
+
+/**
+ * The candidate against the better of two variants, metric by metric: the one whose median over the rounds
+ * is the lower cost (or the higher calls/s), compared round by round as any baseline is. Not the lower of
+ * the two in each round: on a noisy machine the minimum of two noisy values is biased low, and a candidate
+ * that equals either wire would seem to lose.
+ */
+export function compareWithBest(candidate: string, rounds: readonly RoundSample[], [a, aRounds]: [string, readonly RoundSample[]], [b, bRounds]: [string, readonly RoundSample[]]): ComparisonResult {
+  const result: ComparisonResult = { candidate, baseline: bestOfId(a, b), metrics: {} };
+  for (const [key, read] of ROUND_METRICS) {
+    const typical = (series: readonly RoundSample[]) => median(series.map(read).filter((v): v is number => v !== undefined && Number.isFinite(v)));
+    const [ma, mb] = [typical(aRounds), typical(bRounds)];
+    if (!Number.isFinite(ma) || !Number.isFinite(mb)) continue;
+    const aIsBetter = METRICS[key].lowerIsBetter ? ma <= mb : ma >= mb;
+    const entry = compareRounds(candidate, aIsBetter ? a : b, rounds, aIsBetter ? aRounds : bRounds, [[key, read]]).metrics[key];
+    if (entry) result.metrics[key] = entry;
+  }
+  return result;
 }
 
 /** Per-round ratios candidate / baseline for each metric, summarised and classified. */

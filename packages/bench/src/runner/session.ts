@@ -7,7 +7,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
-import { ByteCounter, CountingProxy, countChildStdio, countingSpawn } from '../metrics/bytes.js';
+import { ByteCounter, countChildStdio, countingSpawn, type ByteSource } from '../metrics/bytes.js';
+import { startRelayProcess } from '../metrics/relay-process.js';
 import { RawPipeClient } from './raw-client.js';
 import type { VariantSpec } from './variant.js';
 import { onInterrupt } from '../interrupt.js';
@@ -17,7 +18,8 @@ export interface Session {
   spec: VariantSpec;
   serverPid: number;
   clients: Client[];
-  bytes: ByteCounter;
+  /** Bytes between the clients and the server: counted on the child's pipes (stdio) or by a relay process (HTTP). */
+  bytes: ByteSource;
   /** The last error a client's transport reported (e.g. why the connection closed), if any. */
   lastError(): string | undefined;
   close(): Promise<void>;
@@ -131,9 +133,15 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
   // Its stdin is not a pipe, so it would outlive an interrupted benchmark.
   child.once('exit', onInterrupt(() => child.kill('SIGKILL')));
   const port = await readyPort(child);
-  const proxy = new CountingProxy(port);
-  const proxyPort = await proxy.listen();
-  const url = new URL(`http://127.0.0.1:${proxyPort}/mcp`);
+  // The relay runs in a process of its own, so its work is counted neither as server nor as client CPU.
+  let proxy;
+  try {
+    proxy = await startRelayProcess(port);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  const url = new URL(`http://127.0.0.1:${proxy.port}/mcp`);
   const clients: Client[] = [];
   const errors: string[] = [];
   try {
@@ -151,7 +159,7 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
     spec,
     serverPid: child.pid!,
     clients,
-    bytes: proxy.counter,
+    bytes: proxy,
     lastError: () => errors.at(-1),
     close: async () => {
       await Promise.all(clients.map((c) => c.close().catch(() => {})));
@@ -164,7 +172,8 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
 function httpClientTransport(spec: VariantSpec, url: URL): Transport {
   if (spec.stack === 'stock' && spec.server === 'tools-v2') return new StreamableHTTPClientTransportV2(url) as unknown as Transport;
   if (spec.stack === 'stock') return new StreamableHTTPClientTransport(url);
-  return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...(spec.nativeBytes ? { nativeBytes: true } : {}) });
+  // The client's own requests follow the variant's policy too: MessagePack always means both directions.
+  return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...(spec.nativeBytes ? { nativeBytes: true } : {}), ...(spec.encoding ? { encoding: spec.encoding } : {}) });
 }
 
 function readyPort(child: ChildProcess): Promise<number> {

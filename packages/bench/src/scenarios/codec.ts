@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Decoder as MsgpackJsDecoder, Encoder as MsgpackJsEncoder } from '@msgpack/msgpack';
 import { Bench } from 'tinybench';
 import { CanonicalEncoder, DEFAULT_DECODE_PATH, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
-import { diffText, mediaBytes, reviewContext, shortStringRows, toolList } from '../payloads.js';
+import { diffText, embeddingResult, mediaBytes, reviewContext, seriesResult, shortStringRows, toolList } from '../payloads.js';
 import type { Progress } from '../report/progress.js';
 import type { MetricKey, ScenarioResult, VariantResult } from '../results.js';
 import { compareRounds } from '../runner/rounds.js';
@@ -102,6 +102,10 @@ export function codecPayloads(full: boolean): CodecPayload[] {
   }
   const rows = response(4, { content: [{ type: 'text', text: 'listing' }], structuredContent: shortStringRows(50_000) });
   payloads.push({ name: 'short-strings-50KB', title: 'listing of short strings, 50 KB', json: [rows], msgpack: [rows], bin: false });
+  const embedding = response(5, { content: [{ type: 'text', text: 'embedding' }], structuredContent: embeddingResult() });
+  payloads.push({ name: 'embedding-1536', title: 'embedding, 1,536 floats and 1,536 integers', json: [embedding], msgpack: [embedding], bin: false });
+  const series = response(6, { content: [{ type: 'text', text: 'series' }], structuredContent: seriesResult() });
+  payloads.push({ name: 'series-100k', title: 'series, 100,000 timestamps and float values', json: [series], msgpack: [series], bin: false });
   for (const [name, size] of [['media-1m', 1024 * 1024], ['media-5m', 5 * 1024 * 1024]] as const) {
     const bytes = mediaBytes(size);
     payloads.push({

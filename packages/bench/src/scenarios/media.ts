@@ -110,7 +110,8 @@ export function officialStdioFailure(bytes: number): string | undefined {
   return `the official server sends the base64 twice (content and structuredContent), ${formatBytes(line)} on one line, over the SDK stdio client's ${formatBytes(STDIO_DEFAULT_MAX_BUFFER_SIZE)} line limit`;
 }
 
-function mediaVariants(transport: 'stdio' | 'http', clients: number, withOfficial: boolean): { variants: VariantSpec[]; comparisons: Array<[string, string]> } {
+/** `withAdaptive`: over stdio too (full mode: quick mode's stdio media already has five 5 MiB variants). */
+function mediaVariants(transport: 'stdio' | 'http', clients: number, withOfficial: boolean, withAdaptive = false): { variants: VariantSpec[]; comparisons: Array<[string, string]> } {
   const base = { transport, server: 'media' as const, clients: transport === 'stdio' ? 1 : clients };
   const variants: VariantSpec[] = [];
   const comparisons: Array<[string, string]> = [
@@ -132,21 +133,28 @@ function mediaVariants(transport: 'stdio' | 'http', clients: number, withOfficia
     );
     comparisons.push(['msgpack-native', 'json-gzip'], ['msgpack-native', 'stock-json']);
   }
+  // Over HTTP, MessagePack always is the policy 'smallest' on both ends; over stdio, the MessagePack wire.
+  const always = transport === 'http' ? { encoding: 'smallest' as const } : {};
   variants.push(
     { ...base, id: 'json', label: `media server, mcp-msgpack ${name}, JSON wire`, stack: 'ours', wire: 'json' },
-    { ...base, id: 'msgpack', label: `media server, mcp-msgpack ${name}, MessagePack (base64 media)`, stack: 'ours', wire: 'msgpack' },
-    { ...base, id: 'msgpack-native', label: `media server, mcp-msgpack ${name}, MessagePack + native bytes`, stack: 'ours', wire: 'msgpack', nativeBytes: true },
+    { ...base, id: 'msgpack', label: `media server, mcp-msgpack ${name}, MessagePack (base64 media)`, stack: 'ours', wire: 'msgpack', ...always },
+    { ...base, id: 'msgpack-native', label: `media server, mcp-msgpack ${name}, MessagePack + native bytes`, stack: 'ours', wire: 'msgpack', nativeBytes: true, ...always },
   );
+  if (transport === 'http' || withAdaptive) {
+    // The default a user gets: native bytes, and each message in the encoding that costs less CPU.
+    variants.push({ ...base, id: 'adaptive', label: `media server, mcp-msgpack ${name}, per-message (cheapest CPU) + native bytes`, stack: 'ours', wire: 'msgpack', nativeBytes: true, encoding: 'cheapest-cpu' });
+    comparisons.push(['adaptive', 'json'], ['adaptive', 'msgpack-native']);
+  }
   return { variants, comparisons };
 }
 
 /**
- * Quick mode over HTTP keeps JSON, JSON + gzip and MessagePack with native bytes: the comparisons the
- * targets and the wire-bytes claim rest on. (Each 5 MiB JSON + gzip call costs about a second.)
+ * Quick mode over HTTP keeps JSON, JSON + gzip, MessagePack with native bytes and the adaptive default: the
+ * comparisons the targets and the wire-bytes claim rest on. (Each 5 MiB JSON + gzip call costs about a second.)
  */
 function quickHttpVariants(set: ReturnType<typeof mediaVariants>, all: boolean): ReturnType<typeof mediaVariants> {
   if (all) return set;
-  const keep = new Set(['json', 'json-gzip', 'msgpack-native']);
+  const keep = new Set(['json', 'json-gzip', 'msgpack-native', 'adaptive']);
   return { variants: set.variants.filter((v) => keep.has(v.id)), comparisons: set.comparisons.filter(([c, b]) => keep.has(c) && keep.has(b)) };
 }
 
@@ -189,10 +197,11 @@ export async function mediaScenarios(
       ...common,
       name: scenarioName(`media-${name}`, transport, clients),
       title: `read_media_file inline, ${name} image`,
-      ...quickHttpVariants(mediaVariants(transport, clients, true), full || smoke || transport === 'stdio'),
+      ...quickHttpVariants(mediaVariants(transport, clients, true, full || smoke), full || smoke || transport === 'stdio'),
       call: inlineCall(path, bytes, STOCK_CLIENT),
       callFor: (variant) => inlineCall(path, bytes, mediaClientFor(variant)),
       check: nativeCheck(bytes),
+      bestOf: [['adaptive', 'json', 'msgpack-native']],
       expectedFailure: (variant) => (variant.server === 'official' ? officialStdioFailure(bytes) : undefined),
     });
     if (full || smoke || name === '5MiB') {
@@ -200,10 +209,11 @@ export async function mediaScenarios(
         ...common,
         name: scenarioName(`media-${name}-link`, transport, clients),
         title: `read_media_file as resource_link, then resources/read, ${name} image`,
-        ...linkVariants(mediaVariants(transport, clients, false), full || smoke),
+        ...linkVariants(mediaVariants(transport, clients, false, full || smoke), full || smoke),
         call: linkCall(path, bytes, STOCK_CLIENT),
         callFor: (variant) => linkCall(path, bytes, mediaClientFor(variant)),
         check: nativeCheck(bytes),
+        bestOf: [['adaptive', 'json', 'msgpack-native']],
       });
     }
   }

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { diffText, logText, reviewContext, type ReviewContext } from '../payloads.js';
+import { diffText, embeddingResult, logText, reviewContext, seriesResult, type ReviewContext } from '../payloads.js';
 
 /**
  * The benchmark's own MCP server: tools whose results have the shapes the venues compare. Payloads are
@@ -44,6 +44,23 @@ export function createToolServer(): McpServer {
         content: [{ type: 'text', text: `review ${context.review.id}: ${context.metadata.fileCount} files` }],
         structuredContent: context as unknown as Record<string, unknown>,
       };
+    },
+  );
+
+  const numeric = new Map<string, Record<string, unknown>>();
+  server.registerTool(
+    'numeric_result',
+    {
+      description: 'Returns an embedding (1,536 floats and 1,536 integers) or a 100,000-point series as structuredContent (numeric venue).',
+      inputSchema: { kind: z.enum(['embedding', 'series']) },
+    },
+    async ({ kind }) => {
+      let value = numeric.get(kind);
+      if (value === undefined) {
+        value = (kind === 'embedding' ? embeddingResult() : seriesResult()) as unknown as Record<string, unknown>;
+        numeric.set(kind, value);
+      }
+      return { content: [{ type: 'text', text: `${kind} result` }], structuredContent: value };
     },
   );
 
