@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { ByteCounter, countChildStdio, countingSpawn, type ByteSource } from '../metrics/bytes.js';
-import { startRelayProcess } from '../metrics/relay-process.js';
+import { startRelayProcess, type RelayProcess } from '../metrics/relay-process.js';
 import { RawPipeClient } from './raw-client.js';
 import type { VariantSpec } from './variant.js';
 import { onInterrupt } from '../interrupt.js';
@@ -134,7 +134,7 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
   child.once('exit', onInterrupt(() => child.kill('SIGKILL')));
   const port = await readyPort(child);
   // The relay runs in a process of its own, so its work is counted neither as server nor as client CPU.
-  let proxy;
+  let proxy: RelayProcess;
   try {
     proxy = await startRelayProcess(port);
   } catch (error) {
