@@ -15,6 +15,7 @@ import { primeStream, resumeStream } from './event-replay.js';
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from '../streams/event-stream.js';
 import { checkHostAndOrigin } from '../exchange/host-check.js';
 import { classifyEra } from '../revision-2026-07-28/modern-check.js';
+import { requestEra, type RequestEra } from '../revision-2026-07-28/request-era.js';
 import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type PostMessages, type PostWires } from './post-messages.js';
 import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singleResponse, streamResponse, type Refusal, type ReplyCodec } from '../exchange/responses.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
@@ -111,7 +112,10 @@ export class WebHttpMsgpackServerTransport implements Transport {
     this.serverOnmessage = this.onmessage;
   }
 
-  async handleRequest(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
+  handleRequest(req: HttpRequestLike, options?: HttpHandleOptions): Promise<Response>;
+  /** @internal `era`: what the request's headers say, as the handler read them when it routed the request. */
+  handleRequest(req: HttpRequestLike, options: HttpHandleOptions | undefined, era: RequestEra): Promise<Response>;
+  async handleRequest(req: HttpRequestLike, options: HttpHandleOptions = {}, era?: RequestEra): Promise<Response> {
     if (this.closed) return this.refuse(req, SESSION_GONE);
     if (!this.options.sessionIdGenerator && this.handledOne && !this.options.sequential) {
       throw new Error('Stateless transport cannot be reused across requests. Create a new transport per request.');
@@ -121,7 +125,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     if (refused) return this.refuse(req, { status: 403, code: TRANSPORT_ERROR, message: refused });
     switch (req.method) {
       case 'POST':
-        return this.handlePost(req, options);
+        return this.handlePost(req, options, era ?? requestEra(req.headers));
       case 'GET':
         return this.handleGet(req);
       case 'DELETE':
@@ -132,14 +136,14 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   /** Checks the reply and body wires, reads the messages, admits them, then answers them. */
-  private async handlePost(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
+  private async handlePost(req: HttpRequestLike, options: HttpHandleOptions, era: RequestEra): Promise<Response> {
     try {
       const wires = postWires(req.headers);
       if (isRefusal(wires)) return this.refuse(req, wires);
       const extra: RequestExtra = { authInfo: options.authInfo, requestInfo: requestInfoOf(req), request: req };
       const body = await readPostMessages(req, this.codecs[wires.body], options.parsedBody, this.maxBodyBytes);
       if (isRefusal(body)) return this.refuse(req, body);
-      const admitted = await this.admit(req, body, extra);
+      const admitted = await this.admit(req, era, body, extra);
       if (isRefusal(admitted)) return this.refuse(req, admitted);
       return await this.answer(req, body.messages, wires.reply, extra, admitted, this.replyCodec(wires));
     } catch (error) {
@@ -153,9 +157,9 @@ export class WebHttpMsgpackServerTransport implements Transport {
    * Body first, headers cross-checked (SEP-2243), before anything about sessions: a 2026-07-28 exchange
    * needs no session; initialize starts one; any other POST must belong to it.
    */
-  private async admit(req: HttpRequestLike, body: PostMessages, extra: RequestExtra): Promise<Admission | Refusal> {
+  private async admit(req: HttpRequestLike, requestEra: RequestEra, body: PostMessages, extra: RequestExtra): Promise<Admission | Refusal> {
     if (this.closed) return SESSION_GONE;
-    const era = classifyEra(req.headers, body.raw, this.modernRevisions);
+    const era = classifyEra(requestEra, req.headers, body.raw, this.modernRevisions);
     if (era.kind === 'refuse') return { ...era.refusal, id: idOf(body.raw) };
     const { messages } = body;
     if (era.kind === 'modern') {
