@@ -14,6 +14,7 @@ import { IdleServers } from './idle-servers.js';
 const MAX_IDLE_SERVERS = 16;
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../jsonrpc/envelope.js';
 import { requestEra, type RequestEra } from '../revision-2026-07-28/request-era.js';
+import type { ModernEndpoint } from '../revision-2026-07-28/modern-endpoint.js';
 import { TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 import { DEFAULT_MAX_REQUEST_BODY_BYTES, resolveReceiveLimits } from '../../../wire/receive-limits.js';
 
@@ -193,21 +194,26 @@ export class WebMcpHttpHandler {
     const reused = reuse ? this.idleServers.take(revision) : undefined;
     const session =
       reused ??
-      (await this.open({ sessionIdGenerator: undefined, sequential: reuse }, (server) => {
+      (await this.open({ sessionIdGenerator: undefined }, (server) => {
         // All it can serve, not just this one: a -32022 answer lists them.
         const revisions = modernRevisionsOf(server);
         bound = revisions.includes(revision) && bindModern(server, revision);
-        return {
-          modernRevisions: revisions,
-          onmodernmessage: (message) => seedClientIdentity(server, 'params' in message ? message.params : undefined),
-          listen: (request, format, signal) => this.listeners.listen(request, format, listenContextOf(server), signal),
-        };
+        return { options: { modernRevisions: revisions }, endpoint: this.modernEndpoint(server, reuse) };
       }));
     // Given back only when nothing of this request is still running on it (a client that went away
     // mid-call leaves its handler running: that instance is closed instead, so no answer can cross over).
     const keep = (kept: Session) => reuse && !this.closed && kept.transport.pendingRequestCount === 0 && this.idleServers.give(revision, kept);
     const watch = watchExchange(session.transport);
     return withLadderStatus(req, await this.serveOnce(session, req, options, era, reused !== undefined || bound ? keep : undefined), watch);
+  }
+
+  /** What this endpoint does for the transport of a 2026-07-28 server (see ModernEndpoint). */
+  private modernEndpoint(server: ConnectableServer, sequential: boolean): ModernEndpoint {
+    return {
+      sequential,
+      beforeServing: (message) => seedClientIdentity(server, 'params' in message ? message.params : undefined),
+      listen: (request, format, signal) => this.listeners.listen(request, format, listenContextOf(server), signal),
+    };
   }
 
   private async handleStateless(req: HttpRequestLike, options: HttpHandleOptions, era: RequestEra): Promise<Response> {
@@ -245,16 +251,21 @@ export class WebMcpHttpHandler {
     }
   }
 
-  /** A new server and transport, connected; `prepare` adjusts the server before and the transport's options. */
+  /**
+   * A new server and transport, connected; `prepare` adjusts the server before, and gives the transport's
+   * options and the endpoint it serves 2026-07-28 requests for.
+   */
   private async open(
     extra: Partial<HttpMsgpackServerOptions>,
-    prepare?: (server: ConnectableServer) => Partial<HttpMsgpackServerOptions>,
+    prepare?: (server: ConnectableServer) => { options: Partial<HttpMsgpackServerOptions>; endpoint: ModernEndpoint },
   ): Promise<Session> {
     const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, reuseServers: _reuse, maxSessions: _max, sessionInitTimeoutMs: _init, ...transportOptions } = this.options;
     const server = await make();
     // Host and Origin were checked by handle(), for every request, before any transport sees it.
     const checked = { enableDnsRebindingProtection: false };
-    const transport = new WebHttpMsgpackServerTransport({ ...transportOptions, ...extra, ...prepare?.(server), ...checked });
+    const prepared = prepare?.(server);
+    const options = { ...transportOptions, ...extra, ...prepared?.options, ...checked };
+    const transport = prepared ? new WebHttpMsgpackServerTransport(options, prepared.endpoint) : new WebHttpMsgpackServerTransport(options);
     await server.connect(transport);
     return {
       transport,
