@@ -12,7 +12,9 @@ import { ListenSubscriptions, type ListenNotifier } from '../streams/listen-subs
 import { IdleServers } from './idle-servers.js';
 
 const MAX_IDLE_SERVERS = 16;
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS, isModernProtocolVersion } from '../../../jsonrpc/envelope.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../jsonrpc/envelope.js';
+import { requestEra, type RequestEra } from '../revision-2026-07-28/request-era.js';
+import type { ModernEndpoint } from '../revision-2026-07-28/modern-endpoint.js';
 import { TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 import { DEFAULT_MAX_REQUEST_BODY_BYTES, resolveReceiveLimits } from '../../../wire/receive-limits.js';
 
@@ -132,15 +134,16 @@ export class WebMcpHttpHandler {
     // server instance. The handler's transports are made without the check (open()), since it ran here.
     const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
     if (refused) return refusalResponse(req, { status: 403, code: TRANSPORT_ERROR, message: refused });
-    const modernRevision = req.method === 'POST' ? modernHeaderRevision(req) : undefined;
-    if (modernRevision !== undefined) return this.handleModern(req, options, modernRevision);
-    if (this.options.stateless) return this.handleStateless(req, options);
+    // Read once: it picks the route here, and the transport checks the body against it.
+    const era = requestEra(req.headers);
+    if (req.method === 'POST' && era.modern !== undefined) return this.handleModern(req, options, era, era.modern);
+    if (this.options.stateless) return this.handleStateless(req, options, era);
     const sessionId = req.headers.get('mcp-session-id');
     if (sessionId) {
       const session = this.sessions.get(sessionId);
-      if (session) return this.serve(session, req, options);
+      if (session) return this.serve(session, req, options, era);
       // A resume of a session that lives, or lived, on another instance: its streams are in a shared store.
-      if (req.method === 'GET' && req.headers.get('last-event-id') && canFollow(this.options.eventStore)) return this.handleStateless(req, options);
+      if (req.method === 'GET' && req.headers.get('last-event-id') && canFollow(this.options.eventStore)) return this.handleStateless(req, options, era);
       return refusalResponse(req, SESSION_GONE);
     }
     if (this.sessions.size >= (this.options.maxSessions ?? DEFAULT_MAX_SESSIONS)) {
@@ -156,7 +159,7 @@ export class WebMcpHttpHandler {
         this.expireUnlessInitialized(session);
       },
     });
-    const response = await this.serve(session, req, options);
+    const response = await this.serve(session, req, options, era);
     if (session.transport.sessionId === undefined) {
       await this.shut(session);
     } else {
@@ -185,38 +188,43 @@ export class WebMcpHttpHandler {
    * exchange, on either wire. The transport checks the body against the headers (-32020 on a mismatch);
    * a server that cannot serve the revision gets its requests answered with -32022.
    */
-  private async handleModern(req: HttpRequestLike, options: HttpHandleOptions, revision: string): Promise<Response> {
+  private async handleModern(req: HttpRequestLike, options: HttpHandleOptions, era: RequestEra, revision: string): Promise<Response> {
     const reuse = this.options.reuseServers !== false;
     let bound = false;
     const reused = reuse ? this.idleServers.take(revision) : undefined;
     const session =
       reused ??
-      (await this.open({ sessionIdGenerator: undefined, sequential: reuse }, (server) => {
+      (await this.open({ sessionIdGenerator: undefined }, (server) => {
         // All it can serve, not just this one: a -32022 answer lists them.
         const revisions = modernRevisionsOf(server);
         bound = revisions.includes(revision) && bindModern(server, revision);
-        return {
-          modernRevisions: revisions,
-          onmodernmessage: (message) => seedClientIdentity(server, 'params' in message ? message.params : undefined),
-          listen: (request, format, signal) => this.listeners.listen(request, format, listenContextOf(server), signal),
-        };
+        return { options: { modernRevisions: revisions }, endpoint: this.modernEndpoint(server, reuse) };
       }));
     // Given back only when nothing of this request is still running on it (a client that went away
     // mid-call leaves its handler running: that instance is closed instead, so no answer can cross over).
     const keep = (kept: Session) => reuse && !this.closed && kept.transport.pendingRequestCount === 0 && this.idleServers.give(revision, kept);
     const watch = watchExchange(session.transport);
-    return withLadderStatus(req, await this.serveOnce(session, req, options, reused !== undefined || bound ? keep : undefined), watch);
+    return withLadderStatus(req, await this.serveOnce(session, req, options, era, reused !== undefined || bound ? keep : undefined), watch);
   }
 
-  private async handleStateless(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
-    return this.serveOnce(await this.open({ sessionIdGenerator: undefined }), req, options);
+  /** What this endpoint does for the transport of a 2026-07-28 server (see ModernEndpoint). */
+  private modernEndpoint(server: ConnectableServer, sequential: boolean): ModernEndpoint {
+    return {
+      sequential,
+      beforeServing: (message) => seedClientIdentity(server, 'params' in message ? message.params : undefined),
+      listen: (request, format, signal) => this.listeners.listen(request, format, listenContextOf(server), signal),
+    };
+  }
+
+  private async handleStateless(req: HttpRequestLike, options: HttpHandleOptions, era: RequestEra): Promise<Response> {
+    return this.serveOnce(await this.open({ sessionIdGenerator: undefined }), req, options, era);
   }
 
   /** One request on a session of its own, shut once its reply has been read; `keep` may take the server back. */
-  private async serveOnce(session: Session, req: HttpRequestLike, options: HttpHandleOptions, keep?: (session: Session) => boolean): Promise<Response> {
+  private async serveOnce(session: Session, req: HttpRequestLike, options: HttpHandleOptions, era: RequestEra, keep?: (session: Session) => boolean): Promise<Response> {
     let response: Response;
     try {
-      response = await session.transport.handleRequest(req, options);
+      response = await session.transport.handleRequest(req, options, era);
     } catch (error) {
       await this.shut(session);
       throw error;
@@ -233,26 +241,31 @@ export class WebMcpHttpHandler {
   }
 
   /** Handles one request of a session, counting it as in flight so the session cannot expire under it. */
-  private async serve(session: Session, req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
+  private async serve(session: Session, req: HttpRequestLike, options: HttpHandleOptions, era: RequestEra): Promise<Response> {
     session.inFlight++;
     try {
-      return await session.transport.handleRequest(req, options);
+      return await session.transport.handleRequest(req, options, era);
     } finally {
       session.inFlight--;
       session.lastActive = performance.now();
     }
   }
 
-  /** A new server and transport, connected; `prepare` adjusts the server before and the transport's options. */
+  /**
+   * A new server and transport, connected; `prepare` adjusts the server before, and gives the transport's
+   * options and the endpoint it serves 2026-07-28 requests for.
+   */
   private async open(
     extra: Partial<HttpMsgpackServerOptions>,
-    prepare?: (server: ConnectableServer) => Partial<HttpMsgpackServerOptions>,
+    prepare?: (server: ConnectableServer) => { options: Partial<HttpMsgpackServerOptions>; endpoint: ModernEndpoint },
   ): Promise<Session> {
     const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, reuseServers: _reuse, maxSessions: _max, sessionInitTimeoutMs: _init, ...transportOptions } = this.options;
     const server = await make();
     // Host and Origin were checked by handle(), for every request, before any transport sees it.
     const checked = { enableDnsRebindingProtection: false };
-    const transport = new WebHttpMsgpackServerTransport({ ...transportOptions, ...extra, ...prepare?.(server), ...checked });
+    const prepared = prepare?.(server);
+    const options = { ...transportOptions, ...extra, ...prepared?.options, ...checked };
+    const transport = prepared ? new WebHttpMsgpackServerTransport(options, prepared.endpoint) : new WebHttpMsgpackServerTransport(options);
     await server.connect(transport);
     return {
       transport,
@@ -299,12 +312,6 @@ export class WebMcpHttpHandler {
     await session.transport.close().catch(() => {});
     await session.server.close().catch(() => {});
   }
-}
-
-/** The revision a POST's MCP-Protocol-Version header names, when it is one of the stateless era. */
-function modernHeaderRevision(req: HttpRequestLike): string | undefined {
-  const version = req.headers.get('mcp-protocol-version')?.trim();
-  return version && isModernProtocolVersion(version) ? version : undefined;
 }
 
 /** Calls done once the response body has been fully read or cancelled (at once if it has none). */

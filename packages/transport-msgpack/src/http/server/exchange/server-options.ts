@@ -1,11 +1,9 @@
-import type { AuthInfo, EventStore, JSONRPCMessage, JSONRPCRequest } from '../../../mcp/types.js';
+import type { AuthInfo, EventStore } from '../../../mcp/types.js';
 import type { MessageAdapter } from '../../../codec/message-codec.js';
 import type { EncodingPolicy } from '../../../codec/encoding-policy.js';
 import type { NativeBytesOptions } from '../../../native-bytes/adapter.js';
 import type { OldLimitNames, ReceiveLimits } from '../../../wire/receive-limits.js';
 import type { BodyChunks } from './body.js';
-import type { EventFormat } from '../streams/event-format.js';
-import type { EventStream } from '../streams/event-stream.js';
 import type { HostCheckOptions } from './host-check.js';
 
 /** The parts of a request the transport reads: a web Request, or the node adapter's light stand-in. */
@@ -73,16 +71,4 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions, ReceiveLimit
    * transport must serve them too: McpHttpHandler arranges that for SDK v2 servers.
    */
   modernRevisions?: readonly string[];
-  /**
-   * @internal Without sessions, serve one request after another (never two at once) instead of exactly
-   * one: McpHttpHandler keeps such transports, connected to their server, between 2026-07-28 requests.
-   */
-  sequential?: boolean;
-  /** @internal Called with each 2026-07-28-era message before it is handed to the server. */
-  onmodernmessage?: (message: JSONRPCMessage) => void;
-  /**
-   * @internal Serves a 2026-07-28 `subscriptions/listen` request at the endpoint (no server instance
-   * outlives a request): a stream to hold open, or the error that answers it.
-   */
-  listen?: (request: JSONRPCRequest, format: EventFormat, signal?: AbortSignal) => EventStream | JSONRPCMessage;
 }

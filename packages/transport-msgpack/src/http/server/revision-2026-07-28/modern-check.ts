@@ -3,6 +3,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../mcp/protocol-versions.js';
 import { decodeHeaderValue, nameSource } from '../../modern-headers.js';
 import { HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION } from '../../../jsonrpc/error-codes.js';
 import type { Refusal } from '../exchange/responses.js';
+import { trimmed, type RequestEra } from './request-era.js';
 
 /** How one POST body is to be served: on the 2025 session path, on the stateless 2026 path, or refused. */
 export type Era = { kind: 'legacy' } | { kind: 'modern'; revision: string } | { kind: 'refuse'; refusal: Refusal };
@@ -21,9 +22,10 @@ interface HeaderSource {
  *   disagrees with it is -32020 too, a missing one is not (the spec requires them on requests only);
  * - a modern version header on a body without the claim, or on `initialize`, is refused;
  * - everything else (initialize, un-enveloped requests, responses, batches of those) is 2025-era.
+ * `requestEra` is what the headers say (read once per request, by the handler when there is one).
  */
-export function classifyEra(headers: HeaderSource, body: unknown, served: readonly string[] = SUPPORTED_MODERN_PROTOCOL_VERSIONS): Era {
-  const versionHeader = trimmed(headers.get('mcp-protocol-version'));
+export function classifyEra(requestEra: RequestEra, headers: HeaderSource, body: unknown, served: readonly string[] = SUPPORTED_MODERN_PROTOCOL_VERSIONS): Era {
+  const { versionHeader } = requestEra;
   const methodHeader = trimmed(headers.get('mcp-method'));
   if (Array.isArray(body)) {
     if (body.some((item) => isPlainObject(item) && hasEnvelopeClaim(item.params))) {
@@ -34,7 +36,7 @@ export function classifyEra(headers: HeaderSource, body: unknown, served: readon
   if (!isPlainObject(body) || typeof body.method !== 'string') return { kind: 'legacy' };
   const method = body.method;
   const isRequest = 'id' in body;
-  const headerIsModern = versionHeader !== undefined && isModernProtocolVersion(versionHeader);
+  const headerIsModern = requestEra.modern !== undefined;
   const claimed = hasEnvelopeClaim(body.params);
   const claimedVersion = envelopeVersion(body.params);
 
@@ -120,9 +122,4 @@ function mismatch(header: string | undefined, body: string): Era {
 
 function refuse(status: number, code: number, message: string, data?: unknown): Era {
   return { kind: 'refuse', refusal: data === undefined ? { status, code, message } : { status, code, message, data } };
-}
-
-/** A header value without the optional whitespace HTTP allows around it; undefined when absent. */
-function trimmed(value: string | null): string | undefined {
-  return value === null ? undefined : value.replace(/^[ \t]+|[ \t]+$/g, '');
 }

@@ -15,6 +15,8 @@ import { primeStream, resumeStream } from './event-replay.js';
 import { DEFAULT_KEEP_ALIVE_MS, EventStream } from '../streams/event-stream.js';
 import { checkHostAndOrigin } from '../exchange/host-check.js';
 import { classifyEra } from '../revision-2026-07-28/modern-check.js';
+import { requestEra, type RequestEra } from '../revision-2026-07-28/request-era.js';
+import type { ModernEndpoint } from '../revision-2026-07-28/modern-endpoint.js';
 import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type PostMessages, type PostWires } from './post-messages.js';
 import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singleResponse, streamResponse, type Refusal, type ReplyCodec } from '../exchange/responses.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
@@ -48,6 +50,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
   private readonly options: HttpMsgpackServerOptions;
+  /** The endpoint that made this transport for 2026-07-28 requests, if one did (WebMcpHttpHandler). */
+  private readonly endpoint: ModernEndpoint | undefined;
   /** The request body cap (`maxMessageBytes`). */
   private readonly maxBodyBytes: number;
   private readonly keepAliveMs: number;
@@ -66,8 +70,12 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private initialized = false;
   private readonly readiness: SessionReadiness;
 
-  constructor(options: HttpMsgpackServerOptions = {}) {
+  constructor(options?: HttpMsgpackServerOptions);
+  /** @internal Made by an endpoint that serves 2026-07-28 requests with it. */
+  constructor(options: HttpMsgpackServerOptions, endpoint: ModernEndpoint);
+  constructor(options: HttpMsgpackServerOptions = {}, endpoint?: ModernEndpoint) {
     this.options = options;
+    this.endpoint = endpoint;
     this.readiness = new SessionReadiness(options.initializedWaitMs);
     const limits = resolveReceiveLimits(options, DEFAULT_MAX_REQUEST_BODY_BYTES);
     this.maxBodyBytes = limits.maxMessageBytes;
@@ -111,9 +119,12 @@ export class WebHttpMsgpackServerTransport implements Transport {
     this.serverOnmessage = this.onmessage;
   }
 
-  async handleRequest(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
+  handleRequest(req: HttpRequestLike, options?: HttpHandleOptions): Promise<Response>;
+  /** @internal `era`: what the request's headers say, as the handler read them when it routed the request. */
+  handleRequest(req: HttpRequestLike, options: HttpHandleOptions | undefined, era: RequestEra): Promise<Response>;
+  async handleRequest(req: HttpRequestLike, options: HttpHandleOptions = {}, era?: RequestEra): Promise<Response> {
     if (this.closed) return this.refuse(req, SESSION_GONE);
-    if (!this.options.sessionIdGenerator && this.handledOne && !this.options.sequential) {
+    if (!this.options.sessionIdGenerator && this.handledOne && !this.endpoint?.sequential) {
       throw new Error('Stateless transport cannot be reused across requests. Create a new transport per request.');
     }
     this.handledOne = true;
@@ -121,7 +132,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
     if (refused) return this.refuse(req, { status: 403, code: TRANSPORT_ERROR, message: refused });
     switch (req.method) {
       case 'POST':
-        return this.handlePost(req, options);
+        return this.handlePost(req, options, era ?? requestEra(req.headers));
       case 'GET':
         return this.handleGet(req);
       case 'DELETE':
@@ -132,14 +143,14 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   /** Checks the reply and body wires, reads the messages, admits them, then answers them. */
-  private async handlePost(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
+  private async handlePost(req: HttpRequestLike, options: HttpHandleOptions, era: RequestEra): Promise<Response> {
     try {
       const wires = postWires(req.headers);
       if (isRefusal(wires)) return this.refuse(req, wires);
       const extra: RequestExtra = { authInfo: options.authInfo, requestInfo: requestInfoOf(req), request: req };
       const body = await readPostMessages(req, this.codecs[wires.body], options.parsedBody, this.maxBodyBytes);
       if (isRefusal(body)) return this.refuse(req, body);
-      const admitted = await this.admit(req, body, extra);
+      const admitted = await this.admit(req, era, body, extra);
       if (isRefusal(admitted)) return this.refuse(req, admitted);
       return await this.answer(req, body.messages, wires.reply, extra, admitted, this.replyCodec(wires));
     } catch (error) {
@@ -153,13 +164,13 @@ export class WebHttpMsgpackServerTransport implements Transport {
    * Body first, headers cross-checked (SEP-2243), before anything about sessions: a 2026-07-28 exchange
    * needs no session; initialize starts one; any other POST must belong to it.
    */
-  private async admit(req: HttpRequestLike, body: PostMessages, extra: RequestExtra): Promise<Admission | Refusal> {
+  private async admit(req: HttpRequestLike, requestEra: RequestEra, body: PostMessages, extra: RequestExtra): Promise<Admission | Refusal> {
     if (this.closed) return SESSION_GONE;
-    const era = classifyEra(req.headers, body.raw, this.modernRevisions);
+    const era = classifyEra(requestEra, req.headers, body.raw, this.modernRevisions);
     if (era.kind === 'refuse') return { ...era.refusal, id: idOf(body.raw) };
     const { messages } = body;
     if (era.kind === 'modern') {
-      for (const message of messages) this.options.onmodernmessage?.(message);
+      if (this.endpoint) for (const message of messages) this.endpoint.beforeServing(message);
       for (const message of messages) {
         // SEP-2243: a tools/call's Mcp-Param-* headers must agree with its arguments (tool-headers.ts).
         const refused = await this.toolHeaders.refusal(message, req.headers, { ...extra });
@@ -189,7 +200,7 @@ export class WebHttpMsgpackServerTransport implements Transport {
   private answer(req: HttpRequestLike, messages: JSONRPCMessage[], replyWire: WireKind, extra: RequestExtra, admitted: Admission, single: ReplyCodec): Promise<Response> | Response {
     if (!messages.some(isJSONRPCRequest)) return this.acceptNotifications(messages, extra);
     const listen = admitted.modern && messages.length === 1 ? listenRequestOf(messages[0]!) : undefined;
-    if (listen && this.options.listen) return this.serveListen(req, listen, replyWire, single);
+    if (listen && this.endpoint) return this.serveListen(this.endpoint, req, listen, replyWire, single);
     if (this.options.enableJsonResponse) return this.replyInOneBody(messages, single, extra);
     const { initialize } = admitted;
     const protocolVersion = initialize ? initialize.params.protocolVersion : (req.headers.get('mcp-protocol-version') ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION);
@@ -222,8 +233,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
   }
 
   /** A 2026-07-28 `subscriptions/listen`: served by the endpoint, not by a server instance. */
-  private serveListen(req: HttpRequestLike, listen: JSONRPCRequest, replyWire: WireKind, single: ReplyCodec): Response {
-    const answer = this.options.listen!(listen, this.formats[replyWire], req.signal);
+  private serveListen(endpoint: ModernEndpoint, req: HttpRequestLike, listen: JSONRPCRequest, replyWire: WireKind, single: ReplyCodec): Response {
+    const answer = endpoint.listen(listen, this.formats[replyWire], req.signal);
     if (!(answer instanceof EventStream)) return singleResponse(single, this.sessionId, answer);
     answer.startKeepAlive(this.keepAliveMs);
     return streamResponse(answer, this.sessionId);

@@ -1,0 +1,24 @@
+import { isModernProtocolVersion } from '../../../jsonrpc/envelope.js';
+
+/**
+ * The revision a request's headers name, read once per request: the handler routes on it (a fresh or kept
+ * server bound to that revision, or a 2025-11-25 session) and hands it to the transport, which checks the
+ * body against it (classifyEra) instead of reading the header again.
+ */
+export interface RequestEra {
+  /** MCP-Protocol-Version without the whitespace HTTP allows around it; undefined when absent. */
+  readonly versionHeader: string | undefined;
+  /** The 2026-07-28-era revision the header names (served statelessly); undefined: the session path. */
+  readonly modern: string | undefined;
+}
+
+/** The era of a request, from its MCP-Protocol-Version header. */
+export function requestEra(headers: { get(name: string): string | null }): RequestEra {
+  const versionHeader = trimmed(headers.get('mcp-protocol-version'));
+  return { versionHeader, modern: versionHeader !== undefined && isModernProtocolVersion(versionHeader) ? versionHeader : undefined };
+}
+
+/** A header value without the optional whitespace HTTP allows around it; undefined when absent. */
+export function trimmed(value: string | null): string | undefined {
+  return value === null ? undefined : value.replace(/^[ \t]+|[ \t]+$/g, '');
+}
