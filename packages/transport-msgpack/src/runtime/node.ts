@@ -39,9 +39,10 @@ export const nodeRuntime: Runtime = {
   // `--scenario object --transport http`): MessagePack wins from short strings on (a text result of a few
   // hundred characters already), on numbers and on large arrays of values. Records go as JSON up to about
   // 150 KB: with the decoder's exact key budget their encode + decode costs more in MessagePack at 50-100 KB;
-  // from about 200 KB on V8's JSON costs more per byte and MessagePack wins (end to end most of all: the
-  // server writes fewer bytes). The break-even is in values, the walk's estimate, as sizes vary by shape.
-  // On small messages the codec's gain is a sliver of a call: a tie goes to JSON, the baseline, whose reply text node:http writes as it is.
+  // from about 200 KB on V8's JSON costs more per byte and MessagePack wins for the sender (whose encode
+  // saves more than the receiver's decode adds). The break-even is in values, the walk's estimate. On small
+  // messages the codec's gain is a sliver of a call: a tie goes to JSON, the baseline, whose reply text
+  // node:http writes as it is.
   encodingBreakEven: { longStringChars: 128, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, keyDenseMsgpackValues: 7_500 },
   isModuleNotFound: hasModuleNotFoundCode,
 };
