@@ -44,6 +44,8 @@ for (const chars of [128, 256, 512, 1024, 2048, 4096, 16384, 65536]) {
   payloads.push([`prose text ${chars}`, textResult(prose(chars))]);
 }
 payloads.push(['records 50KB', result(2, { content: [{ type: 'text', text: 'review' }], structuredContent: reviewContext(50_000) })]);
+// Between 50 KB and 1 MB, to find where records cross over on each runtime (the key-dense break-even).
+for (const kb of [100, 200, 400]) payloads.push([`records ${kb}KB`, result(2, { content: [{ type: 'text', text: 'review' }], structuredContent: reviewContext(kb * 1000) })]);
 payloads.push(['records 1MB', result(2, { content: [{ type: 'text', text: 'review' }], structuredContent: reviewContext(1_000_000) })]);
 payloads.push(['short strings 50KB', result(4, { content: [{ type: 'text', text: 'listing' }], structuredContent: shortStringRows(50_000) })]);
 payloads.push(['embedding 1536+1536', result(5, { content: [{ type: 'text', text: 'embedding' }], structuredContent: { floats: numbers(1536, 11, false), ints: numbers(1536, 12, true) } })]);
@@ -105,6 +107,6 @@ for (const [label, message] of payloads) {
   const pick = chooseWire(message, 'cheapest-cpu', breakEven, needsMsgpack);
   const shape = shapeOf(message);
   console.log(
-    `${label.padEnd(24)} ${`${jsonBytes.length}/${msgpackBytes.length}`.padStart(20)} ${us(j).padStart(9)} ${us(m).padStart(10)} ${ratio.toFixed(2).padStart(7)}x ${`${(t.msgpackEncode / t.jsonEncode).toFixed(2)}/${(t.msgpackDecode / t.jsonDecode).toFixed(2)}`.padStart(10)}  ${cheaper.padEnd(7)}  ${pick.padEnd(7)} ${us(p).padStart(9)}  ${((p / Math.min(j, m)) * 100).toFixed(2)}%  (values ${shape.values}${shape.truncated ? '+' : ''}, keys ${shape.keys}, longest ${shape.longestString})`,
+    `${label.padEnd(24)} ${`${jsonBytes.length}/${msgpackBytes.length}`.padStart(20)} ${us(j).padStart(9)} ${us(m).padStart(10)} ${ratio.toFixed(2).padStart(7)}x ${`${(t.msgpackEncode / t.jsonEncode).toFixed(2)}/${(t.msgpackDecode / t.jsonDecode).toFixed(2)}`.padStart(10)}  ${cheaper.padEnd(7)}  ${pick.padEnd(7)} ${us(p).padStart(9)}  ${((p / Math.min(j, m)) * 100).toFixed(2)}%  (values ${shape.values}${shape.truncated ? `+, estimated ${Math.round(shape.estimatedValues)}` : ''}, keys ${shape.keys}, longest ${shape.longestString})`,
   );
 }

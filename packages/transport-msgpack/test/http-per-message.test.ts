@@ -21,7 +21,7 @@ afterEach(async () => {
 const ACCEPT_MSGPACK = 'application/msgpack, application/vnd.mcp-msgpack.stream, application/json, text/event-stream';
 
 describe('the cost policy (chooseWire)', () => {
-  const table: EncodingBreakEven = { longStringChars: 1024, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, msgpackForKeyDense: false };
+  const table: EncodingBreakEven = { longStringChars: 1024, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, keyDenseMsgpackValues: Number.POSITIVE_INFINITY };
   const never = () => false;
   const small = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } };
   const text = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(2000) }] } };
@@ -35,7 +35,7 @@ describe('the cost policy (chooseWire)', () => {
     assert.equal(chooseWire(text, 'cheapest-cpu', table, never), 'msgpack');
     assert.equal(chooseWire(rows, 'cheapest-cpu', table, never), 'msgpack');
     assert.equal(chooseWire(records, 'cheapest-cpu', table, never), 'json');
-    assert.equal(chooseWire(records, 'cheapest-cpu', { ...table, msgpackForKeyDense: true }, never), 'msgpack');
+    assert.equal(chooseWire(records, 'cheapest-cpu', { ...table, keyDenseMsgpackValues: 0 }, never), 'msgpack');
     // Numbers are a shape of their own, whatever the runtime decides for other arrays of values.
     assert.equal(chooseWire(embedding, 'cheapest-cpu', { ...table, msgpackForKeySparse: false }, never), 'msgpack');
     assert.equal(chooseWire(embedding, 'cheapest-cpu', { ...table, msgpackForNumeric: false }, never), 'json');
@@ -65,7 +65,7 @@ describe('the cost policy (chooseWire)', () => {
     // Bytes count as the base64 text they become where they cannot go as bin.
     assert.equal(shapeOf({ data: new Uint8Array(3000) }).longestString, 4000);
     // A message that fits is read whole.
-    assert.deepEqual(shapeOf({ a: [1, 'xy', { b: null }] }), { values: 6, keys: 2, numbers: 1, longestString: 2, truncated: false });
+    assert.deepEqual(shapeOf({ a: [1, 'xy', { b: null }] }), { values: 6, keys: 2, numbers: 1, longestString: 2, truncated: false, estimatedValues: 6 });
   });
 });
 

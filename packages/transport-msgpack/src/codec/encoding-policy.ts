@@ -21,6 +21,12 @@ export interface MessageShape {
   longestString: number;
   /** Whether the walk stopped at WALK_LIMIT (the message is at least that big). */
   truncated: boolean;
+  /**
+   * How many values the whole message holds, estimated from what the walk read: an array it read only in
+   * part counts its unread items at the average of those it read (recursively, so nested record arrays
+   * extrapolate level by level). Exact when the walk was not truncated.
+   */
+  estimatedValues: number;
 }
 
 /**
@@ -35,37 +41,47 @@ const KEY_DENSE_SHARE = 0.5;
 const NUMERIC_SHARE = 0.5;
 
 export function shapeOf(message: unknown): MessageShape {
-  const shape: MessageShape = { values: 0, keys: 0, numbers: 0, longestString: 0, truncated: false };
-  const pending: unknown[] = [message];
-  while (pending.length > 0) {
-    if (shape.values >= WALK_LIMIT) {
-      shape.truncated = true;
-      break;
-    }
-    const value = pending.pop();
-    shape.values++;
-    if (typeof value === 'string') {
-      if (value.length > shape.longestString) shape.longestString = value.length;
-    } else if (typeof value === 'number') {
-      shape.numbers++;
-    } else if (value instanceof Uint8Array) {
-      // Bytes that do not go as bin (no native bytes on this connection) go as base64 text on either wire.
-      const base64Chars = Math.ceil(value.byteLength / 3) * 4;
-      if (base64Chars > shape.longestString) shape.longestString = base64Chars;
-    } else if (Array.isArray(value)) {
-      // Only the items the walk can still read: a 100,000-item array must not cost 100,000 pushes.
-      const room = WALK_LIMIT - shape.values - pending.length;
-      const end = Math.min(value.length, Math.max(room, 1));
-      if (end < value.length) shape.truncated = true;
-      for (let i = end - 1; i >= 0; i--) pending.push(value[i]);
-    } else if (value !== null && typeof value === 'object') {
-      for (const key in value) {
-        shape.keys++;
-        pending.push((value as Record<string, unknown>)[key]);
-      }
-    }
-  }
+  const shape: MessageShape = { values: 0, keys: 0, numbers: 0, longestString: 0, truncated: false, estimatedValues: 0 };
+  shape.estimatedValues = walk(message, shape);
   return shape;
+}
+
+/**
+ * Reads one value into `shape`, and what it holds while the walk has room (depth first, in order, so the
+ * recursion is at most WALK_LIMIT deep). Returns the estimated count of values in it, itself included.
+ */
+function walk(value: unknown, shape: MessageShape): number {
+  shape.values++;
+  if (typeof value === 'string') {
+    if (value.length > shape.longestString) shape.longestString = value.length;
+  } else if (typeof value === 'number') {
+    shape.numbers++;
+  } else if (value instanceof Uint8Array) {
+    // Bytes that do not go as bin (no native bytes on this connection) go as base64 text on either wire.
+    const base64Chars = Math.ceil(value.byteLength / 3) * 4;
+    if (base64Chars > shape.longestString) shape.longestString = base64Chars;
+  } else if (Array.isArray(value)) {
+    // Only the items the walk can still read: a 100,000-item array must not cost 100,000 steps. The rest
+    // count at the average of the items read, so the estimate sees the array's length.
+    let read = 0;
+    let inRead = 0;
+    while (read < value.length && shape.values < WALK_LIMIT) inRead += walk(value[read++], shape);
+    if (read === value.length) return 1 + inRead;
+    shape.truncated = true;
+    return 1 + (read === 0 ? value.length : (inRead * value.length) / read);
+  } else if (value !== null && typeof value === 'object') {
+    let inside = 0;
+    for (const key in value) {
+      if (shape.values >= WALK_LIMIT) {
+        shape.truncated = true;
+        break;
+      }
+      shape.keys++;
+      inside += walk((value as Record<string, unknown>)[key], shape);
+    }
+    return 1 + inside;
+  }
+  return 1;
 }
 
 /**
@@ -82,8 +98,10 @@ export function chooseWire(message: unknown, policy: EncodingPolicy, breakEven: 
   if (shape.longestString >= breakEven.longStringChars) return 'msgpack';
   if (!shape.truncated && shape.values < breakEven.smallValues) return breakEven.msgpackForSmall ? 'msgpack' : 'json';
   if (shape.numbers >= shape.values * NUMERIC_SHARE) return breakEven.msgpackForNumeric ? 'msgpack' : 'json';
-  const keyDense = shape.keys >= shape.values * KEY_DENSE_SHARE;
-  return (keyDense ? breakEven.msgpackForKeyDense : breakEven.msgpackForKeySparse) ? 'msgpack' : 'json';
+  // Records: MessagePack's per-key cost beats JSON's only once the message is big enough (on some runtimes
+  // never), so the rule reads the estimated size, not the walk's capped count.
+  if (shape.keys >= shape.values * KEY_DENSE_SHARE) return shape.estimatedValues >= breakEven.keyDenseMsgpackValues ? 'msgpack' : 'json';
+  return breakEven.msgpackForKeySparse ? 'msgpack' : 'json';
 }
 
 /**

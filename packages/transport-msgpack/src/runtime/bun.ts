@@ -19,8 +19,9 @@ export const bunRuntime: Runtime = {
   shortAsciiFromWindow: true,
   // JavaScriptCore (README "Per-message encoding", `bun scripts/measure-encoding-policy.mjs`): MessagePack
   // wins on strings past the break-even (later than on V8: Bun's JSON copies plain text fast) and on
-  // numbers; JSON wins on small messages and records, and ties on large arrays of short strings.
-  encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: false, msgpackForKeyDense: false },
+  // numbers; JSON wins on small messages and on records at every size measured (50 KB to 1 MB), and ties
+  // on large arrays of short strings.
+  encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: false, keyDenseMsgpackValues: Number.POSITIVE_INFINITY },
   // Some of Bun's import failures carry no code, only this message.
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)/.test(error.message)),
 };

@@ -37,11 +37,13 @@ export const nodeRuntime: Runtime = {
   shortAsciiFromWindow: false,
   // V8 (README "Per-message encoding", `node scripts/measure-encoding-policy.mjs` and the benchmark's
   // `--scenario object --transport http`): MessagePack wins from short strings on (a text result of a few
-  // hundred characters already), on numbers and on large arrays of values. Records go as JSON: with the
-  // decoder's exact key budget their encode + decode costs more in MessagePack at 50 KB, end to end too, and
-  // only ties at 1 MB, where the server's gain is the client's loss. On small messages the codec's gain is
-  // a sliver of a call: a tie goes to JSON, the baseline, whose reply text node:http writes as it is.
-  encodingBreakEven: { longStringChars: 128, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, msgpackForKeyDense: false },
+  // hundred characters already), on numbers and on large arrays of values. Records go as JSON up to about
+  // 150 KB: with the decoder's exact key budget their encode + decode costs more in MessagePack at 50-100 KB;
+  // from about 200 KB on V8's JSON costs more per byte and MessagePack wins for the sender (whose encode
+  // saves more than the receiver's decode adds). The break-even is in values, the walk's estimate. On small
+  // messages the codec's gain is a sliver of a call: a tie goes to JSON, the baseline, whose reply text
+  // node:http writes as it is.
+  encodingBreakEven: { longStringChars: 128, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, keyDenseMsgpackValues: 7_500 },
   isModuleNotFound: hasModuleNotFoundCode,
 };
 

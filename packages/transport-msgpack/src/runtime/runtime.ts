@@ -21,8 +21,11 @@ export interface EncodingBreakEven {
   readonly msgpackForNumeric: boolean;
   /** Other large messages made mostly of values (few object keys per value, e.g. arrays of strings). */
   readonly msgpackForKeySparse: boolean;
-  /** Large messages made mostly of object members (a key for most values, e.g. records). */
-  readonly msgpackForKeyDense: boolean;
+  /**
+   * Large messages made mostly of object members (a key for most values, e.g. records): MessagePack is
+   * cheaper from this many values on (the walk's estimate, MessageShape.estimatedValues); Infinity: never.
+   */
+  readonly keyDenseMsgpackValues: number;
 }
 
 /**

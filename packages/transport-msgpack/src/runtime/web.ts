@@ -20,7 +20,7 @@ export const webRuntime: Runtime = {
   shortAsciiFromWindow: false,
   // Not measured on these runtimes: MessagePack only where it pays on both runtimes measured (strings past
   // the later of the two break-evens, numbers), and on arrays of values as on V8, which most of them run.
-  encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, msgpackForKeyDense: false },
+  encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, keyDenseMsgpackValues: Number.POSITIVE_INFINITY },
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)|not found/i.test(error.message)),
 };
 
