@@ -28,7 +28,7 @@ function makeServer() {
     return s;
   }
   const s = new McpServer({ name: 'ab', version: '1' });
-  s.tool('echo', { }, echo);
+  s.tool('echo', {}, echo);
   return s;
 }
 const handlers = {};
@@ -41,10 +41,22 @@ const accept = wire === 'msgpack' ? 'application/msgpack, application/json, text
 const body = (msg) => (wire === 'msgpack' ? encode(msg) : JSON.stringify(msg));
 async function session(h) {
   if (stateless || modern) return undefined;
-  const r = await h.handle(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': ct, accept, host: '127.0.0.1' }, body: body({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }) }));
+  const r = await h.handle(
+    new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: { 'content-type': ct, accept, host: '127.0.0.1' },
+      body: body({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }),
+    }),
+  );
   await r.arrayBuffer();
   const sid = r.headers.get('mcp-session-id');
-  const n = await h.handle(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': ct, accept, host: '127.0.0.1', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' }, body: body({ jsonrpc: '2.0', method: 'notifications/initialized' }) }));
+  const n = await h.handle(
+    new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: { 'content-type': ct, accept, host: '127.0.0.1', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' },
+      body: body({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    }),
+  );
   await n.arrayBuffer();
   return sid;
 }
@@ -70,7 +82,8 @@ async function call(k) {
   const b = new Uint8Array(await r.arrayBuffer());
   if (r.status !== 200) throw new Error(`${k} ${r.status} ${new TextDecoder().decode(b)}`);
 }
-const BATCH = 500, ROUNDS = 30;
+const BATCH = 500,
+  ROUNDS = 30;
 for (const k of Object.keys(handlers)) for (let i = 0; i < 500; i++) await call(k);
 const cpu = { before: [], after: [] };
 for (let r = 0; r < ROUNDS; r++) {
@@ -83,4 +96,6 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 const ratios = cpu.after.map((a, i) => a / cpu.before[i]).sort((x, y) => x - y);
-console.log(`${wire} ${mode ?? 'session'}: before ${med(cpu.before).toFixed(1)} us/call, after ${med(cpu.after).toFixed(1)} us/call, after/before median ${med(ratios).toFixed(3)} (range ${ratios[0].toFixed(2)}..${ratios.at(-1).toFixed(2)})`);
+console.log(
+  `${wire} ${mode ?? 'session'}: before ${med(cpu.before).toFixed(1)} us/call, after ${med(cpu.after).toFixed(1)} us/call, after/before median ${med(ratios).toFixed(3)} (range ${ratios[0].toFixed(2)}..${ratios.at(-1).toFixed(2)})`,
+);

@@ -31,7 +31,9 @@ const modules = new Map();
 
 /** A declaration file as top-level statements (comments and blank lines dropped). */
 function statementsOf(file) {
-  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const text = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
   const statements = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
@@ -67,7 +69,10 @@ function exportsOf(file) {
   for (const statement of statements) {
     const from = /^import (?:type )?\{([^}]*)\} from ['"](\.[^'"]+)['"]/.exec(statement);
     if (!from) continue;
-    for (const part of from[1].split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of from[1]
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const [, original, alias] = /^(?:type )?(\w+)(?: as (\w+))?$/.exec(part) ?? [];
       if (original) imported.set(alias ?? original, { file: normalize(join(dirname(file), from[2].replace(/\.js$/, '.d.ts'))), original });
     }
@@ -88,7 +93,10 @@ function exportsOf(file) {
     }
     const list = /^export (type )?\{([^}]*)\}/.exec(statement);
     if (!list) continue;
-    for (const part of list[2].split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of list[2]
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const [, typeMark, original, alias] = /^(type )?(\w+)(?: as (\w+))?$/.exec(part) ?? [];
       if (!original) throw new Error(`api-report: cannot read "${part}" in ${file}`);
       const entry = source ? source.get(original) : local(original);
@@ -122,7 +130,10 @@ export function apiReport() {
   lines.push('', '## Declarations', '');
   for (const where of [...declarations.keys()].sort()) {
     // Private members are in the declarations (for assignability) but are no one's to use: left out.
-    const text = declarations.get(where).replace(/^export (declare )?/gm, '').replace(/^\s+private .*\n/gm, '');
+    const text = declarations
+      .get(where)
+      .replace(/^export (declare )?/gm, '')
+      .replace(/^\s+private .*\n/gm, '');
     lines.push(`### ${where}`, '', '```ts', text, '```', '');
   }
   return `${lines.join('\n').trimEnd()}\n`;

@@ -29,5 +29,9 @@ if (existsSync('tsconfig.test.json')) run('tsconfig.test.json');
 function cjsTargets(map) {
   if (typeof map !== 'object' || map === null) return map;
   if (typeof map.require === 'string') return map.require.replace(/^\.\/dist\/cjs\//, './');
-  return Object.fromEntries(Object.entries(map).filter(([condition]) => condition !== 'types').map(([key, value]) => [key, cjsTargets(value)]));
+  return Object.fromEntries(
+    Object.entries(map)
+      .filter(([condition]) => condition !== 'types')
+      .map(([key, value]) => [key, cjsTargets(value)]),
+  );
 }

@@ -45,7 +45,10 @@ if (process.argv[2] === '--server') {
     });
     const client = new Client({ name: 'demo-client', version: '1.0.0' });
     await client.connect(transport);
-    for (const [name, args] of [['review', { files: 200 }], ['image', { kib: 512 }]]) {
+    for (const [name, args] of [
+      ['review', { files: 200 }],
+      ['image', { kib: 512 }],
+    ]) {
       const before = { ...counted };
       const started = performance.now();
       const result = await client.callTool({ name, arguments: args });

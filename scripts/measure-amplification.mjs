@@ -44,13 +44,25 @@ async function overStdio(payload) {
   const child = spawn(process.execPath, [bin, root], { stdio: ['pipe', 'pipe', 'inherit'] });
   const replies = new Map();
   const frames = new FrameReader();
-  child.stdout.on('data', (chunk) => frames.push(chunk, (p) => { const m = decoder.decode(p).value; replies.set(m.id, m); }));
-  const waitFor = (id) => new Promise((resolve, reject) => {
-    const deadline = performance.now() + ANSWER_TIMEOUT_MS;
-    const t = setInterval(() => {
-      if (replies.has(id)) { clearInterval(t); resolve(replies.get(id)); } else if (performance.now() > deadline) { clearInterval(t); reject(new Error(`no answer to ${id}`)); }
-    }, 5);
-  });
+  child.stdout.on('data', (chunk) =>
+    frames.push(chunk, (p) => {
+      const m = decoder.decode(p).value;
+      replies.set(m.id, m);
+    }),
+  );
+  const waitFor = (id) =>
+    new Promise((resolve, reject) => {
+      const deadline = performance.now() + ANSWER_TIMEOUT_MS;
+      const t = setInterval(() => {
+        if (replies.has(id)) {
+          clearInterval(t);
+          resolve(replies.get(id));
+        } else if (performance.now() > deadline) {
+          clearInterval(t);
+          reject(new Error(`no answer to ${id}`));
+        }
+      }, 5);
+    });
   try {
     child.stdin.write(encoder.encodeFrame({ jsonrpc: '2.0', id: 1, method: 'ping' }));
     await waitFor(1);
@@ -86,7 +98,11 @@ async function overHttp(payload) {
   const child = await startMediaChild({ runtime, dir: root, handlerOptions: { maxMessageBytes: payload.length + 1024 } });
   try {
     const offer = { extensions: { 'io.github.mcp-msgpack/native-bytes': { version: 1 } }, experimental: { 'mcp-msgpack/native-bytes': { version: 1 } } };
-    const init = await post(child.url, undefined, encoder.encode({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: offer, clientInfo: { name: 'amplification', version: '1' } } }));
+    const init = await post(
+      child.url,
+      undefined,
+      encoder.encode({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: offer, clientInfo: { name: 'amplification', version: '1' } } }),
+    );
     if (!init.message?.result?.capabilities?.extensions?.['io.github.mcp-msgpack/native-bytes']) throw new Error('native bytes not confirmed');
     await post(child.url, init.sessionId, encoder.encode({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     await post(child.url, init.sessionId, encoder.encode({ jsonrpc: '2.0', id: 1, method: 'ping' }));
@@ -96,7 +112,14 @@ async function overHttp(payload) {
     const ms = performance.now() - t0;
     const ping = await post(child.url, init.sessionId, encoder.encode({ jsonrpc: '2.0', id: 2, method: 'ping' }));
     const after = await child.stats();
-    return { growth: after.hwm - before.rss, cpuMs: after.cpuMs - before.cpuMs, ms, answer: answer.message ?? { error: { code: answer.status, message: 'no body' } }, status: answer.status, pinged: ping.message?.result !== undefined };
+    return {
+      growth: after.hwm - before.rss,
+      cpuMs: after.cpuMs - before.cpuMs,
+      ms,
+      answer: answer.message ?? { error: { code: answer.status, message: 'no body' } },
+      status: answer.status,
+      pinged: ping.message?.result !== undefined,
+    };
   } finally {
     await child.stop();
   }

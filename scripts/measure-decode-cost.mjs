@@ -38,7 +38,9 @@ function timePerDecode(decoder, bytes) {
 
 // The fastest round of each: on a loaded machine the minimum is the least disturbed figure.
 const fastest = (xs) => Math.min(...xs);
-console.log(`${process.release.name === 'node' && typeof Bun === 'undefined' ? `Node ${process.version}` : `Bun ${globalThis.Bun?.version}`}, ${rounds} interleaved rounds, fastest round, ns per decode (this build / other build)`);
+console.log(
+  `${process.release.name === 'node' && typeof Bun === 'undefined' ? `Node ${process.version}` : `Bun ${globalThis.Bun?.version}`}, ${rounds} interleaved rounds, fastest round, ns per decode (this build / other build)`,
+);
 for (const path of ['guard-then-msgpackr', 'single-pass']) {
   for (const [name, message] of Object.entries(payloads)) {
     const bytes = encoder.encode(message).slice();

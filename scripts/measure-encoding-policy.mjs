@@ -49,7 +49,10 @@ for (const kb of [100, 200, 400]) payloads.push([`records ${kb}KB`, result(2, { 
 payloads.push(['records 1MB', result(2, { content: [{ type: 'text', text: 'review' }], structuredContent: reviewContext(1_000_000) })]);
 payloads.push(['short strings 50KB', result(4, { content: [{ type: 'text', text: 'listing' }], structuredContent: shortStringRows(50_000) })]);
 payloads.push(['embedding 1536+1536', result(5, { content: [{ type: 'text', text: 'embedding' }], structuredContent: { floats: numbers(1536, 11, false), ints: numbers(1536, 12, true) } })]);
-payloads.push(['series 100,000 points', result(6, { content: [{ type: 'text', text: 'series' }], structuredContent: { t: numbers(100_000, 13, true).map((v, i) => 1_700_000_000 + i * 60 + (v % 7)), v: numbers(100_000, 14, false) } })]);
+payloads.push([
+  'series 100,000 points',
+  result(6, { content: [{ type: 'text', text: 'series' }], structuredContent: { t: numbers(100_000, 13, true).map((v, i) => 1_700_000_000 + i * 60 + (v % 7)), v: numbers(100_000, 14, false) } }),
+]);
 
 const json = new JsonMessageCodec();
 const msgpack = new MsgpackMessageCodec({ decodeBudget: undefined });
@@ -76,7 +79,9 @@ const us = (ns) => (ns / 1000).toFixed(ns < 10_000 ? 2 : 0);
 
 const name = typeof Bun !== 'undefined' ? `Bun ${Bun.version}` : `Node ${process.version}`;
 console.log(`${name} (${runtime.name} thresholds: ${JSON.stringify(breakEven)}), ${rounds} interleaved rounds, fastest round per message`);
-console.log(`${'message'.padEnd(24)} ${'bytes json/msgpack'.padStart(20)} ${'json us'.padStart(9)} ${'msgpack us'.padStart(10)} ${'mp/json'.padStart(8)} ${'enc/dec'.padStart(10)}  cheaper  policy  ${'policy us'.padStart(9)}  policy/cheaper`);
+console.log(
+  `${'message'.padEnd(24)} ${'bytes json/msgpack'.padStart(20)} ${'json us'.padStart(9)} ${'msgpack us'.padStart(10)} ${'mp/json'.padStart(8)} ${'enc/dec'.padStart(10)}  cheaper  policy  ${'policy us'.padStart(9)}  policy/cheaper`,
+);
 for (const [label, message] of payloads) {
   if (filter && !label.includes(filter)) continue;
   const jsonBytes = te.encode(json.encodeBody(message));

@@ -18,7 +18,15 @@ export function objectPayload(bytes) {
   const items = [];
   let size = 2;
   for (let i = 0; size < bytes; i++) {
-    const item = { id: i, name: `file-${i}.txt`, path: `/data/project/src/module-${i % 97}/file-${i}.txt`, size: (i * 7919) % 100_000, modified: 1_700_000_000 + i * 13, isDirectory: i % 5 === 0, tags: ['alpha', 'beta'].slice(0, i % 3) };
+    const item = {
+      id: i,
+      name: `file-${i}.txt`,
+      path: `/data/project/src/module-${i % 97}/file-${i}.txt`,
+      size: (i * 7919) % 100_000,
+      modified: 1_700_000_000 + i * 13,
+      isDirectory: i % 5 === 0,
+      tags: ['alpha', 'beta'].slice(0, i % 3),
+    };
     size += JSON.stringify(item).length + 1;
     items.push(item);
   }

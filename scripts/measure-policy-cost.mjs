@@ -51,7 +51,10 @@ function nsPer(fn, message) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const runtimeName = typeof Bun !== 'undefined' ? `Bun ${Bun.version}` : `Node ${process.versions.node}`;
 console.log(`${runtimeName}, ${rounds} interleaved rounds of ${ROUND_MS} ms each; picks: request ${pick(request)}, result ${pick(result)}`);
-for (const [name, message] of [['request', request], ['result', result]]) {
+for (const [name, message] of [
+  ['request', request],
+  ['result', result],
+]) {
   const samples = Object.fromEntries(Object.keys(parts).map((part) => [part, []]));
   for (let round = 0; round < rounds; round++) for (const [part, fn] of Object.entries(parts)) samples[part].push(nsPer(fn, message));
   const pickNs = median(samples.pick);

@@ -51,7 +51,9 @@ try {
   if (phases.load) {
     console.log(`mixed load: ${clients} clients, ${loadSeconds} s`);
     const load = await runMixedLoad(server.url, layout.root, { clients, seconds: loadSeconds });
-    console.log(`  ${load.calls} calls in ${load.sessions} sessions (p50 ${load.p50.toFixed(1)} ms, p95 ${load.p95.toFixed(1)} ms), ${load.toolErrors} tool errors, ${load.failures} failed sessions${load.firstFailure ? ` (first: ${load.firstFailure})` : ''}`);
+    console.log(
+      `  ${load.calls} calls in ${load.sessions} sessions (p50 ${load.p50.toFixed(1)} ms, p95 ${load.p95.toFixed(1)} ms), ${load.toolErrors} tool errors, ${load.failures} failed sessions${load.firstFailure ? ` (first: ${load.firstFailure})` : ''}`,
+    );
     await measure('after the load');
     await idle(`load + ${idleSeconds} s idle`);
   }
@@ -65,5 +67,7 @@ console.log('\n| moment | RSS MiB (x start) | after full GC: RSS | heap used / t
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const { label, live, collected } of rows) {
   const x = (live.rss / start.live.rss).toFixed(2);
-  console.log(`| ${label} | ${mib(live.rss)} (${x}x) | ${mib(collected.rss)} (${(collected.rss / start.collected.rss).toFixed(2)}x) | ${mib(collected.heapUsed)} / ${mib(collected.heapTotal)} | ${mib(collected.external)} | ${mib(collected.arrayBuffers)} | ${mib(collected.malloced)} | ${collected.sessions} | ${collected.streams} |`);
+  console.log(
+    `| ${label} | ${mib(live.rss)} (${x}x) | ${mib(collected.rss)} (${(collected.rss / start.collected.rss).toFixed(2)}x) | ${mib(collected.heapUsed)} / ${mib(collected.heapTotal)} | ${mib(collected.external)} | ${mib(collected.arrayBuffers)} | ${mib(collected.malloced)} | ${collected.sessions} | ${collected.streams} |`,
+  );
 }

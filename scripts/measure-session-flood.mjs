@@ -99,10 +99,14 @@ try {
 
   console.log(`${made} attempts in ${floodSeconds.toFixed(0)} s (${(made / floodSeconds).toFixed(0)}/s): ${JSON.stringify(Object.fromEntries(answers))}`);
   console.log(`server RSS: ${mib(start.rss)} MiB before (after GC), peak ${mib(peak.rss)} MiB with ${peak.sessions} sessions, ${mib(end.rss)} MiB at the end with ${end.sessions} sessions`);
-  console.log(`  peak growth ${mib(peak.rss - start.rss)} MiB for at most ${maxSessions} open sessions; after a full GC ${mib(collected.rss)} MiB with ${collected.sessions} sessions: ` +
-    `${((collected.rss - start.rss) / collected.sessions / 1024).toFixed(0)} KiB of RSS and ${((collected.heapUsed - start.heapUsed) / collected.sessions / 1024).toFixed(0)} KiB of heap each`);
-  console.log(`normal client (an open session, read_text_file every 20 ms): p50 ${percentile(latencies.quiet, 0.5).toFixed(1)} ms before the flood (${latencies.quiet.length} calls), ` +
-    `p50 ${percentile(latencies.flood, 0.5).toFixed(1)} ms / p95 ${percentile(latencies.flood, 0.95).toFixed(1)} ms during it (${latencies.flood.length} calls), ${normalFailures} failed`);
+  console.log(
+    `  peak growth ${mib(peak.rss - start.rss)} MiB for at most ${maxSessions} open sessions; after a full GC ${mib(collected.rss)} MiB with ${collected.sessions} sessions: ` +
+      `${((collected.rss - start.rss) / collected.sessions / 1024).toFixed(0)} KiB of RSS and ${((collected.heapUsed - start.heapUsed) / collected.sessions / 1024).toFixed(0)} KiB of heap each`,
+  );
+  console.log(
+    `normal client (an open session, read_text_file every 20 ms): p50 ${percentile(latencies.quiet, 0.5).toFixed(1)} ms before the flood (${latencies.quiet.length} calls), ` +
+      `p50 ${percentile(latencies.flood, 0.5).toFixed(1)} ms / p95 ${percentile(latencies.flood, 0.95).toFixed(1)} ms during it (${latencies.flood.length} calls), ${normalFailures} failed`,
+  );
 } finally {
   agent.destroy();
   await server.stop();

@@ -67,7 +67,9 @@ try {
     }
     const ratio = (a, b) => median(perCall[a].map((x, i) => x / perCall[b][i]));
     const us = (name) => `${median(perCall[name]).toFixed(1)} µs`;
-    console.log(`${caseName} (${n} calls/round): json ${us('json')}, msgpack ${us('msgpack')}, mixed ${us('mixed')}; mixed/json ${ratio('mixed', 'json').toFixed(2)}x, mixed/msgpack ${ratio('mixed', 'msgpack').toFixed(2)}x, msgpack/json ${ratio('msgpack', 'json').toFixed(2)}x`);
+    console.log(
+      `${caseName} (${n} calls/round): json ${us('json')}, msgpack ${us('msgpack')}, mixed ${us('mixed')}; mixed/json ${ratio('mixed', 'json').toFixed(2)}x, mixed/msgpack ${ratio('mixed', 'msgpack').toFixed(2)}x, msgpack/json ${ratio('msgpack', 'json').toFixed(2)}x`,
+    );
   }
 } finally {
   for (const { client } of Object.values(sessions)) await client.close();

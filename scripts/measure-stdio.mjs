@@ -102,32 +102,54 @@ async function measureReaders(roundCount) {
       if (!check(got)) throw new Error(`${Reader.name} lost or garbled the message`);
     });
   const ours = {
-    frames: timeReader(FrameReader, frameChunks, (p) => p.length, (n) => n === frame.length - 4),
-    framesDecoded: timeReader(FrameReader, frameChunks, (p) => msgpack.decodeMessage(p), (m) => m?.id === 1),
-    lines: timeReader(LineReader, lineChunks, (l) => l.length, (n) => n === line.length - 1),
-    linesDecoded: timeReader(LineReader, lineChunks, (l) => json.decodeMessage(l), (m) => m?.id === 1),
+    frames: timeReader(
+      FrameReader,
+      frameChunks,
+      (p) => p.length,
+      (n) => n === frame.length - 4,
+    ),
+    framesDecoded: timeReader(
+      FrameReader,
+      frameChunks,
+      (p) => msgpack.decodeMessage(p),
+      (m) => m?.id === 1,
+    ),
+    lines: timeReader(
+      LineReader,
+      lineChunks,
+      (l) => l.length,
+      (n) => n === line.length - 1,
+    ),
+    linesDecoded: timeReader(
+      LineReader,
+      lineChunks,
+      (l) => json.decodeMessage(l),
+      (m) => m?.id === 1,
+    ),
   };
   // What the SDK's stdio transports do per chunk: append, then try to read a message.
   const sdk = {
     // Framing only: the same appends and newline searches, without parsing the final line.
-    framing: () => time(() => {
-      const buffer = new ReadBuffer();
-      for (let i = 0; i < lineChunks.length; i++) {
-        buffer.append(lineChunks[i]);
-        if (i < lineChunks.length - 1) {
-          if (buffer.readMessage() !== null) throw new Error('early message');
-        } else if (buffer._buffer.indexOf('\n') !== line.length - 1) throw new Error('newline not found');
-      }
-    }),
-    decoded: () => time(() => {
-      const buffer = new ReadBuffer();
-      let got = null;
-      for (const chunk of lineChunks) {
-        buffer.append(chunk);
-        got = buffer.readMessage() ?? got;
-      }
-      if (got?.id !== 1) throw new Error('bad decode');
-    }),
+    framing: () =>
+      time(() => {
+        const buffer = new ReadBuffer();
+        for (let i = 0; i < lineChunks.length; i++) {
+          buffer.append(lineChunks[i]);
+          if (i < lineChunks.length - 1) {
+            if (buffer.readMessage() !== null) throw new Error('early message');
+          } else if (buffer._buffer.indexOf('\n') !== line.length - 1) throw new Error('newline not found');
+        }
+      }),
+    decoded: () =>
+      time(() => {
+        const buffer = new ReadBuffer();
+        let got = null;
+        for (const chunk of lineChunks) {
+          buffer.append(chunk);
+          got = buffer.readMessage() ?? got;
+        }
+        if (got?.id !== 1) throw new Error('bad decode');
+      }),
   };
   // Warm up, then alternate.
   for (const fn of [...Object.values(ours), ...Object.values(sdk)]) fn();
@@ -135,7 +157,7 @@ async function measureReaders(roundCount) {
 
   console.log(`(a) one message with a ${fmt(frame.length / MiB)} MiB payload in ${frameChunks.length} chunks of 64 KiB (median of ${roundCount} rounds, ms)`);
   const row = (label, ms, ratio) => console.log(`    ${label.padEnd(58)} ${fmt(ms, 3).padStart(9)} ms   ${ratio}`);
-  row("SDK ReadBuffer, framing only (append + newline search)", median(t.sdkFraming), '1');
+  row('SDK ReadBuffer, framing only (append + newline search)', median(t.sdkFraming), '1');
   row('our FrameReader (msgpack-v1), framing only', median(t.frames), `${fmt(medianRatio(t.frames, t.sdkFraming), 4)}x  (target <= 0.05)`);
   row('our LineReader (JSON), framing only', median(t.lines), `${fmt(medianRatio(t.lines, t.sdkFraming), 4)}x  (target <= 0.05)`);
   row('SDK ReadBuffer + JSON.parse + zod (what its transport does)', median(t.sdkDecoded), '1');
@@ -152,9 +174,7 @@ async function connect(variant) {
   const { StdioMsgpackClientTransport } = await import('mcp-msgpack-transport');
   const args = [SCRIPT, '--serve', variant.server];
   const transport =
-    variant.client === 'sdk'
-      ? new StdioClientTransport({ command: process.execPath, args, stderr: 'inherit' })
-      : new StdioMsgpackClientTransport({ command: process.execPath, args, wire: variant.client });
+    variant.client === 'sdk' ? new StdioClientTransport({ command: process.execPath, args, stderr: 'inherit' }) : new StdioMsgpackClientTransport({ command: process.execPath, args, wire: variant.client });
   const client = new Client({ name: 'measure', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -208,7 +228,7 @@ async function measureThroughput(roundCount, calls) {
           `   ${fmt(median(cpu(name)), 0).padStart(5)} us CPU/call ${cpuRatio.padStart(6)} the SDK's CPU`,
       );
     }
-    console.log('    (target: >= 1.4x the SDK\'s rate)');
+    console.log("    (target: >= 1.4x the SDK's rate)");
     console.log();
   }
   for (const client of Object.values(clients)) await client.close();
@@ -316,9 +336,7 @@ async function measureImages(roundCount) {
         failure ??= outcome;
       }
     }
-    console.log(
-      `    SDK stdio (base64 ${twice ? 'twice' : 'once'}): 5 MiB ${at5 === true ? 'works' : `FAILS (${at5})`}; largest image that arrives: ${fmt(low / MiB, 2)} MiB; above it: ${failure}`,
-    );
+    console.log(`    SDK stdio (base64 ${twice ? 'twice' : 'once'}): 5 MiB ${at5 === true ? 'works' : `FAILS (${at5})`}; largest image that arrives: ${fmt(low / MiB, 2)} MiB; above it: ${failure}`);
   }
   console.log();
 }

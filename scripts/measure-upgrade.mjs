@@ -83,9 +83,7 @@ async function main() {
     const unit = metric === 'bytes' ? ' B ' : ' ms';
     const fmt = (v) => (metric === 'bytes' ? String(v) : v.toFixed(1)).padStart(10) + unit;
     const p = (q) => ratios[Math.min(ratios.length - 1, Math.floor(q * ratios.length))].toFixed(3);
-    console.log(
-      `${metric.padEnd(18)}${fmt(median(runs.auto.map((r) => r[metric])))}    ${fmt(median(runs.msgpack.map((r) => r[metric])))}      ${median(ratios).toFixed(3)}x (${p(0.1)}-${p(0.9)})`,
-    );
+    console.log(`${metric.padEnd(18)}${fmt(median(runs.auto.map((r) => r[metric])))}    ${fmt(median(runs.msgpack.map((r) => r[metric])))}      ${median(ratios).toFixed(3)}x (${p(0.1)}-${p(0.9)})`);
   }
 }
 

@@ -27,12 +27,19 @@ for (const pkg of packages) {
 }
 
 const lines = [
-  'To install one of these packages: copy the tarballs into your project\'s folder and run there the command',
+  "To install one of these packages: copy the tarballs into your project's folder and run there the command",
   'under its name. Until the packages are on the registry, a tarball is named together with those of the',
   'packages it depends on; everything else comes from the registry.',
   '',
 ];
-for (const pkg of packages) lines.push(`${pkg.name}:`, `  npm install ${tarballsFor(pkg, packages).map((t) => `./${t}`).join(' ')}`, '');
+for (const pkg of packages)
+  lines.push(
+    `${pkg.name}:`,
+    `  npm install ${tarballsFor(pkg, packages)
+      .map((t) => `./${t}`)
+      .join(' ')}`,
+    '',
+  );
 lines.push('All of them at once:', `  npm install ${packages.map((p) => `./${p.tarball}`).join(' ')}`, '');
 writeFileSync(join(out, 'INSTALL.txt'), lines.join('\n'));
 

@@ -59,16 +59,21 @@ if (packed.status !== 0 || !tarball) {
 }
 writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'edge-consumer', private: true, type: 'module' }, null, 2));
 const sdk = workspaceVersion('@modelcontextprotocol/server');
-run('npm install the tarball, SDK v2, zod and the edge tools', npm, [
-  'install',
-  '--no-audit',
-  '--no-fund',
-  join(work, tarball),
-  `@modelcontextprotocol/server@${sdk}`,
-  `@modelcontextprotocol/client@${workspaceVersion('@modelcontextprotocol/client')}`,
-  `zod@${workspaceVersion('zod')}`,
-  ...Object.entries(TOOLS).map(([name, version]) => `${name}@${version}`),
-], { timeoutMs: 300_000 });
+run(
+  'npm install the tarball, SDK v2, zod and the edge tools',
+  npm,
+  [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    join(work, tarball),
+    `@modelcontextprotocol/server@${sdk}`,
+    `@modelcontextprotocol/client@${workspaceVersion('@modelcontextprotocol/client')}`,
+    `zod@${workspaceVersion('zod')}`,
+    ...Object.entries(TOOLS).map(([name, version]) => `${name}@${version}`),
+  ],
+  { timeoutMs: 300_000 },
+);
 cpSync(join(root, 'scripts', 'edge'), project, { recursive: true });
 
 run('Cloudflare Workers (workerd, by miniflare)', process.execPath, ['run-workers.mjs']);

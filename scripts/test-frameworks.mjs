@@ -75,7 +75,12 @@ run(`npm install (own project) the tarballs and ${ownPinned.join(' ')}`, npm, ['
 });
 cpSync(join(root, 'scripts', 'frameworks'), ownProject, { recursive: true, filter: (source) => !/(README\.md|types\.ts|tsconfig\.json)$/.test(source) });
 
-run('tsc -p . (types.ts: our transports and OpenAIAgentsMcpServer where each framework takes them, strict)', process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { timeoutMs: 120_000 });
+run(
+  'tsc -p . (types.ts: our transports and OpenAIAgentsMcpServer where each framework takes them, strict)',
+  process.execPath,
+  [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+  { timeoutMs: 120_000 },
+);
 
 const png = writeTestPng(join(media, 'pixel.png'));
 writeFileSync(join(media, 'hello.txt'), 'hello from the media directory\n');
@@ -107,7 +112,20 @@ try {
     if (bun) run(`bun ${file}`, bun, [file], { cwd: ownProject, env, timeoutMs: 90_000 });
   }
   // The transport README's "With agent frameworks" blocks, as written, run in the media directory.
-  await runReadmeExamples({ run, fail }, 'test-frameworks', media, README_OUTPUT, bun ? { runtimes: [['node', process.execPath], ['bun', bun]] } : {});
+  await runReadmeExamples(
+    { run, fail },
+    'test-frameworks',
+    media,
+    README_OUTPUT,
+    bun
+      ? {
+          runtimes: [
+            ['node', process.execPath],
+            ['bun', bun],
+          ],
+        }
+      : {},
+  );
   inspector([process.execPath, serverBin, media], 'stdio', env);
   inspector([url], 'HTTP', env);
 } finally {
@@ -134,8 +152,10 @@ function inspector(target, label, env) {
       },
     });
   cli(['--method', 'tools/list'], 'tools/list', (r) => r.tools?.length === TOOL_COUNT && r.tools.some((t) => t.name === 'read_media_file'));
-  cli(['--method', 'tools/call', '--tool-name', 'read_text_file', '--tool-arg', `path=${join(media, 'hello.txt')}`], 'tools/call read_text_file', (r) =>
-    r.content?.[0]?.text === 'hello from the media directory\n',
+  cli(
+    ['--method', 'tools/call', '--tool-name', 'read_text_file', '--tool-arg', `path=${join(media, 'hello.txt')}`],
+    'tools/call read_text_file',
+    (r) => r.content?.[0]?.text === 'hello from the media directory\n',
   );
   cli(['--method', 'tools/call', '--tool-name', 'read_media_file', '--tool-arg', `path=${join(media, 'pixel.png')}`], 'tools/call read_media_file (base64 to a JSON client)', (r) => {
     const image = r.content?.[0];

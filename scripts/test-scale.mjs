@@ -116,9 +116,11 @@ async function connectClient(path, wire, options = {}) {
 /** Runs `count` tasks, at most `limit` at a time. */
 async function pool(count, limit, task) {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < count) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 const textOf = (result) => result.content.map((part) => part.text ?? '').join('');
@@ -241,13 +243,23 @@ async function failoverOfReplyStream(redis, wire) {
   const events = await readAll(resumed, wire);
   const expected = await storedIdsAfter(redis, lastEventId);
   const stored = events.filter((event) => event.id !== undefined);
-  assert.deepEqual(stored.map((event) => event.id), expected, 'every stored event after Last-Event-ID, once, in order');
+  assert.deepEqual(
+    stored.map((event) => event.id),
+    expected,
+    'every stored event after Last-Event-ID, once, in order',
+  );
   const progress = [...kept, ...stored].map((event) => event.message?.params?.progress).filter((value) => value !== undefined);
-  assert.deepEqual(progress, progress.map((_, index) => index + 1), 'progress 1..n, none lost or repeated');
+  assert.deepEqual(
+    progress,
+    progress.map((_, index) => index + 1),
+    'progress 1..n, none lost or repeated',
+  );
   const last = events.at(-1).message;
   assert.equal(last.id, 41);
   assert.equal(last.error?.data?.reason, 'producer-lost', JSON.stringify(last));
-  console.log(`(c) ${wire}: POST stream cut after ${cut.events.length} events by SIGKILL of ${producer.name}; resumed after event ${RESUME_AFTER} on ${server.name}: ${stored.length} stored events, then "${last.error.message}"`);
+  console.log(
+    `(c) ${wire}: POST stream cut after ${cut.events.length} events by SIGKILL of ${producer.name}; resumed after event ${RESUME_AFTER} on ${server.name}: ${stored.length} stored events, then "${last.error.message}"`,
+  );
   await restart();
 }
 
@@ -261,7 +273,9 @@ async function failoverOfGetStream(redis, wire) {
   const standalone = await request('/mcp', wire, { method: 'GET', sessionId });
   assert.equal(standalone.status, 200);
   const notify = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'notify', arguments: { count: 200, delayMs: 20 } } };
-  const pending = request('/mcp', wire, { body: notify, sessionId }).then((response) => response.arrayBuffer()).catch(() => {});
+  const pending = request('/mcp', wire, { body: notify, sessionId })
+    .then((response) => response.arrayBuffer())
+    .catch(() => {});
   const cut = await readUntil(standalone, wire, (events) => events.length >= 10);
   const restart = await killAndRestart(owner);
   await Promise.all([cut.rest, pending]);
@@ -273,10 +287,19 @@ async function failoverOfGetStream(redis, wire) {
   const server = instanceByUpstream(resumed);
   assert.notEqual(server.name, owner.name);
   const events = await readAll(resumed, wire);
-  assert.deepEqual(events.map((event) => event.id), await storedIdsAfter(redis, lastEventId), 'every stored event after Last-Event-ID, once, in order');
+  assert.deepEqual(
+    events.map((event) => event.id),
+    await storedIdsAfter(redis, lastEventId),
+    'every stored event after Last-Event-ID, once, in order',
+  );
   const numbers = [...kept, ...events].map((event) => event.message.params.data.n);
-  assert.deepEqual(numbers, numbers.map((_, index) => index + 1));
-  console.log(`(c) ${wire}: GET stream of a session on ${owner.name} cut after ${cut.events.length} events by SIGKILL; resumed after event ${RESUME_AFTER} on ${server.name}: ${events.length} stored events, then the end of the stream`);
+  assert.deepEqual(
+    numbers,
+    numbers.map((_, index) => index + 1),
+  );
+  console.log(
+    `(c) ${wire}: GET stream of a session on ${owner.name} cut after ${cut.events.length} events by SIGKILL; resumed after event ${RESUME_AFTER} on ${server.name}: ${events.length} stored events, then the end of the stream`,
+  );
   await restart();
 }
 
@@ -403,7 +426,12 @@ async function instanceRestartThenNewSessions() {
       failures.push(error.message);
     }
   });
-  console.log(`(e) ${victim.name} SIGKILLed (a session of ${owner.name} made before), its session block tried while down, restarted on its port; 200 new sessions: ${failures.length} failed; made on ${[...makers].sort().map(([name, count]) => `${name} ${count}`).join(', ')}`);
+  console.log(
+    `(e) ${victim.name} SIGKILLed (a session of ${owner.name} made before), its session block tried while down, restarted on its port; 200 new sessions: ${failures.length} failed; made on ${[...makers]
+      .sort()
+      .map(([name, count]) => `${name} ${count}`)
+      .join(', ')}`,
+  );
   assert.deepEqual(failures, [], 'no new session fails after an instance restart');
   assertAllRunning('after an instance restart');
 }
@@ -448,7 +476,9 @@ async function redisOutage(what, fault, recover) {
   const back = await untilAllReady();
   await sleep(500);
   const stats = await load.stop();
-  console.log(`${what === 'stopped' ? '(h)' : '(g)'} Redis ${what}: ${stats.calls} calls meanwhile, ${stats.failures.length} failed, the slowest ${Math.round(stats.slowest)} ms; /ready 503 in <= ${Math.round(notReady)} ms on every instance; 200 again on all ${Math.round(back)} ms after Redis was back; no instance exited`);
+  console.log(
+    `${what === 'stopped' ? '(h)' : '(g)'} Redis ${what}: ${stats.calls} calls meanwhile, ${stats.failures.length} failed, the slowest ${Math.round(stats.slowest)} ms; /ready 503 in <= ${Math.round(notReady)} ms on every instance; 200 again on all ${Math.round(back)} ms after Redis was back; no instance exited`,
+  );
   assert.deepEqual(stats.failures, [], `no call fails while Redis is ${what}`);
   assert.ok(stats.slowest < CALL_BOUND_MS, `a call took ${Math.round(stats.slowest)} ms`);
   assert.ok(back < 2_000, `ready ${Math.round(back)} ms after recovery`);
@@ -479,11 +509,17 @@ async function clusterRun() {
   const key = `mcp:es:stream:{${streamId}}`;
   // The master that holds the stream's slot, and its replica, which takes over.
   const slot = Number(redisCli(running.cluster.nodes[0].port, ['cluster', 'keyslot', key]));
-  const nodes = redisCli(running.cluster.nodes[0].port, ['cluster', 'nodes']).split('\n').map((line) => line.split(' '));
-  const master = nodes.find((fields) => fields[2].includes('master') && fields.slice(8).some((range) => {
-    const [from, to = from] = range.split('-').map(Number);
-    return slot >= from && slot <= to;
-  }));
+  const nodes = redisCli(running.cluster.nodes[0].port, ['cluster', 'nodes'])
+    .split('\n')
+    .map((line) => line.split(' '));
+  const master = nodes.find(
+    (fields) =>
+      fields[2].includes('master') &&
+      fields.slice(8).some((range) => {
+        const [from, to = from] = range.split('-').map(Number);
+        return slot >= from && slot <= to;
+      }),
+  );
   const replica = nodes.find((fields) => fields[3] === master[0]);
   const replicaPort = Number(replica[1].split('@')[0].split(':')[1]);
   const failoverAt = live.events.length;
@@ -506,7 +542,11 @@ async function clusterRun() {
   if (unstored === 0) {
     assert.equal(resumed.status, 200);
     const events = await readAll(resumed, wire);
-    assert.deepEqual(events.map((event) => event.id), live.events.slice(6).map((event) => event.id), 'every event after Last-Event-ID, once, in order');
+    assert.deepEqual(
+      events.map((event) => event.id),
+      live.events.slice(6).map((event) => event.id),
+      'every event after Last-Event-ID, once, in order',
+    );
     assert.equal(events.at(-1).message.id, 51);
     replayed = `${events.length} events, the result last`;
   } else if (resumed.status === 410) {
@@ -516,20 +556,32 @@ async function clusterRun() {
     // The stream's end marker was not in Redis yet: what was stored, then the request's error.
     assert.equal(resumed.status, 200);
     const events = await readAll(resumed, wire);
-    const stored = live.events.slice(6).filter((event) => event.id !== undefined).map((event) => event.id);
-    assert.deepEqual(events.filter((event) => event.id !== undefined).map((event) => event.id), stored, 'every stored event after Last-Event-ID, once, in order');
+    const stored = live.events
+      .slice(6)
+      .filter((event) => event.id !== undefined)
+      .map((event) => event.id);
+    assert.deepEqual(
+      events.filter((event) => event.id !== undefined).map((event) => event.id),
+      stored,
+      'every stored event after Last-Event-ID, once, in order',
+    );
     assert.equal(events.at(-1).message.error?.data?.reason, 'events-lost', JSON.stringify(events.at(-1).message));
     replayed = `${events.length - 1} stored events, then "${events.at(-1).message.error.message}"`;
   }
   assert.deepEqual(unexpectedExits, [], 'no instance exits');
-  console.log(`(i) Redis Cluster, 3 masters + 3 replicas: stream slot ${slot} failed over (CLUSTER FAILOVER on ${replicaPort}) after event ${failoverAt} of ${live.events.length}; ${unstored} events went out unstored${reported.length ? ` (${reported[0]})` : ''}; resume on c2 after event 6: ${replayed}; ${((performance.now() - start) / 1000).toFixed(1)} s in all`);
+  console.log(
+    `(i) Redis Cluster, 3 masters + 3 replicas: stream slot ${slot} failed over (CLUSTER FAILOVER on ${replicaPort}) after event ${failoverAt} of ${live.events.length}; ${unstored} events went out unstored${reported.length ? ` (${reported[0]})` : ''}; resume on c2 after event 6: ${replayed}; ${((performance.now() - start) / 1000).toFixed(1)} s in all`,
+  );
 }
 
 let failed = false;
 try {
   running.redis = await startRedis({ unixSocket: true });
   for (const name of ['i1', 'i2', 'i3']) running.instances.push(await startInstance(name));
-  running.nginx = await startNginx(nginxConfig, running.instances.map((instance) => `127.0.0.1:${instance.port}`));
+  running.nginx = await startNginx(
+    nginxConfig,
+    running.instances.map((instance) => `127.0.0.1:${instance.port}`),
+  );
   console.log(`redis ${running.redis.url}, nginx ${running.nginx.url}, instances ${running.instances.map((instance) => `${instance.name}:${instance.port}`).join(' ')}`);
   const redis = await createClient({ url: running.redis.url }).connect();
   try {
@@ -557,8 +609,16 @@ try {
   } finally {
     await redis.quit();
   }
-  await redisOutage('restarted', () => running.redis.terminate(), () => running.redis.start());
-  await redisOutage('stopped', () => running.redis.pause(), () => running.redis.resume());
+  await redisOutage(
+    'restarted',
+    () => running.redis.terminate(),
+    () => running.redis.start(),
+  );
+  await redisOutage(
+    'stopped',
+    () => running.redis.pause(),
+    () => running.redis.resume(),
+  );
   await clusterRun();
   console.log('test:scale passed');
 } catch (error) {

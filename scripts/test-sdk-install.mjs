@@ -50,7 +50,10 @@ function run(command, args, cwd) {
 const work = mkdtempSync(join(tmpdir(), 'mcp-msgpack-sdk-install-'));
 try {
   run(npm, ['pack', '--silent', '--pack-destination', work, '--workspace', 'packages/transport-msgpack'], root);
-  const tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz')));
+  const tarball = join(
+    work,
+    readdirSync(work).find((name) => name.endsWith('.tgz')),
+  );
   const bun = bunBinary();
 
   for (const [generation, { sdk, absent }] of Object.entries(GENERATIONS)) {
@@ -99,4 +102,3 @@ function refuseStaticSdkImports(dir) {
     if (imports || typeImports) throw new Error(`${path} imports an MCP SDK statically`);
   }
 }
-

@@ -7,10 +7,8 @@ import { createRequestStateCodec, inputRequired, inputResponse } from '@modelcon
 
 export const requestStateCodec = createRequestStateCodec({ key: randomBytes(32) });
 
-const askName = (message) =>
-  inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
-const askConfirm = () =>
-  inputRequired.elicit({ message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
+const askName = (message) => inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+const askConfirm = () => inputRequired.elicit({ message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
 const ask = (text, maxTokens) => inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens });
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
 

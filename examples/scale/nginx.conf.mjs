@@ -16,12 +16,19 @@
 //   node examples/scale/nginx.conf.mjs 127.0.0.1:3001 127.0.0.1:3002 127.0.0.1:3003
 export function nginxConfig({ port, upstreams, dir = '.' }) {
   const names = upstreams.map((_, index) => `i${index + 1}`);
-  const sticky = upstreams.map((_, index) => `
+  const sticky = upstreams
+    .map(
+      (_, index) => `
   upstream mcp_${names[index]} {
     server ${upstreams[index]} max_fails=0;
-${upstreams.filter((__, other) => other !== index).map((address) => `    server ${address} backup;`).join('\n')}
+${upstreams
+  .filter((__, other) => other !== index)
+  .map((address) => `    server ${address} backup;`)
+  .join('\n')}
     keepalive 16;
-  }`).join('\n');
+  }`,
+    )
+    .join('\n');
   return `worker_processes 1;
 pid ${dir}/nginx.pid;
 events { worker_connections 1024; }

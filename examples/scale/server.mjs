@@ -30,7 +30,12 @@ const port = Number(argument('port', '0'));
 const redisUrl = argument('redis', 'redis://127.0.0.1:6379');
 const maxStreamLength = Number(argument('max-stream-length', '1000'));
 const budgets = Object.fromEntries(
-  [['maxEventBytes', 'max-event-bytes'], ['maxStreamBytes', 'max-stream-bytes'], ['maxStoreBytes', 'max-store-bytes'], ['operationTimeoutMs', 'operation-timeout-ms']]
+  [
+    ['maxEventBytes', 'max-event-bytes'],
+    ['maxStreamBytes', 'max-stream-bytes'],
+    ['maxStoreBytes', 'max-store-bytes'],
+    ['operationTimeoutMs', 'operation-timeout-ms'],
+  ]
     .filter(([, flag]) => argument(flag) !== undefined)
     .map(([option, flag]) => [option, Number(argument(flag))]),
 );
@@ -72,9 +77,21 @@ function createMcpServer() {
     return { content: [{ type: 'text', text: `${name} sent ${count}` }] };
   });
   // A media read: native bytes (MessagePack bin when negotiated, base64 otherwise).
-  server.registerTool('media', { inputSchema: { bytes: z.number().int().min(1).max(64 * 1024 * 1024) } }, async ({ bytes }) => ({
-    content: [nativeImage(media(bytes), 'image/png')],
-  }));
+  server.registerTool(
+    'media',
+    {
+      inputSchema: {
+        bytes: z
+          .number()
+          .int()
+          .min(1)
+          .max(64 * 1024 * 1024),
+      },
+    },
+    async ({ bytes }) => ({
+      content: [nativeImage(media(bytes), 'image/png')],
+    }),
+  );
   return server;
 }
 

@@ -13,7 +13,10 @@ export async function checkClient(url, which) {
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    const names = tools.map((tool) => tool.name).sort().join(',');
+    const names = tools
+      .map((tool) => tool.name)
+      .sort()
+      .join(',');
     if (names !== 'echo,image') throw new Error(`tools/list: ${names}`);
     const echo = await client.callTool({ name: 'echo', arguments: { text: 'héllo, edge' } });
     if (echo.content?.[0]?.text !== 'héllo, edge') throw new Error(`echo: ${JSON.stringify(echo).slice(0, 200)}`);

@@ -9,7 +9,9 @@ import { createServer as createMcpServer } from './mcp-server.mjs';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 const smallest = await bundle('client-only.mjs', 'browser');
-console.log(`browser client bundle (SDK v2 Client + HttpMsgpackClientTransport): ${kib(smallest.bytes)} minified, ${kib(smallest.gzipBytes)} gzipped (mcp-msgpack-transport and msgpackr: ${kib(smallest.oursBytes)} of it)`);
+console.log(
+  `browser client bundle (SDK v2 Client + HttpMsgpackClientTransport): ${kib(smallest.bytes)} minified, ${kib(smallest.gzipBytes)} gzipped (mcp-msgpack-transport and msgpackr: ${kib(smallest.oursBytes)} of it)`,
+);
 const client = await bundle('browser.mjs', 'browser');
 
 const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));

@@ -48,7 +48,12 @@ export class WireTap {
     if ((init?.method ?? 'GET') === 'POST' && response.body) {
       const contentType = response.headers.get('content-type');
       // A 202 to a notification has no body: only answers count.
-      this.pending.push(response.clone().arrayBuffer().then((body) => body.byteLength > 0 && this.replies.push({ contentType, body: Buffer.from(body) })));
+      this.pending.push(
+        response
+          .clone()
+          .arrayBuffer()
+          .then((body) => body.byteLength > 0 && this.replies.push({ contentType, body: Buffer.from(body) })),
+      );
     }
     return response;
   };
@@ -58,8 +63,14 @@ export class WireTap {
     await Promise.all(this.pending);
     if (this.replies.length > 0) {
       const types = [...new Set(this.replies.map((r) => r.contentType))];
-      check(types.every((type) => /^application\/(msgpack|vnd\.mcp-msgpack\.stream)/.test(type ?? '')), `${what}: replies not all MessagePack: ${types}`);
-      check(this.replies.some((r) => r.body.includes(png)), `${what}: no reply carries the image's raw bytes`);
+      check(
+        types.every((type) => /^application\/(msgpack|vnd\.mcp-msgpack\.stream)/.test(type ?? '')),
+        `${what}: replies not all MessagePack: ${types}`,
+      );
+      check(
+        this.replies.some((r) => r.body.includes(png)),
+        `${what}: no reply carries the image's raw bytes`,
+      );
     } else {
       check(this.stdout.length > 0, `${what}: nothing recorded from the server`);
       check(Buffer.concat(this.stdout).includes(png), `${what}: the server's stdout does not carry the image's raw bytes`);

@@ -31,7 +31,9 @@ for (const [kind, { tap, transport }] of ourTransports()) {
 
     check(transport.wire === 'msgpack', `${kind}: wire is ${transport.wire}`);
     await tap.checkNativeBytes(kind);
-    console.log(`genkit (${runtime}) over ${kind}: ${tools.length} tools, read_text_file and read_media_file (${media.mimeType}, bytes intact) through ${via === 'action' ? 'the Genkit actions' : 'client.mcpClient (Genkit cannot validate draft 2020-12 input schemas)'}, msgpack with native bytes`);
+    console.log(
+      `genkit (${runtime}) over ${kind}: ${tools.length} tools, read_text_file and read_media_file (${media.mimeType}, bytes intact) through ${via === 'action' ? 'the Genkit actions' : 'client.mcpClient (Genkit cannot validate draft 2020-12 input schemas)'}, msgpack with native bytes`,
+    );
   } finally {
     await client.disable();
   }

@@ -42,7 +42,10 @@ export function readBunJunit(xml, root) {
 function describeFailure(suites, testcase, root) {
   // The outermost suite is the file; the ones inside it are describe() blocks.
   const file = testcase.attributes.file ?? suites[0]?.file ?? suites[0]?.name ?? '(no file)';
-  const path = suites.slice(1).map((s) => s.name).filter(Boolean);
+  const path = suites
+    .slice(1)
+    .map((s) => s.name)
+    .filter(Boolean);
   const name = [...path, testcase.attributes.name].join(' > ');
   return { file: relative(root, resolve(root, file)), name, message: testcase.failure, where: ownFrame(testcase.failure, root) };
 }

@@ -104,7 +104,10 @@ export async function runAttacks(url, root, { log = () => {}, sessionFlood = 1_1
   log('guessed and foreign session ids, forged Last-Event-ID');
   for (let i = 0; i < 50; i++) note((await send(url, { headers: { ...MSGPACK, 'mcp-session-id': crypto.randomUUID() }, body: ping })).status);
   for (let i = 0; i < 10; i++) {
-    note((await send(url, { method: 'GET', headers: { accept: 'application/vnd.mcp-msgpack.stream', 'mcp-session-id': session.sessionId, 'last-event-id': `${crypto.randomUUID()}_${i}` }, timeoutMs: 2_000 })).status);
+    note(
+      (await send(url, { method: 'GET', headers: { accept: 'application/vnd.mcp-msgpack.stream', 'mcp-session-id': session.sessionId, 'last-event-id': `${crypto.randomUUID()}_${i}` }, timeoutMs: 2_000 }))
+        .status,
+    );
   }
   for (let i = 0; i < 5; i++) note((await send(url, { method: 'DELETE', headers: { 'mcp-session-id': crypto.randomUUID() } })).status);
 
@@ -124,7 +127,13 @@ export async function runAttacks(url, root, { log = () => {}, sessionFlood = 1_1
 
   log('path escapes through the tools');
   const escapes = ['../../../../etc/passwd', `${root}/../../etc/shadow`, '/etc/passwd', `${root}/./../${root.split('/').pop()}-evil/x`, `${root}'`, `${root}/\u0000x`, '~/.ssh/id_rsa', `${root}/tree/../../x`];
-  const tools = [['read_text_file', (p) => ({ path: p })], ['read_media_file', (p) => ({ path: p })], ['write_file', (p) => ({ path: p, content: 'x' })], ['list_directory', (p) => ({ path: p })], ['get_file_info', (p) => ({ path: p })]];
+  const tools = [
+    ['read_text_file', (p) => ({ path: p })],
+    ['read_media_file', (p) => ({ path: p })],
+    ['write_file', (p) => ({ path: p, content: 'x' })],
+    ['list_directory', (p) => ({ path: p })],
+    ['get_file_info', (p) => ({ path: p })],
+  ];
   let id = 1000;
   for (const target of escapes) for (const [name, args] of tools) note((await send(url, { headers: inSession, body: encoder.encode(call(id++, name, args(target))) })).status);
 
@@ -154,4 +163,3 @@ export async function runAttacks(url, root, { log = () => {}, sessionFlood = 1_1
   await send(url, { method: 'DELETE', headers: { 'mcp-session-id': session.sessionId } });
   return { cases, statuses: Object.fromEntries([...statuses].sort((a, b) => String(a[0]).localeCompare(String(b[0])))) };
 }
-

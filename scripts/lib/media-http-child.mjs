@@ -55,7 +55,10 @@ function residentByMapping() {
   for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
     const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (head) {
-      const [start, end] = line.split(' ')[0].split('-').map((hex) => parseInt(hex, 16));
+      const [start, end] = line
+        .split(' ')[0]
+        .split('-')
+        .map((hex) => parseInt(hex, 16));
       const name = head[1];
       const size = end - start;
       kind = name === '' ? `anonymous ${size >= 64 * 2 ** 20 ? '>= 64 MiB (malloc arenas)' : size >= 2 ** 20 ? '1-64 MiB' : '< 1 MiB'}` : name.startsWith('[') ? name : 'files';

@@ -20,7 +20,12 @@ export function makeMediaLayout() {
   const root = mkdtempSync(join(tmpdir(), 'rss-media-'));
   writeFileSync(join(root, 'small.txt'), 'hello media server\n'.repeat(200));
   writeFileSync(join(root, 'large.txt'), 'a line of a large text file, with some words in it\n'.repeat(20_000));
-  for (const [name, bytes] of [['icon.png', 64 * 1024], ['photo.png', 1024 * 1024], ['poster.png', 5 * 1024 * 1024]]) writeFileSync(join(root, name), randomBytes(bytes));
+  for (const [name, bytes] of [
+    ['icon.png', 64 * 1024],
+    ['photo.png', 1024 * 1024],
+    ['poster.png', 5 * 1024 * 1024],
+  ])
+    writeFileSync(join(root, name), randomBytes(bytes));
   for (let d = 0; d < 10; d++) {
     mkdirSync(join(root, 'tree', `d${d}`), { recursive: true });
     for (let f = 0; f < 20; f++) writeFileSync(join(root, 'tree', `d${d}`, `f${f}.txt`), `file ${d}/${f}\n`);
@@ -42,10 +47,12 @@ export async function startMediaChild({ runtime = 'node', dir, handlerOptions = 
   const next = (ms) => {
     let timer;
     const timeout = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`the media child did not answer in ${ms} ms`)), ms)));
-    return Promise.race([lines.next(), timeout]).finally(() => clearTimeout(timer)).then((line) => {
-      if (line.done) throw new Error('the media child exited');
-      return JSON.parse(line.value);
-    });
+    return Promise.race([lines.next(), timeout])
+      .finally(() => clearTimeout(timer))
+      .then((line) => {
+        if (line.done) throw new Error('the media child exited');
+        return JSON.parse(line.value);
+      });
   };
   let hello;
   try {

@@ -5,7 +5,7 @@ import { relative } from 'node:path';
 import { formatSummary, ownFrame } from './test-summary.mjs';
 
 const root = process.env.MCP_MSGPACK_TEST_ROOT ?? process.cwd();
-const logFile = process.env.MCP_MSGPACK_TEST_LOG ?? '(the spec reporter\'s destination)';
+const logFile = process.env.MCP_MSGPACK_TEST_LOG ?? "(the spec reporter's destination)";
 const started = Number(process.env.MCP_MSGPACK_TEST_STARTED ?? Date.now());
 const live = process.stdout.isTTY === true;
 
@@ -37,7 +37,12 @@ export default async function* summaryReporter(source) {
       const file = data.file ? relative(root, data.file) : '(no file)';
       if (data.file && data.name === data.file) {
         // The file itself failed, not one of its tests: its stderr's end says why.
-        const stderr = (stderrByFile.get(data.file) ?? '').trimEnd().split('\n').filter((line) => !/^\s+at\s/.test(line)).slice(-8).join('\n');
+        const stderr = (stderrByFile.get(data.file) ?? '')
+          .trimEnd()
+          .split('\n')
+          .filter((line) => !/^\s+at\s/.test(line))
+          .slice(-8)
+          .join('\n');
         failures.push({ file, name: '(outside any test: the file failed)', message: stderr || describe(error).message });
       } else {
         failures.push({ file, name: [...enclosing.slice(0, data.nesting), data.name].join(' > '), ...describe(error) });

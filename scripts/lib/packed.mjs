@@ -63,7 +63,9 @@ export function packPackages({ run, fail }, packages, destination) {
     if (!existsSync(join(root, 'packages', pkg, 'dist'))) fail(`packages/${pkg}/dist is missing: run \`npm run build\` first`);
   }
   for (const pkg of packages) run(`npm pack ${pkg}`, npm, ['pack', '--pack-destination', destination], { cwd: join(root, 'packages', pkg) });
-  const tarballs = readdirSync(destination).filter((f) => f.endsWith('.tgz')).map((f) => join(destination, f));
+  const tarballs = readdirSync(destination)
+    .filter((f) => f.endsWith('.tgz'))
+    .map((f) => join(destination, f));
   if (tarballs.length !== packages.length) fail(`expected ${packages.length} tarballs, found ${tarballs.join(', ')}`);
   return tarballs;
 }
@@ -131,7 +133,7 @@ export async function runReadmeExamples({ run, fail }, marker, directory, expect
           cwd: directory,
           timeoutMs: 60_000,
           env,
-          check: (stdout) => (expected[file]?.(stdout) ?? true ? undefined : 'unexpected output (see below)'),
+          check: (stdout) => ((expected[file]?.(stdout) ?? true) ? undefined : 'unexpected output (see below)'),
         });
       }
     }

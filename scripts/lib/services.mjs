@@ -187,7 +187,10 @@ export async function startRedisCluster({ masters = 3 } = {}) {
       const args = ['--cluster-enabled', 'yes', '--cluster-port', String(bus), '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '1000', '--dir', dir];
       nodes.push(await startRedis({ port, args }));
     }
-    const create = spawnSync(findBinary('redis-cli'), ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '1', '--cluster-yes'], { encoding: 'utf8', timeout: START_TIMEOUT_MS });
+    const create = spawnSync(findBinary('redis-cli'), ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '1', '--cluster-yes'], {
+      encoding: 'utf8',
+      timeout: START_TIMEOUT_MS,
+    });
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed:\n${create.stdout}\n${create.stderr}`);
     // Every node agrees the cluster is whole before it is used.
     const deadline = Date.now() + START_TIMEOUT_MS;

@@ -9,11 +9,13 @@ const root = new URL('../..', import.meta.url).pathname;
 /** The workspace folders, a trailing `/*` expanded (npm's own workspace globs are not needed here). */
 function workspaceDirs() {
   const { workspaces = [] } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  return workspaces.flatMap((pattern) => {
-    if (!pattern.endsWith('/*')) return [pattern];
-    const parent = pattern.slice(0, -2);
-    return readdirSync(join(root, parent)).map((name) => `${parent}/${name}`);
-  }).filter((dir) => existsSync(join(root, dir, 'package.json')));
+  return workspaces
+    .flatMap((pattern) => {
+      if (!pattern.endsWith('/*')) return [pattern];
+      const parent = pattern.slice(0, -2);
+      return readdirSync(join(root, parent)).map((name) => `${parent}/${name}`);
+    })
+    .filter((dir) => existsSync(join(root, dir, 'package.json')));
 }
 
 /**
@@ -35,7 +37,7 @@ export function publishablePackages() {
     dir,
     name: manifest.name,
     version: manifest.version,
-    bin: Object.keys(typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : manifest.bin ?? {}),
+    bin: Object.keys(typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : (manifest.bin ?? {})),
     tarball: `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`,
     needs: [...closure(manifest.name)],
   }));

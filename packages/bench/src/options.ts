@@ -72,7 +72,10 @@ the same against it; anything else is "ties". Lower is better for costs, higher 
 export class UsageError extends Error {}
 
 function list(values: string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export function parseOptions(argv: string[]): BenchOptions {

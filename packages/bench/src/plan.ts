@@ -42,7 +42,7 @@ export async function buildPlan(options: BenchOptions, tuning: PlanTuning = {}):
   const httpOurs = await httpTransportAvailable();
   const media = await mediaServerAvailable();
   if (options.transports.includes('http') && !httpOurs) {
-    skipped.push('MessagePack over HTTP: the transport package does not export its HTTP transport yet; HTTP scenarios compare the SDK\'s JSON with JSON + gzip only');
+    skipped.push("MessagePack over HTTP: the transport package does not export its HTTP transport yet; HTTP scenarios compare the SDK's JSON with JSON + gzip only");
   }
   if (!media) skipped.push('media venue: mcp-filesystem-media-server is not built yet (no createFilesystemServer)');
 

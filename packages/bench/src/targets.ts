@@ -41,7 +41,7 @@ function ratioTarget(scenarios: readonly ScenarioResult[], runtime: string, spec
     ...where,
     measured,
     status,
-    note: `median ${measured.toFixed(3)}x, rounds ${entry.ratio.min.toFixed(3)}..${entry.ratio.max.toFixed(3)}${status === 'tie' ? ', a tie by the benchmark\'s rule' : ''}`,
+    note: `median ${measured.toFixed(3)}x, rounds ${entry.ratio.min.toFixed(3)}..${entry.ratio.max.toFixed(3)}${status === 'tie' ? ", a tie by the benchmark's rule" : ''}`,
   };
 }
 
@@ -97,8 +97,21 @@ export function adaptiveTargets(scenarios: readonly ScenarioResult[], runtime: s
     if (!best) continue;
     const where = { scenario: scenario.name, candidate: 'adaptive', baseline: best.baseline, missing: `no adaptive vs ${best.baseline} comparison` };
     targets.push(
-      ratioTarget(scenarios, runtime, { ...where, id: idOf(`adaptive-cpu:${scenario.name}`), description: `${Runtime}, ${scenario.name}: adaptive server CPU/call <= 1.05x the cheaper of JSON and MessagePack always`, threshold: 1.05, rule: 'parity', metric: 'cpu' }),
-      ratioTarget(scenarios, runtime, { ...where, id: idOf(`adaptive-client-cpu:${scenario.name}`), description: `${Runtime}, ${scenario.name}: adaptive client CPU/call no more than the cheaper of JSON and MessagePack always`, threshold: 1, metric: 'clientCpu' }),
+      ratioTarget(scenarios, runtime, {
+        ...where,
+        id: idOf(`adaptive-cpu:${scenario.name}`),
+        description: `${Runtime}, ${scenario.name}: adaptive server CPU/call <= 1.05x the cheaper of JSON and MessagePack always`,
+        threshold: 1.05,
+        rule: 'parity',
+        metric: 'cpu',
+      }),
+      ratioTarget(scenarios, runtime, {
+        ...where,
+        id: idOf(`adaptive-client-cpu:${scenario.name}`),
+        description: `${Runtime}, ${scenario.name}: adaptive client CPU/call no more than the cheaper of JSON and MessagePack always`,
+        threshold: 1,
+        metric: 'clientCpu',
+      }),
     );
   }
   const media = mine.find((s) => s.name === 'media-5MiB/http-1');
@@ -119,7 +132,7 @@ export function adaptiveTargets(scenarios: readonly ScenarioResult[], runtime: s
       threshold: 1.05,
       runtime,
       status: 'not measured',
-      note: 'no adaptive variant ran over stdio (the stdio transports did not choose each message\'s encoding)',
+      note: "no adaptive variant ran over stdio (the stdio transports did not choose each message's encoding)",
     });
   }
   return targets;
@@ -156,7 +169,14 @@ function runtimeTargets(scenarios: readonly ScenarioResult[], runtime: string): 
 
   const objects = scenarios.filter((s) => s.runtime === runtime && s.venue === 'object');
   if (objects.length === 0) {
-    targets.push({ id: idOf('object-cpu'), description: `${Runtime}, object-heavy: MessagePack server CPU/call <= JSON`, threshold: 1, runtime, status: 'not measured', note: `no object scenario ran on ${Runtime}` });
+    targets.push({
+      id: idOf('object-cpu'),
+      description: `${Runtime}, object-heavy: MessagePack server CPU/call <= JSON`,
+      threshold: 1,
+      runtime,
+      status: 'not measured',
+      note: `no object scenario ran on ${Runtime}`,
+    });
   }
   for (const scenario of objects) {
     targets.push(
@@ -215,4 +235,3 @@ function runtimeTargets(scenarios: readonly ScenarioResult[], runtime: string): 
   }
   return targets;
 }
-

@@ -47,10 +47,7 @@ describe('mcp-msgpack-bench command line', { timeout: 120_000 }, () => {
 
   it("the official server's failure on 5 MiB over stdio is explained, not shown as a parse error", () => {
     // base64 of 5 MiB is 6990508 characters; sent twice that is 13.3 MiB, over the SDK client's 10 MiB.
-    assert.equal(
-      officialStdioFailure(5 * 1024 * 1024),
-      "the official server sends the base64 twice (content and structuredContent), 13.3 MiB on one line, over the SDK stdio client's 10.0 MiB line limit",
-    );
+    assert.equal(officialStdioFailure(5 * 1024 * 1024), "the official server sends the base64 twice (content and structuredContent), 13.3 MiB on one line, over the SDK stdio client's 10.0 MiB line limit");
     assert.equal(officialStdioFailure(1024 * 1024), undefined);
   });
 });
@@ -102,7 +99,10 @@ describe('mcp-msgpack-bench interrupted', { timeout: 120_000 }, () => {
           }
         });
       });
-      assert.ok(readdirSync(temp).some((name) => name.startsWith('mcp-msgpack-bench-media-')), 'no media folder to clean up');
+      assert.ok(
+        readdirSync(temp).some((name) => name.startsWith('mcp-msgpack-bench-media-')),
+        'no media folder to clean up',
+      );
       child.kill('SIGINT');
       assert.equal(await exited, 130);
       assert.match(stdout, /INTERRUPTED after 1 finished scenarios/);

@@ -77,8 +77,16 @@ describe('bench HTTP host, media server, 16 MessagePack clients behind the count
         await client.connect(new HttpMsgpackClientTransport(url, { fetch: recording, nativeBytes: true }));
         clients.push(client);
       }
-      await waitFor('every GET stream got its headers', 10_000, () => getStreams.length === CLIENTS, () => `${getStreams.length} of ${CLIENTS}`);
-      assert.deepEqual(getStreams, Array.from({ length: CLIENTS }, () => `200 ${MSGPACK_STREAM_MEDIA_TYPE}`));
+      await waitFor(
+        'every GET stream got its headers',
+        10_000,
+        () => getStreams.length === CLIENTS,
+        () => `${getStreams.length} of ${CLIENTS}`,
+      );
+      assert.deepEqual(
+        getStreams,
+        Array.from({ length: CLIENTS }, () => `200 ${MSGPACK_STREAM_MEDIA_TYPE}`),
+      );
 
       const sizes = await Promise.all(
         clients.map(async (client) => {
@@ -92,7 +100,10 @@ describe('bench HTTP host, media server, 16 MessagePack clients behind the count
           return seen;
         }),
       );
-      assert.deepEqual(sizes.flat(), Array.from({ length: CLIENTS * CALLS_PER_CLIENT }, () => FILE_BYTES));
+      assert.deepEqual(
+        sizes.flat(),
+        Array.from({ length: CLIENTS * CALLS_PER_CLIENT }, () => FILE_BYTES),
+      );
       // Media travelled as bin (a quarter smaller than base64) through the relay.
       assert.ok(proxy.counter.received < CLIENTS * CALLS_PER_CLIENT * FILE_BYTES * 1.1, `relay counted ${proxy.counter.received} bytes to the clients`);
       assert.deepEqual(errors, []);

@@ -72,7 +72,7 @@ describe('server RSS from /proc', { skip: !linux && 'needs Linux /proc', timeout
 });
 
 describe('byte counters', { timeout: 30_000 }, () => {
-  it('count exactly the bytes written to and read from a child\'s pipes', async () => {
+  it("count exactly the bytes written to and read from a child's pipes", async () => {
     const counter = new ByteCounter();
     const child = countingSpawn(counter)(process.execPath, [fixture('echo')], { stdio: ['pipe', 'pipe', 'inherit'] });
     try {

@@ -50,7 +50,14 @@ describe('numeric payloads', () => {
     const full = await buildPlan(parseOptions(['--full']));
     assert.ok(full.calls.some((s) => s.name === 'series-100k/http-16'));
     for (const s of full.calls.filter((c) => c.venue === 'numeric' && c.transport === 'http')) {
-      assert.deepEqual(s.variants.filter((v) => v.stack === 'ours' && !v.gzip).map((v) => [v.id, v.encoding]), [['json', undefined], ['msgpack', 'smallest'], ['adaptive', 'cheapest-cpu']]);
+      assert.deepEqual(
+        s.variants.filter((v) => v.stack === 'ours' && !v.gzip).map((v) => [v.id, v.encoding]),
+        [
+          ['json', undefined],
+          ['msgpack', 'smallest'],
+          ['adaptive', 'cheapest-cpu'],
+        ],
+      );
     }
   });
 });

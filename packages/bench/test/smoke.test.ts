@@ -15,7 +15,10 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     for (const venue of ['codec', 'text', 'object', 'numeric', 'small', 'revision']) assert.ok(venues.has(venue as never), `no ${venue} scenario ran: ${run.skipped.join('; ')}`);
     const transports = new Set(run.scenarios.map((s) => s.transport));
     for (const transport of ['in-process', 'stdio', 'http']) assert.ok(transports.has(transport as never), `nothing ran over ${transport}`);
-    assert.ok(run.scenarios.some((s) => s.clients === 16), 'no scenario with 16 concurrent clients');
+    assert.ok(
+      run.scenarios.some((s) => s.clients === 16),
+      'no scenario with 16 concurrent clients',
+    );
 
     for (const scenario of run.scenarios) {
       assert.ok(scenario.variants.length >= 2, `${scenario.name}: fewer than two variants`);
@@ -23,7 +26,10 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
       if (scenario.venue === 'revision') {
         const both = ['session-msgpack', 'stateless-msgpack', 'session-json', 'stateless-json'].every((id) => ids.has(id));
         assert.ok(both, `${scenario.name}: both revisions on both wires must run (${[...ids]})`);
-        assert.ok(scenario.variants.every((v) => !v.failed), `${scenario.name}: a variant failed`);
+        assert.ok(
+          scenario.variants.every((v) => !v.failed),
+          `${scenario.name}: a variant failed`,
+        );
       } else if (scenario.venue !== 'codec') {
         assert.ok(ids.has('msgpack') && ids.has('json'), `${scenario.name}: both wires must run (${[...ids]})`);
       }
@@ -52,8 +58,14 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     // Over HTTP our three wires run side by side, and the adaptive one is compared with the cheaper of the two.
     for (const scenario of run.scenarios.filter((s) => s.transport === 'http' && ['text', 'object', 'numeric', 'small'].includes(s.venue))) {
       const ids = scenario.variants.map((v) => v.id);
-      assert.ok(['json', 'msgpack', 'adaptive'].every((id) => ids.includes(id)), `${scenario.name}: ${ids}`);
-      assert.ok(scenario.comparisons.some((c) => c.candidate === 'adaptive' && c.baseline === 'min(json,msgpack)'), `${scenario.name}: no adaptive / min(json,msgpack)`);
+      assert.ok(
+        ['json', 'msgpack', 'adaptive'].every((id) => ids.includes(id)),
+        `${scenario.name}: ${ids}`,
+      );
+      assert.ok(
+        scenario.comparisons.some((c) => c.candidate === 'adaptive' && c.baseline === 'min(json,msgpack)'),
+        `${scenario.name}: no adaptive / min(json,msgpack)`,
+      );
     }
     // MessagePack carries the same small-call messages in fewer bytes than JSON: a property of the encoding.
     const small = run.scenarios.find((s) => s.name === 'small-calls/stdio');
@@ -94,19 +106,32 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     assert.equal(SUMMARY_WIDTH, 80);
     assert.match(lines[0]!, /^mcp-msgpack-bench (\S+ )?measured /);
     const order = ['VERDICT PER VENUE', 'HOW TO READ WHAT FOLLOWS', 'WIRES SIDE BY SIDE', 'TARGETS: ', 'HEADLINE RATIOS'].map((h) => lines.findIndex((line) => line.startsWith(h)));
-    assert.ok(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)), `sections out of order: ${order}`);
+    assert.ok(
+      order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)),
+      `sections out of order: ${order}`,
+    );
     for (const venue of new Set(run.scenarios.map((s) => s.venue))) {
-      assert.ok(lines.slice(order[0]!, order[1]!).some((line) => line.startsWith(`  ${venue} `)), `no verdict line for ${venue}`);
+      assert.ok(
+        lines.slice(order[0]!, order[1]!).some((line) => line.startsWith(`  ${venue} `)),
+        `no verdict line for ${venue}`,
+      );
     }
     for (const scenario of run.scenarios.filter((s) => s.comparisons.length > 0)) {
-      assert.ok(lines.some((line) => line.startsWith(`  ${scenario.name} `)), `no headline row for ${scenario.name}`);
+      assert.ok(
+        lines.some((line) => line.startsWith(`  ${scenario.name} `)),
+        `no headline row for ${scenario.name}`,
+      );
     }
     // Every variant id in a table's group title ("msgpack-native / json:") is defined in the legend before it.
     const legendText = lines.slice(order[1]!, order[2]!).join(' ');
     for (const title of lines.slice(order[3]!).filter((line) => /^\S+ \/ \S+( \(\w+\))?( on \w+)?:$/.test(line))) {
       // min(a,b) is defined once as min(A,B), and a and b as variants.
       if (title.includes('min(')) assert.ok(legendText.includes('min(A,B):'), `min(A,B) (in "${title}") is not defined in the legend`);
-      for (const id of title.replace(/( on \w+)?:$/, '').replace(/min\(([^,]+),([^)]+)\)/, '$1 $2').replace(/[()]/g, '').split(/ \/ | /)) {
+      for (const id of title
+        .replace(/( on \w+)?:$/, '')
+        .replace(/min\(([^,]+),([^)]+)\)/, '$1 $2')
+        .replace(/[()]/g, '')
+        .split(/ \/ | /)) {
         assert.ok(new RegExp(`(^|[ ,])${id}[:,]`).test(legendText), `${id} (in "${title}") is not defined in the legend`);
       }
     }

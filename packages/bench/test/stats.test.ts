@@ -14,7 +14,7 @@ describe('percentile', () => {
     assert.ok(Math.abs(percentile(values, 99) - 49.6) < 1e-9);
   });
 
-  it('does not depend on input order and does not sort the caller\'s array', () => {
+  it("does not depend on input order and does not sort the caller's array", () => {
     const values = [5, 1, 4, 2, 3];
     assert.equal(median(values), 3);
     assert.deepEqual(values, [5, 1, 4, 2, 3]);

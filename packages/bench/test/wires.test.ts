@@ -27,10 +27,21 @@ const objectHttp = (runtime: string) =>
     comparison('adaptive', 'json', { cpu: [0.95, 1.0, 1.04], clientCpu: [0.97, 1.01, 1.02], wire: [0.99, 1.0, 1.01] }),
     comparison('adaptive', 'min(json,msgpack)', { cpu: [0.95, 1.0, 1.04], clientCpu: [0.97, 1.01, 1.02] }),
   ]);
-const smallStdio = (runtime: string) => scenario('small-calls/stdio', 'small', runtime, [comparison('msgpack', 'json', { cpu: [1.1, 1.2, 1.3], clientCpu: [1.0, 1.1, 1.2], wire: [0.76, 0.77, 0.78] })], ['json', 'msgpack']);
+const smallStdio = (runtime: string) =>
+  scenario('small-calls/stdio', 'small', runtime, [comparison('msgpack', 'json', { cpu: [1.1, 1.2, 1.3], clientCpu: [1.0, 1.1, 1.2], wire: [0.76, 0.77, 0.78] })], ['json', 'msgpack']);
 
 function result(scenarios: ScenarioResult[]): BenchResult {
-  const partial = { schema: 'mcp-msgpack-bench/1' as const, mode: 'quick' as const, command: 'test', startedAt: '', durationMs: 1000, environment: { cpu: 'test', cores: 2, memoryBytes: 1, os: 'test', runtimes: { node: '20' }, packages: {} }, noiseBand: 0.05, scenarios, skipped: [] };
+  const partial = {
+    schema: 'mcp-msgpack-bench/1' as const,
+    mode: 'quick' as const,
+    command: 'test',
+    startedAt: '',
+    durationMs: 1000,
+    environment: { cpu: 'test', cores: 2, memoryBytes: 1, os: 'test', runtimes: { node: '20' }, packages: {} },
+    noiseBand: 0.05,
+    scenarios,
+    skipped: [],
+  };
   return { ...partial, targets: evaluateTargets(partial) };
 }
 
@@ -43,7 +54,12 @@ describe('our three wires side by side in the summary', () => {
     assert.ok(title > 0, 'no side-by-side section');
     const header = lines.slice(title).find((l) => l.includes('server CPU'))!;
     assert.ok(header.indexOf('server CPU') < header.indexOf('client CPU') && header.indexOf('client CPU') < header.indexOf('wire bytes'), header);
-    const cells = (name: string) => lines.find((l) => l.startsWith(name))!.slice(name.length).trim().split(/\s{2,}/);
+    const cells = (name: string) =>
+      lines
+        .find((l) => l.startsWith(name))!
+        .slice(name.length)
+        .trim()
+        .split(/\s{2,}/);
     assert.deepEqual(cells('object-50KB/http-1'), ['1.40x L', '1.00x =', '1.20x L', '1.01x =', '0.83x W', '1.00x =']);
     assert.deepEqual(cells('small-calls/stdio'), ['1.20x L', '-', '1.10x =', '-', '0.77x W', '-']);
     // Before the targets, so that it is on the first screen after the legend.
@@ -57,10 +73,7 @@ describe('our three wires side by side in the summary', () => {
   });
 
   it('says so when the adaptive default sent as few bytes as MessagePack always', () => {
-    const same = scenario('embedding-1536/http-1', 'numeric', 'node', [
-      comparison('msgpack', 'json', { wire: [0.48, 0.49, 0.5] }),
-      comparison('adaptive', 'json', { wire: [0.48, 0.49, 0.5] }),
-    ]);
+    const same = scenario('embedding-1536/http-1', 'numeric', 'node', [comparison('msgpack', 'json', { wire: [0.48, 0.49, 0.5] }), comparison('adaptive', 'json', { wire: [0.48, 0.49, 0.5] })]);
     assert.match(renderSummary(result([same])).replace(/\s+/g, ' '), /the adaptive default sent as few bytes as MessagePack always/);
   });
 });
@@ -109,7 +122,17 @@ describe('adaptive targets', () => {
 
 describe('comparison with the cheaper of two wires', () => {
   const round = (cpu: number, clientCpu: number, sent: number, received: number, callsPerSecond: number) => ({
-    calls: 10, wallMs: 10, cpuMsPerCall: cpu, clientCpuMsPerCall: clientCpu, sentPerCall: sent, receivedPerCall: received, callsPerSecond, latencies: [1], p50: 1, p95: 1, p99: 1,
+    calls: 10,
+    wallMs: 10,
+    cpuMsPerCall: cpu,
+    clientCpuMsPerCall: clientCpu,
+    sentPerCall: sent,
+    receivedPerCall: received,
+    callsPerSecond,
+    latencies: [1],
+    p50: 1,
+    p95: 1,
+    p99: 1,
   });
 
   it('compares, metric by metric, with the variant whose median is better, round by round', () => {

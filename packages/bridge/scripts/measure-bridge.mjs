@@ -106,7 +106,10 @@ try {
   }
   report(results);
 } finally {
-  for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch(() => {});
+  for (const cleanup of cleanups.reverse())
+    await Promise.resolve()
+      .then(cleanup)
+      .catch(() => {});
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(0);
@@ -144,7 +147,9 @@ function report(results) {
   const p50 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
   const relay = (ms, calls, digits) => (ms > 0 || calls === 0 ? `${(ms / Math.max(calls, 1)).toFixed(digits)} ms` : '-');
-  console.log(`\nmedia server (separate process) <- counting proxy <- variant <- SDK v1 Client; ${ROUNDS} rounds x ${BIG_CALLS} calls of 5 MiB read_media_file + ${SMALL_CALLS} get_file_info, interleaved; Node ${process.version}\n`);
+  console.log(
+    `\nmedia server (separate process) <- counting proxy <- variant <- SDK v1 Client; ${ROUNDS} rounds x ${BIG_CALLS} calls of 5 MiB read_media_file + ${SMALL_CALLS} get_file_info, interleaved; Node ${process.version}\n`,
+  );
   console.log('| path | 5 MiB: server CPU/call | vs direct | network bytes/call | vs direct | host p50 | vs direct | relay CPU/call | small call p50 | vs direct | relay CPU/small call |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const [name, r] of rows) {

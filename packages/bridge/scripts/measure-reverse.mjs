@@ -59,7 +59,11 @@ try {
   const url = new URL(`http://127.0.0.1:${proxy.port}/mcp`);
 
   const variants = [
-    { name: 'stock stdio client -> JSON stdio server (no bridge)', connect: () => new StdioClientTransport({ command: process.execPath, args: [CHILD, dir], stderr: process.env.MEASURE_CHILD_STDERR ? 'inherit' : 'ignore' }), direct: true },
+    {
+      name: 'stock stdio client -> JSON stdio server (no bridge)',
+      connect: () => new StdioClientTransport({ command: process.execPath, args: [CHILD, dir], stderr: process.env.MEASURE_CHILD_STDERR ? 'inherit' : 'ignore' }),
+      direct: true,
+    },
     { name: 'SDK JSON HTTP client -> bridge --serve', connect: () => new StreamableHTTPClientTransport(url) },
     { name: 'our HTTP client (native bytes) -> bridge --serve', connect: () => new HttpMsgpackClientTransport(url, { nativeBytes: true }) },
     { name: 'our HTTP client, callToolNative -> bridge --serve', connect: () => new HttpMsgpackClientTransport(url, { nativeBytes: true }), native: true },
@@ -114,7 +118,10 @@ try {
   }
   report(sessions);
 } finally {
-  for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch(() => {});
+  for (const cleanup of cleanups.reverse())
+    await Promise.resolve()
+      .then(cleanup)
+      .catch(() => {});
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(0);

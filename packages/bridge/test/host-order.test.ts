@@ -51,7 +51,7 @@ describe('host to remote: message order', () => {
   before(async () => (server = await startSlowNotificationServer()));
   after(() => server.close());
 
-  it('holds the host\'s next request until the server has taken notifications/initialized', async () => {
+  it("holds the host's next request until the server has taken notifications/initialized", async () => {
     const host = await connectHost(server.url, ['--wire', 'json']);
     try {
       // The SDK's client sends the notification and returns from connect(); the request follows at once.

@@ -78,7 +78,7 @@ describe('host to remote: the media server over HTTP', () => {
     await client.connect(transport);
     try {
       // The host sees no trace of the extension the bridge negotiated for itself.
-      assert.doesNotMatch(JSON.stringify(client.getServerCapabilities()), /native-bytes/, 'neither the extensions key nor 0.1.0\'s experimental one');
+      assert.doesNotMatch(JSON.stringify(client.getServerCapabilities()), /native-bytes/, "neither the extensions key nor 0.1.0's experimental one");
       const result = await client.callTool({ name: 'read_media_file', arguments: { path: join(dir, 'photo.png') } }, undefined, { timeout: LIMIT });
       assert.ok(Buffer.from((result.content as ImageContent[])[0]!.data!, 'base64').equals(image));
       const text = await client.callTool({ name: 'list_directory', arguments: { path: dir } }, undefined, { timeout: LIMIT });
@@ -106,7 +106,7 @@ describe('host to remote: MCP 2026-07-28', () => {
     await client.connect(transport);
     try {
       assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
-      assert.doesNotMatch(JSON.stringify(client.getServerCapabilities()), /native-bytes/, 'neither the extensions key nor 0.1.0\'s experimental one');
+      assert.doesNotMatch(JSON.stringify(client.getServerCapabilities()), /native-bytes/, "neither the extensions key nor 0.1.0's experimental one");
       const result = await client.callTool({ name: 'image', arguments: {} }, { timeout: LIMIT });
       assert.ok(Buffer.from((result.content as ImageContent[])[0]!.data!, 'base64').equals(image));
       const posts = server.exchanges.filter((exchange) => exchange.method === 'POST');
@@ -124,7 +124,7 @@ describe('host to remote: MCP 2026-07-28', () => {
   });
 });
 
-describe('host to remote: a JSON-only server (the SDK\'s own Streamable HTTP server)', () => {
+describe("host to remote: a JSON-only server (the SDK's own Streamable HTTP server)", () => {
   it('falls back to JSON and relays everything', async () => {
     const image = randomBytes(2000);
     const server = await startSdkJsonServer(() => {
@@ -149,7 +149,7 @@ describe('host to remote: a JSON-only server (the SDK\'s own Streamable HTTP ser
 });
 
 describe('host to remote: failures', () => {
-  it('recovers when the server ends the session: a new session with the host\'s initialize, the call run once, one stderr line', async () => {
+  it("recovers when the server ends the session: a new session with the host's initialize, the call run once, one stderr line", async () => {
     const counter = { calls: 0 };
     const server = await serveHandler({ createServer: () => countingServer(counter) });
     const host = await connectHost(server.url);

@@ -28,11 +28,12 @@ async function startServe(child = CHILD, extra: string[] = []): Promise<{ bridge
   return { bridge, url: new URL(bridge.stdout().split('\n')[0]!.trim()) };
 }
 
-async function connect(url: URL, options: { nativeBytes: boolean; json?: boolean }): Promise<{ client: Client; recording: RecordingFetch; transport: HttpMsgpackClientTransport | StreamableHTTPClientTransport }> {
+async function connect(
+  url: URL,
+  options: { nativeBytes: boolean; json?: boolean },
+): Promise<{ client: Client; recording: RecordingFetch; transport: HttpMsgpackClientTransport | StreamableHTTPClientTransport }> {
   const recording = recordingFetch();
-  const transport = options.json
-    ? new StreamableHTTPClientTransport(url, { fetch: recording.fetch })
-    : new HttpMsgpackClientTransport(url, { nativeBytes: options.nativeBytes, fetch: recording.fetch });
+  const transport = options.json ? new StreamableHTTPClientTransport(url, { fetch: recording.fetch }) : new HttpMsgpackClientTransport(url, { nativeBytes: options.nativeBytes, fetch: recording.fetch });
   const client = new Client({ name: 'media-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
   // Our answer to the child's sampling request: an image, sent as bin when native bytes are on.
   client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', model: 'test', content: nativeImage(IMAGE, 'image/png') }));
@@ -44,7 +45,10 @@ const bytesOf = (base64: string | undefined) => Buffer.from(base64 ?? '', 'base6
 
 /** Every media block of the child's `media` tool, checked byte for byte. */
 function assertMedia(content: Block[]): void {
-  assert.deepEqual(content.map((block) => block.type), ['image', 'audio', 'resource']);
+  assert.deepEqual(
+    content.map((block) => block.type),
+    ['image', 'audio', 'resource'],
+  );
   assert.ok(bytesOf(content[0]!.data).equals(Buffer.from(IMAGE)), 'image bytes');
   assert.ok(bytesOf(content[1]!.data).equals(Buffer.from(AUDIO)), 'audio bytes');
   assert.ok(bytesOf(content[2]!.resource!.blob).equals(Buffer.from(IMAGE)), 'embedded blob bytes');
@@ -105,7 +109,7 @@ describe('reverse mode: media from a JSON child', () => {
     }
   });
 
-  it('turns a client\'s bin (a sampling answer) back into base64 for the child', async () => {
+  it("turns a client's bin (a sampling answer) back into base64 for the child", async () => {
     const { client, recording } = await connect(url, { nativeBytes: true });
     try {
       const result = await client.callTool({ name: 'sample', arguments: {} }, { timeout: LIMIT });
@@ -116,7 +120,7 @@ describe('reverse mode: media from a JSON child', () => {
     }
   });
 
-  it('gives a client of ours without native bytes the child\'s base64 (on MessagePack)', async () => {
+  it("gives a client of ours without native bytes the child's base64 (on MessagePack)", async () => {
     const { client, recording, transport } = await connect(url, { nativeBytes: false });
     try {
       assert.equal(client.getServerCapabilities()?.extensions?.[NATIVE_BYTES_EXTENSION], undefined);
@@ -124,21 +128,24 @@ describe('reverse mode: media from a JSON child', () => {
       assertMedia((await client.callTool({ name: 'media', arguments: {} }, { timeout: LIMIT })).content as Block[]);
       assert.equal((transport as HttpMsgpackClientTransport).wire, 'msgpack');
       const reply = recording.responses.slice(before).find((response) => Buffer.concat(response.chunks).includes(Buffer.from(IMAGE_BASE64)));
-      assert.ok(reply, 'the child\'s base64 is on the wire as it wrote it');
+      assert.ok(reply, "the child's base64 is on the wire as it wrote it");
       assert.ok(!Buffer.concat(reply.chunks).includes(Buffer.from(IMAGE)), 'and not the raw bytes');
     } finally {
       await client.close();
     }
   });
 
-  it('gives the SDK\'s stock JSON client the child\'s messages unchanged', async () => {
+  it("gives the SDK's stock JSON client the child's messages unchanged", async () => {
     const { client, recording } = await connect(url, { nativeBytes: false, json: true });
     try {
       assert.equal(client.getServerCapabilities()?.extensions?.[NATIVE_BYTES_EXTENSION], undefined);
       const before = recording.responses.length;
       assertMedia((await client.callTool({ name: 'media', arguments: {} }, { timeout: LIMIT })).content as Block[]);
       const replies = recording.responses.slice(before);
-      assert.ok(replies.every((response) => !/msgpack/.test(response.contentType)), replies.map((r) => r.contentType).join());
+      assert.ok(
+        replies.every((response) => !/msgpack/.test(response.contentType)),
+        replies.map((r) => r.contentType).join(),
+      );
       assert.ok(Buffer.concat(replies.flatMap((response) => response.chunks)).includes(Buffer.from(IMAGE_BASE64)));
     } finally {
       await client.close();
@@ -152,7 +159,7 @@ describe('reverse mode: media from a --shared child', () => {
   before(async () => ({ bridge, url } = await startServe(CHILD, ['--shared'])));
   after(() => bridge.stop());
 
-  it('gives each session what it negotiated: bin to ours, the child\'s base64 to the SDK\'s client', async () => {
+  it("gives each session what it negotiated: bin to ours, the child's base64 to the SDK's client", async () => {
     const ours = await connect(url, { nativeBytes: true });
     const stock = await connect(url, { nativeBytes: false, json: true });
     try {
@@ -165,7 +172,7 @@ describe('reverse mode: media from a --shared child', () => {
       assertMedia(mediaB.content as Block[]);
       assert.ok(ours.recording.received().subarray(a).includes(Buffer.from(IMAGE)), 'bin to ours');
       const stockWire = stock.recording.received().subarray(b);
-      assert.ok(stockWire.includes(Buffer.from(IMAGE_BASE64)) && !stockWire.includes(Buffer.from(IMAGE)), 'base64 to the SDK\'s client');
+      assert.ok(stockWire.includes(Buffer.from(IMAGE_BASE64)) && !stockWire.includes(Buffer.from(IMAGE)), "base64 to the SDK's client");
     } finally {
       await ours.client.close();
       await stock.client.close();

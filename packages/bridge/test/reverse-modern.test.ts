@@ -55,7 +55,11 @@ describe('reverse mode: 2026-07-28 clients', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'media', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+        params: {
+          name: 'media',
+          arguments: {},
+          _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} },
+        },
       }),
     });
     const body = (await response.json()) as { id?: unknown; error?: { code: number; data?: { supported?: string[] } } };
@@ -79,7 +83,7 @@ describe('reverse mode: 2026-07-28 clients', () => {
     assert.deepEqual(children(), []);
   });
 
-  for (const kind of ['the SDK\'s HTTP client', 'our HTTP client with native bytes'] as const) {
+  for (const kind of ["the SDK's HTTP client", 'our HTTP client with native bytes'] as const) {
     it(`serves ${kind} in 'auto' mode: falls back to a session, one child, ended with the session`, async () => {
       const recording = recordingFetch();
       const ours = kind.startsWith('our');
@@ -89,8 +93,8 @@ describe('reverse mode: 2026-07-28 clients', () => {
       await withTimeout(client.connect(transport), LIMIT, 'auto connect');
       try {
         assert.notEqual(client.getNegotiatedProtocolVersion(), MODERN);
-        await waitFor(() => starts() === startsBefore + 1, 'the session\'s child to start');
-        assert.equal(children().length, 1, 'the session\'s child, and no other (the probe started none)');
+        await waitFor(() => starts() === startsBefore + 1, "the session's child to start");
+        assert.equal(children().length, 1, "the session's child, and no other (the probe started none)");
         const result = await client.callTool({ name: 'media', arguments: {} }, { timeout: LIMIT });
         assert.ok(Buffer.from((result.content as Block[])[0]!.data!, 'base64').equals(Buffer.from(IMAGE)));
         const wire = recording.received();

@@ -70,7 +70,7 @@ describe('reverse mode: one child per session', () => {
     }
   });
 
-  it('serves the SDK\'s stock HTTP client on JSON', async () => {
+  it("serves the SDK's stock HTTP client on JSON", async () => {
     const client = await sdkClient(url);
     try {
       assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'json' } }, { timeout: LIMIT })), 'json');
@@ -137,15 +137,9 @@ describe('reverse mode: --shared', () => {
     const a = await ourClient(url);
     const b = await sdkClient(url);
     try {
-      const [pidA, pidB] = await Promise.all([
-        a.client.callTool({ name: 'pid', arguments: {} }, { timeout: LIMIT }),
-        b.callTool({ name: 'pid', arguments: {} }, { timeout: LIMIT }),
-      ]);
+      const [pidA, pidB] = await Promise.all([a.client.callTool({ name: 'pid', arguments: {} }, { timeout: LIMIT }), b.callTool({ name: 'pid', arguments: {} }, { timeout: LIMIT })]);
       assert.equal(textOf(pidA), textOf(pidB));
-      const [echoA, echoB] = await Promise.all([
-        a.client.callTool({ name: 'echo', arguments: { text: 'a' } }, { timeout: LIMIT }),
-        b.callTool({ name: 'echo', arguments: { text: 'b' } }, { timeout: LIMIT }),
-      ]);
+      const [echoA, echoB] = await Promise.all([a.client.callTool({ name: 'echo', arguments: { text: 'a' } }, { timeout: LIMIT }), b.callTool({ name: 'echo', arguments: { text: 'b' } }, { timeout: LIMIT })]);
       assert.equal(textOf(echoA), 'a');
       assert.equal(textOf(echoB), 'b');
     } finally {

@@ -149,7 +149,12 @@ try {
         const r = await measure(mode, file);
         console.log(mode.name.padEnd(46) + r.wireMiB.toFixed(2).padStart(14) + r.cpuMs.toFixed(1).padStart(20) + r.peakRssMiB.toFixed(0).padStart(21) + r.p50.toFixed(1).padStart(15));
       } catch (error) {
-        console.log(mode.name.padEnd(46) + `  fails: ${String(error.message ?? error).split('\n')[0].slice(0, 90)}`);
+        console.log(
+          mode.name.padEnd(46) +
+            `  fails: ${String(error.message ?? error)
+              .split('\n')[0]
+              .slice(0, 90)}`,
+        );
       }
     }
   }

@@ -91,6 +91,6 @@ function listenFailure(error: unknown, host: string, port: number): string | und
 }
 
 main().catch((error: unknown) => {
-  log(`mcp-filesystem-media-server: fatal: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  log(`mcp-filesystem-media-server: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exit(1);
 });

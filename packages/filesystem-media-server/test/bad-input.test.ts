@@ -57,8 +57,7 @@ describe('bad input gives clear errors and the server stays up', { timeout: LIMI
     const asRoot = process.getuid?.() === 0;
     let c = conn;
     if (asRoot) {
-      const withoutDacOverride: SpawnFunction = (command, args, options) =>
-        spawn('setpriv', ['--bounding-set', '-dac_override,-dac_read_search', '--', command, ...args], options);
+      const withoutDacOverride: SpawnFunction = (command, args, options) => spawn('setpriv', ['--bounding-set', '-dac_override,-dac_read_search', '--', command, ...args], options);
       c = await connectOver(new StdioMsgpackClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed], wire: 'json', stderr: 'inherit', spawn: withoutDacOverride }));
     }
     try {

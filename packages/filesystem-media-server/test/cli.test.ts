@@ -81,7 +81,10 @@ describe('command line', { timeout: LIMIT * 2 }, () => {
       const port = (blocker.address() as AddressInfo).port;
       const result = runCli(['--http', `127.0.0.1:${port}`, layout.allowed]);
       assert.equal(result.status, 1);
-      const lines = result.stderr.trimEnd().split('\n').filter((line) => !line.startsWith('Warning: /proc/self/fd'));
+      const lines = result.stderr
+        .trimEnd()
+        .split('\n')
+        .filter((line) => !line.startsWith('Warning: /proc/self/fd'));
       assert.deepEqual(lines, [`mcp-filesystem-media-server: cannot listen on 127.0.0.1:${port}: port ${port} is already in use (pick another port, or 0 for a free one)`]);
       assert.equal(result.stdout, '');
     } finally {

@@ -9,13 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import {
-  callToolNative,
-  HttpMsgpackClientTransport,
-  readResourceNative,
-  StdioMsgpackClientTransport,
-  type SpawnFunction,
-} from 'mcp-msgpack-transport';
+import { callToolNative, HttpMsgpackClientTransport, readResourceNative, StdioMsgpackClientTransport, type SpawnFunction } from 'mcp-msgpack-transport';
 import { call, connectOver, LIMIT, OUR_CLI, textOf, type Connected } from './helpers/client.js';
 import { spawnHttpServer, type SpawnedHttpServer } from './helpers/http-server.js';
 import { makeLayout, type Layout } from './helpers/layout.js';

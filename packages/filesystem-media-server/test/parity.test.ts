@@ -200,7 +200,11 @@ describe('parity with @modelcontextprotocol/server-filesystem over JSON stdio', 
   });
 
   it('read_media_file: same content blocks; structuredContent holds metadata instead of a second copy', async () => {
-    for (const [file, mimeType] of [['pixel.png', 'image/png'], ['sound.wav', 'audio/wav'], ['blob.bin', 'application/octet-stream']] as const) {
+    for (const [file, mimeType] of [
+      ['pixel.png', 'image/png'],
+      ['sound.wav', 'audio/wav'],
+      ['blob.bin', 'application/octet-stream'],
+    ] as const) {
       const [theirs, mine] = await both('read_media_file', () => ({ path: at(file) }));
       assert.deepEqual(mine.content, theirs.content, `${file} content`);
       assert.deepEqual(theirs.structuredContent, { content: theirs.content }, 'the official server repeats the media');

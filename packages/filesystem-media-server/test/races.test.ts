@@ -90,7 +90,10 @@ describe('race attacks (bounded concurrent swapper)', { timeout: 60_000 }, () =>
     await assertOutsideUntouched();
     // Whatever succeeded landed inside, in the real directory; no temporary files were left behind.
     const inside = await fs.readdir(parent);
-    assert.ok(inside.every((name) => /^(planted-\d+\.txt|made-\d+)$/.test(name)), inside.join(','));
+    assert.ok(
+      inside.every((name) => /^(planted-\d+\.txt|made-\d+)$/.test(name)),
+      inside.join(','),
+    );
     assert.ok(stats.swaps > 0, JSON.stringify(stats));
   });
 

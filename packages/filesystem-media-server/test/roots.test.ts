@@ -153,7 +153,7 @@ describe('MCP roots', { timeout: LIMIT }, () => {
     }
   });
 
-  it('over stdio (the CLI, on SDK v2\'s serveStdio), roots replace the command-line directories', async () => {
+  it("over stdio (the CLI, on SDK v2's serveStdio), roots replace the command-line directories", async () => {
     const client = newClient({ roots: { listChanged: true } });
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: uri(rootA) }] }));
     const conn = await connectOver(new StdioClientTransport({ command: process.execPath, args: [OUR_CLI, layout.allowed], stderr: 'ignore' }), client);

@@ -120,7 +120,11 @@ describe('AllowedDirectories.fromPaths (command-line directories)', () => {
       const dirs = await AllowedDirectories.fromPaths(['~', link, path.join(root, 'missing'), path.join(root, 'file'), `${real}/`], (w) => warnings.push(w));
       const home = path.resolve(os.homedir());
       const homeReal = await fs.realpath(home);
-      assert.deepEqual(dirs.snapshot(), [{ given: home, real: homeReal }, { given: link, real }, { given: real, real }]);
+      assert.deepEqual(dirs.snapshot(), [
+        { given: home, real: homeReal },
+        { given: link, real },
+        { given: real, real },
+      ]);
       assert.deepEqual(dirs.displayList(), [...new Set([home, homeReal, link, real])]);
       assert.equal(warnings.length, 2);
       assert.match(warnings[0]!, /Cannot access directory .*missing/);

@@ -22,7 +22,11 @@ describe('the API report', () => {
     };
     const root = namesOf('mcp-msgpack-transport (Node, Bun)');
     for (const entry of ['mcp-msgpack-transport (Deno, Workers, browsers: the core)', 'mcp-msgpack-transport/stdio', 'mcp-msgpack-transport/node', 'mcp-msgpack-transport/bun']) {
-      assert.deepEqual([...namesOf(entry)].filter((name) => !root.has(name)), [], `${entry} has names the root lacks`);
+      assert.deepEqual(
+        [...namesOf(entry)].filter((name) => !root.has(name)),
+        [],
+        `${entry} has names the root lacks`,
+      );
     }
   });
 });

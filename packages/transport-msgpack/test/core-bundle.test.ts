@@ -41,7 +41,10 @@ describe('the core entry bundles without node: or undici', () => {
     ] as const) {
       it(`${what}, --platform=${platform}`, async () => {
         const { inputs, text } = await bundle(source, platform);
-        assert.ok(inputs.some((path) => path.endsWith('dist/esm/runtime/web.js')), `the web runtime was not picked: ${inputs.filter((p) => p.includes('runtime/')).join(', ')}`);
+        assert.ok(
+          inputs.some((path) => path.endsWith('dist/esm/runtime/web.js')),
+          `the web runtime was not picked: ${inputs.filter((p) => p.includes('runtime/')).join(', ')}`,
+        );
         assert.deepEqual(notNeutral(inputs), []);
         assert.doesNotMatch(text, /["']node:[a-z_/]+["']/, 'a node: specifier is left in the bundle');
       });
@@ -50,7 +53,10 @@ describe('the core entry bundles without node: or undici', () => {
 
   it('the web handler as wrangler bundles a Worker (conditions workerd, worker, browser)', async () => {
     const { inputs } = await bundle(`export { WebMcpHttpHandler, HttpMsgpackClientTransport } from 'mcp-msgpack-transport';`, 'neutral', ['workerd', 'worker', 'browser']);
-    assert.ok(inputs.some((path) => path.endsWith('dist/esm/core.js')), 'the root did not resolve to the core');
+    assert.ok(
+      inputs.some((path) => path.endsWith('dist/esm/core.js')),
+      'the root did not resolve to the core',
+    );
     assert.deepEqual(notNeutral(inputs), []);
   });
 

@@ -31,15 +31,16 @@ function collectReplies(stdout: NodeJS.ReadableStream): Map<unknown, Reply> {
   const replies = new Map<unknown, Reply>();
   const frames = new FrameReader();
   const decoder = new MsgpackDecoder();
-  stdout.on('data', (chunk: Buffer) => frames.push(chunk, (payload) => {
-    const message = decoder.decode(payload).value as Reply;
-    replies.set(message.id, message);
-  }));
+  stdout.on('data', (chunk: Buffer) =>
+    frames.push(chunk, (payload) => {
+      const message = decoder.decode(payload).value as Reply;
+      replies.set(message.id, message);
+    }),
+  );
   return replies;
 }
 
-const statusKb = (pid: number, field: 'VmHWM' | 'VmRSS'): number =>
-  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+const statusKb = (pid: number, field: 'VmHWM' | 'VmRSS'): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 
 describe('decode budget, end to end over stdio', () => {
   it('a 16 MiB frame of empty bins, on a server with native bytes, is refused at the first bin: nothing is built', { timeout: 60_000 }, async () => {

@@ -6,15 +6,7 @@ import { describe, it } from 'node:test';
 import { Decoder as ReferenceDecoder, Encoder as ReferenceEncoder } from '@msgpack/msgpack';
 import fc from 'fast-check';
 import { PayloadError } from 'mcp-msgpack-transport';
-import {
-  CanonicalEncoder,
-  DEFAULT_DECODE_BUDGET,
-  MsgpackDecoder,
-  containerAllowance,
-  guardedDecode,
-  shortKeyAllowance,
-  type DecodeBudget,
-} from 'mcp-msgpack-transport/wire';
+import { CanonicalEncoder, DEFAULT_DECODE_BUDGET, MsgpackDecoder, containerAllowance, guardedDecode, shortKeyAllowance, type DecodeBudget } from 'mcp-msgpack-transport/wire';
 
 interface Limits {
   maxDepth: number;
@@ -99,7 +91,17 @@ describe('decode paths: generated values', () => {
     // over payloads of many 256-byte windows: strings start, end and straddle windows at every offset.
     const shortAscii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 16 });
     const cell = fc.oneof({ weight: 6, arbitrary: shortAscii }, fc.string({ unit: 'grapheme', maxLength: 6 }), fc.string({ minLength: 17, maxLength: 300 }), fc.uint8Array({ maxLength: 300 }));
-    const rows = fc.array(fc.oneof(fc.array(cell, { maxLength: 8 }), fc.dictionary(shortAscii.filter((k) => k !== '__proto__'), cell, { maxKeys: 6, noNullPrototype: true })), { minLength: 50, maxLength: 300 });
+    const rows = fc.array(
+      fc.oneof(
+        fc.array(cell, { maxLength: 8 }),
+        fc.dictionary(
+          shortAscii.filter((k) => k !== '__proto__'),
+          cell,
+          { maxKeys: 6, noNullPrototype: true },
+        ),
+      ),
+      { minLength: 50, maxLength: 300 },
+    );
     fc.assert(
       fc.property(rows, (value) => {
         const payload = new Uint8Array(canonical.encode({ jsonrpc: '2.0', id: 'rows', result: { rows: value } })); // not a Buffer: bins come back as plain views
@@ -229,7 +231,10 @@ describe('decode paths: MsgpackDecoder', () => {
     payload[0] = 0xdd;
     new DataView(payload.buffer).setUint32(1, count);
     const before = process.memoryUsage().heapUsed;
-    assert.throws(() => new MsgpackDecoder({ decodePath: 'single-pass' }).decode(payload), (e: unknown) => e instanceof PayloadError && e.code === 'over-budget');
+    assert.throws(
+      () => new MsgpackDecoder({ decodePath: 'single-pass' }).decode(payload),
+      (e: unknown) => e instanceof PayloadError && e.code === 'over-budget',
+    );
     assert.ok(process.memoryUsage().heapUsed - before < 64 * 1024 * 1024);
   });
 

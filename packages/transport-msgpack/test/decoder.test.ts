@@ -24,7 +24,10 @@ for (const decodePath of ['guard-then-msgpackr', 'single-pass'] as DecodePath[])
 
   describe(`MsgpackDecoder (${decodePath})`, () => {
     it('refuses an empty payload with empty-payload', () => {
-      assert.throws(() => decode(new Uint8Array(0)), (e: unknown) => e instanceof PayloadError && e.code === 'empty-payload');
+      assert.throws(
+        () => decode(new Uint8Array(0)),
+        (e: unknown) => e instanceof PayloadError && e.code === 'empty-payload',
+      );
     });
 
     it('decodes integers beyond 2^53 to the nearest number, as JSON.parse does', () => {
@@ -62,7 +65,10 @@ for (const decodePath of ['guard-then-msgpackr', 'single-pass'] as DecodePath[])
       const data = (decoded.value as { data: Uint8Array }).data;
       assert.ok(data instanceof Uint8Array);
       assert.deepEqual([...data], [1, 2, 3]);
-      assert.throws(() => new MsgpackDecoder({ decodePath }).decode(payload), (e: unknown) => e instanceof PayloadError && e.code === 'forbidden-type');
+      assert.throws(
+        () => new MsgpackDecoder({ decodePath }).decode(payload),
+        (e: unknown) => e instanceof PayloadError && e.code === 'forbidden-type',
+      );
       assert.equal(new MsgpackDecoder({ decodePath, allowBin: false }).decode(payload, true).containsBin, true, 'the per-call flag wins');
     });
 
@@ -115,11 +121,14 @@ describe('MsgpackMessageCodec.decodeMessage: clues from refused messages', () =>
 
   it('gives clues for well-formed MessagePack that is not JSON-RPC', () => {
     const check = (value: unknown, clues: MessageClues) => {
-      assert.throws(() => new MsgpackMessageCodec().decodeMessage(encoder.encode(value)), (e: unknown) => {
-        assert.ok(e instanceof PayloadError && e.code === 'not-json-rpc', String(e));
-        assert.deepEqual(e.clues, clues);
-        return true;
-      });
+      assert.throws(
+        () => new MsgpackMessageCodec().decodeMessage(encoder.encode(value)),
+        (e: unknown) => {
+          assert.ok(e instanceof PayloadError && e.code === 'not-json-rpc', String(e));
+          assert.deepEqual(e.clues, clues);
+          return true;
+        },
+      );
     };
     check({ jsonrpc: '1.0', id: 3, method: 'x' }, { id: 3, hasMethod: true, hasResultOrError: false });
     check({ jsonrpc: '2.0', id: 'r', result: [1] }, { id: 'r', hasMethod: false, hasResultOrError: true });

@@ -231,7 +231,7 @@ describe('CanonicalEncoder: arena', () => {
   });
 });
 
-describe('CanonicalEncoder: reusing a large message\'s buffer once it is written', () => {
+describe("CanonicalEncoder: reusing a large message's buffer once it is written", () => {
   const large = (id: number) => ({ jsonrpc: '2.0', id, result: { text: 'b'.repeat(600_000), rows: [{ id, ok: true }] } });
   /** What a transport's writer does once a piece is written (lent bytes go back to their owner). */
   const written = (pieces: Uint8Array[]) => {

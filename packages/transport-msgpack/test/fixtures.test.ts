@@ -102,7 +102,10 @@ describe('golden fixtures', () => {
     assert.ok(binFixtures.length > 0);
     for (const fixture of binFixtures) {
       const payload = payloadOf(frameOf(fixture));
-      assert.throws(() => new MsgpackMessageCodec().decodeMessage(payload), (e: unknown) => e instanceof PayloadError && e.code === 'forbidden-type');
+      assert.throws(
+        () => new MsgpackMessageCodec().decodeMessage(payload),
+        (e: unknown) => e instanceof PayloadError && e.code === 'forbidden-type',
+      );
       assert.ok(new MsgpackDecoder({ allowBin: true }).decode(payload).containsBin);
     }
   });
@@ -154,10 +157,13 @@ describe('must-refuse fixtures (SPEC.md 4)', () => {
     const byDecoder = new Set(['4.1.2', '4.1.5', '4.1.7', '4.1.8']);
     for (const refusal of refusals) {
       const prefix = byDecoder.has(refusal.rule) ? 'decode: ' : `${refusal.rule}: `;
-      assert.throws(() => referenceReceive(refusal.payload, refusal.allowBin), (e: unknown) => {
-        assert.ok((e as Error).message.startsWith(prefix), `${refusal.name}: "${(e as Error).message}" should start with "${prefix}"`);
-        return true;
-      });
+      assert.throws(
+        () => referenceReceive(refusal.payload, refusal.allowBin),
+        (e: unknown) => {
+          assert.ok((e as Error).message.startsWith(prefix), `${refusal.name}: "${(e as Error).message}" should start with "${prefix}"`);
+          return true;
+        },
+      );
     }
   });
 });
@@ -251,7 +257,10 @@ describe('golden fixtures: native bytes per request (2026-07-28, SPEC.md 8.1)', 
     offering.toWire(byName('native-bytes-per-request-offer').message as JSONRPCMessage, 'msgpack');
     assert.ok(decodeWith(offering, 'native-bytes-per-request-result'));
     const other = new NativeBytesAdapter('client');
-    assert.throws(() => decodeWith(other, 'native-bytes-per-request-result'), (error: unknown) => error instanceof PayloadError && error.code === 'forbidden-type');
+    assert.throws(
+      () => decodeWith(other, 'native-bytes-per-request-result'),
+      (error: unknown) => error instanceof PayloadError && error.code === 'forbidden-type',
+    );
   });
 
   it('a request with bin in its inputResponses is accepted by a stateless server when it offers the extension itself', () => {
@@ -259,7 +268,10 @@ describe('golden fixtures: native bytes per request (2026-07-28, SPEC.md 8.1)', 
     const request = decodeWith(server, 'native-bytes-input-responses') as unknown as { params: { inputResponses: { look: { content: { data: unknown } } } } };
     assert.equal(typeof request.params.inputResponses.look.content.data, 'string', 'handed on as base64');
     const refusing = new NativeBytesAdapter('server', { negotiate: false });
-    assert.throws(() => decodeWith(refusing, 'native-bytes-input-responses'), (error: unknown) => error instanceof PayloadError && error.code === 'forbidden-type');
+    assert.throws(
+      () => decodeWith(refusing, 'native-bytes-input-responses'),
+      (error: unknown) => error instanceof PayloadError && error.code === 'forbidden-type',
+    );
   });
 });
 

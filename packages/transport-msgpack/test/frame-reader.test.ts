@@ -20,7 +20,10 @@ describe('FrameReader', () => {
   it('hands on a frame inside one chunk as a view of that chunk (no copy)', () => {
     const chunk = new Uint8Array([...frame([1, 2, 3]), ...frame([4])]);
     const payloads = collect(new FrameReader(), [chunk]);
-    assert.deepEqual(payloads.map((p) => [...p]), [[1, 2, 3], [4]]);
+    assert.deepEqual(
+      payloads.map((p) => [...p]),
+      [[1, 2, 3], [4]],
+    );
     assert.equal(payloads[0]!.buffer, chunk.buffer, 'payload must alias the chunk');
   });
 
@@ -28,20 +31,30 @@ describe('FrameReader', () => {
     const stream = new Uint8Array([...frame([9, 8, 7, 6, 5]), ...frame([]), ...frame([42])]);
     for (let cut = 0; cut <= stream.length; cut++) {
       const payloads = collect(new FrameReader(), [stream.subarray(0, cut), stream.subarray(cut)]);
-      assert.deepEqual(payloads.map((p) => [...p]), [[9, 8, 7, 6, 5], [], [42]], `cut at ${cut}`);
+      assert.deepEqual(
+        payloads.map((p) => [...p]),
+        [[9, 8, 7, 6, 5], [], [42]],
+        `cut at ${cut}`,
+      );
     }
   });
 
   it('rejects a header over the cap before allocating, with a FramingError', () => {
     const reader = new FrameReader({ maxFrameBytes: 16 });
-    assert.throws(() => reader.push(new Uint8Array([0, 0, 0, 17]), () => {}), (e: unknown) => e instanceof FramingError && e.code === 'frame-too-large');
+    assert.throws(
+      () => reader.push(new Uint8Array([0, 0, 0, 17]), () => {}),
+      (e: unknown) => e instanceof FramingError && e.code === 'frame-too-large',
+    );
     assert.throws(() => new FrameReader().push(new Uint8Array([0xff, 0xff, 0xff, 0xff]), () => {}), FramingError);
   });
 
   it('reports a stream that ends inside a header or a payload', () => {
     const inHeader = new FrameReader();
     inHeader.push(new Uint8Array([0, 0]), () => {});
-    assert.throws(() => inHeader.end(), (e: unknown) => e instanceof FramingError && e.code === 'truncated-frame' && /header/.test(e.message));
+    assert.throws(
+      () => inHeader.end(),
+      (e: unknown) => e instanceof FramingError && e.code === 'truncated-frame' && /header/.test(e.message),
+    );
     const inPayload = new FrameReader();
     inPayload.push(new Uint8Array([0, 0, 0, 10, 1, 2]), () => {});
     assert.equal(inPayload.pendingBytes, 2);
@@ -74,7 +87,7 @@ describe('FrameReader', () => {
     }
   });
 
-  it('does not allocate a large frame\'s buffer on the strength of its header alone', () => {
+  it("does not allocate a large frame's buffer on the strength of its header alone", () => {
     const reader = new FrameReader();
     const before = process.memoryUsage().arrayBuffers;
     // Announce 60 MiB, send 100 bytes: the reader must not pin 60 MiB.
@@ -88,4 +101,3 @@ describe('FrameReader', () => {
     assert.throws(() => reader.end(), /100 of 62914560 payload bytes/);
   });
 });
-

@@ -14,12 +14,14 @@ const SCANS: Array<[string, (payload: Uint8Array, options: GuardOptions) => { co
   ['guardPayload', guardPayload, 'guard-then-msgpackr'],
   ['guardedDecode', guardedDecode, 'single-pass'],
 ];
-const payloadError = (code: PayloadErrorCode, pattern?: RegExp) => (e: unknown): boolean => {
-  assert.ok(e instanceof PayloadError, `expected a PayloadError, got ${String(e)}`);
-  assert.equal(e.code, code, e.message);
-  if (pattern) assert.match(e.message, pattern);
-  return true;
-};
+const payloadError =
+  (code: PayloadErrorCode, pattern?: RegExp) =>
+  (e: unknown): boolean => {
+    assert.ok(e instanceof PayloadError, `expected a PayloadError, got ${String(e)}`);
+    assert.equal(e.code, code, e.message);
+    if (pattern) assert.match(e.message, pattern);
+    return true;
+  };
 
 /** A request payload whose params.value is `inner` (raw MessagePack bytes), for refusals inside a message. */
 function requestAround(inner: Uint8Array, id: string | number = 5): Uint8Array {
@@ -55,10 +57,13 @@ for (const [scanName, scan, decodePath] of SCANS) {
         ['Error 0x65', new Packr({ moreTypes: true, useRecords: false }).pack(new Error('boom'))],
         ['Set 0x73', new Packr({ moreTypes: true, useRecords: false }).pack(new Set([1, 2]))],
         ['typed array 0x74', new Packr({ moreTypes: true, useRecords: false }).pack(new Float32Array([1]))],
-        ['reference target 0x69 / pointer 0x70', (() => {
-          const shared = { a: 1 };
-          return new Packr({ structuredClone: true, useRecords: false }).pack({ x: shared, y: shared });
-        })()],
+        [
+          'reference target 0x69 / pointer 0x70',
+          (() => {
+            const shared = { a: 1 };
+            return new Packr({ structuredClone: true, useRecords: false }).pack({ x: shared, y: shared });
+          })(),
+        ],
         ['hand-made pointer 0x70', bytes(0xd6, 0x70, 0, 0, 0, 1)],
         ['hand-made record 0x72', bytes(0xd4, 0x72, 0x40, 0x91, 0xa1, 0x61, 0x01)],
       ];
@@ -79,11 +84,14 @@ for (const [scanName, scan, decodePath] of SCANS) {
             adapter: { toWire: (m) => m, fromWire: (v) => ((reached = true), v), binAllowed: true },
           });
           assert.throws(() => codec.decodeMessage(payload), payloadError('forbidden-type'));
-          assert.throws(() => codec.decodeMessage(requestAround(payload)), (e: unknown) => {
-            payloadError('forbidden-type')(e);
-            assert.deepEqual((e as PayloadError).clues, { id: 5, hasMethod: true, hasResultOrError: false });
-            return true;
-          });
+          assert.throws(
+            () => codec.decodeMessage(requestAround(payload)),
+            (e: unknown) => {
+              payloadError('forbidden-type')(e);
+              assert.deepEqual((e as PayloadError).clues, { id: 5, hasMethod: true, hasResultOrError: false });
+              return true;
+            },
+          );
           assert.equal(reached, false, 'a refused payload must never reach the message layer');
         });
       }
@@ -335,8 +343,18 @@ for (const [scanName, scan, decodePath] of SCANS) {
 
     describe('guard: floats', () => {
       it('refuses NaN and the infinities, as float 32 and float 64, and accepts every finite float', () => {
-        const f64 = (x: number) => { const b = new Uint8Array(9); b[0] = 0xcb; new DataView(b.buffer).setFloat64(1, x); return b; };
-        const f32 = (x: number) => { const b = new Uint8Array(5); b[0] = 0xca; new DataView(b.buffer).setFloat32(1, x); return b; };
+        const f64 = (x: number) => {
+          const b = new Uint8Array(9);
+          b[0] = 0xcb;
+          new DataView(b.buffer).setFloat64(1, x);
+          return b;
+        };
+        const f32 = (x: number) => {
+          const b = new Uint8Array(5);
+          b[0] = 0xca;
+          new DataView(b.buffer).setFloat32(1, x);
+          return b;
+        };
         for (const x of [NaN, Infinity, -Infinity]) {
           assert.throws(() => guard(f64(x)), payloadError('non-finite-number', /float 64/), `f64 ${x}`);
           assert.throws(() => guard(f32(x)), payloadError('non-finite-number', /float 32/), `f32 ${x}`);
@@ -384,7 +402,48 @@ function rotateShuffle(keys: string[], i: number): string[] {
 
 /** 2 * pairs distinct 5-byte keys whose FNV-1a hashes (seeded with the length, as KeyBudget's) collide in pairs, found by a birthday search. */
 function collidingKeyPairs(pairs: number): Buffer[] {
-  const found = ["00ya8","0xki6","00ya9","0xki7","00ya6","0xki8","00ya7","0xki9","00yao","0xkia","00yal","0xkib","00yam","0xkic","00yaj","0xkid","00yak","0xkie","00yah","0xkif","00yai","0xkig","00yaf","0xkih","00yag","0xkii","00yad","0xkij","00yae","0xkik","00yab","0xkil","00yac","0xkim","00yaa","0xkio","00yaz","0xkit","00yax","0xkiv"];
+  const found = [
+    '00ya8',
+    '0xki6',
+    '00ya9',
+    '0xki7',
+    '00ya6',
+    '0xki8',
+    '00ya7',
+    '0xki9',
+    '00yao',
+    '0xkia',
+    '00yal',
+    '0xkib',
+    '00yam',
+    '0xkic',
+    '00yaj',
+    '0xkid',
+    '00yak',
+    '0xkie',
+    '00yah',
+    '0xkif',
+    '00yai',
+    '0xkig',
+    '00yaf',
+    '0xkih',
+    '00yag',
+    '0xkii',
+    '00yad',
+    '0xkij',
+    '00yae',
+    '0xkik',
+    '00yab',
+    '0xkil',
+    '00yac',
+    '0xkim',
+    '00yaa',
+    '0xkio',
+    '00yaz',
+    '0xkit',
+    '00yax',
+    '0xkiv',
+  ];
   const fnv = (key: Buffer) => {
     let hash = 0x811c9dc5 ^ key.length;
     for (const byte of key) hash = Math.imul(hash ^ byte, 0x01000193);

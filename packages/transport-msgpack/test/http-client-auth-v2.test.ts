@@ -33,10 +33,12 @@ describe('HTTP client authProvider under an SDK v2 Client', { timeout: LIMIT }, 
     withMock(async (mock, newClient) => {
       const provider = new MemoryOAuthProvider();
       const first = new HttpMsgpackClientTransport(mock.mcpUrl, { authProvider: provider });
-      const error: unknown = await newClient().connect(first).then(
-        () => undefined,
-        (caught: unknown) => caught,
-      );
+      const error: unknown = await newClient()
+        .connect(first)
+        .then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
       assert.ok(error instanceof V2UnauthorizedError, String(error));
       assert.ok(!(error instanceof V1UnauthorizedError), "v2's flow ran, not v1's");
       assert.equal(mock.requests('/.well-known/oauth-protected-resource/mcp').length, 1);
@@ -63,7 +65,10 @@ describe('HTTP client authProvider under an SDK v2 Client', { timeout: LIMIT }, 
       await client.connect(new HttpMsgpackClientTransport(mock.mcpUrl, { authProvider: provider }));
       assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'refreshed' } })), 'refreshed');
       assert.deepEqual(
-        mock.requests('/mcp', 'POST').slice(0, 2).map((request) => [request.authorization, request.outcome]),
+        mock
+          .requests('/mcp', 'POST')
+          .slice(0, 2)
+          .map((request) => [request.authorization, request.outcome]),
         [
           ['Bearer access-1', 'invalid_token'],
           ['Bearer access-2', 'allow'],

@@ -135,7 +135,10 @@ describe('HTTP client authProvider', { timeout: LIMIT }, () => {
     assert.deepEqual(results.map(textOf), texts);
     assert.ok(mock.requests('/mcp', 'POST').filter((request) => request.outcome === 'invalid_token').length >= 3);
     assert.ok(mock.requests('/token').length >= 1);
-    assert.deepEqual(errors.filter((error) => error instanceof StreamableHTTPError), []);
+    assert.deepEqual(
+      errors.filter((error) => error instanceof StreamableHTTPError),
+      [],
+    );
   });
 
   it('POST: a server that answers 401 even after a successful refresh gets a clear error, not a loop', async () => {

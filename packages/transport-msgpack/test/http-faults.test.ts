@@ -43,8 +43,7 @@ for (const kind of serverKinds) {
   describe(`HTTP bad input (${kind})`, { timeout: LIMIT }, () => {
     let server: TestHttpServer;
     let sessionId: string;
-    const post = (body: BodyInit, headers: Record<string, string>) =>
-      fetch(server.url, { method: 'POST', body, headers: { 'mcp-session-id': sessionId, ...headers } });
+    const post = (body: BodyInit, headers: Record<string, string>) => fetch(server.url, { method: 'POST', body, headers: { 'mcp-session-id': sessionId, ...headers } });
 
     before(async () => {
       // A small decode budget (1,024 containers plus one per 8 bytes), so a 64 KiB body can exceed it.

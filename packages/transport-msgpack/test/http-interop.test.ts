@@ -69,9 +69,7 @@ interface RoutedByHand {
 }
 
 /** A node:http server that routes requests to one transport per session by hand, as the SDK's examples do. */
-async function routeByHand<T extends HandRoutedTransport>(
-  make: (options: SessionOptions) => T,
-): Promise<RoutedByHand> {
+async function routeByHand<T extends HandRoutedTransport>(make: (options: SessionOptions) => T): Promise<RoutedByHand> {
   const transports = new Map<string, T>();
   const http: Server = createServer(async (req, res) => {
     const id = req.headers['mcp-session-id'];

@@ -33,11 +33,7 @@ interface Endpoint {
   close(): Promise<void>;
 }
 
-async function ourEndpoint(
-  kind: ServerKind,
-  createServer: () => { connect(t: never): Promise<void>; close(): Promise<void> } = makeV2Server,
-  options: Partial<McpHttpHandlerOptions> = {},
-): Promise<Endpoint> {
+async function ourEndpoint(kind: ServerKind, createServer: () => { connect(t: never): Promise<void>; close(): Promise<void> } = makeV2Server, options: Partial<McpHttpHandlerOptions> = {}): Promise<Endpoint> {
   const handler = new McpHttpHandler({ createServer: createServer as never, ...options });
   const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
   return { url: running.url, close: () => running.close() };
@@ -296,7 +292,15 @@ async function postModern(url: URL, wire: 'msgpack' | 'json', body: Record<strin
       : type === 'application/msgpack'
         ? unpackr.unpack(bytes)
         : type === 'text/event-stream'
-          ? JSON.parse(new TextDecoder().decode(bytes).trim().split('\n').filter((line) => line.startsWith('data:')).at(-1)!.slice(5))
+          ? JSON.parse(
+              new TextDecoder()
+                .decode(bytes)
+                .trim()
+                .split('\n')
+                .filter((line) => line.startsWith('data:'))
+                .at(-1)!
+                .slice(5),
+            )
           : JSON.parse(new TextDecoder().decode(bytes));
   return { status: response.status, reply, type };
 }
@@ -557,7 +561,10 @@ describe('2026-07-28 over HTTP: server instances are reused between requests, on
             await client.close();
           }
         }
-        assert.deepEqual(answers.map((answer) => answer.split(':')[1]), ['first', 'first', 'first', 'second', 'second', 'second']);
+        assert.deepEqual(
+          answers.map((answer) => answer.split(':')[1]),
+          ['first', 'first', 'first', 'second', 'second', 'second'],
+        );
         const instances = new Set(answers.map((answer) => answer.split(':')[0]));
         // Reused: the next call usually finds the instance given back (after its reply, so not always).
         if (reuseServers) assert.ok(instances.size < 6, `answered by ${[...instances].join(', ')}`);

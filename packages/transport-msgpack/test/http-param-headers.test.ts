@@ -81,7 +81,10 @@ async function post(url: URL, wire: Wire, name: string, args: Record<string, unk
 function firstMessage(type: string, bytes: Uint8Array): any {
   if (type.startsWith('application/json')) return JSON.parse(new TextDecoder().decode(bytes));
   if (type.startsWith('text/event-stream')) {
-    const data = new TextDecoder().decode(bytes).split('\n').find((line) => line.startsWith('data:') && line.length > 6);
+    const data = new TextDecoder()
+      .decode(bytes)
+      .split('\n')
+      .find((line) => line.startsWith('data:') && line.length > 6);
     return JSON.parse(data!.slice(5));
   }
   if (type.startsWith('application/msgpack')) return unpackr.unpack(bytes);

@@ -44,10 +44,16 @@ describe('the cost policy (chooseWire)', () => {
   });
 
   it('whatever needs MessagePack goes as MessagePack under cheapest-cpu; smallest and json ignore shape', () => {
-    assert.equal(chooseWire(small, 'cheapest-cpu', table, () => true), 'msgpack');
+    assert.equal(
+      chooseWire(small, 'cheapest-cpu', table, () => true),
+      'msgpack',
+    );
     for (const message of [small, text, records]) {
       assert.equal(chooseWire(message, 'smallest', table, never), 'msgpack');
-      assert.equal(chooseWire(message, 'json', table, () => true), 'json');
+      assert.equal(
+        chooseWire(message, 'json', table, () => true),
+        'json',
+      );
     }
   });
 
@@ -130,20 +136,32 @@ for (const kind of kinds) {
       assert.equal(transport.wire, 'msgpack');
       // The signal rides only where it is needed: on a JSON reply to a MessagePack request (a MessagePack
       // reply says it by its type; a client posts JSON only to a server it knows).
-      assert.ok(seen.every((s) => (s.signal === 'v1') === (s.type === 'application/json' && s.sent === 'application/msgpack')), JSON.stringify(seen));
-      assert.ok(seen.some((s) => s.type === 'application/json' && s.sent === 'application/json' && s.signal === null), JSON.stringify(seen));
+      assert.ok(
+        seen.every((s) => (s.signal === 'v1') === (s.type === 'application/json' && s.sent === 'application/msgpack')),
+        JSON.stringify(seen),
+      );
+      assert.ok(
+        seen.some((s) => s.type === 'application/json' && s.sent === 'application/json' && s.signal === null),
+        JSON.stringify(seen),
+      );
       assert.ok(accepts.at(-1)!.startsWith('application/msgpack;replies=any,'), accepts.at(-1));
       // Requests: initialize (the native-bytes offer, before the server was known) as MessagePack; small
       // requests after it as JSON, since the server said it reads either.
       assert.equal(seen[0]!.sent, 'application/msgpack');
-      assert.ok(seen.slice(1).every((s) => s.sent === 'application/json'), JSON.stringify(seen));
+      assert.ok(
+        seen.slice(1).every((s) => s.sent === 'application/json'),
+        JSON.stringify(seen),
+      );
     });
 
     it("client encoding: 'smallest' posts MessagePack always; replies stay the server's choice", async () => {
       const seen: { sent: string; type: string; signal: string | null }[] = [];
       const { client } = await connect(await serve(), seen, { encoding: 'smallest' });
       await client.listTools();
-      assert.ok(seen.every((s) => s.sent === 'application/msgpack'), JSON.stringify(seen));
+      assert.ok(
+        seen.every((s) => s.sent === 'application/msgpack'),
+        JSON.stringify(seen),
+      );
       assert.equal(seen.at(-1)!.type, 'application/json');
       // A JSON reply to a MessagePack request carries the signal: the client may not know the server yet.
       assert.equal(seen.at(-1)!.signal, 'v1');
@@ -156,11 +174,17 @@ for (const kind of kinds) {
       const image = await callToolNative(client, { name: 'image', arguments: { bytes: 64 } });
       assert.ok((image.content[1] as { data: unknown }).data instanceof Uint8Array);
       // (The 202 to the initialized notification has no body, so no Content-Type.)
-      assert.ok(seen.every((s) => (s.type === 'application/msgpack' || s.type === '') && s.signal === null), JSON.stringify(seen));
+      assert.ok(
+        seen.every((s) => (s.type === 'application/msgpack' || s.type === '') && s.signal === null),
+        JSON.stringify(seen),
+      );
       // Its MessagePack reply to initialize shows a msgpack-v1 server, which reads either request body
       // (SPEC.md 9.2, 0.1.0 included): small requests after it go as JSON, before it as MessagePack.
       assert.equal(seen[0]!.sent, 'application/msgpack');
-      assert.ok(seen.slice(1).some((s) => s.sent === 'application/json'), JSON.stringify(seen));
+      assert.ok(
+        seen.slice(1).some((s) => s.sent === 'application/json'),
+        JSON.stringify(seen),
+      );
       assert.deepEqual(fallbacks, []);
       assert.equal(transport.wire, 'msgpack');
     });
@@ -169,7 +193,10 @@ for (const kind of kinds) {
       const seen: { sent: string; type: string; signal: string | null }[] = [];
       const { client } = await connect(await serve({ encoding: 'smallest' }), seen);
       await client.listTools();
-      assert.ok(seen.filter((s) => s.type !== '').every((s) => s.type === 'application/msgpack'), JSON.stringify(seen));
+      assert.ok(
+        seen.filter((s) => s.type !== '').every((s) => s.type === 'application/msgpack'),
+        JSON.stringify(seen),
+      );
     });
 
     it('streamed replies keep the wire they open with (frame stream for a MessagePack client)', async () => {
@@ -183,8 +210,7 @@ for (const kind of kinds) {
       const url = await serve();
       const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '0.1.0' } } };
       const body = new CanonicalEncoder().encode(initialize) as BodyInit;
-      const post = (extra: Record<string, string>) =>
-        fetch(url, { method: 'POST', headers: { 'content-type': 'application/msgpack', accept: ACCEPT_MSGPACK, ...extra }, body });
+      const post = (extra: Record<string, string>) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/msgpack', accept: ACCEPT_MSGPACK, ...extra }, body });
       const old = await post({});
       assert.equal(old.headers.get('content-type'), 'application/msgpack');
       assert.equal((decode(new Uint8Array(await old.arrayBuffer())) as any).result.serverInfo.name, 'native-bytes-test-server');
@@ -219,8 +245,16 @@ describe('the per-message signal in Accept', () => {
     assert.equal(acceptsPerMessage('application/msgpack, application/json;replies=any'), false, 'on another range it says nothing');
     // A server that does not know the parameter (0.1.0's substring rules, the SDK's, Python's) reads the same wire.
     assert.equal(postResponseWire(MSGPACK_PER_MESSAGE_ACCEPT), 'msgpack');
-    assert.ok(MSGPACK_PER_MESSAGE_ACCEPT.split(',').map((t) => t.trim()).includes('application/json'));
-    assert.ok(MSGPACK_PER_MESSAGE_ACCEPT.split(',').map((t) => t.trim()).includes('text/event-stream'));
+    assert.ok(
+      MSGPACK_PER_MESSAGE_ACCEPT.split(',')
+        .map((t) => t.trim())
+        .includes('application/json'),
+    );
+    assert.ok(
+      MSGPACK_PER_MESSAGE_ACCEPT.split(',')
+        .map((t) => t.trim())
+        .includes('text/event-stream'),
+    );
   });
 });
 

@@ -64,7 +64,10 @@ for (const kind of serverKinds) {
             onprogress: (progress) => seen.push(progress.progress),
           });
           assert.equal(textOf(result), 'counted 20');
-          assert.deepEqual(seen, Array.from({ length: 20 }, (_, i) => i + 1));
+          assert.deepEqual(
+            seen,
+            Array.from({ length: 20 }, (_, i) => i + 1),
+          );
         } finally {
           await client.close();
         }
@@ -103,9 +106,15 @@ for (const kind of serverKinds) {
         const { client } = await connect(server.url, wire);
         try {
           const texts = await Promise.all(Array.from({ length: 24 }, (_, i) => client.callTool({ name: 'echo', arguments: { text: `n${i}` } })));
-          assert.deepEqual(texts.map(textOf), Array.from({ length: 24 }, (_, i) => `n${i}`));
+          assert.deepEqual(
+            texts.map(textOf),
+            Array.from({ length: 24 }, (_, i) => `n${i}`),
+          );
           await new Promise((resolve) => setImmediate(resolve));
-          assert.deepEqual(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message), []);
+          assert.deepEqual(
+            warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message),
+            [],
+          );
         } finally {
           process.off('warning', onWarning);
           await client.close();
@@ -120,10 +129,10 @@ for (const kind of serverKinds) {
             changed++;
           });
           await waitUntil(() => server.handler.openStreamCount >= 1, 'the GET stream to open');
-          await client.callTool({ name: 'add-tool', arguments: { name: `extra-${wire}-${kind.replace(":", "-")}` } });
+          await client.callTool({ name: 'add-tool', arguments: { name: `extra-${wire}-${kind.replace(':', '-')}` } });
           await waitUntil(() => changed >= 1, 'tools/list_changed');
           const tools = await client.listTools();
-          assert.ok(tools.tools.some((tool) => tool.name === `extra-${wire}-${kind.replace(":", "-")}`));
+          assert.ok(tools.tools.some((tool) => tool.name === `extra-${wire}-${kind.replace(':', '-')}`));
         } finally {
           await client.close();
         }

@@ -72,8 +72,7 @@ async function connectClient(url: URL, fetchFn?: typeof fetch): Promise<{ client
 }
 
 /** A client that never gets a GET stream (the server "answers" 405, as one without it would). */
-const fetchWithoutGetStream: typeof fetch = (input, init) =>
-  init?.method === 'GET' ? Promise.resolve(new Response(null, { status: 405 })) : fetch(input, init);
+const fetchWithoutGetStream: typeof fetch = (input, init) => (init?.method === 'GET' ? Promise.resolve(new Response(null, { status: 405 })) : fetch(input, init));
 
 for (const kind of serverKinds) {
   describe(`HTTP session expiry (${kind})`, { timeout: LIMIT }, () => {

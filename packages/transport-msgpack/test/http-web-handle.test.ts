@@ -14,9 +14,10 @@ const decoder = new Decoder({ maxBinLength: 1 << 20, maxStrLength: 1 << 20 });
 async function session(handler: McpHttpHandler, wire: 'json' | 'msgpack'): Promise<(message: unknown) => Promise<unknown>> {
   let id: string | undefined;
   const post = async (message: unknown) => {
-    const headers: Record<string, string> = wire === 'json'
-      ? { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
-      : { host: '127.0.0.1', 'content-type': 'application/msgpack', accept: MSGPACK_CLIENT_ACCEPT };
+    const headers: Record<string, string> =
+      wire === 'json'
+        ? { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+        : { host: '127.0.0.1', 'content-type': 'application/msgpack', accept: MSGPACK_CLIENT_ACCEPT };
     if (id) Object.assign(headers, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' });
     const { Encoder } = await import('@msgpack/msgpack');
     const body = wire === 'json' ? JSON.stringify(message) : new Encoder().encode(message);
@@ -58,8 +59,7 @@ describe('McpHttpHandler.handle() as a web fetch handler', { timeout: 30_000 }, 
 
 describe('McpHttpHandler: Host and Origin checked once per request, before anything else', { timeout: 30_000 }, () => {
   const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const request = (headers: Record<string, string>, message: unknown = initialize) =>
-    new Request(URL_, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(message) });
+  const request = (headers: Record<string, string>, message: unknown = initialize) => new Request(URL_, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(message) });
 
   it('a refused request makes no server instance, on every route', async () => {
     let made = 0;
@@ -113,9 +113,10 @@ describe('McpHttpHandler: a failure on the server side is a JSON-RPC internal er
     it(`${wire}: createServer throwing answers 500 with -32603 and the reason, in the wire the client accepts`, async () => {
       const handler = failing();
       try {
-        const headers: Record<string, string> = wire === 'json'
-          ? { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
-          : { host: '127.0.0.1', 'content-type': 'application/msgpack', accept: MSGPACK_CLIENT_ACCEPT };
+        const headers: Record<string, string> =
+          wire === 'json'
+            ? { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+            : { host: '127.0.0.1', 'content-type': 'application/msgpack', accept: MSGPACK_CLIENT_ACCEPT };
         const { Encoder } = await import('@msgpack/msgpack');
         const body = wire === 'json' ? JSON.stringify(initialize) : new Encoder().encode(initialize);
         const response = await handler.handle(new Request(URL_, { method: 'POST', headers, body }), { localAddress: '127.0.0.1' });

@@ -32,7 +32,11 @@ describe('wireDecision: what an answer to a MessagePack POST says', () => {
     ['404 JSON error with our id (an ended session)', { status: 404, type: 'application/json', json: { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } } }, undefined],
     ['401 (authorization comes first)', { status: 401, type: 'application/json' }, undefined],
     ['500 text/plain', { status: 500, type: 'text/plain' }, undefined],
-    ['200 JSON error with an id (the server read the request)', { status: 200, type: 'application/json', json: { jsonrpc: '2.0', id: 3, error: { code: -32700, message: 'x' } } }, { wire: 'json', reason: 'json-reply', resend: false }],
+    [
+      '200 JSON error with an id (the server read the request)',
+      { status: 200, type: 'application/json', json: { jsonrpc: '2.0', id: 3, error: { code: -32700, message: 'x' } } },
+      { wire: 'json', reason: 'json-reply', resend: false },
+    ],
     ['202 with no body', { status: 202, type: undefined }, undefined],
   ];
   for (const [name, answer, expected] of rows) {

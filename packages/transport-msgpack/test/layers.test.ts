@@ -128,10 +128,13 @@ describe('the runtime rule', () => {
   });
 
   it('catches a probe and a node: import (the check itself)', () => {
-    const probes = ["import { isBun } from '../runtime/current.js';", 'const bun = typeof Bun !== "undefined";', 'if (process.versions.bun) {}', "const d = (globalThis as any).Deno;"];
-    for (const line of probes) assert.ok(RUNTIME_PROBES.some((probe) => probe.test(withoutComments(line))), line);
+    const probes = ["import { isBun } from '../runtime/current.js';", 'const bun = typeof Bun !== "undefined";', 'if (process.versions.bun) {}', 'const d = (globalThis as any).Deno;'];
+    for (const line of probes)
+      assert.ok(
+        RUNTIME_PROBES.some((probe) => probe.test(withoutComments(line))),
+        line,
+      );
     assert.ok(NODE_IMPORT().test("import { randomUUID } from 'node:crypto';"));
     assert.ok(!RUNTIME_PROBES.some((probe) => probe.test(withoutComments('// on Bun, typeof Bun is an object'))), 'a comment is not a probe');
   });
 });
-

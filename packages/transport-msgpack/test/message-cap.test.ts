@@ -64,8 +64,7 @@ describe('maxMessageBytes on the HTTP server', () => {
 describe('maxMessageBytes on the HTTP client', () => {
   /** The error the client reports for a MessagePack reply stream whose first frame announces `length` bytes. */
   async function errorFor(options: { maxMessageBytes?: number; maxFrameBytes?: number }, length: number): Promise<string> {
-    const reply = () =>
-      new Response(new Uint8Array([...header(length), ...new Uint8Array(length)]), { status: 200, headers: { 'content-type': MSGPACK_STREAM_MEDIA_TYPE } });
+    const reply = () => new Response(new Uint8Array([...header(length), ...new Uint8Array(length)]), { status: 200, headers: { 'content-type': MSGPACK_STREAM_MEDIA_TYPE } });
     const transport = new HttpMsgpackClientTransport(new URL('http://127.0.0.1:1/mcp'), { wire: 'msgpack', fetch: async () => reply(), ...options });
     const reported = new Promise<string>((resolve) => {
       transport.onerror = (error) => resolve(error.message);
@@ -118,7 +117,11 @@ describe('receive limits, checked once when a transport is made', () => {
   for (const [name, make] of Object.entries(makers)) {
     it(`${name}: a RangeError naming the option`, () => {
       for (const [limits, message] of name === 'frame reader' ? bad : [...bad, ...badDecoding]) {
-        assert.throws(() => make(limits), (error: unknown) => error instanceof RangeError && message.test(error.message), JSON.stringify(limits));
+        assert.throws(
+          () => make(limits),
+          (error: unknown) => error instanceof RangeError && message.test(error.message),
+          JSON.stringify(limits),
+        );
       }
       if (name !== 'frame reader') assert.doesNotThrow(() => make({ maxMessageBytes: 1024, maxDepth: 16, decodeBudget: { base: Number.POSITIVE_INFINITY, bytesPerContainer: 4 } }));
     });

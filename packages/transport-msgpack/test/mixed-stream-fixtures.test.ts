@@ -72,9 +72,19 @@ describe('golden mixed streams (SPEC.md 7.4)', () => {
     it(`${stream.name}: MixedReader gives the same messages cut at every byte boundary, byte by byte, and in 300 random chunkings`, () => {
       const whole = readInChunks(stream.bytes, []);
       assert.equal(whole.length, expected(stream).length);
-      assert.deepEqual(whole.map(([kind]) => kind), expected(stream).map((m) => m.kind));
+      assert.deepEqual(
+        whole.map(([kind]) => kind),
+        expected(stream).map((m) => m.kind),
+      );
       for (let i = 1; i < stream.bytes.length; i++) assert.deepEqual(readInChunks(stream.bytes, [i]), whole, `cut at ${i}`);
-      assert.deepEqual(readInChunks(stream.bytes, Array.from({ length: stream.bytes.length - 1 }, (_, i) => i + 1)), whole, 'byte by byte');
+      assert.deepEqual(
+        readInChunks(
+          stream.bytes,
+          Array.from({ length: stream.bytes.length - 1 }, (_, i) => i + 1),
+        ),
+        whole,
+        'byte by byte',
+      );
       const random = seededRandom(20);
       for (let round = 0; round < 300; round++) {
         const cuts = randomCuts(random, stream.bytes.length, 1 + Math.floor(random() * 40));
@@ -88,7 +98,11 @@ describe('golden mixed streams (SPEC.md 7.4)', () => {
     for (const end of [10, bytes.indexOf(0x0a) + 3, bytes.length - 1]) {
       const reader = new MixedReader();
       reader.push(bytes.subarray(0, end), () => {});
-      assert.throws(() => reader.end(), (e: { code?: string }) => e.code === 'truncated-frame', `end at ${end}`);
+      assert.throws(
+        () => reader.end(),
+        (e: { code?: string }) => e.code === 'truncated-frame',
+        `end at ${end}`,
+      );
     }
   });
 });
@@ -99,12 +113,7 @@ describe('the stdio client transport reads the golden server-to-client stream, h
   // What the application sees: the acceptance taken off the initialize result, the wire selected just before it.
   const acceptIndex = messages.findIndex((m) => 'result' in m && (m.result as { _meta?: unknown })._meta !== undefined);
   const { _meta: _ours, ...initializeResult } = (messages[acceptIndex] as { result: Record<string, unknown> }).result;
-  const events = [
-    ...messages.slice(0, acceptIndex),
-    { wire: 'msgpack', reason: 'upgrade-accepted' },
-    { ...messages[acceptIndex], result: initializeResult },
-    ...messages.slice(acceptIndex + 1),
-  ];
+  const events = [...messages.slice(0, acceptIndex), { wire: 'msgpack', reason: 'upgrade-accepted' }, { ...messages[acceptIndex], result: initializeResult }, ...messages.slice(acceptIndex + 1)];
 
   async function readThrough(cuts: number[]): Promise<void> {
     const c = clientOnPipes();

@@ -8,14 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, it } from 'node:test';
 import { decode } from '@msgpack/msgpack';
 import { Client as V2Client } from '@modelcontextprotocol/client';
-import {
-  NATIVE_BYTES_CAPABILITY,
-  NATIVE_BYTES_EXTENSION,
-  StdioMsgpackClientTransport,
-  StdioMsgpackServerTransport,
-  callToolNative,
-  type SpawnFunction,
-} from 'mcp-msgpack-transport';
+import { NATIVE_BYTES_CAPABILITY, NATIVE_BYTES_EXTENSION, StdioMsgpackClientTransport, StdioMsgpackServerTransport, callToolNative, type SpawnFunction } from 'mcp-msgpack-transport';
 import { CanonicalEncoder, FrameReader, NativeBytesAdapter } from 'mcp-msgpack-transport/wire';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { clientTransport, createMediaClient, inProcessPair, withTimeout } from './fixtures/native-helpers.js';

@@ -8,16 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  HttpMsgpackClientTransport,
-  McpHttpHandler,
-  NATIVE_BYTES_CAPABILITY,
-  callToolNative,
-  listenBun,
-  listenNode,
-  nativeBytesPlaceholders,
-  readResourceNative,
-} from 'mcp-msgpack-transport';
+import { HttpMsgpackClientTransport, McpHttpHandler, NATIVE_BYTES_CAPABILITY, callToolNative, listenBun, listenNode, nativeBytesPlaceholders, readResourceNative } from 'mcp-msgpack-transport';
 import { countBase64, createMediaClient, withTimeout } from './fixtures/native-helpers.js';
 import { createNativeServer, digest, mediaBytes } from './fixtures/native-tools.js';
 
@@ -41,7 +32,10 @@ function countingFetch(counter: { bytes: number; types: string[] }): typeof fetc
     if (response.body && init?.method === 'POST') {
       counter.types.push(response.headers.get('content-type') ?? '');
       const copy = response.clone();
-      void copy.arrayBuffer().then((b) => (counter.bytes += b.byteLength), () => {});
+      void copy.arrayBuffer().then(
+        (b) => (counter.bytes += b.byteLength),
+        () => {},
+      );
     }
     return response;
   }) as typeof fetch;
@@ -85,7 +79,10 @@ for (const kind of kinds) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       const wire = counter.bytes - before;
       assert.ok(wire >= SIZE && wire < SIZE + 4096, `the response carried ${wire} bytes for a ${SIZE}-byte image`);
-      assert.ok(counter.types.filter((t) => t !== '').every((t) => t.includes('msgpack')), counter.types.join(', '));
+      assert.ok(
+        counter.types.filter((t) => t !== '').every((t) => t.includes('msgpack')),
+        counter.types.join(', '),
+      );
       assert.equal(imageData(await client.callTool({ name: 'image', arguments: { bytes: SIZE } })), base64);
       const resource = await readResourceNative(client, { uri: `media://image/${MiB}` });
       assert.ok(sameBytes((resource.contents[0] as { blob: unknown }).blob, mediaBytes(MiB, 6)));
@@ -115,7 +112,7 @@ for (const kind of kinds) {
       });
     }
 
-    it('a stateless server never confirms, and still sends the helpers\' media as base64', async () => {
+    it("a stateless server never confirms, and still sends the helpers' media as base64", async () => {
       const url = await serve(kind, true);
       const client = await connect(new HttpMsgpackClientTransport(url, { nativeBytes: true }));
       assert.equal(client.getServerCapabilities()?.experimental?.[NATIVE_BYTES_CAPABILITY], undefined);
@@ -152,7 +149,11 @@ describe("native bytes against the SDK's own Streamable HTTP server", { timeout:
     const client = await connect(transport);
     assert.equal(transport.wire, 'json');
     assert.equal(client.getServerCapabilities()?.experimental?.[NATIVE_BYTES_CAPABILITY], undefined);
-    assert.deepEqual(seenCapabilities.map((c) => (c as { experimental?: unknown }).experimental), [undefined], 'not offered on JSON');
+    assert.deepEqual(
+      seenCapabilities.map((c) => (c as { experimental?: unknown }).experimental),
+      [undefined],
+      'not offered on JSON',
+    );
     const bytes = 200_000;
     const plain = await client.callTool({ name: 'cached-image-base64', arguments: { bytes } });
     assert.equal(imageData(plain), Buffer.from(mediaBytes(bytes)).toString('base64'));

@@ -6,15 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
-import {
-  callToolNative,
-  HttpMsgpackClientTransport,
-  listenBun,
-  listenNode,
-  McpHttpHandler,
-  StdioMsgpackClientTransport,
-  type NativeImageContent,
-} from 'mcp-msgpack-transport';
+import { callToolNative, HttpMsgpackClientTransport, listenBun, listenNode, McpHttpHandler, StdioMsgpackClientTransport, type NativeImageContent } from 'mcp-msgpack-transport';
 import { serverKinds } from './fixtures/http-helpers.js';
 import { closeQuietly, fixture } from './fixtures/stdio-helpers.js';
 import { createV2Server, V2_IMAGE } from './fixtures/v2-server.js';

@@ -240,7 +240,10 @@ describe('the adapter on 2026-07-28: negotiated per request, no session', () => 
     const inputRequired = {
       jsonrpc: '2.0',
       id: 1,
-      result: { resultType: 'input_required', inputRequests: { ask: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: image(nativeImage(bytes, 'image/png').data) }], maxTokens: 9 } } } },
+      result: {
+        resultType: 'input_required',
+        inputRequests: { ask: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: image(nativeImage(bytes, 'image/png').data) }], maxTokens: 9 } } },
+      },
     } as unknown as JSONRPCMessage;
     assert.equal((server.toWire(inputRequired, 'msgpack') as any).result.inputRequests.ask.params.messages[0].content.data, bytes);
   });

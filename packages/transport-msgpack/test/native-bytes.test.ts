@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  NATIVE_BYTES_CAPABILITY,
-  callToolNative,
-  configureNativeBytes,
-  getPromptNative,
-  nativeBytesPlaceholders,
-  readResourceNative,
-} from 'mcp-msgpack-transport';
+import { NATIVE_BYTES_CAPABILITY, callToolNative, configureNativeBytes, getPromptNative, nativeBytesPlaceholders, readResourceNative } from 'mcp-msgpack-transport';
 import { clientTransport, countBase64, createMediaClient, inProcessPair, withTimeout, type InProcessPair } from './fixtures/native-helpers.js';
 import { createNativeServer, digest, mediaBytes } from './fixtures/native-tools.js';
 
@@ -23,9 +16,7 @@ interface Setup {
 
 const open: Client[] = [];
 
-async function connect(
-  opts: { wire?: 'msgpack' | 'json'; client?: boolean | { negotiate: boolean }; server?: boolean | { negotiate: boolean }; answerBytes?: number } = {},
-): Promise<Setup> {
+async function connect(opts: { wire?: 'msgpack' | 'json'; client?: boolean | { negotiate: boolean }; server?: boolean | { negotiate: boolean }; answerBytes?: number } = {}): Promise<Setup> {
   const pair = inProcessPair(createNativeServer(), { nativeBytes: opts.server ?? true });
   const { client, sampling } = createMediaClient(opts.answerBytes ?? 1000);
   open.push(client);
@@ -41,7 +32,7 @@ function assertBytes(actual: unknown, expected: Uint8Array, what = 'bytes'): voi
 }
 
 function imageOf(result: unknown): { data: unknown; mimeType: string } {
-  const block = ((result as { content: { type: string }[] }).content).find((b) => b.type === 'image');
+  const block = (result as { content: { type: string }[] }).content.find((b) => b.type === 'image');
   assert.ok(block, 'an image block');
   return block as unknown as { data: unknown; mimeType: string };
 }
@@ -218,10 +209,7 @@ describe('native bytes: placeholders', { timeout: TEST_TIMEOUT }, () => {
   it('a result sent after its bytes expired becomes a clear error, and nothing is left behind', async () => {
     const { client } = await connect();
     configureNativeBytes({ ttlMs: 30 });
-    await assert.rejects(
-      client.callTool({ name: 'slow-image', arguments: { bytes: 1000, waitMs: 120 } }),
-      (error: Error) => /native bytes for placeholder mcpNB\w+ are gone/.test(error.message),
-    );
+    await assert.rejects(client.callTool({ name: 'slow-image', arguments: { bytes: 1000, waitMs: 120 } }), (error: Error) => /native bytes for placeholder mcpNB\w+ are gone/.test(error.message));
     assert.deepEqual(nativeBytesPlaceholders.size, { entries: 0, bytes: 0 });
     // The connection goes on.
     const ok = await callToolNative(client, { name: 'image', arguments: { bytes: 10 } });

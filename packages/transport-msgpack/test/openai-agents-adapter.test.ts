@@ -28,7 +28,10 @@ describe('OpenAIAgentsMcpServer', { timeout: 60_000 }, () => {
       try {
         assert.equal(transport.wire, 'msgpack');
         const tools = await server.listTools();
-        assert.ok(tools.some((tool) => tool.name === 'image' && tool.inputSchema.type === 'object'), tools.map((t) => t.name).join());
+        assert.ok(
+          tools.some((tool) => tool.name === 'image' && tool.inputSchema.type === 'object'),
+          tools.map((t) => t.name).join(),
+        );
 
         const text = await server.callTool('large-object', { seed: 3 });
         assert.deepEqual(text, [{ type: 'text', text: 'object 3' }]);

@@ -61,10 +61,7 @@ const message: fc.Arbitrary<JSONRPCMessage> = fc.oneof(
   fc.record({ jsonrpc: fc.constant('2.0' as const), id, method: fc.string({ maxLength: 20 }), params: object.chain((p) => meta.map((m) => ({ ...p, _meta: m }))) }),
   fc.record({ jsonrpc: fc.constant('2.0' as const), method: fc.string({ maxLength: 20 }), params: object }, { requiredKeys: ['jsonrpc', 'method'] }),
   fc.record({ jsonrpc: fc.constant('2.0' as const), id, result: object }),
-  fc.record(
-    { jsonrpc: fc.constant('2.0' as const), id, error: fc.record({ code: fc.integer(), message: text, data: jsonLike }, { requiredKeys: ['code', 'message'] }) },
-    { requiredKeys: ['jsonrpc', 'error'] },
-  ),
+  fc.record({ jsonrpc: fc.constant('2.0' as const), id, error: fc.record({ code: fc.integer(), message: text, data: jsonLike }, { requiredKeys: ['code', 'message'] }) }, { requiredKeys: ['jsonrpc', 'error'] }),
 ) as fc.Arbitrary<JSONRPCMessage>;
 
 /** Cuts `bytes` at the given offsets (any order, duplicates allowed) into chunks. */

@@ -64,7 +64,10 @@ describe('our clients on their defaults against a Python SDK server', { skip: av
     try {
       await client.connect(transport, CONNECT);
       assert.equal(client.getServerVersion()?.name, 'py-test-server');
-      assert.deepEqual((await client.listTools(undefined, CALL)).tools.map((t) => t.name), ['echo']);
+      assert.deepEqual(
+        (await client.listTools(undefined, CALL)).tools.map((t) => t.name),
+        ['echo'],
+      );
       assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'from Python ✓' } }, undefined, CALL)), 'from Python ✓');
       assert.equal(transport.wire, 'json');
       assert.deepEqual(selections, [{ wire: 'json', reason: 'upgrade-not-accepted' }]);
@@ -92,7 +95,10 @@ describe('our clients on their defaults against a Python SDK server', { skip: av
       assert.equal(transport.wire, 'json');
       assert.deepEqual(selections, [{ wire: 'json', reason: 'bad-request', status: 400 }]);
       assert.match(accepts[0]!, /^application\/msgpack;replies=any,/, 'the first POST offered per-message replies');
-      assert.ok(accepts.slice(1).every((a) => a === 'application/json, text/event-stream'), JSON.stringify(accepts));
+      assert.ok(
+        accepts.slice(1).every((a) => a === 'application/json, text/event-stream'),
+        JSON.stringify(accepts),
+      );
     } finally {
       await closeQuietly(client);
     }
@@ -155,7 +161,10 @@ for (const kind of isBun ? (['node:http', 'Bun.serve'] as const) : (['node:http'
           assert.ok(bodies.length >= 4, JSON.stringify(seen));
           // JSON text only (the -32022 that sends its server/discover probe to initialize is a JSON body too), and
           // none of it carries the per-message signal, which only a client asking for MessagePack can get.
-          assert.ok(bodies.every((s) => /^(application\/json|text\/event-stream)/.test(s.type) && s.signal === null && s.vary === 'Accept, Content-Type'), JSON.stringify(seen));
+          assert.ok(
+            bodies.every((s) => /^(application\/json|text\/event-stream)/.test(s.type) && s.signal === null && s.vary === 'Accept, Content-Type'),
+            JSON.stringify(seen),
+          );
           const replies = bodies.filter((s) => s.type.startsWith(enableJsonResponse ? 'application/json' : 'text/event-stream'));
           assert.ok(replies.length >= 3, JSON.stringify(seen));
         } finally {

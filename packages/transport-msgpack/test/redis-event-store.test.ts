@@ -67,7 +67,10 @@ describe('RedisEventStore', { skip: redisMissing, timeout: 60_000 }, () => {
       const named = (name: string) => fields[fields.findIndex((field) => field.toString() === name) + 1];
       const pieces: Buffer[] = [named('m')!];
       for (let i = 1; named(`m${i}`) && fields.some((field) => field.toString() === `m${i}`); i++) pieces.push(named(`m${i}`)!);
-      assert.ok(pieces.some((piece) => piece.equals(bytes)), 'the media bytes are one field of their own, as they are');
+      assert.ok(
+        pieces.some((piece) => piece.equals(bytes)),
+        'the media bytes are one field of their own, as they are',
+      );
       const payload = Buffer.concat(pieces);
       assert.ok(payload.length < bytes.length + 200, `payload of ${payload.length} bytes: not base64`);
       const decoded = new Decoder().decode(payload) as { result: { content: { data: unknown }[] } };
@@ -81,7 +84,10 @@ describe('RedisEventStore', { skip: redisMissing, timeout: 60_000 }, () => {
       const replayed: [string, JSONRPCMessage][] = [];
       const streamId = await store.replayEventsAfter(prime, { send: async (id, message) => void replayed.push([id, message]) });
       assert.equal(streamId, 's1');
-      assert.deepEqual(replayed.map(([id]) => id), [first, last]);
+      assert.deepEqual(
+        replayed.map(([id]) => id),
+        [first, last],
+      );
       const media = (replayed[1]![1] as unknown as { result: { content: { data: unknown }[] } }).result.content[0]!.data;
       assert.ok(media instanceof Uint8Array && Buffer.from(media).equals(bytes));
     } finally {
@@ -126,7 +132,10 @@ describe('RedisEventStore', { skip: redisMissing, timeout: 60_000 }, () => {
         const replayed = await take(resumed, 1);
         fleet.gate.open(); // instance A replies now, after B has started following
         const rest = [...replayed, ...(await take(resumed, 10))];
-        assert.deepEqual(rest.map((event) => progressOf(event) ?? event.message?.id), [2, 3, 7]);
+        assert.deepEqual(
+          rest.map((event) => progressOf(event) ?? event.message?.id),
+          [2, 3, 7],
+        );
         assert.equal(rest[0]!.id, seen[2]!.id, 'the first event after the resumed one, with its own id');
         assert.deepEqual(rest[2]!.message!.result, { content: [{ type: 'text', text: 'did 3 steps' }] });
         assert.equal(new Set(rest.map((event) => event.id)).size, 3, 'every event once, each with an id');
@@ -144,8 +153,14 @@ describe('RedisEventStore', { skip: redisMissing, timeout: 60_000 }, () => {
         // Instance A "dies": its liveness key is gone and it never replies (the gate stays shut).
         await fleet.stores[0]!.close();
         const rest = await take(streamEvents((await get(b, wire, seen[2]!.id)).body!, wire), 10);
-        assert.deepEqual(rest.map((event) => progressOf(event) ?? event.message?.id), [3, 4, 8]);
-        assert.deepEqual(rest.slice(0, 2).map((event) => event.id), seen.slice(3).map((event) => event.id));
+        assert.deepEqual(
+          rest.map((event) => progressOf(event) ?? event.message?.id),
+          [3, 4, 8],
+        );
+        assert.deepEqual(
+          rest.slice(0, 2).map((event) => event.id),
+          seen.slice(3).map((event) => event.id),
+        );
         const error = rest[2]!.message!.error!;
         assert.equal(error.code, STREAM_LOST_ERROR_CODE);
         assert.match(error.message, /stopped before replying/);
@@ -188,11 +203,17 @@ describe('RedisEventStore', { skip: redisMissing, timeout: 60_000 }, () => {
         const standalone = streamEvents((await get(a, wire, undefined, sessionId)).body!, wire);
         for (let n = 1; n <= 3; n++) await fleet.servers[0]!.server.sendLoggingMessage({ level: 'info', data: `note ${n}` });
         const seen = await take(standalone, 3);
-        assert.deepEqual(seen.map((event) => (event.message?.params as { data: string } | undefined)?.data), ['note 1', 'note 2', 'note 3']);
+        assert.deepEqual(
+          seen.map((event) => (event.message?.params as { data: string } | undefined)?.data),
+          ['note 1', 'note 2', 'note 3'],
+        );
 
         const resumed = streamEvents((await get(b, wire, seen[0]!.id, sessionId)).body!, wire);
         const replayed = await take(resumed, 2);
-        assert.deepEqual(replayed.map((event) => event.id), [seen[1]!.id, seen[2]!.id]);
+        assert.deepEqual(
+          replayed.map((event) => event.id),
+          [seen[1]!.id, seen[2]!.id],
+        );
         await fleet.stores[0]!.close(); // the session's instance is gone: nothing more will come
         assert.deepEqual(await take(resumed, 10), []);
       } finally {

@@ -143,7 +143,10 @@ describe('RedisEventStore when Redis fails', { skip: redisMissing, timeout: 90_0
 
         // A call made while Redis is away is answered all the same (not resumable: no priming event).
         const during = await take(streamEvents((await post(handler, wire, stepsCall(6, 1))).body!, wire), 10);
-        assert.deepEqual(during.map((event) => progressOf(event) ?? event.message?.id), [1, 6]);
+        assert.deepEqual(
+          during.map((event) => progressOf(event) ?? event.message?.id),
+          [1, 6],
+        );
         assert.ok(during.every((event) => event.id === undefined));
 
         redis.resume();

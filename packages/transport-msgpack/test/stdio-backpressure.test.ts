@@ -86,7 +86,12 @@ for (const wire of ['msgpack', 'json'] as const) {
       const stdout = new PassThrough({ highWaterMark: 1 * KiB });
       const transport = new StdioMsgpackServerTransport(new PassThrough(), stdout, { wire });
       await transport.start();
-      const sends = Array.from({ length: 20 }, (_, i) => transport.send(numbered(i, 4 * KiB)).then(() => 'sent', (e: Error) => e.message));
+      const sends = Array.from({ length: 20 }, (_, i) =>
+        transport.send(numbered(i, 4 * KiB)).then(
+          () => 'sent',
+          (e: Error) => e.message,
+        ),
+      );
       await settle();
       await transport.close();
       const outcomes = await withTimeout(Promise.all(sends), 5000, 'sends after close');
@@ -125,9 +130,7 @@ describe('stdio backpressure over a real pipe: a stopped child', { skip: process
       const random = seededRandom(7);
       const texts = Array.from({ length: 24 }, (_, i) => `${i}:` + String.fromCharCode(65 + i).repeat(Math.floor(random() * 300 * KiB) + 1));
       let resolved = 0;
-      const sends = texts.map((text, i) =>
-        transport!.send({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'echo', arguments: { text } } }).then(() => void resolved++),
-      );
+      const sends = texts.map((text, i) => transport!.send({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'echo', arguments: { text } } }).then(() => void resolved++));
       await new Promise((resolve) => setTimeout(resolve, 100));
       // A pipe holds about 64 KiB: with the child stopped, most sends cannot have gone out.
       assert.ok(resolved < texts.length / 2, `${resolved} of ${texts.length} sends resolved while the child was stopped`);

@@ -4,15 +4,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { FramingError, PayloadError } from 'mcp-msgpack-transport';
-import {
-  frame,
-  frameOf,
-  HUGE_NESTED_HEADERS,
-  nestedArrays,
-  PROTO_MAP,
-  REGEXP_EXT,
-  requestWithRawParams,
-} from './fixtures/stdio-bytes.js';
+import { frame, frameOf, HUGE_NESTED_HEADERS, nestedArrays, PROTO_MAP, REGEXP_EXT, requestWithRawParams } from './fixtures/stdio-bytes.js';
 import { faultHarness, type FaultHarness } from './fixtures/stdio-fault-harness.js';
 import { seededRandom, waitUntil, withTimeout } from './fixtures/stdio-helpers.js';
 
@@ -114,7 +106,10 @@ describe('stdio server transport, msgpack-v1: payload errors are answered and th
     assert.deepEqual((await h.ping(1)).result, {});
     assert.equal(h.errors.length, 2);
     assert.ok(h.errors.every((e) => e instanceof PayloadError && e.code === 'not-json-rpc'));
-    assert.deepEqual(h.replies.map((r) => r.id), [1]);
+    assert.deepEqual(
+      h.replies.map((r) => r.id),
+      [1],
+    );
   });
 
   const refused: Array<{ name: string; params: Uint8Array | number[]; code: string; message: RegExp }> = [
@@ -145,18 +140,14 @@ describe('stdio server transport, msgpack-v1: payload errors are answered and th
 
   it('a payload error in the middle of a chunk loses nothing around it', TEST, async () => {
     const h = await harness('msgpack');
-    h.stdin.write(
-      Buffer.concat([
-        frameOf({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-        frame(requestWithRawParams(2, 'ping', REGEXP_EXT)),
-        frame([]),
-        frameOf({ jsonrpc: '2.0', id: 3, method: 'ping' }),
-      ]),
-    );
+    h.stdin.write(Buffer.concat([frameOf({ jsonrpc: '2.0', id: 1, method: 'ping' }), frame(requestWithRawParams(2, 'ping', REGEXP_EXT)), frame([]), frameOf({ jsonrpc: '2.0', id: 3, method: 'ping' })]));
     assert.deepEqual((await h.reply(3)).result, {});
     assert.deepEqual((await h.reply(1)).result, {});
     assert.equal((await h.reply(2)).error?.code, -32700);
-    assert.deepEqual(h.errors.map((e) => (e as PayloadError).code), ['forbidden-type', 'empty-payload']);
+    assert.deepEqual(
+      h.errors.map((e) => (e as PayloadError).code),
+      ['forbidden-type', 'empty-payload'],
+    );
   });
 });
 
@@ -196,7 +187,10 @@ describe('stdio server transport, JSON mode', () => {
     h.stdin.write('{"jsonrpc":"2.0", oops}\n');
     assert.deepEqual((await h.ping(5)).result, {});
     assertOnly(h.errors, PayloadError, 'malformed-json');
-    assert.deepEqual(h.replies.map((r) => r.id), [5]);
+    assert.deepEqual(
+      h.replies.map((r) => r.id),
+      [5],
+    );
   });
 
   it('JSON that is not JSON-RPC, with an id: -32600 for that id', TEST, async () => {

@@ -49,7 +49,10 @@ describe('mixed stream, server side', () => {
     const written = s.mixed();
     assert.deepEqual(kinds(written), ['line', 'line', 'frame', 'line']);
     assert.deepEqual(written[0]!.message.result._meta, ACCEPT_MIXED);
-    assert.deepEqual(written.slice(1).map((m) => m.message), [small('tiny'), small(LONG), small('tiny again')]);
+    assert.deepEqual(
+      written.slice(1).map((m) => m.message),
+      [small('tiny'), small(LONG), small('tiny again')],
+    );
     // The client's messages, lines and frames back to back in one chunk.
     const incoming = [small('a'), { jsonrpc: '2.0', id: 2, method: 'ping' }, small(LONG), { jsonrpc: '2.0', id: 3, method: 'ping' }];
     s.input.write(Buffer.concat([line(incoming[0]), frameOf(incoming[1]), frameOf(incoming[2]), line(incoming[3]), Buffer.from('\n')]));
@@ -94,10 +97,23 @@ describe('mixed stream, server side', () => {
     s.input.write(Buffer.concat([notJsonRpc, forbidden, tooDeep, line({ jsonrpc: '2.0', id: 10, method: 'ping' })]));
     await waitUntil(() => s.received.length === 2 && s.errors.length === 3, 2000, 'the good request and three errors');
     assert.deepEqual(s.received[1], { jsonrpc: '2.0', id: 10, method: 'ping' });
-    assert.deepEqual(s.errors.map((e) => (e as { code?: string }).code), ['not-json-rpc', 'forbidden-type', 'too-deep']);
+    assert.deepEqual(
+      s.errors.map((e) => (e as { code?: string }).code),
+      ['not-json-rpc', 'forbidden-type', 'too-deep'],
+    );
     await settle();
-    const answers = s.mixed().slice(1).map((m) => m.message);
-    assert.deepEqual(answers.map((a) => [a.id, a.error.code]), [[7, -32600], [8, -32700], [9, -32700]]);
+    const answers = s
+      .mixed()
+      .slice(1)
+      .map((m) => m.message);
+    assert.deepEqual(
+      answers.map((a) => [a.id, a.error.code]),
+      [
+        [7, -32600],
+        [8, -32700],
+        [9, -32700],
+      ],
+    );
   });
 
   for (const [name, bytes] of [
@@ -135,7 +151,7 @@ describe('mixed stream, client side', () => {
     await c.transport.close();
   });
 
-  it("a 0.1.0 server (acceptance without mixed): frames only, even for a tiny message", async () => {
+  it('a 0.1.0 server (acceptance without mixed): frames only, even for a tiny message', async () => {
     const c = clientOnPipes();
     await c.transport.start();
     await c.transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} });

@@ -99,7 +99,10 @@ describe('wire upgrade, client side', () => {
     await c.transport.send({ jsonrpc: '2.0', id: 2, method: 'initialize', params: {} });
     c.fromServer.write(line({ jsonrpc: '2.0', id: 2, result: {} }));
     await waitUntil(() => c.events.length === 3, 2000, 'the result');
-    assert.deepEqual(c.events.slice(1), [{ wire: 'json', reason: 'upgrade-not-accepted' }, { jsonrpc: '2.0', id: 2, result: {} }]);
+    assert.deepEqual(c.events.slice(1), [
+      { wire: 'json', reason: 'upgrade-not-accepted' },
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
     await c.transport.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
     await settle();
     const { lines, frames } = c.written();

@@ -265,7 +265,15 @@ const paramsLike = fc.oneof(
   { arbitrary: fc.constantFrom<unknown>(null, [], [1], 'p', 0, true), weight: 1 },
 );
 const errorLike = fc.oneof(
-  { arbitrary: record({ code: fc.oneof(fc.integer(), idLike), message: fc.oneof({ arbitrary: fc.string({ maxLength: 5 }), weight: 4 }, { arbitrary: idLike, weight: 1 }), data: maybe(json), extra: rarely(json) }), weight: 6 },
+  {
+    arbitrary: record({
+      code: fc.oneof(fc.integer(), idLike),
+      message: fc.oneof({ arbitrary: fc.string({ maxLength: 5 }), weight: 4 }, { arbitrary: idLike, weight: 1 }),
+      data: maybe(json),
+      extra: rarely(json),
+    }),
+    weight: 6,
+  },
   { arbitrary: record({ code: maybe(idLike), message: maybe(idLike) }), weight: 1 },
   { arbitrary: fc.constantFrom<unknown>(null, [], 'e', 1), weight: 1 },
 );

@@ -60,7 +60,10 @@ export class CountingProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
 
-  constructor(private readonly targetPort: number, private readonly host = '127.0.0.1') {}
+  constructor(
+    private readonly targetPort: number,
+    private readonly host = '127.0.0.1',
+  ) {}
 
   listen(): Promise<number> {
     return new Promise((resolve, reject) => {

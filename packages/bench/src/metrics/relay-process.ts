@@ -37,10 +37,7 @@ export async function startRelayProcess(targetPort: number, runtime = process.ex
     forget();
     for (const resolve of waiting.splice(0)) resolve(`EXIT ${code}`);
   });
-  const ready = await Promise.race([
-    nextLine(),
-    new Promise<string>((resolve) => setTimeout(() => resolve('TIMEOUT'), 20_000).unref()),
-  ]);
+  const ready = await Promise.race([nextLine(), new Promise<string>((resolve) => setTimeout(() => resolve('TIMEOUT'), 20_000).unref())]);
   const match = /^RELAY_READY (\d+)$/.exec(ready);
   if (!match) {
     child.kill('SIGKILL');

@@ -43,7 +43,10 @@ export class RssSampler {
   private timer: NodeJS.Timeout | undefined;
   private highest = 0;
 
-  constructor(private readonly pid: number, private readonly intervalMs = 10) {}
+  constructor(
+    private readonly pid: number,
+    private readonly intervalMs = 10,
+  ) {}
 
   start(): void {
     this.highest = readRss(this.pid)?.rss ?? 0;

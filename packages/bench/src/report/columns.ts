@@ -13,7 +13,11 @@ export function textTable(header: string[], rows: string[][], leftColumns = 1): 
 export function groupedTable(header: string[], groups: Array<{ title?: string; rows: string[][] }>, leftColumns = 1): string {
   const rows = groups.flatMap((g) => g.rows);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  ')];
   for (const group of groups) out.push(...(group.title === undefined ? [] : [group.title]), ...group.rows.map(line));
   return out.join('\n');

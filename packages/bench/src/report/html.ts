@@ -17,18 +17,32 @@ export function renderHtml(result: BenchResult): string {
 <tr><th>started</th><td>${escapeHtml(result.startedAt)} (${(result.durationMs / 1000).toFixed(1)} s)</td></tr>
 <tr><th>machine</th><td>${escapeHtml(env.cpu)}, ${env.cores} cores, ${escapeHtml(formatBytes(env.memoryBytes))} memory</td></tr>
 <tr><th>os</th><td>${escapeHtml(env.os)}</td></tr>
-<tr><th>runtimes</th><td>${escapeHtml(Object.entries(env.runtimes).map(([k, v]) => `${k} ${v}`).join(', '))}</td></tr>
-<tr><th>packages</th><td>${escapeHtml(Object.entries(env.packages).map(([k, v]) => `${k} ${v}`).join(', '))}</td></tr>
+<tr><th>runtimes</th><td>${escapeHtml(
+    Object.entries(env.runtimes)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+  )}</td></tr>
+<tr><th>packages</th><td>${escapeHtml(
+    Object.entries(env.packages)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+  )}</td></tr>
 </table>
 <p>Each chart shows candidate / baseline per metric: the bar is the median ratio over rounds, the whisker
 its min–max, the grey band ±${(result.noiseBand * 100).toFixed(0)}% around 1.0. Lower is better for costs,
 higher for calls/s. <span class="wins">green: wins</span>, <span class="ties">grey: ties</span>,
 <span class="loses">red: loses</span>.</p>`);
 
-  sections.push('<h2>Targets</h2>\n<table class="values"><tr><th>status</th><th>target</th><th>measured</th></tr>' +
-    result.targets
-      .map((t) => `<tr><td class="${t.status === 'met' ? 'wins' : t.status === 'missed' ? 'loses' : 'ties'}">${escapeHtml(t.status)}</td><td>${escapeHtml(t.description)}</td><td>${escapeHtml(t.note ?? '')}</td></tr>`)
-      .join('\n') + '</table>');
+  sections.push(
+    '<h2>Targets</h2>\n<table class="values"><tr><th>status</th><th>target</th><th>measured</th></tr>' +
+      result.targets
+        .map(
+          (t) =>
+            `<tr><td class="${t.status === 'met' ? 'wins' : t.status === 'missed' ? 'loses' : 'ties'}">${escapeHtml(t.status)}</td><td>${escapeHtml(t.description)}</td><td>${escapeHtml(t.note ?? '')}</td></tr>`,
+        )
+        .join('\n') +
+      '</table>',
+  );
 
   for (const scenario of result.scenarios) sections.push(scenarioSection(scenario, result.noiseBand));
   if (result.skipped.length > 0) sections.push('<h2>Skipped or failed</h2><ul>' + result.skipped.map((s) => `<li>${escapeHtml(s)}</li>`).join('') + '</ul>');
@@ -53,15 +67,15 @@ function scenarioSection(scenario: ScenarioResult, band: number): string {
   const ratioMetrics = codec ? CODEC_RATIO_METRICS : CALL_RATIO_METRICS;
   const how = codec ? `${scenario.rounds} rounds, tinybench` : `${scenario.rounds} rounds × ${scenario.callsPerRound} calls, ${scenario.clients} client(s)`;
   const labelOf = (id: string) => scenario.variants.find((v) => v.id === id)?.label ?? id;
-  const charts = scenario.comparisons
-    .map((c) => `<h4>${escapeHtml(labelOf(c.candidate))} / ${escapeHtml(labelOf(c.baseline))}</h4>\n${ratioChart(c, ratioMetrics, band)}`)
-    .join('\n');
+  const charts = scenario.comparisons.map((c) => `<h4>${escapeHtml(labelOf(c.candidate))} / ${escapeHtml(labelOf(c.baseline))}</h4>\n${ratioChart(c, ratioMetrics, band)}`).join('\n');
   const values =
     '<table class="values"><tr><th>variant</th>' +
     valueMetrics.map((k) => `<th>${escapeHtml(METRICS[k].label)}</th>`).join('') +
     '</tr>' +
     scenario.variants
-      .map((v) => `<tr><td>${escapeHtml(v.label)}${v.failed ? ' <span class="loses">(failed)</span>' : ''}</td>` + valueMetrics.map((k) => `<td>${escapeHtml(formatValue(k, v.values[k]))}</td>`).join('') + '</tr>')
+      .map(
+        (v) => `<tr><td>${escapeHtml(v.label)}${v.failed ? ' <span class="loses">(failed)</span>' : ''}</td>` + valueMetrics.map((k) => `<td>${escapeHtml(formatValue(k, v.values[k]))}</td>`).join('') + '</tr>',
+      )
       .join('') +
     '</table>';
   const notes = scenario.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('');

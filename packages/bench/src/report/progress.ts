@@ -26,7 +26,10 @@ export class StreamProgress implements Progress {
   private readonly started = Date.now();
   private readonly live: boolean;
 
-  constructor(private readonly stream: Writable & { isTTY?: boolean; columns?: number }, live = Boolean(stream.isTTY)) {
+  constructor(
+    private readonly stream: Writable & { isTTY?: boolean; columns?: number },
+    live = Boolean(stream.isTTY),
+  ) {
     this.live = live;
   }
 

@@ -39,7 +39,14 @@ const PAIR_WORDS: Record<string, string> = {
 export function renderSummary(result: BenchResult): string {
   const runtimes = [...new Set(result.scenarios.map((s) => s.runtime))];
   const sections = [overview(result, runtimes)];
-  for (const runtime of runtimes) sections.push(venueVerdicts(result.scenarios.filter((s) => s.runtime === runtime), runtime, runtimes.length > 1));
+  for (const runtime of runtimes)
+    sections.push(
+      venueVerdicts(
+        result.scenarios.filter((s) => s.runtime === runtime),
+        runtime,
+        runtimes.length > 1,
+      ),
+    );
   sections.push(legend(result));
   // Our three wires side by side come before the targets: the one screen a reader weighs them on.
   for (const runtime of runtimes) {
@@ -55,10 +62,7 @@ export function renderSummary(result: BenchResult): string {
     if (calls.length > 0) sections.push(`HEADLINE RATIOS${on}: ours / baseline, one row per scenario\n` + headlineTable(calls, CALL_COLUMNS));
     if (codec.length > 0) sections.push(`CODEC ALONE${on}: ours / JSON\n` + headlineTable(codec, CODEC_COLUMNS));
   }
-  const problems = [
-    ...result.scenarios.flatMap((s) => s.notes.map((note) => `${s.name}${runtimes.length > 1 ? ` [${s.runtime}]` : ''}: ${note}`)),
-    ...result.skipped,
-  ];
+  const problems = [...result.scenarios.flatMap((s) => s.notes.map((note) => `${s.name}${runtimes.length > 1 ? ` [${s.runtime}]` : ''}: ${note}`)), ...result.skipped];
   if (problems.length > 0) sections.push('FAILED, SKIPPED OR NOT AS LABELLED\n' + problems.map((p) => wrapWords(p, SUMMARY_WIDTH, '- ', '  ')).join('\n'));
   sections.push(wrapWords('Every value, ratio range and verdict: --details (or --json FILE, --report FILE).', SUMMARY_WIDTH));
   return sections.join('\n\n') + '\n';
@@ -76,7 +80,9 @@ function wireSection(calls: ScenarioResult[], on: string): string {
 
 function overview(result: BenchResult, runtimes: string[]): string {
   const env = result.environment;
-  const on = Object.entries(env.runtimes).map(([k, v]) => `${k} ${v}`).join(' and ');
+  const on = Object.entries(env.runtimes)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(' and ');
   const calls = result.scenarios.filter((s) => s.venue !== 'codec').length;
   const codec = result.scenarios.filter((s) => s.venue === 'codec').length;
   const transports = [...new Set(result.scenarios.map((s) => s.transport).filter((t) => t !== 'in-process'))].join(' and ');
@@ -124,7 +130,12 @@ function legend(result: BenchResult): string {
   ];
   const sideBySide = wireScenarios(result.scenarios).length > 0 ? ['json', 'msgpack', 'adaptive'] : [];
   const ids = [...new Set([...pairs.flatMap((p) => variantsOfPair(p.candidate, p.baseline)), ...sideBySide])];
-  return 'HOW TO READ WHAT FOLLOWS\n' + glossary(names, ids, result.noiseBand).map((line) => wrapWords(line, SUMMARY_WIDTH)).join('\n');
+  return (
+    'HOW TO READ WHAT FOLLOWS\n' +
+    glossary(names, ids, result.noiseBand)
+      .map((line) => wrapWords(line, SUMMARY_WIDTH))
+      .join('\n')
+  );
 }
 
 function targetSection(targets: TargetResult[], several: boolean): string {
@@ -140,8 +151,20 @@ function targetSection(targets: TargetResult[], several: boolean): string {
   const others = targets.filter((t) => t.scenario === undefined).map((t) => wrapWords(`${statusWord(t)}  ${t.description}${t.note ? `: ${t.note}` : ''}`, SUMMARY_WIDTH, '', '         '));
   // Targets whose scenario did not run (a --scenario filter, a skipped venue): one line, not a row each.
   const unmeasured = ratios.filter((t) => t.status === 'not measured');
-  const notMeasured = unmeasured.length === 0 ? [] : [wrapWords(`NOT RUN ${unmeasured.length} targets on scenarios this run did not measure: ${[...new Set(unmeasured.map((t) => t.scenario))].join(', ')}`, SUMMARY_WIDTH, '', '        ')];
-  const table = groups.size === 0 ? [] : [groupedTable(['', 'ours / baseline, scenario', 'metric', 'ratio', 'target'], [...groups].map(([title, rows]) => ({ title, rows })), 3)];
+  const notMeasured =
+    unmeasured.length === 0
+      ? []
+      : [wrapWords(`NOT RUN ${unmeasured.length} targets on scenarios this run did not measure: ${[...new Set(unmeasured.map((t) => t.scenario))].join(', ')}`, SUMMARY_WIDTH, '', '        ')];
+  const table =
+    groups.size === 0
+      ? []
+      : [
+          groupedTable(
+            ['', 'ours / baseline, scenario', 'metric', 'ratio', 'target'],
+            [...groups].map(([title, rows]) => ({ title, rows })),
+            3,
+          ),
+        ];
   return [wrapWords(title, SUMMARY_WIDTH), ...others, ...notMeasured, ...table].join('\n');
 }
 
@@ -158,7 +181,10 @@ function headlineTable(scenarios: ScenarioResult[], columns: Array<[MetricKey, s
     const title = `${pairLabel(c.candidate, c.baseline)}:`;
     groups.set(title, [...(groups.get(title) ?? []), [`  ${s.name}`, ...columns.map(([k]) => mark(c, k))]]);
   }
-  return groupedTable(['ours / baseline, scenario', ...columns.map(([, label]) => label)], [...groups].map(([title, rows]) => ({ title, rows })));
+  return groupedTable(
+    ['ours / baseline, scenario', ...columns.map(([, label]) => label)],
+    [...groups].map(([title, rows]) => ({ title, rows })),
+  );
 }
 
 function ratioText(ratio: number): string {

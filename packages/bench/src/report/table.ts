@@ -16,8 +16,12 @@ export function header(result: BenchResult): string {
     `command:  ${result.command}`,
     `machine:  ${env.cpu}, ${env.cores} cores, ${formatBytes(env.memoryBytes)} memory`,
     `os:       ${env.os}`,
-    `runtimes: ${Object.entries(env.runtimes).map(([k, v]) => `${k} ${v}`).join(', ')}`,
-    `packages: ${Object.entries(env.packages).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `runtimes: ${Object.entries(env.runtimes)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    `packages: ${Object.entries(env.packages)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
     result.command.includes('--sdk-as-published')
       ? `SDK HTTP: as published, with its JSON-response leak (typescript-sdk#2559): its CPU/call is flattered by deferred GC, its RSS grows per call`
       : `SDK HTTP: its JSON-response leak (typescript-sdk#2559) released after each reply, as the SDK's fix does (--sdk-as-published to keep it)`,
@@ -33,7 +37,10 @@ export function valuesTable(scenarios: ScenarioResult[]): string {
   const blocks: string[] = [];
   for (const s of scenarios) {
     const metrics = s.venue === 'codec' ? CODEC_VALUE_METRICS : CALL_VALUE_METRICS;
-    const how = s.venue === 'codec' ? `${s.rounds} rounds, tinybench, per operation` : `${s.rounds} rounds x ${s.callsPerRound} calls, ${s.clients} client${s.clients > 1 ? 's' : ''}, after ${s.warmupCalls} warm-up calls`;
+    const how =
+      s.venue === 'codec'
+        ? `${s.rounds} rounds, tinybench, per operation`
+        : `${s.rounds} rounds x ${s.callsPerRound} calls, ${s.clients} client${s.clients > 1 ? 's' : ''}, after ${s.warmupCalls} warm-up calls`;
     const rows = s.variants.map((v) => [v.failed ? `${v.label} (FAILED)` : v.label, ...metrics.map((k) => formatValue(k, v.values[k]))]);
     const notes = s.notes.map((n) => `\n  note: ${n}`).join('');
     blocks.push(`${scenarioLabel(s)}: ${s.title} (${how})\n` + textTable(['variant', ...metrics.map((k) => METRICS[k].label)], rows) + notes);
@@ -89,9 +96,7 @@ export function verdictLines(scenarios: ScenarioResult[]): string {
 }
 
 export function targetLines(result: BenchResult): string {
-  return result.targets
-    .map((t) => `${{ met: 'MET    ', missed: 'MISSED ', tie: 'TIE    ', 'not measured': 'NOT RUN' }[t.status]}  ${t.description}${t.note ? ` — ${t.note}` : ''}`)
-    .join('\n');
+  return result.targets.map((t) => `${{ met: 'MET    ', missed: 'MISSED ', tie: 'TIE    ', 'not measured': 'NOT RUN' }[t.status]}  ${t.description}${t.note ? ` — ${t.note}` : ''}`).join('\n');
 }
 
 /**
@@ -103,7 +108,8 @@ export function renderText(result: BenchResult, { details = false }: { details?:
   const sections = [
     header(result),
     'MEASURED VALUES (medians over rounds; latency percentiles over every call)\n\n' + valuesTable(result.scenarios),
-    `RATIOS candidate / baseline: median over rounds (min-max); W wins, = tie (range crosses 1.0 or within ±${(result.noiseBand * 100).toFixed(0)}%), L loses. Lower is better except calls/s.\n\n` + ratioTable(result.scenarios),
+    `RATIOS candidate / baseline: median over rounds (min-max); W wins, = tie (range crosses 1.0 or within ±${(result.noiseBand * 100).toFixed(0)}%), L loses. Lower is better except calls/s.\n\n` +
+      ratioTable(result.scenarios),
     'VERDICTS\n' + verdictLines(result.scenarios),
     'TARGETS\n' + targetLines(result),
   ];

@@ -56,7 +56,10 @@ export function wireTable(scenarios: readonly ScenarioResult[]): string {
   const top = ['', ...WIRE_METRICS.map(([, label]) => label)];
   const table = groupedTable(header, [{ rows }]);
   // A first header line naming each pair of columns, aligned over them.
-  const widths = table.split('\n')[1]!.split('  ').map((dashes) => dashes.length);
+  const widths = table
+    .split('\n')[1]!
+    .split('  ')
+    .map((dashes) => dashes.length);
   const over = [top[0]!.padEnd(widths[0]!), ...WIRE_METRICS.map(([, label], i) => label.padStart(widths[1 + 2 * i]! + 2 + widths[2 + 2 * i]!))].join('  ').trimEnd();
   return `${over}\n${table}`;
 }

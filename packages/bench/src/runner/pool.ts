@@ -13,7 +13,10 @@ export function sessionKey(spec: VariantSpec): string {
 export class SessionPool {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(private readonly runtime: string, private readonly mediaDir: string | undefined) {}
+  constructor(
+    private readonly runtime: string,
+    private readonly mediaDir: string | undefined,
+  ) {}
 
   async get(spec: VariantSpec): Promise<Session> {
     const key = sessionKey(spec);

@@ -50,10 +50,7 @@ function serverArgs(spec: VariantSpec, mediaDir: string | undefined): string[] {
  */
 function newClient(errors: string[], spec?: VariantSpec): Client {
   const info = { name: 'mcp-msgpack-bench', version: '0.1.0' };
-  const client =
-    spec?.server === 'tools-v2'
-      ? (new ClientV2(info, spec.revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) as unknown as Client)
-      : new Client(info);
+  const client = spec?.server === 'tools-v2' ? (new ClientV2(info, spec.revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) as unknown as Client) : new Client(info);
   client.onerror = (error) => void errors.push(error.message);
   return client;
 }
@@ -131,7 +128,10 @@ async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string |
 async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | undefined): Promise<Session> {
   const child = spawn(runtime, serverArgs(spec, mediaDir), { stdio: ['ignore', 'pipe', 'inherit'] });
   // Its stdin is not a pipe, so it would outlive an interrupted benchmark.
-  child.once('exit', onInterrupt(() => child.kill('SIGKILL')));
+  child.once(
+    'exit',
+    onInterrupt(() => child.kill('SIGKILL')),
+  );
   const port = await readyPort(child);
   // The relay runs in a process of its own, so its work is counted neither as server nor as client CPU.
   let proxy: RelayProcess;

@@ -77,16 +77,7 @@ export function scenarioName(venueCase: string, transport: 'stdio' | 'http', cli
   return transport === 'stdio' ? `${venueCase}/stdio` : `${venueCase}/http-${clients}`;
 }
 
-export function toolScenario(
-  venue: CallScenario['venue'],
-  venueCase: string,
-  title: string,
-  transport: 'stdio' | 'http',
-  clients: number,
-  httpOurs: boolean,
-  budget: Budget,
-  call: CallFunction,
-): CallScenario {
+export function toolScenario(venue: CallScenario['venue'], venueCase: string, title: string, transport: 'stdio' | 'http', clients: number, httpOurs: boolean, budget: Budget, call: CallFunction): CallScenario {
   return {
     kind: 'calls',
     name: scenarioName(venueCase, transport, clients),

@@ -71,7 +71,9 @@ export function goldenMessages(): unknown[] {
     if (existsSync(cases)) {
       const decoder = new MsgpackDecoder();
       const messages: unknown[] = [];
-      for (const file of readdirSync(cases).filter((f) => f.endsWith('.frame')).sort()) {
+      for (const file of readdirSync(cases)
+        .filter((f) => f.endsWith('.frame'))
+        .sort()) {
         try {
           messages.push(decoder.decode(readFileSync(join(cases, file)).subarray(4)).value);
         } catch {
@@ -106,7 +108,10 @@ export function codecPayloads(full: boolean): CodecPayload[] {
   payloads.push({ name: 'embedding-1536', title: 'embedding, 1,536 floats and 1,536 integers', json: [embedding], msgpack: [embedding], bin: false });
   const series = response(6, { content: [{ type: 'text', text: 'series' }], structuredContent: seriesResult() });
   payloads.push({ name: 'series-100k', title: 'series, 100,000 timestamps and float values', json: [series], msgpack: [series], bin: false });
-  for (const [name, size] of [['media-1m', 1024 * 1024], ['media-5m', 5 * 1024 * 1024]] as const) {
+  for (const [name, size] of [
+    ['media-1m', 1024 * 1024],
+    ['media-5m', 5 * 1024 * 1024],
+  ] as const) {
     const bytes = mediaBytes(size);
     payloads.push({
       name,

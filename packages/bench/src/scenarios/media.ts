@@ -142,7 +142,15 @@ function mediaVariants(transport: 'stdio' | 'http', clients: number, withOfficia
   );
   if (transport === 'http' || withAdaptive) {
     // The default a user gets: native bytes, and each message in the encoding that costs less CPU.
-    variants.push({ ...base, id: 'adaptive', label: `media server, mcp-msgpack ${name}, per-message (cheapest CPU) + native bytes`, stack: 'ours', wire: 'msgpack', nativeBytes: true, encoding: 'cheapest-cpu' });
+    variants.push({
+      ...base,
+      id: 'adaptive',
+      label: `media server, mcp-msgpack ${name}, per-message (cheapest CPU) + native bytes`,
+      stack: 'ours',
+      wire: 'msgpack',
+      nativeBytes: true,
+      encoding: 'cheapest-cpu',
+    });
     comparisons.push(['adaptive', 'json'], ['adaptive', 'msgpack-native']);
   }
   return { variants, comparisons };
@@ -178,15 +186,7 @@ function nativeCheck(size: number): CallScenario['check'] {
  * Venue 4: media through the filesystem media server: read_media_file inline, and as a resource_link
  * followed by resources/read. The official filesystem server is the stdio baseline a user runs today.
  */
-export async function mediaScenarios(
-  full: boolean,
-  transport: 'stdio' | 'http',
-  clients: number,
-  httpOurs: boolean,
-  budget: Budget,
-  mediaDir: string | undefined,
-  smoke = false,
-): Promise<CallScenario[]> {
+export async function mediaScenarios(full: boolean, transport: 'stdio' | 'http', clients: number, httpOurs: boolean, budget: Budget, mediaDir: string | undefined, smoke = false): Promise<CallScenario[]> {
   if (!mediaDir || (transport === 'http' && !httpOurs)) return [];
   const scenarios: CallScenario[] = [];
   // The smoke test exercises every path once, on the small file only.

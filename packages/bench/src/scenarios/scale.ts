@@ -91,7 +91,10 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleRow[
     const without = await start('i0', 'none');
     const throughUnixSocket = await start('u1', 'redis', redis.unixUrl);
     const fleet = async (label: string, members: { address: string; pid: number }[], store: Fleet['store']): Promise<Fleet> => {
-      const nginx = await services.startNginx(nginxConfig, members.map((member) => member.address));
+      const nginx = await services.startNginx(
+        nginxConfig,
+        members.map((member) => member.address),
+      );
       stops.push(() => nginx.stop());
       return { label, instances: members.length, store, url: `${nginx.url}/mcp`, pids: members.map((member) => member.pid) };
     };
@@ -136,8 +139,7 @@ async function measure(fleet: Fleet, wire: Wire, call: CallKind, calls: number, 
       await client.connect(new HttpMsgpackClientTransport(new URL(fleet.url), { wire, nativeBytes: true }));
       clients.push(client);
     }
-    const one = (client: Client) =>
-      call === 'small' ? client.callTool({ name: 'whoami', arguments: { text: 'x' } }) : callToolNative(client, { name: 'media', arguments: { bytes: MEDIA_BYTES } });
+    const one = (client: Client) => (call === 'small' ? client.callTool({ name: 'whoami', arguments: { text: 'x' } }) : callToolNative(client, { name: 'media', arguments: { bytes: MEDIA_BYTES } }));
     // Warm-up: every session once or more, outside the measurement.
     await Promise.all(clients.map((client) => one(client)));
     const cpu = () => fleet.pids.reduce((sum, pid) => sum + (readProcessCpuNs(pid) ?? 0), 0);
@@ -146,12 +148,14 @@ async function measure(fleet: Fleet, wire: Wire, call: CallKind, calls: number, 
     const started = performance.now();
     let next = 0;
     // Each session runs calls one after another; sessions in parallel (nginx spreads them over instances).
-    await Promise.all(clients.map(async (client) => {
-      while (next < calls) {
-        next++;
-        await one(client);
-      }
-    }));
+    await Promise.all(
+      clients.map(async (client) => {
+        while (next < calls) {
+          next++;
+          await one(client);
+        }
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
     return {
       callsPerSecond: calls / seconds,
@@ -179,14 +183,19 @@ export function renderScale(rows: ScaleRow[], rounds: number): string {
     '| --- | --- | --- | ---: | ---: | ---: |',
   ];
   for (const row of rows) {
-    lines.push(`| ${row.fleet} | ${row.wire} | ${row.call} | ${spread(row.callsPerSecond, 1)} | ${spread(row.serverCpuMsPerCall, 3)} | ${row.redisCpuMsPerCall.some((v) => v > 0) ? spread(row.redisCpuMsPerCall, 3) : '-'} |`);
+    lines.push(
+      `| ${row.fleet} | ${row.wire} | ${row.call} | ${spread(row.callsPerSecond, 1)} | ${spread(row.serverCpuMsPerCall, 3)} | ${row.redisCpuMsPerCall.some((v) => v > 0) ? spread(row.redisCpuMsPerCall, 3) : '-'} |`,
+    );
   }
   lines.push('');
   for (const call of ['media-5MiB', 'small'] as const) {
     for (const wire of ['msgpack', 'json'] as const) {
       const find = (fleet: string) => rows.find((row) => row.fleet === fleet && row.wire === wire && row.call === call);
       const without = find('1 instance, no store');
-      for (const [fleet, how] of [['1 instance + Redis', 'TCP'], [UNIX_FLEET, 'unix socket']] as const) {
+      for (const [fleet, how] of [
+        ['1 instance + Redis', 'TCP'],
+        [UNIX_FLEET, 'unix socket'],
+      ] as const) {
         const withStore = find(fleet);
         if (!withStore || !without) continue;
         const ratio = median(withStore.serverCpuMsPerCall) / median(without.serverCpuMsPerCall) - 1;

@@ -42,10 +42,7 @@ async function main(): Promise<void> {
   // SDK v2's McpServer, built by the factory itself: per session on 2025-11-25, per request on 2026-07-28.
   // The stock side is SDK v2's own createMcpHandler (both revisions at one endpoint, stateless on both).
   if (values.app === 'tools-v2') {
-    const port =
-      values.stack === 'stock'
-        ? await listen(createMcpHandler(createToolServerV2).fetch)
-        : await listenOurs(createToolServerV2 as unknown as () => Connectable, false);
+    const port = values.stack === 'stock' ? await listen(createMcpHandler(createToolServerV2).fetch) : await listenOurs(createToolServerV2 as unknown as () => Connectable, false);
     process.stdout.write(`BENCH_READY ${port}\n`);
     return;
   }

@@ -35,10 +35,12 @@ async function answer(path: string): Promise<void> {
 process.stdin.on('data', (chunk: Buffer) => {
   reader.push(chunk, (payload) => {
     const path = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
-    queue = queue.then(() => answer(path)).catch((error: Error) => {
-      process.stderr.write(`raw media server: ${error.message}\n`);
-      process.exit(1);
-    });
+    queue = queue
+      .then(() => answer(path))
+      .catch((error: Error) => {
+        process.stderr.write(`raw media server: ${error.message}\n`);
+        process.exit(1);
+      });
   });
 });
 process.stdin.on('end', () => void queue.then(() => process.exit(0)));

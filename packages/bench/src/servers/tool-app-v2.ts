@@ -8,10 +8,8 @@ import * as z from 'zod/v4';
  */
 export function createToolServerV2(): McpServer {
   const server = new McpServer({ name: 'mcp-msgpack-bench-tools-v2', version: '0.1.0' });
-  server.registerTool(
-    'small',
-    { description: 'A small call: echoes a counter (revision venue).', inputSchema: z.object({ n: z.number().int(), tag: z.string().max(200) }) },
-    async ({ n, tag }) => ({ content: [{ type: 'text', text: `ok ${tag} ${n}` }] }),
-  );
+  server.registerTool('small', { description: 'A small call: echoes a counter (revision venue).', inputSchema: z.object({ n: z.number().int(), tag: z.string().max(200) }) }, async ({ n, tag }) => ({
+    content: [{ type: 'text', text: `ok ${tag} ${n}` }],
+  }));
   return server;
 }

@@ -15,7 +15,14 @@ export function createToolServer(): McpServer {
     'text_result',
     {
       description: 'Returns diff- or log-like text of the given size (text-heavy venue).',
-      inputSchema: { kind: z.enum(['diff', 'log']), bytes: z.number().int().positive().max(64 * 1024 * 1024) },
+      inputSchema: {
+        kind: z.enum(['diff', 'log']),
+        bytes: z
+          .number()
+          .int()
+          .positive()
+          .max(64 * 1024 * 1024),
+      },
     },
     async ({ kind, bytes }) => {
       const key = `${kind}:${bytes}`;
@@ -32,7 +39,13 @@ export function createToolServer(): McpServer {
     'review_context',
     {
       description: 'Returns a deterministic code-review context as structuredContent (object-heavy venue).',
-      inputSchema: { bytes: z.number().int().positive().max(64 * 1024 * 1024) },
+      inputSchema: {
+        bytes: z
+          .number()
+          .int()
+          .positive()
+          .max(64 * 1024 * 1024),
+      },
     },
     async ({ bytes }) => {
       let context = contexts.get(bytes);

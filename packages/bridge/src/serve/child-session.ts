@@ -81,9 +81,7 @@ export class ChildSession implements ConnectableServer {
     this.log(`the stdio server (${this.command.command}) exited; ending its session`);
     const open = [...this.unanswered];
     this.unanswered.clear();
-    await Promise.all(
-      open.map((id) => this.http?.send(errorAnswer(id, `mcp-msgpack-bridge: the stdio server (${this.command.command}) exited before answering`), { relatedRequestId: id }).catch(() => {})),
-    );
+    await Promise.all(open.map((id) => this.http?.send(errorAnswer(id, `mcp-msgpack-bridge: the stdio server (${this.command.command}) exited before answering`), { relatedRequestId: id }).catch(() => {})));
     this.child = undefined;
     await this.close();
   }

@@ -11,11 +11,7 @@ export interface ChildCommand {
  * Starts the user's stdio server with the bridge's own environment (strings only: it is their server and
  * expects their variables) and its stderr passed through; its errors go to the bridge's log.
  */
-export async function startStdioChild(
-  command: ChildCommand,
-  log: Log,
-  on: { message: (message: JSONRPCMessage) => void; exit: () => void },
-): Promise<StdioMsgpackClientTransport> {
+export async function startStdioChild(command: ChildCommand, log: Log, on: { message: (message: JSONRPCMessage) => void; exit: () => void }): Promise<StdioMsgpackClientTransport> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
   // JSON lines only, no wire offer and no native bytes: the child is any stdio JSON server. This transport

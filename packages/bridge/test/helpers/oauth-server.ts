@@ -52,7 +52,9 @@ export async function startOAuthServer(options: McpHttpHandlerOptions): Promise<
     if (url.pathname === '/token') {
       const form = new URLSearchParams(await text(req));
       const pending = codes.get(form.get('code') ?? '');
-      const challenge = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
+      const challenge = createHash('sha256')
+        .update(form.get('code_verifier') ?? '')
+        .digest('base64url');
       if (!pending || pending.challenge !== challenge || pending.redirectUri !== form.get('redirect_uri')) return json(res, 400, { error: 'invalid_grant' });
       codes.delete(form.get('code')!);
       const token = `access-${++state.issued}`;

@@ -19,10 +19,7 @@ export interface MediaFile extends MediaPayload {
 }
 
 function overLimit(display: string, size: number, limit: number): Error {
-  return new Error(
-    `${display} is ${formatMiB(size)} (${size} bytes), over this server's media limit of ${formatMiB(limit)} (${limit} bytes); ` +
-      'the limit is set with --max-media-bytes',
-  );
+  return new Error(`${display} is ${formatMiB(size)} (${size} bytes), over this server's media limit of ${formatMiB(limit)} (${limit} bytes); ` + 'the limit is set with --max-media-bytes');
 }
 
 /** Describes a media file without reading it (verified open + fstat): for resource links. */

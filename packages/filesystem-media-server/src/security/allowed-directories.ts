@@ -58,9 +58,11 @@ export class AllowedDirectories {
 
   /** Marks an update in progress until `update` settles (whatever its outcome). */
   track(update: Promise<unknown>): void {
-    const tracked = update.catch(() => {}).finally(() => {
-      if (this.pending === tracked) this.pending = undefined;
-    });
+    const tracked = update
+      .catch(() => {})
+      .finally(() => {
+        if (this.pending === tracked) this.pending = undefined;
+      });
     this.pending = tracked;
   }
 

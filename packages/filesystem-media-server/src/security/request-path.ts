@@ -37,9 +37,7 @@ export function resolveRequestPath(requested: string, allowed: AllowedDirectorie
     absolute = bases.map((base) => path.resolve(base, expanded)).find((p) => allowed.containsLexically(p)) ?? path.resolve(bases[0]!, expanded);
   }
   if (!allowed.containsLexically(absolute)) {
-    throw new AccessDeniedError(
-      `Access denied - path outside allowed directories: ${absolute} not in ${allowed.displayList().join(', ')}`,
-    );
+    throw new AccessDeniedError(`Access denied - path outside allowed directories: ${absolute} not in ${allowed.displayList().join(', ')}`);
   }
   return absolute;
 }

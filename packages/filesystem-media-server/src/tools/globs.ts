@@ -11,8 +11,6 @@ export function matchesGlob(relativePath: string, pattern: string): boolean {
  */
 export function isExcludedFromTree(relativePath: string, patterns: readonly string[]): boolean {
   return patterns.some((pattern) =>
-    pattern.includes('*')
-      ? matchesGlob(relativePath, pattern)
-      : matchesGlob(relativePath, pattern) || matchesGlob(relativePath, `**/${pattern}`) || matchesGlob(relativePath, `**/${pattern}/**`),
+    pattern.includes('*') ? matchesGlob(relativePath, pattern) : matchesGlob(relativePath, pattern) || matchesGlob(relativePath, `**/${pattern}`) || matchesGlob(relativePath, `**/${pattern}/**`),
   );
 }

@@ -53,7 +53,11 @@ export function registerInfoTools(server: McpServer, ctx: ToolContext): void {
         isFile: stats.isFile(),
         permissions: stats.mode.toString(8).slice(-3),
       };
-      return textResult(Object.entries(info).map(([key, value]) => `${key}: ${String(value)}`).join('\n'));
+      return textResult(
+        Object.entries(info)
+          .map(([key, value]) => `${key}: ${String(value)}`)
+          .join('\n'),
+      );
     },
   );
 
@@ -61,9 +65,7 @@ export function registerInfoTools(server: McpServer, ctx: ToolContext): void {
     'list_allowed_directories',
     {
       title: 'List Allowed Directories',
-      description:
-        'The directories this server may access (everything below them is accessible too). Call it first to ' +
-        'know which paths will be accepted.',
+      description: 'The directories this server may access (everything below them is accessible too). Call it first to ' + 'know which paths will be accepted.',
       inputSchema: z.object({}),
       outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,

@@ -30,24 +30,19 @@ export function registerListTools(server: McpServer, ctx: ToolContext): void {
     'list_directory',
     {
       title: 'List Directory',
-      description:
-        'List the entries of a directory, one per line, each marked [DIR] or [FILE]. ' +
-        'Only works inside the allowed directories.',
+      description: 'List the entries of a directory, one per line, each marked [DIR] or [FILE]. ' + 'Only works inside the allowed directories.',
       inputSchema: z.object({ path: z.string() }),
       outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
-    async ({ path }) =>
-      withDirectory(ctx, path, async (dir) => textResult((await readEntries(dir)).map((e) => `${label(e)} ${e.name}`).join('\n'))),
+    async ({ path }) => withDirectory(ctx, path, async (dir) => textResult((await readEntries(dir)).map((e) => `${label(e)} ${e.name}`).join('\n'))),
   );
 
   server.registerTool(
     'list_directory_with_sizes',
     {
       title: 'List Directory with Sizes',
-      description:
-        'List the entries of a directory with [DIR]/[FILE] marks and file sizes, sorted by name or by size ' +
-        '(largest first), followed by totals. Only works inside the allowed directories.',
+      description: 'List the entries of a directory with [DIR]/[FILE] marks and file sizes, sorted by name or by size ' + '(largest first), followed by totals. Only works inside the allowed directories.',
       inputSchema: z.object({
         path: z.string(),
         sortBy: z.enum(['name', 'size']).optional().default('name').describe("Sort by 'name' or by 'size'"),
@@ -57,9 +52,7 @@ export function registerListTools(server: McpServer, ctx: ToolContext): void {
     },
     async ({ path, sortBy }) =>
       withDirectory(ctx, path, async (dir) => {
-        const entries = await Promise.all(
-          (await readEntries(dir)).map(async (e) => ({ name: e.name, isDirectory: e.isDirectory(), size: await entrySize(ctx, dir, e) })),
-        );
+        const entries = await Promise.all((await readEntries(dir)).map(async (e) => ({ name: e.name, isDirectory: e.isDirectory(), size: await entrySize(ctx, dir, e) })));
         const sorted = [...entries].sort(sortBy === 'size' ? (a, b) => b.size - a.size : (a, b) => a.name.localeCompare(b.name));
         const files = entries.filter((e) => !e.isDirectory);
         const lines = sorted.map((e) => `${e.isDirectory ? '[DIR]' : '[FILE]'} ${e.name.padEnd(30)} ${e.isDirectory ? '' : formatSize(e.size).padStart(10)}`);

@@ -18,10 +18,7 @@ export function registerMediaTool(server: McpServer, ctx: ToolContext): void {
         'Only works inside the allowed directories.',
       inputSchema: z.object({
         path: z.string(),
-        as: z
-          .enum(['inline', 'resource_link'])
-          .optional()
-          .describe("'inline' (default): the media in the result; 'resource_link': a link to read with resources/read"),
+        as: z.enum(['inline', 'resource_link']).optional().describe("'inline' (default): the media in the result; 'resource_link': a link to read with resources/read"),
       }),
       outputSchema: z.object({ path: z.string(), uri: z.string(), mimeType: z.string(), size: z.number() }),
       annotations: READ_ONLY,

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { readHead, readTail, readWholeText } from '../text/read-text.js';
 import { READ_ONLY, TEXT_OUTPUT, textResult, type ToolContext } from './context.js';
 
-
 /** Files read_multiple_files keeps open at once: a long list must not exhaust file descriptors. */
 const READ_CONCURRENCY = 16;
 
@@ -41,8 +40,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
     tail: z.number().optional().describe('Return only the last N lines of the file'),
     head: z.number().optional().describe('Return only the first N lines of the file'),
   });
-  const handler = async ({ path, head, tail }: { path: string; head?: number; tail?: number }) =>
-    textResult(await readTextFile(ctx, path, head, tail));
+  const handler = async ({ path, head, tail }: { path: string; head?: number; tail?: number }) => textResult(await readTextFile(ctx, path, head, tail));
 
   server.registerTool(
     'read_text_file',

@@ -4,7 +4,6 @@ import { applyEdits, fencedDiff } from '../text/edits.js';
 import { readWholeText } from '../text/read-text.js';
 import { TEXT_OUTPUT, textResult, type ToolContext } from './context.js';
 
-
 export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     'write_file',
@@ -65,9 +64,7 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
     'create_directory',
     {
       title: 'Create Directory',
-      description:
-        'Create a directory, with any missing parents; succeeds quietly when it already exists. ' +
-        'Only works inside the allowed directories.',
+      description: 'Create a directory, with any missing parents; succeeds quietly when it already exists. ' + 'Only works inside the allowed directories.',
       inputSchema: z.object({ path: z.string() }),
       outputSchema: TEXT_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
@@ -83,8 +80,7 @@ export function registerWriteTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Move File',
       description:
-        'Move or rename a file or directory. Fails when the destination already exists. A symbolic link is ' +
-        'moved as the link itself. Source and destination must both be inside the allowed directories.',
+        'Move or rename a file or directory. Fails when the destination already exists. A symbolic link is ' + 'moved as the link itself. Source and destination must both be inside the allowed directories.',
       inputSchema: z.object({ source: z.string(), destination: z.string() }),
       outputSchema: TEXT_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },

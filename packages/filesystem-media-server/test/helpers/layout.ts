@@ -18,11 +18,7 @@ export interface Layout {
 }
 
 /** A tiny valid PNG (1x1, one pixel) with some trailing bytes so its size is not trivial. */
-export const PNG_BYTES = Buffer.from(
-  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
-    '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
-  'hex',
-);
+export const PNG_BYTES = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 
 export async function makeLayout(): Promise<Layout> {
   // realpath: on macOS the temp dir is itself behind a symlink.

@@ -12,7 +12,10 @@ export class IdleRelease {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   /** `ms` 0 or Infinity: never releases. */
-  constructor(ms: number, private readonly release: () => void) {
+  constructor(
+    ms: number,
+    private readonly release: () => void,
+  ) {
     this.ms = ms > 0 && ms !== Infinity ? ms : undefined;
   }
 

@@ -14,7 +14,6 @@ export interface NativeBytesPoolOptions {
   idleReleaseMs?: number;
 }
 
-
 /**
  * Reusable buffers for media a server reads fresh on every call (a file, a rendered image): read into
  * `acquire(size)`, hand the result to nativeImage() and friends, and this package's transports give the

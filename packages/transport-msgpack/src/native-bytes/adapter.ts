@@ -30,7 +30,6 @@ export interface NativeBytesOptions {
   relayBase64Media?: boolean | RelayedBase64Options;
 }
 
-
 /**
  * The native-bytes extension on one connection (SPEC.md, "Native bytes extension"); a transport creates
  * one per connection (per session over HTTP) and calls it around its codec.
@@ -245,8 +244,7 @@ export class NativeBytesAdapter implements MessageAdapter {
     });
     if (missing === undefined) return out;
     const problem =
-      `native bytes for placeholder ${missing} are gone: already sent, or dropped after ` +
-      `${placeholders.limits.ttlMs} ms or to stay within ${placeholders.limits.maxBytes} bytes (configureNativeBytes)`;
+      `native bytes for placeholder ${missing} are gone: already sent, or dropped after ` + `${placeholders.limits.ttlMs} ms or to stay within ${placeholders.limits.maxBytes} bytes (configureNativeBytes)`;
     const record = message as Record<string, unknown>;
     // A result turns into an error for the same request, so the peer's call ends with the reason.
     if ('result' in record && !('method' in record)) return { jsonrpc: '2.0', id: record.id, error: { code: INTERNAL_ERROR, message: problem } };
@@ -283,11 +281,7 @@ export function nativeBytesAdapterFactory(role: NativeBytesRole, options: Native
  * swaps the placeholders of nativeImage() and friends for base64, so a handler using them never sends a
  * placeholder by mistake; `false` installs nothing at all.
  */
-export function adapterFromOption(
-  role: NativeBytesRole,
-  option: boolean | NativeBytesOptions | undefined,
-  context: { stateless?: boolean } = {},
-): NativeBytesAdapter | undefined {
+export function adapterFromOption(role: NativeBytesRole, option: boolean | NativeBytesOptions | undefined, context: { stateless?: boolean } = {}): NativeBytesAdapter | undefined {
   if (option === false) return undefined;
   if (option === undefined) return new NativeBytesAdapter(role, { negotiate: false });
   // A stateless server forgets the connection after each request: it must not confirm in initialize

@@ -27,9 +27,7 @@ export function mapMediaFields(message: unknown, map: MediaFieldMapper): unknown
   if (!isRecord(message.params)) return message;
   if (message.method === 'sampling/createMessage') return withField(message, 'params', mapSamplingParams(message.params, map));
   if (isRecord(message.params.inputResponses)) {
-    const responses = mapValues(message.params.inputResponses, (response) =>
-      isRecord(response) && 'content' in response ? withField(response, 'content', mapBlocks(response.content, map, true)) : response,
-    );
+    const responses = mapValues(message.params.inputResponses, (response) => (isRecord(response) && 'content' in response ? withField(response, 'content', mapBlocks(response.content, map, true)) : response));
     return withField(message, 'params', withField(message.params, 'inputResponses', responses));
   }
   return message;
@@ -43,9 +41,7 @@ function mapSamplingParams(params: Record<string, unknown>, map: MediaFieldMappe
 function mapInputRequests(requests: unknown, map: MediaFieldMapper): unknown {
   if (!isRecord(requests)) return requests;
   return mapValues(requests, (request) =>
-    isRecord(request) && request.method === 'sampling/createMessage' && isRecord(request.params)
-      ? withField(request, 'params', mapSamplingParams(request.params, map))
-      : request,
+    isRecord(request) && request.method === 'sampling/createMessage' && isRecord(request.params) ? withField(request, 'params', mapSamplingParams(request.params, map)) : request,
   );
 }
 
@@ -65,7 +61,12 @@ function mapValues(record: Record<string, unknown>, mapValue: (value: unknown) =
 function mapResult(result: Record<string, unknown>, map: MediaFieldMapper): Record<string, unknown> {
   let out = result;
   if ('content' in out) out = withField(out, 'content', mapBlocks(out.content, map, true));
-  if ('contents' in out) out = withField(out, 'contents', mapArray(out.contents, (c) => mapField(c, 'blob', map)));
+  if ('contents' in out)
+    out = withField(
+      out,
+      'contents',
+      mapArray(out.contents, (c) => mapField(c, 'blob', map)),
+    );
   if ('messages' in out) out = withField(out, 'messages', mapMessages(out.messages, map));
   if ('inputRequests' in out) out = withField(out, 'inputRequests', mapInputRequests(out.inputRequests, map));
   return out;

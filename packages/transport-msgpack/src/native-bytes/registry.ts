@@ -1,4 +1,3 @@
-
 /**
  * Bytes waiting to be sent, keyed by placeholder.
  *
@@ -145,11 +144,14 @@ export class PlaceholderRegistry {
     if (earliest === Infinity || (this.sweepTimer && this.sweepAt <= earliest)) return;
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
     this.sweepAt = earliest;
-    this.sweepTimer = setTimeout(() => {
-      this.sweepTimer = undefined;
-      this.sweep(Date.now());
-      this.scheduleSweep();
-    }, Math.max(0, earliest - Date.now()) + 1);
+    this.sweepTimer = setTimeout(
+      () => {
+        this.sweepTimer = undefined;
+        this.sweep(Date.now());
+        this.scheduleSweep();
+      },
+      Math.max(0, earliest - Date.now()) + 1,
+    );
     // Pending placeholders never keep a process alive.
     this.sweepTimer.unref?.();
   }

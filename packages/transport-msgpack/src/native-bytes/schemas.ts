@@ -72,13 +72,7 @@ export const NativeEmbeddedResourceSchema = z.object({
   annotations: AnnotationsSchema.optional(),
   _meta: MetaSchema.optional(),
 });
-export const NativeContentBlockSchema = z.union([
-  TextContentSchema,
-  NativeImageContentSchema,
-  NativeAudioContentSchema,
-  ResourceLinkSchema,
-  NativeEmbeddedResourceSchema,
-]);
+export const NativeContentBlockSchema = z.union([TextContentSchema, NativeImageContentSchema, NativeAudioContentSchema, ResourceLinkSchema, NativeEmbeddedResourceSchema]);
 
 export const NativeCallToolResultSchema = ResultSchema.extend({
   content: z.array(NativeContentBlockSchema).default([]),

@@ -383,7 +383,11 @@ function tooLargeToStore(id: RequestId, bytes: number, maxEventBytes: number): J
   return {
     jsonrpc: '2.0',
     id,
-    error: { code: STREAM_LOST_ERROR_CODE, message: `Result not resumable: its ${bytes} bytes are over the event store's maxEventBytes (${maxEventBytes}); call again`, data: { reason: 'event-too-large', bytes } },
+    error: {
+      code: STREAM_LOST_ERROR_CODE,
+      message: `Result not resumable: its ${bytes} bytes are over the event store's maxEventBytes (${maxEventBytes}); call again`,
+      data: { reason: 'event-too-large', bytes },
+    },
   };
 }
 

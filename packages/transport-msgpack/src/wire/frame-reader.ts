@@ -116,8 +116,8 @@ export class FrameReader {
     const message = this.partial
       ? `stream ended inside a frame (${this.partialFill} of ${this.partial.length} payload bytes)`
       : this.expected > 0
-      ? `stream ended inside a frame (${this.heldBytes} of ${this.expected} payload bytes)`
-      : `stream ended inside a frame header (${this.headerFill} of ${FRAME_HEADER_BYTES} bytes)`;
+        ? `stream ended inside a frame (${this.heldBytes} of ${this.expected} payload bytes)`
+        : `stream ended inside a frame header (${this.headerFill} of ${FRAME_HEADER_BYTES} bytes)`;
     this.reset();
     throw new FramingError('truncated-frame', message);
   }

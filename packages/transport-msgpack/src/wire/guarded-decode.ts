@@ -1,7 +1,29 @@
 import { KeyBudget, OVER_SHAPES } from './key-budget.js';
 import { PayloadError, type PayloadErrorCode } from './errors.js';
 import { asciiFromCodes, asciiFromWindow, forgetWindow, type Latin1Slicing } from './short-ascii.js';
-import { SHORT_KEY_BYTES, binNotNegotiated, binOutsideMediaField, countPastEnd, extType as extTypeRefusal, nonFiniteFloat, nonStringKey, protoKey, reservedType, tooDeep, trailingBytes, truncatedValue, isMediaKey, overContainerBudget, overKeyBudget, TOP_KEY_ID, TOP_KEY_METHOD, TOP_KEY_RESULT_OR_ERROR, isProtoKey, topLevelKey, type GuardOptions } from './guard-rules.js';
+import {
+  SHORT_KEY_BYTES,
+  binNotNegotiated,
+  binOutsideMediaField,
+  countPastEnd,
+  extType as extTypeRefusal,
+  nonFiniteFloat,
+  nonStringKey,
+  protoKey,
+  reservedType,
+  tooDeep,
+  trailingBytes,
+  truncatedValue,
+  isMediaKey,
+  overContainerBudget,
+  overKeyBudget,
+  TOP_KEY_ID,
+  TOP_KEY_METHOD,
+  TOP_KEY_RESULT_OR_ERROR,
+  isProtoKey,
+  topLevelKey,
+  type GuardOptions,
+} from './guard-rules.js';
 import { Buffer } from '../runtime/buffer.js';
 
 /**

@@ -56,7 +56,8 @@ export interface OldLimitNames {
  */
 export function resolveReceiveLimits(options: ReceiveLimits & OldLimitNames = {}, defaultMaxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES): ResolvedReceiveLimits {
   const given = options.maxMessageBytes ?? options.maxRequestBodySize ?? options.maxFrameBytes ?? options.maxLineBytes;
-  const nameOfGiven = options.maxMessageBytes !== undefined ? 'maxMessageBytes' : options.maxRequestBodySize !== undefined ? 'maxRequestBodySize' : options.maxFrameBytes !== undefined ? 'maxFrameBytes' : 'maxLineBytes';
+  const nameOfGiven =
+    options.maxMessageBytes !== undefined ? 'maxMessageBytes' : options.maxRequestBodySize !== undefined ? 'maxRequestBodySize' : options.maxFrameBytes !== undefined ? 'maxFrameBytes' : 'maxLineBytes';
   const maxMessageBytes = given === undefined ? defaultMaxMessageBytes : wholeNumber(nameOfGiven, given, 1, MAX_FRAME_BYTES_LIMIT);
   const maxDepth = options.maxDepth === undefined ? DEFAULT_MAX_DEPTH : wholeNumber('maxDepth', options.maxDepth, 1);
   const budget = options.decodeBudget ?? {};

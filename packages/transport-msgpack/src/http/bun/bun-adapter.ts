@@ -50,7 +50,10 @@ export function bunServeResponse(response: Response): Response {
     return new Response(whole, init);
   }
   let next = 0;
-  return new Response(slicedStream(() => pieces[next++]), init);
+  return new Response(
+    slicedStream(() => pieces[next++]),
+    init,
+  );
 }
 
 /**

@@ -11,12 +11,7 @@ interface BunServer {
   timeout(req: Request, seconds: number): void;
 }
 interface BunGlobal {
-  serve(options: {
-    hostname: string;
-    port: number;
-    idleTimeout?: number;
-    fetch(req: Request, server: BunServer): Response | Promise<Response>;
-  }): BunServer;
+  serve(options: { hostname: string; port: number; idleTimeout?: number; fetch(req: Request, server: BunServer): Response | Promise<Response> }): BunServer;
 }
 
 export interface RunningBunServer {

@@ -50,10 +50,7 @@ export async function loadOAuthSdk(prefer: SdkGeneration = 1): Promise<OAuthSdk>
 async function loadV1(): Promise<OAuthSdk | undefined> {
   // Each import() carries its own catch: a bundler then leaves an SDK that is not installed to fail here,
   // at run time, instead of failing the application's build (esbuild's rule for unresolvable imports).
-  const [auth, transport] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/auth.js').catch(notInstalled),
-    import('@modelcontextprotocol/sdk/shared/transport.js').catch(notInstalled),
-  ]);
+  const [auth, transport] = await Promise.all([import('@modelcontextprotocol/sdk/client/auth.js').catch(notInstalled), import('@modelcontextprotocol/sdk/shared/transport.js').catch(notInstalled)]);
   if (!auth || !transport) return undefined;
   return {
     generation: 1,

@@ -26,13 +26,7 @@ export interface ReplyHost {
  * on either wire, or a stream, which goes on being read and lets the request's signal go when it ends.
  * True for a stream.
  */
-export async function readPostReply(
-  response: Response,
-  message: JSONRPCMessage | JSONRPCMessage[],
-  request: RequestSignal,
-  options: TransportSendOptions | undefined,
-  host: ReplyHost,
-): Promise<boolean> {
+export async function readPostReply(response: Response, message: JSONRPCMessage | JSONRPCMessage[], request: RequestSignal, options: TransportSendOptions | undefined, host: ReplyHost): Promise<boolean> {
   if (response.status === 202) {
     await response.body?.cancel();
     if (!Array.isArray(message) && isInitializedNotification(message)) host.openStandaloneStream();

@@ -40,14 +40,7 @@ const DECODERS: Readonly<Record<WireKind, (host: StreamHost, sink: StreamSink) =
  * server gave event ids, or always for the GET stream: `reconnectable`), as the SDK's client does.
  * `release` lets the request's signal go when the stream is over.
  */
-export function readServerStream(
-  body: ReadableStream<Uint8Array> | null,
-  wire: WireKind,
-  options: StreamOptions,
-  reconnectable: boolean,
-  release: () => void,
-  host: StreamHost,
-): void {
+export function readServerStream(body: ReadableStream<Uint8Array> | null, wire: WireKind, options: StreamOptions, reconnectable: boolean, release: () => void, host: StreamHost): void {
   if (!body) {
     release();
     options.onRequestStreamEnd?.();

@@ -98,8 +98,7 @@ export class SseReader {
       this.data.push(value);
       this.dataChars += value.length + 1;
       this.hold(value.length + 1);
-    }
-    else if (field === 'event') this.event = value;
+    } else if (field === 'event') this.event = value;
     else if (field === 'id' && !value.includes('\0')) this.id = value;
     else if (field === 'retry' && /^\d+$/.test(value)) this.retry = Number(value);
   }

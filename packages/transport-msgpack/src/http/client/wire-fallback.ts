@@ -8,10 +8,7 @@ import type { HttpFallbackReason } from '../../wire-choice/wire-selection.js';
 export type { HttpFallbackReason };
 
 /** What a server's answer to a MessagePack POST says about the wire; see wireDecision(). */
-export type WireDecision =
-  | { wire: 'msgpack' }
-  | { wire: 'json'; reason: HttpFallbackReason; resend: boolean }
-  | undefined;
+export type WireDecision = { wire: 'msgpack' } | { wire: 'json'; reason: HttpFallbackReason; resend: boolean } | undefined;
 
 /** An answer to a MessagePack POST, as far as the decision needs it. */
 export interface MsgpackPostAnswer {
@@ -23,7 +20,6 @@ export interface MsgpackPostAnswer {
   /** The response carries the msgpack-v1 server header (SPEC.md 9.6): the server speaks it, whatever this body is in. */
   msgpackServer?: boolean;
 }
-
 
 /**
  * Whether the server takes MessagePack, from its answer to a MessagePack POST (SPEC.md 9.2). A server that

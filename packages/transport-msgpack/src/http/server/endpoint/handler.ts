@@ -255,10 +255,7 @@ export class WebMcpHttpHandler {
    * A new server and transport, connected; `prepare` adjusts the server before, and gives the transport's
    * options and the endpoint it serves 2026-07-28 requests for.
    */
-  private async open(
-    extra: Partial<HttpMsgpackServerOptions>,
-    prepare?: (server: ConnectableServer) => { options: Partial<HttpMsgpackServerOptions>; endpoint: ModernEndpoint },
-  ): Promise<Session> {
+  private async open(extra: Partial<HttpMsgpackServerOptions>, prepare?: (server: ConnectableServer) => { options: Partial<HttpMsgpackServerOptions>; endpoint: ModernEndpoint }): Promise<Session> {
     const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, reuseServers: _reuse, maxSessions: _max, sessionInitTimeoutMs: _init, ...transportOptions } = this.options;
     const server = await make();
     // Host and Origin were checked by handle(), for every request, before any transport sees it.
@@ -329,23 +326,26 @@ export function afterBody(response: Response, done: () => void): Response {
       done();
     }
   };
-  const tracked = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done: end, value } = await reader.read();
-        if (end) {
-          controller.close();
+  const tracked = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done: end, value } = await reader.read();
+          if (end) {
+            controller.close();
+            finish();
+          } else controller.enqueue(value);
+        } catch (error) {
+          controller.error(error);
           finish();
-        } else controller.enqueue(value);
-      } catch (error) {
-        controller.error(error);
+        }
+      },
+      async cancel(reason) {
         finish();
-      }
+        await reader.cancel(reason);
+      },
     },
-    async cancel(reason) {
-      finish();
-      await reader.cancel(reason);
-    },
-  }, { highWaterMark: 0 }); // read only when asked: a body the node adapter writes itself is never pulled
+    { highWaterMark: 0 },
+  ); // read only when asked: a body the node adapter writes itself is never pulled
   return carryBytes(response, new Response(tracked, { status: response.status, headers: response.headers }));
 }

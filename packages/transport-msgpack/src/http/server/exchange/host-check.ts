@@ -24,12 +24,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 }
 
 /** Returns the reason to refuse the request (403), or undefined to accept it. */
-export function checkHostAndOrigin(
-  options: HostCheckOptions,
-  host: string | null,
-  origin: string | null,
-  localAddress: string | undefined,
-): string | undefined {
+export function checkHostAndOrigin(options: HostCheckOptions, host: string | null, origin: string | null, localAddress: string | undefined): string | undefined {
   const enabled = options.enableDnsRebindingProtection ?? isLoopbackAddress(localAddress);
   if (!enabled) return undefined;
   const hosts = options.allowedHosts ?? LOOPBACK_NAMES;

@@ -87,9 +87,12 @@ export class EventStream {
   startKeepAlive(intervalMs: number): void {
     if (this.done || !Number.isFinite(intervalMs) || intervalMs < 1) return;
     const beat = this.format.keepAlive();
-    this.timer = setInterval(() => {
-      if (!this.sink.enqueue(beat)) this.finish();
-    }, Math.min(intervalMs, MAX_TIMER_MS));
+    this.timer = setInterval(
+      () => {
+        if (!this.sink.enqueue(beat)) this.finish();
+      },
+      Math.min(intervalMs, MAX_TIMER_MS),
+    );
     this.timer.unref?.();
   }
 

@@ -13,15 +13,11 @@ import { TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
  * die mid-stream. A store that fails here leaves the stream unprimed and unstored: it is served live, not
  * resumable (the failure is reported, the request is not refused).
  */
-export async function primeStream(
-  table: StreamTable,
-  store: SharedEventStore,
-  stream: EventStream,
-  streamId: string,
-  messages: JSONRPCMessage[],
-  retryMs: number | undefined,
-): Promise<void> {
-  await store.streamOpened?.(streamId, messages.filter(isJSONRPCRequest).map((message) => message.id));
+export async function primeStream(table: StreamTable, store: SharedEventStore, stream: EventStream, streamId: string, messages: JSONRPCMessage[], retryMs: number | undefined): Promise<void> {
+  await store.streamOpened?.(
+    streamId,
+    messages.filter(isJSONRPCRequest).map((message) => message.id),
+  );
   const eventId = await table.store(streamId, {} as JSONRPCMessage);
   if (eventId === undefined) return;
   stream.prime(eventId, retryMs);
