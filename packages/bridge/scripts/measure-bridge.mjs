@@ -10,13 +10,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { cpuMs, startCountingProxy } from './lib/measure.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -162,14 +162,6 @@ function report(results) {
   console.log('\nServer and relay CPU come from /proc/<pid>/stat (10 ms ticks), summed over each block of calls; the direct path has no relay (-).');
 }
 
-/** utime + stime of a process, in ms (Linux). */
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / 100;
-}
-
 function startMediaServer(root) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MEDIA_CLI, '--http', '127.0.0.1:0', root], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -184,41 +176,6 @@ function startMediaServer(root) {
     });
     child.stderr.resume();
     child.once('exit', (code) => reject(new Error(`the media server exited (${code})`)));
-  });
-}
-
-/** A TCP proxy on loopback that counts every byte both ways: the network leg as a real network would carry it. */
-function startCountingProxy(targetPort) {
-  let total = 0;
-  const sockets = new Set();
-  const server = createServer((inbound) => {
-    const outbound = connect(targetPort, '127.0.0.1');
-    sockets.add(inbound).add(outbound);
-    // As transparent as the loopback it stands on: no Nagle delay of its own on either side.
-    inbound.setNoDelay(true);
-    outbound.setNoDelay(true);
-    inbound.on('data', (chunk) => (total += chunk.length));
-    outbound.on('data', (chunk) => (total += chunk.length));
-    inbound.pipe(outbound).on('error', () => {});
-    outbound.pipe(inbound).on('error', () => {});
-    const end = () => {
-      inbound.destroy();
-      outbound.destroy();
-    };
-    inbound.on('close', end).on('error', end);
-    outbound.on('close', end).on('error', end);
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        port: server.address().port,
-        bytes: () => total,
-        close: () => {
-          for (const socket of sockets) socket.destroy();
-          server.close();
-        },
-      }),
-    );
   });
 }
 

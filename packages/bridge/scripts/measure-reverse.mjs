@@ -14,7 +14,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +21,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HttpMsgpackClientTransport, callToolNative } from 'mcp-msgpack-transport';
+import { cpuMs, startCountingProxy } from './lib/measure.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -162,13 +162,6 @@ function report(sessions) {
   console.log('\nCPU comes from /proc/<pid>/stat (10 ms ticks), summed over each block of calls; "child" is the stdio server the variant talks to.');
 }
 
-/** utime + stime of a process, in ms (Linux). */
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 /** The bridge's child processes (Linux: every thread's `children` list). */
 function bridgeChildren(pid) {
   const pids = [];
@@ -193,39 +186,5 @@ function startBridge(childCommand) {
     });
     child.stderr.resume();
     child.once('exit', (code) => reject(new Error(`the bridge exited (${code})`)));
-  });
-}
-
-/** A TCP proxy on loopback that counts every byte both ways: the network leg as a real network would carry it. */
-function startCountingProxy(targetPort) {
-  let total = 0;
-  const sockets = new Set();
-  const server = createServer((inbound) => {
-    const outbound = connect(targetPort, '127.0.0.1');
-    sockets.add(inbound).add(outbound);
-    inbound.setNoDelay(true);
-    outbound.setNoDelay(true);
-    inbound.on('data', (chunk) => (total += chunk.length));
-    outbound.on('data', (chunk) => (total += chunk.length));
-    inbound.pipe(outbound).on('error', () => {});
-    outbound.pipe(inbound).on('error', () => {});
-    const end = () => {
-      inbound.destroy();
-      outbound.destroy();
-    };
-    inbound.on('close', end).on('error', end);
-    outbound.on('close', end).on('error', end);
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        port: server.address().port,
-        bytes: () => total,
-        close: () => {
-          for (const socket of sockets) socket.destroy();
-          server.close();
-        },
-      }),
-    );
   });
 }
