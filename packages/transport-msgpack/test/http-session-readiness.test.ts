@@ -109,6 +109,22 @@ for (const kind of serverKinds) {
       }
     });
 
+    it('a request waiting for the notification when the session ends gets 404, not the not-initialized refusal', async () => {
+      const server = await start(kind, 10_000);
+      try {
+        const sessionId = (await post(server.url, 'json', INITIALIZE)).sessionId!;
+        const early = post(server.url, 'json', echo(1, 'waits'), sessionId);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const ended = await fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId }, signal: AbortSignal.timeout(10_000) });
+        assert.equal(ended.status, 200);
+        const reply = await early;
+        assert.equal(reply.status, 404);
+        assert.equal(server.calls(), 0);
+      } finally {
+        await server.close();
+      }
+    });
+
     it('at most 8 requests of a session wait for the notification: the 9th is refused at once, the 8 are served after it', async () => {
       const server = await start(kind, 15_000);
       try {

@@ -180,10 +180,12 @@ export class WebHttpMsgpackServerTransport implements Transport {
     }
     const initialize = messages.find(isInitializeRequest) as InitializeRequest | undefined;
     const problem = initialize ? await this.startSession(messages) : (this.sessionRefusal(req) ?? (await this.readinessRefusal(messages)) ?? this.duplicateRefusal(messages));
+    // Checked after the awaits: a session may close meanwhile (a request waiting for the notification included).
+    if (this.closed) return SESSION_GONE;
     if (problem) return problem;
     // Marked here, not when answered: a batch may carry it with requests.
     this.readiness.noteMessages(messages);
-    return this.closed ? SESSION_GONE : { modern: false, initialize };
+    return { modern: false, initialize };
   }
 
   /** initialize: the session begins (one initialize per session, alone in its POST). */
