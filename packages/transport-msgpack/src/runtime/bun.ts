@@ -24,6 +24,8 @@ export const bunRuntime: Runtime = {
   encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: false, keyDenseMsgpackValues: Number.POSITIVE_INFINITY },
   // Some of Bun's import failures carry no code, only this message.
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)/.test(error.message)),
+  // Synchronous and full: JavaScriptCore's heap and the native memory its dead objects held.
+  fullGarbageCollection: () => () => (globalThis as unknown as { Bun: { gc(force: boolean): void } }).Bun.gc(true),
 };
 
 /** The runtime this module is picked for (package.json "imports", `#runtime`, condition `bun`). */
