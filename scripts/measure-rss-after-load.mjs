@@ -56,6 +56,7 @@ function describeMaps(maps) {
     .sort(([, a], [, b]) => b - a)
     .map(([kind, bytes]) => `${kind} ${mib(bytes)}`);
   const spaceParts = Object.entries(spaces ?? {}).map(([name, space]) => `${name.replace(/_space$/, '')} ${mib(space.size)}/${mib(space.used)}`);
+  if (v8Physical === undefined) return parts.join(', ');
   return `${parts.join(', ')}; V8 heap ${mib(v8Physical)} resident of ${mib(v8Committed)} committed${spaceParts.length ? ` (space committed/used: ${spaceParts.join(', ')})` : ''}`;
 }
 

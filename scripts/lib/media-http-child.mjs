@@ -1,6 +1,8 @@
 // The filesystem media server over HTTP, set up as its CLI's `--http` does (McpHttpHandler, native bytes,
 // listenNode on Node and listenBun on Bun), in a process of its own that the measure scripts drive:
 //   node|bun [--expose-gc] scripts/lib/media-http-child.mjs DIR [--handler-options JSON]
+// The CLI's glibc malloc settings (its re-execution, where the runtime can) are not applied here: the
+// measure scripts pass them with --env, so that both can be measured.
 // It prints one JSON line {"url": ...} once listening; then each line on stdin gets one JSON line back:
 //   stats     its memory (process.memoryUsage, V8 heap statistics, /proc RSS and peak) and the handler's tables
 //   gc        the same after a full garbage collection (needs --expose-gc on Node)
@@ -12,7 +14,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import v8 from 'node:v8';
-import { createFilesystemServer, resolveAllowedDirectories } from 'mcp-filesystem-media-server';
+import { createFilesystemServer, garbageCollectorForThisProcess, resolveAllowedDirectories } from 'mcp-filesystem-media-server';
 import { listenBun, listenNode, McpHttpHandler } from 'mcp-msgpack-transport';
 
 const dir = process.argv[2];
@@ -22,7 +24,9 @@ const isBun = typeof globalThis.Bun !== 'undefined';
 
 const allowedDirectories = await resolveAllowedDirectories([dir]);
 const serverOptions = { allowedDirectories, log: () => {}, nativeBytes: true };
-const handler = new McpHttpHandler({ createServer: () => createFilesystemServer(serverOptions), nativeBytes: true, ...extra });
+// The CLI's idle release, collection included; --handler-options '{"idleRelease":false}' turns it off.
+const cliOptions = { idleRelease: { collectGarbage: garbageCollectorForThisProcess() } };
+const handler = new McpHttpHandler({ createServer: () => createFilesystemServer(serverOptions), nativeBytes: true, ...cliOptions, ...extra });
 const running = await (isBun ? listenBun : listenNode)(handler, { port: 0 });
 
 const status = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) * 1024;
@@ -77,6 +81,7 @@ function residentByMapping() {
     const kind = m.name === '' ? (arena ? 'malloc arenas' : 'anonymous') : m.name.startsWith('[') ? m.name : 'files';
     kinds[kind] = (kinds[kind] ?? 0) + m.rss;
   });
+  if (isBun) return kinds; // Bun's node:v8 figures are not JavaScriptCore's heap
   const heap = v8.getHeapStatistics();
   kinds.v8Physical = heap.total_physical_size;
   kinds.v8Committed = heap.total_heap_size;
