@@ -6,11 +6,12 @@
 // glibc's arenas, other anonymous mappings: see 'maps' in scripts/lib/media-http-child.mjs).
 //   node scripts/measure-rss-after-load.mjs [--load-seconds 60] [--idle-seconds 60] [--clients 32]
 //        [--runtime node|bun] [--env NAME=VALUE ...] [--handler-options JSON] [--no-attacks] [--no-load]
-//        [--malloc-trim-check]
+//        [--malloc-trim-check] [--idle-collection cli|gc-only]
 // Two baselines: `start` (2 s after boot) and `warmed up` (after one session on each wire made every call
 // of the load's mix once: compiled code and modules loaded on first use, which a server that has served
 // anything has); ratios are given against both. --env passes a variable to the server only
-// (MALLOC_ARENA_MAX=2, say); --handler-options goes to McpHttpHandler. --malloc-trim-check is a
+// (MALLOC_ARENA_MAX=2, say); --handler-options goes to McpHttpHandler ('{"idleRelease":false}' measures
+// without the CLI's idle release); --idle-collection gc-only (Bun) leaves Bun.shrink() out of it. --malloc-trim-check is a
 // diagnostic: at the end it has gdb call malloc_trim(0) in the server and measures again, which tells how
 // much of the RSS left is heap glibc has freed but kept (needs gdb and ptrace rights; never a policy).
 // Bounded: the attack suite's cases each have a timeout, the load stops at its deadline, gdb has a
@@ -33,12 +34,13 @@ const handlerOptions = JSON.parse(option('handler-options', '{}'));
 const phases = { attacks: !argv.includes('--no-attacks'), load: !argv.includes('--no-load') };
 const trimCheck = argv.includes('--malloc-trim-check');
 const GDB_TIMEOUT_MS = 60_000;
-// Past the buffers' idle release (10 s: the media pool's, the encoders'), so that the warm baseline holds
+// Past the buffers' idle release (10 s: the media pool's, the encoders') and the handler's (15 s, with its
+// collection in the CLI's setup), so that the warm baseline holds
 // what serving leaves for good, not the last call's buffers.
-const WARM_SETTLE_MS = 15_000;
+const WARM_SETTLE_MS = 20_000;
 
 const layout = makeMediaLayout();
-const server = await startMediaChild({ runtime, dir: layout.root, env, handlerOptions });
+const server = await startMediaChild({ runtime, dir: layout.root, env, handlerOptions, idleCollection: option('idle-collection', undefined) });
 const rows = [];
 async function measure(label) {
   const live = await server.stats();

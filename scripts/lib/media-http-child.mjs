@@ -1,6 +1,8 @@
 // The filesystem media server over HTTP, set up as its CLI's `--http` does (McpHttpHandler, native bytes,
 // listenNode on Node and listenBun on Bun), in a process of its own that the measure scripts drive:
-//   node|bun [--expose-gc] scripts/lib/media-http-child.mjs DIR [--handler-options JSON]
+//   node|bun [--expose-gc] scripts/lib/media-http-child.mjs DIR [--handler-options JSON] [--idle-collection cli|gc-only]
+// --idle-collection gc-only (Bun only, for comparison): the idle release runs Bun.gc(true) alone, without the
+// Bun.shrink() that the CLI's collection adds (it drops compiled code and returns the allocator's free memory).
 // The CLI's glibc malloc settings (its re-execution, where the runtime can) are not applied here: the
 // measure scripts pass them with --env, so that both can be measured.
 // It prints one JSON line {"url": ...} once listening; then each line on stdin gets one JSON line back:
@@ -25,7 +27,9 @@ const isBun = typeof globalThis.Bun !== 'undefined';
 const allowedDirectories = await resolveAllowedDirectories([dir]);
 const serverOptions = { allowedDirectories, log: () => {}, nativeBytes: true };
 // The CLI's idle release, collection included; --handler-options '{"idleRelease":false}' turns it off.
-const cliOptions = { idleRelease: { collectGarbage: garbageCollectorForThisProcess() } };
+const gcOnly = process.argv.includes('--idle-collection') && process.argv[process.argv.indexOf('--idle-collection') + 1] === 'gc-only';
+const collectGarbage = gcOnly ? () => globalThis.Bun.gc(true) : garbageCollectorForThisProcess();
+const cliOptions = { idleRelease: { collectGarbage } };
 const handler = new McpHttpHandler({ createServer: () => createFilesystemServer(serverOptions), nativeBytes: true, ...cliOptions, ...extra });
 const running = await (isBun ? listenBun : listenNode)(handler, { port: 0 });
 

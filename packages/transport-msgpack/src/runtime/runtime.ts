@@ -67,8 +67,8 @@ export interface Runtime {
   /** Whether a failed dynamic import means the package is not installed (rather than broken). */
   isModuleNotFound(error: unknown): boolean;
   /**
-   * A full garbage collection of the engine, where the runtime offers one to the program: Bun.gc(true) on
-   * Bun; on V8 runtimes the `gc` global, which exists only when the host started the engine with
+   * A full garbage collection of the engine, where the runtime offers one to the program: Bun.gc(true) and
+   * Bun.shrink() on Bun; on V8 runtimes the `gc` global, which exists only when the host started the engine with
    * --expose-gc. Undefined where there is none. Used only when a server asks for it (McpHttpHandler's
    * idleRelease.collectGarbage): a collection is process-wide.
    */

@@ -13,7 +13,8 @@ export interface IdleReleaseOptions {
    */
   afterMs?: number;
   /**
-   * Then asks the engine for a full garbage collection: Bun.gc(true) on Bun; on Node the `gc` global,
+   * Then asks the engine for a full garbage collection: Bun.gc(true) and Bun.shrink() on Bun (which also
+   * drops compiled code, compiled again on next use); on Node the `gc` global,
    * which exists only if the process was started with --expose-gc (the handler throws at construction
    * otherwise). Process-wide, so off by default: an engine left alone collects when it allocates, and a
    * server idle after a burst may keep for minutes the garbage of that burst, with the native memory its
