@@ -97,9 +97,11 @@ try {
   }
   if (phases.load) {
     console.log(`mixed load: ${clients} clients, ${loadSeconds} s`);
+    const cpuBefore = (await server.stats()).cpuMs;
     const load = await runMixedLoad(server.url, layout.root, { clients, seconds: loadSeconds });
+    const cpuPerCall = ((await server.stats()).cpuMs - cpuBefore) / load.calls;
     console.log(
-      `  ${load.calls} calls in ${load.sessions} sessions (p50 ${load.p50.toFixed(1)} ms, p95 ${load.p95.toFixed(1)} ms), ${load.toolErrors} tool errors, ${load.failures} failed sessions${load.firstFailure ? ` (first: ${load.firstFailure})` : ''}`,
+      `  ${load.calls} calls in ${load.sessions} sessions (p50 ${load.p50.toFixed(1)} ms, p95 ${load.p95.toFixed(1)} ms, server CPU ${cpuPerCall.toFixed(2)} ms a call), ${load.toolErrors} tool errors, ${load.failures} failed sessions${load.firstFailure ? ` (first: ${load.firstFailure})` : ''}`,
     );
     await measure('after the load');
     await idle(`load + ${idleSeconds} s idle`);
