@@ -5,13 +5,15 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 /**
- * glibc malloc settings (read by glibc at process start, ignored by other C libraries): blocks of 64 KiB and
+ * glibc malloc settings (read by glibc at process start, ignored by other C libraries): blocks of 16 KiB and
  * more get mappings of their own, unmapped when freed (glibc otherwise raises that threshold up to 32 MiB
- * after the first large free, and the large buffers of a burst then fragment its heap for good), free heap
- * top past 64 KiB is returned, and at most 2 arenas. Measured in the README with the command that did it.
+ * after the first large free, and the Buffers of a burst then fragment its heap for good; at 64 KiB the
+ * smaller ones still did), free heap top past 64 KiB is returned, and at most 2 arenas. Past 65,536 such
+ * mappings at once (glibc's M_MMAP_MAX) blocks go to the heap again. Measured in the transport's README
+ * ("Memory when idle") with the command that did it, the CPU a call included.
  */
 export const GLIBC_MALLOC_SETTINGS: Readonly<Record<string, string>> = {
-  MALLOC_MMAP_THRESHOLD_: '65536',
+  MALLOC_MMAP_THRESHOLD_: '16384',
   MALLOC_TRIM_THRESHOLD_: '65536',
   MALLOC_ARENA_MAX: '2',
 };

@@ -147,6 +147,26 @@ describe('McpHttpHandler idleRelease', { timeout: LIMIT }, () => {
     });
   }
 
+  it('a session that ends without a request (initialization deadline) starts the idle period again: a second release follows', async () => {
+    let collections = 0;
+    const server = await startTestServer('node:http', { sessionInitTimeoutMs: AFTER_MS * 6, idleRelease: { afterMs: AFTER_MS, collectGarbage: () => void collections++ } });
+    try {
+      const init = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      });
+      await init.text();
+      assert.equal(server.handler.sessionCount, 1);
+      // No notifications/initialized: the session is closed at its deadline, with no request since.
+      await waitUntil(() => server.handler.sessionCount === 0, 'the initialization deadline');
+      await waitUntil(() => server.handler.idleReleaseCount === 2, 'a release after the session ended');
+      assert.equal(collections, 2);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("collectGarbage: true uses the engine's collection, and says what is missing where there is none", async () => {
     const factory = gatedFactory();
     factory.open();

@@ -356,6 +356,7 @@ export class WebMcpHttpHandler {
     session.initDeadline = undefined;
     const id = session.transport.sessionId;
     if (id !== undefined && this.sessions.get(id) === session) this.sessions.delete(id);
+    this.memory?.touch();
   }
 
   private async shut(session: Session): Promise<void> {

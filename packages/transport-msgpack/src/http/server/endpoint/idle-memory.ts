@@ -26,7 +26,7 @@ export interface IdleReleaseOptions {
 
 /**
  * Counts a handler's work (requests being handled, reply streams being read) and, once there has been none
- * for `afterMs`, calls `release` once, then the engine's collection if asked; the next period of idleness
+ * (nor a session ended) for `afterMs`, calls `release` once, then the engine's collection if asked; the next period of idleness
  * after more work releases again. A look that finds work re-arms for another period. One unref'd timer
  * while armed, nothing per request but a counter and a timestamp.
  */
@@ -59,6 +59,14 @@ export class IdleMemoryRelease {
 
   end(): void {
     this.busy--;
+    this.idle.use();
+  }
+
+  /**
+   * Something was let go without a request (a session expired or its initialization deadline passed): the
+   * idle period starts again, so the collection comes after it and finds what it left as garbage.
+   */
+  touch(): void {
     this.idle.use();
   }
 
