@@ -45,6 +45,7 @@ export function tooManyInFlight(req: HttpRequestLike): Response {
     status: 503,
     code: TRANSPORT_ERROR,
     message: 'Service Unavailable: too many requests in flight',
+    data: { reason: 'too-many-in-flight' },
     headers: { 'Retry-After': String(IN_FLIGHT_RETRY_AFTER_S), Connection: 'close' },
   });
 }
@@ -55,6 +56,7 @@ export function requestTimedOut(req: HttpRequestLike): Response {
     status: 408,
     code: TRANSPORT_ERROR,
     message: 'Request Timeout: the request body did not arrive within requestTimeoutMs',
+    data: { reason: 'request-timeout' },
     headers: { Connection: 'close' },
   });
 }
