@@ -228,6 +228,20 @@ for (const kind of serverKinds) {
       await stillWorks();
     });
 
+    it('an absolute-form target with a foreign authority (POST http://evil.example/mcp): what each server kind does', async () => {
+      const body = JSON.stringify(initialize);
+      const absolute = (host: string) =>
+        `POST http://evil.example${server.url.pathname} HTTP/1.1\r\nHost: ${host}\r\ncontent-type: application/json\r\naccept: ${JSON_ACCEPT}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`;
+      // A foreign Host as well: refused on every kind (node:http by path, Bun.serve by the Host check).
+      assert.ok([403, 404].includes(await rawRequestStatus(server.url, absolute('evil.example'))));
+      // A loopback Host: node:http keeps the target in req.url, whose path is not the endpoint's: 404. Bun.serve
+      // (1.4.5) rebuilds req.url from the Host header, so the handler never sees the target's authority
+      // (oven-sh/bun#33002) and the request is served as if its target were /mcp: the gap the README states.
+      // If this starts failing on Bun.serve, Bun passes the authority on: listenBun should then check it.
+      assert.equal(await rawRequestStatus(server.url, absolute(server.url.host)), kind === 'Bun.serve' ? 200 : 404);
+      await stillWorks();
+    });
+
     it('413 for a declared body over the limit, answered before the body is sent', async () => {
       // Content-Length announces 100 MB; only the headers go out. The answer must come anyway.
       const status = await rawStatus(server.url, 'POST', { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT, 'mcp-session-id': sessionId, 'content-length': String(100 * 1024 * 1024) }, '');
