@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { CanonicalEncoder, checkJsonRpcMessage, FrameReader, MsgpackDecoder, MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport/wire';
-import { isBun, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
+import { isBun, rawStatusOn, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
 
 const LIMIT = 20_000;
 const JSON_ACCEPT = 'application/json, text/event-stream';
@@ -300,24 +300,9 @@ function rawStatus(url: URL, method: string, headers: Record<string, string>, bo
 
 /** Sends `request` as it is and resolves with the status of the answer. */
 function rawRequestStatus(url: URL, request: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = connectTcp(Number(url.port), url.hostname);
-    socket.write(request);
-    let text = '';
-    socket.on('data', (chunk) => {
-      text += chunk.toString('latin1');
-      const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
-      if (match) {
-        socket.destroy();
-        resolve(Number(match[1]));
-      }
-    });
-    socket.on('error', reject);
-    socket.setTimeout(5000, () => {
-      socket.destroy();
-      reject(new Error('no answer within 5 s'));
-    });
-  });
+  const socket = connectTcp(Number(url.port), url.hostname);
+  socket.write(request);
+  return rawStatusOn(socket);
 }
 
 describe('our client reading a broken MessagePack stream', { timeout: LIMIT }, () => {
