@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { CanonicalEncoder, checkJsonRpcMessage, FrameReader, MsgpackDecoder, MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport/wire';
-import { isBun, rawStatusOn, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
+import { isBun, MemoryEventStore, rawStatusOn, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
 
 const LIMIT = 20_000;
 const JSON_ACCEPT = 'application/json, text/event-stream';
@@ -92,6 +92,73 @@ for (const kind of serverKinds) {
       const batch = await post(encoder.encode([1, 2].map(() => ({ jsonrpc: '2.0', id: 501, method: 'ping' }))) as BodyInit, headers);
       assert.equal(batch.status, 400);
       assert.equal((await msgpackError(batch)).data?.reason, 'duplicate-id');
+    });
+
+    it('a cancelled request frees its id at once (SPEC.md 5.3) and its reply stream ends without an answer', async () => {
+      const headers = { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT };
+      const call = (name: string, args: object) => encoder.encode({ jsonrpc: '2.0', id: 600, method: 'tools/call', params: { name, arguments: args } }) as BodyInit;
+      const first = await post(call('slow', { ms: 10_000 }), headers);
+      assert.equal(first.status, 200);
+      const cancelled = await post(encoder.encode({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 600, reason: 'test' } }) as BodyInit, headers);
+      assert.equal(cancelled.status, 202);
+      // The SDK sends nothing for a cancelled request: the id would otherwise stay in flight for the session's life.
+      const again = await post(call('echo', { text: 'after cancel' }), headers);
+      assert.equal(again.status, 200);
+      const [reply] = (await framesOf(again)) as { result: unknown }[];
+      assert.equal(textOf(reply!.result), 'after cancel');
+      const ended = await Promise.race([framesOf(first), new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 5_000))]);
+      assert.notEqual(ended, 'open', 'the cancelled request kept its stream open');
+      assert.deepEqual(ended, []);
+    });
+
+    it('a cancelled request on a resumable stream (event store, 2025-11-25) frees its id too', async () => {
+      const resumable = await startTestServer(kind, { eventStore: new MemoryEventStore() });
+      try {
+        const headers: Record<string, string> = { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT };
+        const send = (message: unknown) => fetch(resumable.url, { method: 'POST', headers, body: encoder.encode(message) as BodyInit, signal: AbortSignal.timeout(10_000) });
+        const init = await send({ ...initialize, params: { ...initialize.params, protocolVersion: '2025-11-25' } });
+        await init.arrayBuffer();
+        headers['mcp-session-id'] = init.headers.get('mcp-session-id')!;
+        headers['mcp-protocol-version'] = '2025-11-25';
+        assert.equal((await send({ jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+        const call = (name: string, args: object) => ({ jsonrpc: '2.0', id: 700, method: 'tools/call', params: { name, arguments: args } });
+        const first = await send(call('slow', { ms: 10_000 }));
+        assert.equal(first.status, 200);
+        assert.equal((await send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 700 } })).status, 202);
+        // Its stream is left open (ended, the client would resume it, having seen an event id and no answer).
+        const again = await send(call('echo', { text: 'reused' }));
+        const [reply] = (await framesOf(again)) as { result: unknown }[];
+        assert.equal(textOf(reply!.result), 'reused');
+        await first.body?.cancel();
+      } finally {
+        await resumable.close();
+      }
+    });
+
+    it('a cancelled request answered in one body (enableJsonResponse): its POST gets 202, the id is free again', async () => {
+      const single = await startTestServer(kind, { enableJsonResponse: true });
+      try {
+        const headers = { 'content-type': 'application/json', accept: JSON_ACCEPT };
+        const send = (message: unknown, session?: string) =>
+          fetch(single.url, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(message), signal: AbortSignal.timeout(10_000) });
+        const init = await send(initialize);
+        const session = init.headers.get('mcp-session-id')!;
+        await init.text();
+        assert.equal((await send({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status, 202);
+        const call = (name: string, args: object) => ({ jsonrpc: '2.0', id: 'c-1', method: 'tools/call', params: { name, arguments: args } });
+        const first = send(call('slow', { ms: 10_000 }), session);
+        // Let the call reach its handler before it is cancelled.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal((await send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c-1' } }, session)).status, 202);
+        const cancelled = await first;
+        assert.equal(cancelled.status, 202);
+        assert.equal(await cancelled.text(), '');
+        const again = await send(call('echo', { text: 'reused' }), session);
+        assert.equal(again.status, 200);
+        assert.equal(textOf(((await again.json()) as { result: unknown }).result), 'reused');
+      } finally {
+        await single.close();
+      }
     });
 
     /** The session still answers after each fault. */

@@ -1,5 +1,5 @@
 import { duplicateIdError } from '../../../jsonrpc/in-flight-ids.js';
-import { isInitializeRequest, isJSONRPCRequest, type InitializeRequest } from '../../../jsonrpc/kinds.js';
+import { isCancelledNotification, isInitializeRequest, isJSONRPCRequest, type InitializeRequest } from '../../../jsonrpc/kinds.js';
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../../mcp/protocol-versions.js';
 import type { EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../../../codec/message-codec.js';
@@ -192,9 +192,11 @@ export class WebHttpMsgpackServerTransport implements Transport {
    * The last step of admission, with no await between it and `answer` binding the requests to their reply:
    * two requests with one id that were let go together (both waiting for notifications/initialized) would
    * otherwise both pass the duplicate check before either is bound, and one would never be answered.
+   * Cancellations come first: a batch may cancel a request and reuse its id.
    */
   private take(messages: JSONRPCMessage[], admitted: Admission): Refusal | undefined {
     if (admitted.modern) return undefined;
+    for (const message of messages) if (isCancelledNotification(message)) this.table.cancel(message.params.requestId);
     const duplicate = admitted.initialize ? undefined : this.duplicateRefusal(messages);
     if (duplicate) return duplicate;
     // Marked here, not when answered: a batch may carry it with requests.
