@@ -43,6 +43,32 @@ describe('listenNode connection limits', { timeout: 20_000 }, () => {
     }
   });
 
+  it('closes a keep-alive connection left idle after its answer once keepAliveTimeoutMs passes', async () => {
+    const handler = new McpHttpHandler({ createServer: createHttpTestServer });
+    const running = await listenNode(handler, { keepAliveTimeoutMs: DEADLINE_MS });
+    try {
+      const port = Number(running.url.port);
+      const socket = connectTcp(port, '127.0.0.1');
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      const answered = new Promise<number>((resolve) => {
+        let text = '';
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString('latin1');
+          // One JSON body (enableJsonResponse is off: an event stream that ends with the answer).
+          if (/"id":0/.test(text) && /\r\n0\r\n\r\n$/.test(text)) resolve(Date.now());
+        });
+      });
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+      const closed = openFor(socket, 10_000);
+      const answeredAt = await answered;
+      const openMs = await closed;
+      // Node's own default (5 s), which applied before the option, would keep it open past 4 s.
+      assert.ok(openMs !== Infinity && Date.now() - answeredAt < 4_000, `connection open ${Date.now() - answeredAt} ms after its answer`);
+    } finally {
+      await running.close();
+    }
+  });
+
   it('drops connections past maxConnections and serves again once they go', async () => {
     const running = await listenNode(handler(), { maxConnections: 2 });
     try {
