@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { McpHttpHandler, listenNode } from 'mcp-msgpack-transport';
 import { createHttpTestServer } from './fixtures/http-helpers.js';
-import { drip, initializeOnce, rawConnection, trickledInitialize } from './fixtures/raw-connections.js';
+import { drip, INITIALIZE_BODY, initializeOnce, postHead, rawConnection, trickledInitialize } from './fixtures/raw-connections.js';
 
 const DEADLINE_MS = 400;
 const handler = () => new McpHttpHandler({ createServer: createHttpTestServer });
@@ -44,24 +44,18 @@ describe('listenNode connection limits', { timeout: 20_000 }, () => {
   });
 
   it('closes a keep-alive connection left idle after its answer once keepAliveTimeoutMs passes', async () => {
-    const handler = new McpHttpHandler({ createServer: createHttpTestServer });
-    const running = await listenNode(handler, { keepAliveTimeoutMs: DEADLINE_MS });
+    const running = await listenNode(handler(), { keepAliveTimeoutMs: DEADLINE_MS });
     try {
-      const port = Number(running.url.port);
-      const socket = connectTcp(port, '127.0.0.1');
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      const connection = rawConnection(running.url, 10_000);
       const answered = new Promise<number>((resolve) => {
-        let text = '';
-        socket.on('data', (chunk: Buffer) => {
-          text += chunk.toString('latin1');
+        connection.socket.on('data', () => {
           // One JSON body (enableJsonResponse is off: an event stream that ends with the answer).
-          if (/"id":0/.test(text) && /\r\n0\r\n\r\n$/.test(text)) resolve(Date.now());
+          if (/"id":0/.test(connection.received()) && /\r\n0\r\n\r\n$/.test(connection.received())) resolve(Date.now());
         });
       });
-      socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
-      const closed = openFor(socket, 10_000);
+      connection.socket.write(`${postHead(running.url, INITIALIZE_BODY.length)}${INITIALIZE_BODY}`);
       const answeredAt = await answered;
-      const openMs = await closed;
+      const openMs = await connection.closed;
       // Node's own default (5 s), which applied before the option, would keep it open past 4 s.
       assert.ok(openMs !== Infinity && Date.now() - answeredAt < 4_000, `connection open ${Date.now() - answeredAt} ms after its answer`);
     } finally {
