@@ -11,7 +11,10 @@
 // of the load's mix once: compiled code and modules loaded on first use, which a server that has served
 // anything has); ratios are given against both. --env passes a variable to the server only
 // (MALLOC_ARENA_MAX=2, say); --handler-options goes to McpHttpHandler ('{"idleRelease":false}' measures
-// without the CLI's idle release); --idle-collection gc-only (Bun) leaves Bun.shrink() out of it. --malloc-trim-check is a
+// without the CLI's idle release); --idle-collection gc-only (Bun) leaves Bun.shrink() out of it. The CLI's
+// glibc malloc settings (its re-execution on Node >= 22.15) are not applied by the child: --env
+// MALLOC_MMAP_THRESHOLD_=16384 --env MALLOC_TRIM_THRESHOLD_=65536 --env MALLOC_ARENA_MAX=2 measures them.
+// --malloc-trim-check is a
 // diagnostic: at the end it has gdb call malloc_trim(0) in the server and measures again, which tells how
 // much of the RSS left is heap glibc has freed but kept (needs gdb and ptrace rights; never a policy).
 // Bounded: the attack suite's cases each have a timeout, the load stops at its deadline, gdb has a
