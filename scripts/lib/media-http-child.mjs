@@ -1,17 +1,22 @@
 // The filesystem media server over HTTP, set up as its CLI's `--http` does (McpHttpHandler, native bytes,
 // listenNode on Node and listenBun on Bun), in a process of its own that the measure scripts drive:
-//   node|bun [--expose-gc] scripts/lib/media-http-child.mjs DIR [--handler-options JSON]
+//   node|bun [--expose-gc] scripts/lib/media-http-child.mjs DIR [--handler-options JSON] [--idle-collection cli|gc-only]
+// --idle-collection gc-only (Bun only, for comparison): the idle release runs Bun.gc(true) alone, without the
+// Bun.shrink() that the CLI's collection adds (it drops compiled code and returns the allocator's free memory).
+// The CLI's glibc malloc settings (its re-execution, where the runtime can) are not applied here: the
+// measure scripts pass them with --env, so that both can be measured.
 // It prints one JSON line {"url": ...} once listening; then each line on stdin gets one JSON line back:
 //   stats     its memory (process.memoryUsage, V8 heap statistics, /proc RSS and peak) and the handler's tables
 //   gc        the same after a full garbage collection (needs --expose-gc on Node)
 //   reset-hwm resets the kernel's peak-RSS mark (VmHWM), so the next stats' peak is this moment's onwards
-//   maps      resident bytes by kind of mapping (/proc/self/smaps): the brk heap, anonymous, files
+//   maps      resident bytes by kind of mapping (/proc/self/smaps): the brk heap, malloc's other arenas,
+//             other anonymous mappings, files; with V8's heap spaces (committed and used) next to them
 //   exit      closes the server and exits
 // Only the measure scripts use it; it is not part of the media server.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import v8 from 'node:v8';
-import { createFilesystemServer, resolveAllowedDirectories } from 'mcp-filesystem-media-server';
+import { createFilesystemServer, garbageCollectorForThisProcess, resolveAllowedDirectories } from 'mcp-filesystem-media-server';
 import { listenBun, listenNode, McpHttpHandler } from 'mcp-msgpack-transport';
 
 const dir = process.argv[2];
@@ -21,7 +26,11 @@ const isBun = typeof globalThis.Bun !== 'undefined';
 
 const allowedDirectories = await resolveAllowedDirectories([dir]);
 const serverOptions = { allowedDirectories, log: () => {}, nativeBytes: true };
-const handler = new McpHttpHandler({ createServer: () => createFilesystemServer(serverOptions), nativeBytes: true, ...extra });
+// The CLI's idle release, collection included; --handler-options '{"idleRelease":false}' turns it off.
+const gcOnly = process.argv.includes('--idle-collection') && process.argv[process.argv.indexOf('--idle-collection') + 1] === 'gc-only';
+const collectGarbage = gcOnly ? () => globalThis.Bun.gc(true) : garbageCollectorForThisProcess();
+const cliOptions = { idleRelease: { collectGarbage } };
+const handler = new McpHttpHandler({ createServer: () => createFilesystemServer(serverOptions), nativeBytes: true, ...cliOptions, ...extra });
 const running = await (isBun ? listenBun : listenNode)(handler, { port: 0 });
 
 const status = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) * 1024;
@@ -46,27 +55,41 @@ function stats() {
 }
 
 /**
- * Resident memory by kind of mapping (/proc/self/smaps): the brk heap, anonymous mappings (malloc's other
- * arenas and large blocks, V8's pages) by size class, and files (code): where RSS outside V8's heap lives.
+ * Resident memory by kind of mapping (/proc/self/smaps), to tell where RSS outside V8's heap lives:
+ * - `[heap]`: glibc's main arena (brk), where small mallocs of the main thread go;
+ * - `malloc arenas`: glibc's other arenas (threads' mallocs: libuv's pool, V8's GC helpers), each an
+ *   anonymous mapping 64 MiB-aligned with its unused tail reserved (`---p`) right after it;
+ * - `anonymous`: everything else anonymous: V8's pages, large mallocs (mmap'd chunks), ArrayBuffers'
+ *   backing stores, thread stacks; `v8Physical` says how much of it is V8's heap;
+ * - `files`: code and data of the binary and libraries.
+ * With V8's heap spaces (committed, used, physical), where V8 gives them (Node; Bun gives none).
  */
 function residentByMapping() {
-  const kinds = {};
-  let kind = 'other';
+  const ARENA_ALIGN = 64 * 2 ** 20;
+  const mappings = [];
+  let current;
   for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (head) {
-      const [start, end] = line
-        .split(' ')[0]
-        .split('-')
-        .map((hex) => parseInt(hex, 16));
-      const name = head[1];
-      const size = end - start;
-      kind = name === '' ? `anonymous ${size >= 64 * 2 ** 20 ? '>= 64 MiB (malloc arenas)' : size >= 2 ** 20 ? '1-64 MiB' : '< 1 MiB'}` : name.startsWith('[') ? name : 'files';
+      current = { start: parseInt(head[1], 16), end: parseInt(head[2], 16), perms: head[3], name: head[4], rss: 0 };
+      mappings.push(current);
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss) kinds[kind] = (kinds[kind] ?? 0) + Number(rss[1]) * 1024;
+    if (rss && current) current.rss = Number(rss[1]) * 1024;
   }
+  const kinds = {};
+  mappings.forEach((m, i) => {
+    const next = mappings[i + 1];
+    const arena = m.name === '' && m.start % ARENA_ALIGN === 0 && m.end - m.start <= ARENA_ALIGN && (m.end - m.start === ARENA_ALIGN || (next?.start === m.end && next.perms.startsWith('---')));
+    const kind = m.name === '' ? (arena ? 'malloc arenas' : 'anonymous') : m.name.startsWith('[') ? m.name : 'files';
+    kinds[kind] = (kinds[kind] ?? 0) + m.rss;
+  });
+  if (isBun) return kinds; // Bun's node:v8 figures are not JavaScriptCore's heap
+  const heap = v8.getHeapStatistics();
+  kinds.v8Physical = heap.total_physical_size;
+  kinds.v8Committed = heap.total_heap_size;
+  kinds.spaces = Object.fromEntries((v8.getHeapSpaceStatistics?.() ?? []).map((space) => [space.space_name, { size: space.space_size, used: space.space_used_size, physical: space.physical_space_size }]));
   return kinds;
 }
 

@@ -36,12 +36,13 @@ export function makeMediaLayout() {
 
 /**
  * The child on `runtime` ('node' or 'bun'), serving `dir`; `handlerOptions` go to McpHttpHandler (JSON),
- * `env` is added to the child's environment (MALLOC_ARENA_MAX, say).
+ * `env` is added to the child's environment (MALLOC_ARENA_MAX, say), `idleCollection` is the child's option.
  */
-export async function startMediaChild({ runtime = 'node', dir, handlerOptions = {}, env = {} }) {
+export async function startMediaChild({ runtime = 'node', dir, handlerOptions = {}, env = {}, idleCollection }) {
   const command = runtime === 'bun' ? bunBinary() : process.execPath;
   const args = runtime === 'bun' ? [CHILD, dir] : ['--expose-gc', CHILD, dir];
   args.push('--handler-options', JSON.stringify(handlerOptions));
+  if (idleCollection) args.push('--idle-collection', idleCollection);
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = (ms) => {

@@ -33,16 +33,19 @@ function pick(seed) {
   return MIX[0][1];
 }
 
-/** One session of client `index`: connect, `calls` calls, close (DELETE). Latencies go to `latencies`. */
-async function oneSession(url, root, index, seed, deadline, latencies, counts) {
+/**
+ * One session of client `index`: connect, `calls` calls (`pickCall(i)` makes the i-th), close (DELETE).
+ * Latencies go to `latencies`.
+ */
+async function oneSession(url, root, index, calls, pickCall, deadline, latencies, counts) {
   const msgpack = index % 2 === 0;
   const transport = new HttpMsgpackClientTransport(url, { wire: msgpack ? 'msgpack' : 'json', nativeBytes: msgpack });
   const client = new Client({ name: `load-${index}`, version: '1.0.0' });
   await client.connect(transport);
   counts.sessions++;
   try {
-    for (let i = 0; i < CALLS_PER_SESSION && performance.now() < deadline; i++) {
-      const params = pick(seed + i * 7919)(index);
+    for (let i = 0; i < calls && performance.now() < deadline; i++) {
+      const params = pickCall(i)(index);
       if (params.arguments.path) params.arguments.path = `${root}/${params.arguments.path}`;
       const started = performance.now();
       const options = { timeout: CALL_TIMEOUT_MS };
@@ -70,7 +73,8 @@ export async function runMixedLoad(url, root, { clients = 32, seconds = 60 } = {
       let seed = index * 104729;
       while (performance.now() < deadline) {
         try {
-          await oneSession(url, root, index, seed, deadline, latencies, counts);
+          const from = seed;
+          await oneSession(url, root, index, CALLS_PER_SESSION, (i) => pick(from + i * 7919), deadline, latencies, counts);
         } catch (error) {
           counts.failures++;
           counts.firstFailure ??= String(error?.message ?? error);
@@ -82,4 +86,17 @@ export async function runMixedLoad(url, root, { clients = 32, seconds = 60 } = {
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
   return { ...counts, p50: at(0.5), p95: at(0.95) };
+}
+
+/**
+ * What a server that has served anything has done once: one session on each wire (MessagePack with native
+ * bytes, JSON), each making every call of the mix once, one after the other. A baseline for memory that
+ * counts the code compiled and the modules loaded on first use, which a figure taken at boot lacks.
+ */
+export async function runWarmUp(url, root) {
+  const latencies = [];
+  const counts = { calls: 0, sessions: 0, toolErrors: 0, failures: 0 };
+  const deadline = performance.now() + MIX.length * CALL_TIMEOUT_MS;
+  for (const index of [0, 1]) await oneSession(url, root, index, MIX.length, (i) => MIX[i][1], deadline, latencies, counts);
+  return counts;
 }

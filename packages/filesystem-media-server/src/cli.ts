@@ -5,6 +5,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { isLoopbackAddress, listenBun, listenNode, McpHttpHandler, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
 import { descriptorPathsAvailable } from './security/fd-path.js';
+import { garbageCollectorForThisProcess, reexecWithMallocSettings } from './process-memory.js';
 import { createFilesystemServer, resolveAllowedDirectories } from './server.js';
 
 const log = (message: string): void => void process.stderr.write(`${message}\n`);
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
     process.stdout.write(`mcp-filesystem-media-server ${manifest.version}\n`);
     return;
   }
+  // Before anything is read from stdin or listened on: the same process, with glibc's malloc settings.
+  reexecWithMallocSettings();
   const allowedDirectories = await resolveAllowedDirectories(options.directories, log);
   if (options.directories.length > 0 && allowedDirectories.length === 0) {
     log('Error: none of the given directories is accessible');
@@ -42,6 +45,8 @@ async function main(): Promise<void> {
     const handler = new McpHttpHandler({
       createServer: () => createFilesystemServer(serverOptions),
       nativeBytes: true,
+      // Idle 15 s after a burst: a full collection gives back the burst's garbage (README, "Memory").
+      idleRelease: { collectGarbage: garbageCollectorForThisProcess() },
     });
     const { host, port } = options.http;
     // On Bun, Bun.serve: replies leave without copies and media buffers are reused (Bun's node:http can do neither).

@@ -13,3 +13,4 @@ export { resolveRequestPath } from './security/request-path.js';
 export { isInsideDirectory } from './security/path-inside.js';
 export { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
 export { formatSize } from './text/format-size.js';
+export { GLIBC_MALLOC_SETTINGS, garbageCollectorForThisProcess, mallocReexecEnv, reexecWithMallocSettings } from './process-memory.js';

@@ -19,6 +19,7 @@ export {
 } from './http/server/transport/server-transport.js';
 export type { HostCheckOptions } from './http/server/exchange/host-check.js';
 export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/server/endpoint/session-expiry.js';
+export { DEFAULT_IDLE_RELEASE_AFTER_MS, type IdleReleaseOptions } from './http/server/endpoint/idle-memory.js';
 export { DEFAULT_MAX_REQUEST_BODY_BYTES, type ReceiveLimits } from './wire/receive-limits.js';
 
 // Which wire a connection speaks, as the transports report it (`wire`, `onwireselected`)

@@ -13,6 +13,7 @@ import * as z from 'zod/v4';
 import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode, nativeImage, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
 import { hostFetch } from './fixtures/fetch-host.js';
 import { serverKinds, waitUntil, type ServerKind } from './fixtures/http-helpers.js';
+import { modernToolCall } from './fixtures/modern-request.js';
 
 const LIMIT = 30_000;
 const MODERN = '2026-07-28';
@@ -575,24 +576,7 @@ describe('2026-07-28 over HTTP: server instances are reused between requests, on
     });
   }
 
-  /** A 2026-07-28 tools/call on the JSON wire, as a Request for handle() (no sockets). */
-  function modernCall(id: number): Request {
-    const _meta = {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
-    const headers = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      host: '127.0.0.1',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': 'whoami',
-    };
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'whoami', arguments: {}, _meta } });
-    return new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body });
-  }
+  const modernCall = (id: number) => modernToolCall(id, 'whoami');
 
   for (const enableJsonResponse of [true, false]) {
     const reply = enableJsonResponse ? 'a reply in memory gives its instance back before it is read' : 'a reply stream keeps its instance until it is read';

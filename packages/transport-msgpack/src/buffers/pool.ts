@@ -36,10 +36,13 @@ export class NativeBytesPool {
   constructor(options: NativeBytesPoolOptions = {}) {
     this.maxRetained = options.maxRetainedBytes ?? 64 * 1024 * 1024;
     this.minPooled = options.minPooledBytes ?? 64 * 1024;
-    this.idle = new IdleRelease(options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS, () => {
-      this.free.clear();
-      this.retained = 0;
-    });
+    this.idle = new IdleRelease(options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS, () => this.dropFree());
+  }
+
+  /** Drops the free buffers now, as the idle release does; buffers lent out come back as usual. */
+  dropFree(): void {
+    this.free.clear();
+    this.retained = 0;
   }
 
   /** Bytes held in free buffers now. */

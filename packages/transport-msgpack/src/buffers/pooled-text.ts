@@ -34,3 +34,8 @@ export function pooledUtf8(text: string, byteLength?: number): Uint8Array | unde
   textBytes.release(bytes); // a byteLength that does not match the text: leave it to the caller's string path
   return undefined;
 }
+
+/** Drops the pool's free buffers now (a server idle for long lets them go; see McpHttpHandler's idleRelease). */
+export function dropPooledTextBuffers(): void {
+  textBytes.dropFree();
+}

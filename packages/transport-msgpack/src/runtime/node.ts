@@ -1,4 +1,4 @@
-import { hasModuleNotFoundCode, type ClientFetch, type Runtime } from './runtime.js';
+import { exposedGc, hasModuleNotFoundCode, type ClientFetch, type Runtime } from './runtime.js';
 
 /**
  * The client's default fetch on Node: undici's fetch on an Agent of its own, so connections are kept alive
@@ -45,6 +45,7 @@ export const nodeRuntime: Runtime = {
   // node:http writes as it is.
   encodingBreakEven: { longStringChars: 128, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, keyDenseMsgpackValues: 7_500 },
   isModuleNotFound: hasModuleNotFoundCode,
+  fullGarbageCollection: exposedGc,
 };
 
 /** The runtime this module is picked for (package.json "imports", `#runtime`, condition `node`). */

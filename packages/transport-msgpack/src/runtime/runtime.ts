@@ -66,6 +66,19 @@ export interface Runtime {
   readonly encodingBreakEven: EncodingBreakEven;
   /** Whether a failed dynamic import means the package is not installed (rather than broken). */
   isModuleNotFound(error: unknown): boolean;
+  /**
+   * A full garbage collection of the engine, where the runtime offers one to the program: Bun.gc(true) and
+   * Bun.shrink() on Bun; on V8 runtimes the `gc` global, which exists only when the host started the engine with
+   * --expose-gc. Undefined where there is none. Used only when a server asks for it (McpHttpHandler's
+   * idleRelease.collectGarbage): a collection is process-wide.
+   */
+  fullGarbageCollection(): (() => void) | undefined;
+}
+
+/** The `gc` global of a V8 engine started with --expose-gc (Node, Deno with --v8-flags), or undefined. */
+export function exposedGc(): (() => void) | undefined {
+  const gc = (globalThis as { gc?: unknown }).gc;
+  return typeof gc === 'function' ? () => (gc as () => void)() : undefined;
 }
 
 /** Node's error codes for a package that is not there, which Bun sets too for most imports. */

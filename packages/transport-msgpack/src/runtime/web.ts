@@ -1,4 +1,4 @@
-import { hasModuleNotFoundCode, type Runtime } from './runtime.js';
+import { exposedGc, hasModuleNotFoundCode, type Runtime } from './runtime.js';
 
 /**
  * Every other runtime (Deno, Cloudflare Workers, browsers, web extensions): web standards only, no
@@ -22,6 +22,7 @@ export const webRuntime: Runtime = {
   // the later of the two break-evens, numbers), and on arrays of values as on V8, which most of them run.
   encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, keyDenseMsgpackValues: Number.POSITIVE_INFINITY },
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)|not found/i.test(error.message)),
+  fullGarbageCollection: exposedGc,
 };
 
 /** The runtime this module is picked for (package.json "imports", `#runtime`, every condition but node and bun). */

@@ -10,6 +10,8 @@ import { bindModern, listenContextOf, seedClientIdentity, modernRevisionsOf } fr
 import { watchExchange, withLadderStatus } from '../revision-2026-07-28/modern-status.js';
 import { ListenSubscriptions, type ListenNotifier } from '../streams/listen-subscriptions.js';
 import { IdleServers } from './idle-servers.js';
+import { IdleMemoryRelease, type IdleReleaseOptions } from './idle-memory.js';
+import { dropPooledTextBuffers } from '../../../buffers/pooled-text.js';
 
 const MAX_IDLE_SERVERS = 16;
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../jsonrpc/envelope.js';
@@ -57,6 +59,13 @@ export interface McpHttpHandlerOptions extends Omit<HttpMsgpackServerOptions, 's
    * Infinity turns the deadline off.
    */
   sessionInitTimeoutMs?: number;
+  /**
+   * What the handler does once idle (no request in flight, no stream open) for `afterMs` (default 15 s):
+   * it closes the 2026-07-28 servers kept for reuse and drops the pooled buffers of large JSON replies;
+   * with `collectGarbage: true` it then asks the engine for a full collection (process-wide, so off by
+   * default; see the README, "Memory when idle"). `false` turns the release off.
+   */
+  idleRelease?: IdleReleaseOptions | false;
 }
 
 /** The defaults of maxSessions and sessionInitTimeoutMs, and the Retry-After of a 503 at the cap. */
@@ -88,6 +97,7 @@ export class WebMcpHttpHandler {
   private readonly sweeper: IdleSessionSweeper<Session> | undefined;
   private readonly listeners = new ListenSubscriptions();
   private readonly idleServers = new IdleServers<Session>(MAX_IDLE_SERVERS);
+  private readonly memory: IdleMemoryRelease | undefined;
   /** Sessions being opened: counted against maxSessions with the open ones. */
   private opening = 0;
   private closed = false;
@@ -99,6 +109,30 @@ export class WebMcpHttpHandler {
     if (idleTimeoutMs !== undefined && !options.stateless) {
       this.sweeper = new IdleSessionSweeper(idleTimeoutMs, this.sessions, (session) => this.expire(session));
     }
+    if (options.idleRelease !== false) {
+      this.memory = new IdleMemoryRelease(
+        options.idleRelease ?? {},
+        () => this.openStreamCount > 0 || this.listeners.count > 0,
+        () => this.releaseIdleMemory(),
+      );
+    }
+  }
+
+  /** @internal Idle releases done so far (idleRelease). */
+  get idleReleaseCount(): number {
+    return this.memory?.releases ?? 0;
+  }
+
+  /** @internal 2026-07-28 servers kept for reuse right now. */
+  get idleServerCount(): number {
+    return this.idleServers.size;
+  }
+
+  /** What is kept only to be reused: the next request makes it again. */
+  private releaseIdleMemory(): void {
+    if (this.closed) return;
+    for (const session of this.idleServers.drain()) void this.shut(session);
+    dropPooledTextBuffers();
   }
 
   /**
@@ -132,10 +166,13 @@ export class WebMcpHttpHandler {
    * the wire the client accepts: never a runtime's bare 500 page, and never the client's parse error.
    */
   async handle(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
+    this.memory?.begin();
     try {
       return await this.route(req, options);
     } catch (error) {
       return refusalResponse(req, serverFailure(error));
+    } finally {
+      this.memory?.end();
     }
   }
 
@@ -257,7 +294,14 @@ export class WebMcpHttpHandler {
     // A reply in memory is complete as it is made: nothing of it runs on the server any more, and what is
     // encoded stays where it is (the encoder never writes over bytes it handed out). A stream lives as long
     // as its reader: until it ends or the client goes away.
-    if (inMemoryBody(response) === undefined) return afterBody(response, done);
+    if (inMemoryBody(response) === undefined) {
+      // A stream of no session: counted as work while it lasts, so the idle release waits for it.
+      this.memory?.begin();
+      return afterBody(response, () => {
+        this.memory?.end();
+        done();
+      });
+    }
     done();
     return response;
   }
@@ -278,7 +322,16 @@ export class WebMcpHttpHandler {
    * options and the endpoint it serves 2026-07-28 requests for.
    */
   private async open(extra: Partial<HttpMsgpackServerOptions>, prepare?: (server: ConnectableServer) => { options: Partial<HttpMsgpackServerOptions>; endpoint: ModernEndpoint }): Promise<Session> {
-    const { createServer: make, stateless: _stateless, sessionIdleTimeoutMs: _idle, reuseServers: _reuse, maxSessions: _max, sessionInitTimeoutMs: _init, ...transportOptions } = this.options;
+    const {
+      createServer: make,
+      stateless: _stateless,
+      sessionIdleTimeoutMs: _idle,
+      reuseServers: _reuse,
+      maxSessions: _max,
+      sessionInitTimeoutMs: _init,
+      idleRelease: _release,
+      ...transportOptions
+    } = this.options;
     const server = await make();
     // Host and Origin were checked by handle(), for every request, before any transport sees it.
     const checked = { enableDnsRebindingProtection: false };
@@ -325,6 +378,7 @@ export class WebMcpHttpHandler {
     session.initDeadline = undefined;
     const id = session.transport.sessionId;
     if (id !== undefined && this.sessions.get(id) === session) this.sessions.delete(id);
+    this.memory?.touch();
   }
 
   private async shut(session: Session): Promise<void> {

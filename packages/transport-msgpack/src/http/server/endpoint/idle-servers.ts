@@ -10,6 +10,13 @@ export class IdleServers<S> {
 
   constructor(private readonly maxIdle: number) {}
 
+  /** Servers kept now, all revisions. */
+  get size(): number {
+    let count = 0;
+    for (const list of this.idle.values()) count += list.length;
+    return count;
+  }
+
   take(revision: string): S | undefined {
     return this.idle.get(revision)?.pop();
   }
