@@ -22,7 +22,7 @@ export const DEFAULT_MAX_DEPTH = 128;
  * costs more than about 16x its size, while real MCP messages (one container per 20-75 bytes, a few dozen
  * distinct keys and shapes) stay far inside.
  */
-export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128 };
+export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128, wordBase: 524_288, bytesPerWord: 1 };
 
 export interface DecodeBudget {
   /** Arrays, maps and bins that every payload may hold, however short. */
@@ -33,11 +33,34 @@ export interface DecodeBudget {
   keyBase: number;
   /** One more distinct short key, and one more map shape, allowed per this many payload bytes. */
   bytesPerShortKey: number;
+  /** Words of built values (valueWords: what decoding builds, in 8-byte words) that every payload may hold. */
+  wordBase: number;
+  /** One more word of built values allowed per this many payload bytes. */
+  bytesPerWord: number;
 }
 
 /** The number of arrays, maps and bins a payload of `payloadBytes` may hold under `budget`. */
 export function containerAllowance(payloadBytes: number, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): number {
   return budget.base + Math.floor(payloadBytes / budget.bytesPerContainer);
+}
+
+/**
+ * What the values of a payload cost to build, in 8-byte words, as the decode budget counts it (SPEC.md 4.1.9):
+ * every value takes a word (its slot in the array or map that holds it, or the payload's own), an array, map
+ * or bin VALUE_OBJECT_WORDS more (its object: about 56 bytes for an empty one on V8, 64 on JavaScriptCore),
+ * and a str of 2 to 15 bytes that is not a map key SHORT_STRING_WORDS more (its string: 24 bytes and up on
+ * V8; a 1-char or empty string is shared by the engines, a key is the key budget's, and a str of 16 bytes or
+ * more is at least as large on the wire as in memory). Map keys cost no word of their own: a member's slot is
+ * its value's.
+ */
+export const VALUE_OBJECT_WORDS = 7;
+export const SHORT_STRING_WORDS = 3;
+/** The most words one payload byte can cost (an empty array or map: a slot and an object). */
+export const MAX_WORDS_PER_BYTE = 1 + VALUE_OBJECT_WORDS;
+
+/** The words of built values (as counted above) a payload of `payloadBytes` may hold under `budget`. */
+export function wordAllowance(payloadBytes: number, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): number {
+  return budget.wordBase + Math.floor(payloadBytes / budget.bytesPerWord);
 }
 
 /**

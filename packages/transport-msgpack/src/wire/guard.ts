@@ -1,4 +1,5 @@
 import { KeyBudget, OVER_SHAPES } from './key-budget.js';
+import { SHORT_STRING_WORDS, VALUE_OBJECT_WORDS } from './constants.js';
 import { PayloadError, type MessageClues, type PayloadErrorCode } from './errors.js';
 import {
   SHORT_KEY_BYTES,
@@ -16,6 +17,8 @@ import {
   isMediaKey,
   overContainerBudget,
   overKeyBudget,
+  overWordBudget,
+  isCountedString,
   TOP_KEY_ID,
   TOP_KEY_METHOD,
   TOP_KEY_OTHER,
@@ -60,6 +63,8 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
   let depth = 0;
   let pos = 0;
   let containers = 0;
+  let words = 0;
+  const maxWords = options.maxWords ?? Infinity;
   const maxShortKeys = options.maxShortKeys ?? Infinity;
   const keyBudget = maxShortKeys === Infinity ? undefined : new KeyBudget(bytes, maxShortKeys);
   // shape[d]: the shape (KeyBudget) of the map at depth d so far.
@@ -101,6 +106,8 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
     const atKey = isMap[depth] === true && remaining[depth]! % 2 === 1;
     const atTopValue = topIsMap && depth === 1 && !atKey;
     const valueStart = pos;
+    // Every value but a key takes a word of the budget (its slot), counted before its header is read.
+    if (!atKey && ++words > maxWords) fail('over-budget', overWordBudget(maxWords, end, valueStart));
     const type = u8();
 
     let strLength = -1;
@@ -135,6 +142,7 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
           need(length);
           // A bin is built as an object (a view of the payload), so it counts as a container does.
           if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, valueStart));
+          if ((words += VALUE_OBJECT_WORDS) > maxWords) fail('over-budget', overWordBudget(maxWords, end, valueStart));
           pos += length;
           clues.containsBin = true;
           break;
@@ -215,6 +223,7 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
 
     if (strLength >= 0) {
       need(strLength);
+      if (!atKey && isCountedString(strLength) && (words += SHORT_STRING_WORDS) > maxWords) fail('over-budget', overWordBudget(maxWords, end, valueStart));
       if (atKey) mediaKey[depth] = isMediaKey(bytes, pos, strLength);
       if (atKey) {
         if (strLength === 9 && isProtoKey(bytes, pos)) fail('forbidden-key', protoKey(valueStart));
@@ -250,6 +259,9 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
       }
       if (++containers > options.maxContainers) {
         fail('over-budget', overContainerBudget(options.maxContainers, end, valueStart));
+      }
+      if ((words += VALUE_OBJECT_WORDS) > maxWords) {
+        fail('over-budget', overWordBudget(maxWords, end, valueStart));
       }
       if (depth === 0 && childIsMap) topIsMap = true;
       depth++;
