@@ -4,10 +4,11 @@
 //   node scripts/measure-amplification.mjs [MiB=60] [shape ...]         over stdio (the server as a child)
 //   node scripts/measure-amplification.mjs --http [MiB=4] [shape ...]   over HTTP (POST to a session)
 //   bun scripts/measure-amplification.mjs ...                           the same with the server on Bun
-//   ... --warm SHAPE ...   first sends one payload of SHAPE (`same`: the measured one) and the same size
-//                          (answered), then measures: the
-//                          cost of a payload once the server has taken one that large (heap grown, code
-//                          compiled), apart from that one-off cost, which the default (a cold server) includes
+//   ... --http --warm SHAPE ...   first sends one payload of SHAPE (`same`: the measured one) of the same
+//                          size, has the server collect its garbage, then measures: the cost of a payload
+//                          once the server has taken one that large (heap grown, code compiled), apart from
+//                          that one-off cost, which the default (a cold server) includes. HTTP only: the
+//                          stdio server cannot be asked to collect, and the warm payload's garbage would count.
 // Shapes: emptymap emptyarr map1 str2 nil bin0 uniqmap keyorders mixed pairs, and uniqmap-edge,
 // keyorders-edge, mixed-edge, str2-edge, pairs-edge (as many such units as the decode budget accepts, then one
 // string), and filler (one string: what the payload's bytes alone cost, the baseline);
@@ -29,6 +30,7 @@ const http = args[0] === '--http';
 if (http) args.shift();
 const warmAt = args.indexOf('--warm');
 const warmShape = warmAt >= 0 ? args.splice(warmAt, 2)[1] : undefined;
+if (warmShape && !http) throw new Error('--warm needs --http (the stdio server cannot be asked to collect the warm payload)');
 // MiB may be fractional: 0.999 measures just under 1 MiB.
 const mib = Number(args[0] ?? (http ? 4 : 60));
 const shapes = args.length > 1 ? args.slice(1) : ['emptymap', 'emptyarr', 'map1', 'str2', 'nil'];
@@ -47,7 +49,7 @@ const cpuMsOf = (pid) => {
 };
 
 /** One measurement over stdio: a fresh server child per shape. */
-async function overStdio(payload, warm) {
+async function overStdio(payload) {
   const child = spawn(process.execPath, [bin, root], { stdio: ['pipe', 'pipe', 'inherit'] });
   const replies = new Map();
   const frames = new FrameReader();
@@ -73,11 +75,6 @@ async function overStdio(payload, warm) {
   try {
     child.stdin.write(encoder.encodeFrame({ jsonrpc: '2.0', id: 1, method: 'ping' }));
     await waitFor(1);
-    if (warm) {
-      child.stdin.write(asFrame(warm));
-      await waitFor(7);
-      replies.delete(7);
-    }
     const before = statusOf(child.pid, 'VmRSS');
     const cpu = cpuMsOf(child.pid);
     const t0 = performance.now();
@@ -118,7 +115,10 @@ async function overHttp(payload, warm) {
     if (!init.message?.result?.capabilities?.extensions?.['io.github.mcp-msgpack/native-bytes']) throw new Error('native bytes not confirmed');
     await post(child.url, init.sessionId, encoder.encode({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     await post(child.url, init.sessionId, encoder.encode({ jsonrpc: '2.0', id: 1, method: 'ping' }));
-    if (warm) await post(child.url, init.sessionId, warm);
+    if (warm) {
+      await post(child.url, init.sessionId, warm);
+      await child.gc();
+    }
     const before = await child.resetHwm();
     const t0 = performance.now();
     const answer = await post(child.url, init.sessionId, payload);

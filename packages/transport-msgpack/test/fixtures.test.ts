@@ -283,7 +283,7 @@ describe('golden fixtures: native bytes per request (2026-07-28, SPEC.md 8.1)', 
  */
 /** 4.1.9's words of built values, counted on the decoded value: 1 a value, 7 more an array, map or bin, 3 more a str of 2-15 bytes. */
 function checkWordBudget(message: unknown, payloadBytes: number): void {
-  const allowance = 524_288 + payloadBytes;
+  const allowance = 262_144 + payloadBytes;
   let words = 0;
   const stack: unknown[] = [message];
   while (stack.length > 0) {

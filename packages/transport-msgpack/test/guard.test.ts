@@ -258,10 +258,11 @@ for (const [scanName, scan, decodePath] of SCANS) {
       });
 
       it('defaults to 65,536 containers plus one per 8 bytes, counted on the payload length', () => {
-        assert.deepEqual(DEFAULT_DECODE_BUDGET, { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128, wordBase: 524_288, bytesPerWord: 1 });
+        assert.deepEqual(DEFAULT_DECODE_BUDGET, { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128, wordBase: 262_144, bytesPerWord: 1 });
         assert.equal(containerAllowance(0), 65_536);
         assert.equal(containerAllowance(800_000), 165_536);
-        const decoder = new MsgpackDecoder({ decodePath });
+        // The word budget lifted: at 8 words an empty map it is met first (tested below); this is the container half.
+        const decoder = new MsgpackDecoder({ decodePath, decodeBudget: { wordBase: Infinity } });
         // k empty maps: k + 1 containers in 5 + k bytes. 70,000 fit (allowance 74,286); 100,000 do not (78,036).
         assert.equal((decoder.decode(arrayOf([0x80], 70_000)).value as unknown[]).length, 70_000);
         assert.throws(() => decoder.decode(arrayOf([0x80], 100_000)), payloadError('over-budget', /more than 78036 /));
@@ -326,7 +327,7 @@ for (const [scanName, scan, decodePath] of SCANS) {
         assert.throws(() => new MsgpackMessageCodec({ decodeBudget: { base: 10 } }).decodeValue(arrayOf([0x80], 100)), payloadError('over-budget', /more than 23 /));
       });
 
-      it('keeps real messages inside the budget: 2,000 tool definitions and 70,000 coordinate pairs', () => {
+      it('keeps real messages inside the budget: 2,000 tool definitions and 35,000 coordinate pairs', () => {
         const tools = Array.from({ length: 2000 }, (_, i) => ({
           name: `tool_${i}`,
           inputSchema: { type: 'object', properties: { path: { type: 'string' }, flags: { type: 'array', items: { type: 'string' } } }, required: ['path'] },
@@ -337,10 +338,10 @@ for (const [scanName, scan, decodePath] of SCANS) {
         const list = codec.decodeMessage(encoder.encode({ jsonrpc: '2.0', id: 1, result: { tools } })) as unknown as { result: { tools: unknown[] } };
         assert.equal(list.result.tools.length, 2000);
         // The densest plausible shape: [x, y] pairs of small integers, one container per 3 bytes and 10 words
-        // of built values (SPEC.md 4.1.9): about 74,900 fit in the word budget's base.
-        const points = Array.from({ length: 70_000 }, (_, i) => [i % 100, i % 7]);
+        // of built values (SPEC.md 4.1.9): about 37,400 fit in the word budget's base.
+        const points = Array.from({ length: 35_000 }, (_, i) => [i % 100, i % 7]);
         const result = codec.decodeMessage(encoder.encode({ jsonrpc: '2.0', id: 2, result: { points } })) as unknown as { result: { points: unknown[] } };
-        assert.equal(result.result.points.length, 70_000);
+        assert.equal(result.result.points.length, 35_000);
       });
 
       it('refuses the budget breach before msgpackr builds anything: a refused 16 MiB frame of empty maps stays cheap', () => {
@@ -374,16 +375,16 @@ for (const [scanName, scan, decodePath] of SCANS) {
         assert.throws(() => scan(new Uint8Array([0x81, 0xa4, ...Buffer.from('data'), 0xc4, 0x00]), { ...options(8 + 7), allowBin: true }), payloadError('over-budget', /at byte 6/));
       });
 
-      it('defaults to 524,288 words plus one per byte: nils and small integers pass at any size, 2-letter strings and the container edge do not', () => {
-        assert.equal(wordAllowance(0), 524_288);
-        assert.equal(wordAllowance(1_000_000), 1_524_288);
+      it('defaults to 262,144 words plus one per byte: nils and small integers pass at any size, 2-letter strings and the container edge do not', () => {
+        assert.equal(wordAllowance(0), 262_144);
+        assert.equal(wordAllowance(1_000_000), 1_262_144);
         const decoder = new MsgpackDecoder({ decodePath });
         // 4 MiB of nils or of 0/1 values: one word a byte, inside at any size.
         assert.equal((decoder.decode(arrayOf([0xc0], 4 * 1024 * 1024)).value as unknown[]).length, 4 * 1024 * 1024);
         assert.equal((decoder.decode(arrayOf([0x01], 4 * 1024 * 1024)).value as unknown[]).length, 4 * 1024 * 1024);
-        // 2-letter strings: 4 words per 3 bytes; past about 524,000 of them (1.5 MB) the base no longer makes up for it.
-        assert.equal((decoder.decode(arrayOf([0xa2, 0x61, 0x62], 300_000)).value as unknown[]).length, 300_000);
-        assert.throws(() => decoder.decode(arrayOf([0xa2, 0x61, 0x62], 600_000)), payloadError('over-budget', /values that cost more than 2324293 words/));
+        // 2-letter strings: 4 words per 3 bytes; past about 262,000 of them (790 KB) the base no longer makes up for it.
+        assert.equal((decoder.decode(arrayOf([0xa2, 0x61, 0x62], 200_000)).value as unknown[]).length, 200_000);
+        assert.throws(() => decoder.decode(arrayOf([0xa2, 0x61, 0x62], 300_000)), payloadError('over-budget', /values that cost more than 1162149 words/));
         // One empty map per 8 bytes with 2-letter strings and nil between them: within the container budget, not this one.
         const mixed = arrayOf([0x80, 0xa2, 0x61, 0x62, 0xa2, 0x61, 0x62, 0xc0], 131_072);
         new DataView(mixed.buffer).setUint32(1, 4 * 131_072); // four items a unit

@@ -22,7 +22,7 @@ export const DEFAULT_MAX_DEPTH = 128;
  * costs more than about 16x its size, while real MCP messages (one container per 20-75 bytes, a few dozen
  * distinct keys and shapes) stay far inside.
  */
-export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128, wordBase: 524_288, bytesPerWord: 1 };
+export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128, wordBase: 262_144, bytesPerWord: 1 };
 
 export interface DecodeBudget {
   /** Arrays, maps and bins that every payload may hold, however short. */
@@ -55,8 +55,6 @@ export function containerAllowance(payloadBytes: number, budget: DecodeBudget = 
  */
 export const VALUE_OBJECT_WORDS = 7;
 export const SHORT_STRING_WORDS = 3;
-/** The most words one payload byte can cost (an empty array or map: a slot and an object). */
-export const MAX_WORDS_PER_BYTE = 1 + VALUE_OBJECT_WORDS;
 
 /** The words of built values (as counted above) a payload of `payloadBytes` may hold under `budget`. */
 export function wordAllowance(payloadBytes: number, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): number {
