@@ -9,7 +9,8 @@
 //                          once the server has taken one that large (heap grown, code compiled), apart from
 //                          that one-off cost, which the default (a cold server) includes. HTTP only: the
 //                          stdio server cannot be asked to collect, and the warm payload's garbage would count.
-// Shapes: emptymap emptyarr map1 str2 nil bin0 uniqmap keyorders mixed pairs, and uniqmap-edge,
+// Shapes: emptymap emptyarr map1 str2 nil bin0 uniqmap keyorders mixed pairs rows (rows: not hostile, a
+// directory listing's rows, for comparison), and uniqmap-edge,
 // keyorders-edge, mixed-edge, str2-edge, pairs-edge (as many such units as the decode budget accepts, then one
 // string), and filler (one string: what the payload's bytes alone cost, the baseline);
 // scripts/lib/hostile-payloads.mjs.

@@ -20,6 +20,9 @@ export const UNITS = {
   mixed: [0x80, 0xa2, 0x61, 0x62, 0xa2, 0x61, 0x62, 0xc0],
   // Pairs of small integers ([1, 2], 3 bytes): the densest plausible shape of real data.
   pairs: [0x92, 0x01, 0x02],
+  // Not hostile, for comparison: rows of a directory listing, ["file", "name1.ts", "rw-", "12K", "root"]
+  // (28 bytes: one array and five short strings, a word of built values a byte, as dense as real data gets).
+  rows: [0x95, 0xa4, ...Buffer.from('file'), 0xa8, ...Buffer.from('name1.ts'), 0xa3, ...Buffer.from('rw-'), 0xa3, ...Buffer.from('12K'), 0xa4, ...Buffer.from('root')],
 };
 // With -edge: as many units as the default decode budget accepts (then one string). mixed-edge, str2-edge and
 // pairs-edge meet the word budget (SPEC.md 4.1.9), uniqmap-edge and keyorders-edge the key budget.

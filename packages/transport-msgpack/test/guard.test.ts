@@ -350,8 +350,9 @@ for (const [scanName, scan, decodePath] of SCANS) {
         const before = process.memoryUsage();
         assert.throws(() => decoder.decode(payload), payloadError('over-budget'));
         const after = process.memoryUsage();
-        // Without the budget this decode builds 16 million objects (over 1 GB); refused, it builds none.
-        assert.ok(after.heapUsed - before.heapUsed < 64 * 1024 * 1024, `heap grew by ${after.heapUsed - before.heapUsed} bytes`);
+        // Without the budget this decode builds 16 million objects (over 1 GB); refused, it builds none. (On Bun
+        // heapUsed also moves with earlier tests' garbage, by up to about 80 MB: hence the margin.)
+        assert.ok(after.heapUsed - before.heapUsed < 128 * 1024 * 1024, `heap grew by ${after.heapUsed - before.heapUsed} bytes`);
       });
     });
 
@@ -398,7 +399,7 @@ for (const [scanName, scan, decodePath] of SCANS) {
         assert.throws(() => decoder.decode(payload), payloadError('over-budget', /words to build/));
         const after = process.memoryUsage();
         // Built, these 5.6 million strings would take over 150 MB of heap.
-        assert.ok(after.heapUsed - before.heapUsed < 32 * 1024 * 1024, `heap grew by ${after.heapUsed - before.heapUsed} bytes`);
+        assert.ok(after.heapUsed - before.heapUsed < 64 * 1024 * 1024, `heap grew by ${after.heapUsed - before.heapUsed} bytes`);
       });
 
       it('decodeBudget changes the word allowance, through the codec too', () => {

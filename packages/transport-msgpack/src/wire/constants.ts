@@ -15,12 +15,14 @@ export const DEFAULT_MAX_DEPTH = 128;
 
 /**
  * The decode budget (SPEC.md 4.1.9): a payload of N bytes may hold at most base + floor(N / bytesPerContainer)
- * arrays, maps and bins, and keyBase + floor(N / bytesPerShortKey) distinct map keys shorter than 16 bytes, and
- * as many distinct map shapes (key orders, KeyBudget). Those are the costly things to build from few bytes (an
- * empty map is 1 byte on the wire and about 70 bytes in a JavaScript heap; a fresh short key, once validated
- * by the SDK, about 250 bytes on V8 and 650 on JavaScriptCore; a hidden class per key-order prefix about 170), and with this budget no payload
- * costs more than about 16x its size, while real MCP messages (one container per 20-75 bytes, a few dozen
- * distinct keys and shapes) stay far inside.
+ * arrays, maps and bins, keyBase + floor(N / bytesPerShortKey) distinct map keys shorter than 16 bytes and as
+ * many distinct map shapes (key orders, KeyBudget), and values that cost wordBase + floor(N / bytesPerWord)
+ * words to build (guard-rules.ts, VALUE_OBJECT_WORDS). Those are the costly things to build from few bytes (an empty map is
+ * 1 byte on the wire and about 70 bytes in a JavaScript heap; a fresh short key, once validated by the SDK,
+ * about 250 bytes on V8 and 650 on JavaScriptCore; a hidden class per key-order prefix about 170; a 2-letter
+ * string 32 bytes with its slot), while real MCP messages (one container per 20-75 bytes, a few dozen distinct
+ * keys and shapes, under a word a byte) stay inside. What a payload can cost beyond what it builds is the
+ * runtime's: `scripts/measure-amplification.mjs` measures it, SPEC.md 4.1.9 has the figures.
  */
 export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128, wordBase: 262_144, bytesPerWord: 1 };
 
@@ -43,18 +45,6 @@ export interface DecodeBudget {
 export function containerAllowance(payloadBytes: number, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): number {
   return budget.base + Math.floor(payloadBytes / budget.bytesPerContainer);
 }
-
-/**
- * What the values of a payload cost to build, in 8-byte words, as the decode budget counts it (SPEC.md 4.1.9):
- * every value takes a word (its slot in the array or map that holds it, or the payload's own), an array, map
- * or bin VALUE_OBJECT_WORDS more (its object: about 56 bytes for an empty one on V8, 64 on JavaScriptCore),
- * and a str of 2 to 15 bytes that is not a map key SHORT_STRING_WORDS more (its string: 24 bytes and up on
- * V8; a 1-char or empty string is shared by the engines, a key is the key budget's, and a str of 16 bytes or
- * more is at least as large on the wire as in memory). Map keys cost no word of their own: a member's slot is
- * its value's.
- */
-export const VALUE_OBJECT_WORDS = 7;
-export const SHORT_STRING_WORDS = 3;
 
 /** The words of built values (as counted above) a payload of `payloadBytes` may hold under `budget`. */
 export function wordAllowance(payloadBytes: number, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): number {

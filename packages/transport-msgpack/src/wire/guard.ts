@@ -1,5 +1,4 @@
 import { KeyBudget, OVER_SHAPES } from './key-budget.js';
-import { SHORT_STRING_WORDS, VALUE_OBJECT_WORDS } from './constants.js';
 import { PayloadError, type MessageClues, type PayloadErrorCode } from './errors.js';
 import {
   SHORT_KEY_BYTES,
@@ -19,6 +18,8 @@ import {
   overKeyBudget,
   overWordBudget,
   isCountedString,
+  SHORT_STRING_WORDS,
+  VALUE_OBJECT_WORDS,
   TOP_KEY_ID,
   TOP_KEY_METHOD,
   TOP_KEY_OTHER,

@@ -19,6 +19,8 @@ import {
   overKeyBudget,
   overWordBudget,
   isCountedString,
+  SHORT_STRING_WORDS,
+  VALUE_OBJECT_WORDS,
   TOP_KEY_ID,
   TOP_KEY_METHOD,
   TOP_KEY_RESULT_OR_ERROR,
@@ -27,7 +29,6 @@ import {
   type GuardOptions,
 } from './guard-rules.js';
 import { Buffer } from '../runtime/buffer.js';
-import { SHORT_STRING_WORDS, VALUE_OBJECT_WORDS } from './constants.js';
 
 /**
  * One pass over an untrusted payload that checks and builds at once: the same refusals as guardPayload
