@@ -1,76 +1,79 @@
 // listenNode's connection limits: a connection that sends nothing is closed once it has been idle too long,
-// one that sends its headers a byte at a time once its header deadline passes; past maxConnections new ones are dropped; normal use goes on.
+// one that sends its headers a byte at a time once its header deadline passes, one whose body trickles is
+// answered 408 at its request deadline; past maxConnections new ones are dropped; normal use goes on. On
+// Bun these run on Bun's node:http, which keeps the same limits.
 import assert from 'node:assert/strict';
-import { connect as connectTcp, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { McpHttpHandler, listenNode } from 'mcp-msgpack-transport';
 import { createHttpTestServer } from './fixtures/http-helpers.js';
+import { drip, INITIALIZE_BODY, initializeOnce, postHead, rawConnection, trickledInitialize } from './fixtures/raw-connections.js';
 
 const DEADLINE_MS = 400;
-
-/** Resolves with how long the socket stayed open (it is destroyed after `giveUpMs`, resolving Infinity). */
-function openFor(socket: Socket, giveUpMs: number): Promise<number> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve(Infinity);
-    }, giveUpMs);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(Date.now() - started);
-    });
-    socket.on('error', () => {});
-  });
-}
-
-async function ping(url: URL): Promise<number> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
-  });
-  await response.text();
-  return response.status;
-}
+const handler = () => new McpHttpHandler({ createServer: createHttpTestServer });
 
 describe('listenNode connection limits', { timeout: 20_000 }, () => {
   it('closes a silent connection at the idle deadline and a byte-at-a-time one at the header deadline, and still serves', async () => {
-    const handler = new McpHttpHandler({ createServer: createHttpTestServer });
-    const running = await listenNode(handler, { headersTimeoutMs: DEADLINE_MS, requestTimeoutMs: 2 * DEADLINE_MS, idleTimeoutMs: 2 * DEADLINE_MS });
+    const running = await listenNode(handler(), { headersTimeoutMs: DEADLINE_MS, requestTimeoutMs: 2 * DEADLINE_MS, idleTimeoutMs: 2 * DEADLINE_MS });
     try {
-      const port = Number(running.url.port);
-      const silent = connectTcp(port, '127.0.0.1');
-      const slow = connectTcp(port, '127.0.0.1');
-      const request = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`;
-      let sent = 0;
-      const drip = setInterval(() => {
-        if (sent < request.length && !slow.destroyed) slow.write(request[sent++]!);
-      }, 50);
-      const [silentFor, slowFor] = await Promise.all([openFor(silent, 10_000), openFor(slow, 10_000)]);
-      clearInterval(drip);
+      const silent = rawConnection(running.url, 10_000);
+      const slow = rawConnection(running.url, 10_000);
+      const stop = drip(slow.socket, `POST /mcp HTTP/1.1\r\nHost: ${running.url.host}\r\n`, 50);
+      const [silentFor, slowFor] = await Promise.all([silent.closed, slow.closed]);
+      stop();
       // Closed after the deadline and the checking interval (1 s), never left open.
       assert.ok(silentFor >= DEADLINE_MS && silentFor < 5_000, `silent connection open for ${silentFor} ms`);
       assert.ok(slowFor >= DEADLINE_MS && slowFor < 5_000, `slow connection open for ${slowFor} ms`);
-      assert.equal(await ping(running.url), 200);
+      assert.equal((await initializeOnce(running.url)).status, 200);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('answers a body that trickles 408 at the request deadline, runs nothing of it, and closes its connection', async () => {
+    const served = handler();
+    const running = await listenNode(served, { requestTimeoutMs: 1_000 });
+    try {
+      const { received, openFor } = await trickledInitialize(running.url, 200, 10_000);
+      assert.match(received, /^HTTP\/1\.1 408 /);
+      assert.ok(openFor >= 1_000 && openFor < 5_000, `the trickling request was open for ${openFor} ms`);
+      assert.equal(served.sessionCount, 0, 'the part of the body that came was not served');
+      assert.equal((await initializeOnce(running.url)).status, 200);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('closes a keep-alive connection left idle after its answer once keepAliveTimeoutMs passes', async () => {
+    const running = await listenNode(handler(), { keepAliveTimeoutMs: DEADLINE_MS });
+    try {
+      const connection = rawConnection(running.url, 10_000);
+      const answered = new Promise<number>((resolve) => {
+        connection.socket.on('data', () => {
+          // One JSON body (enableJsonResponse is off: an event stream that ends with the answer).
+          if (/"id":0/.test(connection.received()) && /\r\n0\r\n\r\n$/.test(connection.received())) resolve(Date.now());
+        });
+      });
+      connection.socket.write(`${postHead(running.url, INITIALIZE_BODY.length)}${INITIALIZE_BODY}`);
+      const answeredAt = await answered;
+      const openMs = await connection.closed;
+      // Node's own default (5 s), which applied before the option, would keep it open past 4 s.
+      assert.ok(openMs !== Infinity && Date.now() - answeredAt < 4_000, `connection open ${Date.now() - answeredAt} ms after its answer`);
     } finally {
       await running.close();
     }
   });
 
   it('drops connections past maxConnections and serves again once they go', async () => {
-    const handler = new McpHttpHandler({ createServer: createHttpTestServer });
-    const running = await listenNode(handler, { maxConnections: 2 });
+    const running = await listenNode(handler(), { maxConnections: 2 });
     try {
-      const port = Number(running.url.port);
-      const held = [connectTcp(port, '127.0.0.1'), connectTcp(port, '127.0.0.1')];
-      await Promise.all(held.map((socket) => new Promise((resolve) => socket.once('connect', resolve))));
+      const held = [rawConnection(running.url, 10_000), rawConnection(running.url, 10_000)];
+      await Promise.all(held.map(({ socket }) => new Promise((resolve) => socket.once('connect', resolve))));
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const extra = connectTcp(port, '127.0.0.1');
-      assert.ok((await openFor(extra, 3_000)) < 3_000, 'the third connection is dropped');
-      for (const socket of held) socket.destroy();
+      const extra = rawConnection(running.url, 3_000);
+      assert.ok((await extra.closed) < 3_000, 'the third connection is dropped');
+      for (const { socket } of held) socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.equal(await ping(running.url), 200);
+      assert.equal((await initializeOnce(running.url)).status, 200);
     } finally {
       await running.close();
     }

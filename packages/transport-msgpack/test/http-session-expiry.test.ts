@@ -2,11 +2,12 @@
 // answers 404, while a session with a request in flight, an open GET stream or regular use lives on.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { connect as connectTcp } from 'node:net';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HttpMsgpackClientTransport, McpHttpHandler, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
-import { createHttpTestServer, serverKinds, startTestServer, textOf, waitUntil, type ServerKind, type TestHttpServer } from './fixtures/http-helpers.js';
+import { createHttpTestServer, rawStatusOn, serverKinds, startTestServer, textOf, waitUntil, type ServerKind, type TestHttpServer } from './fixtures/http-helpers.js';
 import { fixture } from './fixtures/stdio-helpers.js';
 
 const LIMIT = 20_000;
@@ -220,13 +221,41 @@ for (const kind of serverKinds) {
         const refused = await postJson(server.url, undefined, initialize);
         assert.equal(refused.status, 503);
         assert.equal(refused.headers.get('retry-after'), '5');
-        assert.equal(((await refused.json()) as { error: { code: number } }).error.code, -32000);
+        const { error } = (await refused.json()) as { error: { code: number; data?: { reason?: string } } };
+        assert.equal(error.code, -32000);
+        assert.equal(error.data?.reason, 'too-many-sessions');
         assert.equal(server.handler.sessionCount, 2);
         const call = await postJson(server.url, first, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'still here' } } });
         assert.match(await call.text(), /still here/);
         const ended = await fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': first } });
         assert.equal(ended.status, 200);
         await openRawSession(server.url);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('initializes sent at once, some with their bodies held back, open no more sessions than maxSessions', async () => {
+      // The cap counts sessions still being opened: it used to count only those whose initialize was done,
+      // so every initialize that passed the check before another finished (a body sent slowly, say) got in.
+      const server = await startWatched(kind, { maxSessions: 2, sessionIdleTimeoutMs: 0 });
+      try {
+        const body = JSON.stringify(initialize);
+        const held = Array.from({ length: 4 }, () => connectTcp(Number(server.url.port), server.url.hostname));
+        const heldStatuses = held.map((socket) => rawStatusOn(socket, 10_000));
+        for (const socket of held) {
+          socket.write(
+            `POST ${server.url.pathname} HTTP/1.1\r\nHost: ${server.url.host}\r\ncontent-type: application/json\r\naccept: ${JSON_ACCEPT}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`,
+          );
+        }
+        await sleep(200);
+        const sent = await Promise.all(Array.from({ length: 6 }, () => postJson(server.url, undefined, initialize)));
+        for (const socket of held) socket.write(body);
+        const statuses = [...sent.map((response) => response.status), ...(await Promise.all(heldStatuses))];
+        await Promise.all(sent.map((response) => response.text()));
+        assert.equal(statuses.filter((status) => status === 200).length, 2, statuses.join(' '));
+        assert.equal(statuses.filter((status) => status === 503).length, 8, statuses.join(' '));
+        assert.equal(server.handler.sessionCount, 2);
       } finally {
         await server.close();
       }

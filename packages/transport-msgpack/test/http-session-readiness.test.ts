@@ -143,6 +143,30 @@ for (const kind of serverKinds) {
       }
     });
 
+    it('two requests with one id waiting for the notification: once it comes, one is served and the other gets duplicate-id', async () => {
+      // Both wake in the same tick: the duplicate check must see the first one's id before the second is let in
+      // (it used to run before the first was bound to its reply, so both went on and one was never answered).
+      const server = await start(kind, 10_000);
+      try {
+        const sessionId = (await post(server.url, 'json', INITIALIZE)).sessionId!;
+        const twins = [post(server.url, 'json', echo(7, 'twin a'), sessionId), post(server.url, 'json', echo(7, 'twin b'), sessionId)];
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal((await post(server.url, 'json', INITIALIZED, sessionId)).status, 202);
+        const replies = await Promise.all(twins);
+        const served = replies.filter((reply) => reply.status === 200);
+        const refused = replies.filter((reply) => reply.status === 400);
+        assert.equal(served.length, 1, JSON.stringify(replies));
+        assert.match(served[0]!.body?.result?.content?.[0]?.text, /^twin [ab]$/);
+        assert.equal(refused.length, 1, JSON.stringify(replies));
+        assert.equal(refused[0]!.body?.error?.code, -32600);
+        assert.equal(refused[0]!.body?.error?.data?.reason, 'duplicate-id');
+        assert.equal(refused[0]!.body?.id, 7);
+        assert.equal(server.calls(), 1);
+      } finally {
+        await server.close();
+      }
+    });
+
     it('a request waits only initializedWaitMs for the notification, then is refused; the session goes on', async () => {
       const server = await start(kind, 300);
       try {

@@ -202,6 +202,26 @@ describe('stdio server transport, JSON mode', () => {
     assertOnly(h.errors, PayloadError, 'not-json-rpc');
   });
 
+  it('a request whose id is in flight: -32600 while the first still runs, which goes on and is answered alone', TEST, async () => {
+    const h = await harness('json');
+    const line = (message: object) => JSON.stringify(message) + '\n';
+    // A string id this time; the first runs until cancelled (or 10 s).
+    h.stdin.write(line({ jsonrpc: '2.0', id: 'twin', method: 'tools/call', params: { name: 'slow', arguments: {} } }));
+    h.stdin.write(line({ jsonrpc: '2.0', id: 'twin', method: 'tools/call', params: { name: 'echo', arguments: { text: 'twin' } } }));
+    const refused = await h.reply('twin' as unknown as number);
+    assert.equal(refused.error?.code, -32600);
+    assert.deepEqual(refused.error?.data, { reason: 'duplicate-id' });
+    assert.match(refused.error!.message, /request id "twin" is already in flight on this connection/);
+    // The refusal came while the first was running: it is the only answer to that id so far, and the connection serves.
+    assert.deepEqual((await h.ping(1)).result, {});
+    assert.equal(h.replies.filter((r) => r.id === 'twin').length, 1);
+    // The first was not displaced: cancelling it (the SDK answers nothing then) frees the id for a new request.
+    h.stdin.write(line({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'twin' } }));
+    h.stdin.write(line({ jsonrpc: '2.0', id: 'twin', method: 'tools/call', params: { name: 'echo', arguments: { text: 'after' } } }));
+    await waitUntil(() => h.replies.filter((r) => r.id === 'twin').length === 2, 5000, 'the reused id');
+    assert.deepEqual((h.replies.at(-1)!.result as { content: unknown }).content, [{ type: 'text', text: 'after' }]);
+  });
+
   it('a truncated line then EOF: FramingError, then onclose', TEST, async () => {
     const h = await harness('json');
     h.stdin.end('{"jsonrpc":"2.0","id":1,"meth');

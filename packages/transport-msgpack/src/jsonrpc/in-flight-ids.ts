@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
-import { isRecord } from './is-record.js';
+import { isCancelledNotification } from './kinds.js';
 import { INVALID_REQUEST } from './error-codes.js';
 
 /**
@@ -25,7 +25,7 @@ export class InFlightIds {
     const record = message as unknown as Record<string, unknown>;
     if (!('method' in record)) return true;
     if (!('id' in record)) {
-      if (record.method === 'notifications/cancelled' && isRecord(record.params)) this.ids.delete(record.params.requestId as RequestId);
+      if (isCancelledNotification(message)) this.ids.delete(message.params.requestId);
       return true;
     }
     const id = record.id as RequestId;

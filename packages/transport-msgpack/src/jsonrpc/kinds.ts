@@ -44,6 +44,19 @@ export function isInitializedNotification(value: unknown): value is JSONRPCNotif
   return isJSONRPCNotification(value) && value.method === 'notifications/initialized';
 }
 
+export interface CancelledNotification extends JSONRPCNotification {
+  method: 'notifications/cancelled';
+  params: { requestId: string | number; reason?: string; [key: string]: unknown };
+}
+
+/** A valid `notifications/cancelled` naming the request it cancels (a string or number id). */
+export function isCancelledNotification(value: unknown): value is CancelledNotification {
+  // The method first: most messages are something else, and the full check is not free.
+  if (!isRecord(value) || value.method !== 'notifications/cancelled' || !isJSONRPCNotification(value)) return false;
+  const requestId = value.params?.requestId;
+  return typeof requestId === 'string' || typeof requestId === 'number';
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

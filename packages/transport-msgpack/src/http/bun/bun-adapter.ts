@@ -21,13 +21,19 @@ const SLICE_BYTES = 1024 * 1024;
  * next only once the last one is written or copied into its own buffer. That holds for Bun.serve's own
  * reader only (a JavaScript reader such as arrayBuffer() may keep chunks), which is why this runs in
  * handleBun and not where responses are made. Other responses pass as they are.
+ *
+ * `taken` (listenBun's keep-alive timeout) is called once Bun.serve has taken the whole body: at once for a
+ * body it gets whole, after the last slice (or a cancel) for one it gets in slices.
  */
-export function bunServeResponse(response: Response): Response {
+export function bunServeResponse(response: Response, taken: () => void = () => {}): Response {
   const init = { status: response.status, headers: response.headers };
   const pieces = inMemoryBody(response);
   if (pieces === undefined || typeof pieces === 'string') {
     const type = mediaTypeEssence(response.headers.get('content-type'));
-    if (!response.body || (type !== SSE_MEDIA_TYPE && type !== MSGPACK_STREAM_MEDIA_TYPE)) return response;
+    if (!response.body || (type !== SSE_MEDIA_TYPE && type !== MSGPACK_STREAM_MEDIA_TYPE)) {
+      taken();
+      return response;
+    }
     const reader = response.body.getReader();
     return new Response(
       slicedStream(
@@ -35,6 +41,7 @@ export function bunServeResponse(response: Response): Response {
           const { done, value } = await reader.read();
           return done ? undefined : value;
         },
+        taken,
         (reason) => reader.cancel(reason),
       ),
       init,
@@ -47,22 +54,30 @@ export function bunServeResponse(response: Response): Response {
   if (length < WHOLE_BODY_BYTES) {
     const whole = Buffer.concat(pieces, length);
     giveBackAll(pieces); // copied
+    taken();
     return new Response(whole, init);
   }
   let next = 0;
   return new Response(
-    slicedStream(() => pieces[next++]),
+    slicedStream(() => pieces[next++], taken),
     init,
   );
 }
 
 /**
  * The chunks `nextPiece` gives (undefined: no more) as a pull stream, in slices of at most SLICE_BYTES;
- * each piece goes back (giveBack) on the pull after its last slice.
+ * each piece goes back (giveBack) on the pull after its last slice; `ended` is called once, when the last
+ * slice has been taken or the stream is cancelled.
  */
-function slicedStream(nextPiece: () => Uint8Array | undefined | Promise<Uint8Array | undefined>, cancel?: (reason: unknown) => Promise<void>): ReadableStream<Uint8Array> {
+function slicedStream(nextPiece: () => Uint8Array | undefined | Promise<Uint8Array | undefined>, ended: () => void, cancel?: (reason: unknown) => Promise<void>): ReadableStream<Uint8Array> {
   let piece: Uint8Array | undefined;
   let offset = 0;
+  let over = false;
+  const finish = () => {
+    if (over) return;
+    over = true;
+    ended();
+  };
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -71,8 +86,17 @@ function slicedStream(nextPiece: () => Uint8Array | undefined | Promise<Uint8Arr
           piece = undefined;
         }
         while (piece === undefined) {
-          const next = await nextPiece();
-          if (next === undefined) return controller.close();
+          let next: Uint8Array | undefined;
+          try {
+            next = await nextPiece();
+          } catch (error) {
+            finish();
+            throw error;
+          }
+          if (next === undefined) {
+            controller.close();
+            return finish();
+          }
           if (next.byteLength > 0) {
             piece = next;
             offset = 0;
@@ -82,7 +106,10 @@ function slicedStream(nextPiece: () => Uint8Array | undefined | Promise<Uint8Arr
         controller.enqueue(offset === 0 && end === piece.byteLength ? piece : piece.subarray(offset, end));
         offset = end;
       },
-      cancel: (reason) => cancel?.(reason),
+      cancel: (reason) => {
+        finish();
+        return cancel?.(reason);
+      },
     },
     // Nothing read ahead: a pull then means the chunk before it has been taken.
     { highWaterMark: 0 },

@@ -1,13 +1,19 @@
 // Serving a handler on Bun: Bun.serve, with the Bun adapter.
-import { afterBody, type WebMcpHttpHandler } from '../server/endpoint/handler.js';
+import type { WebMcpHttpHandler } from '../server/endpoint/handler.js';
 import { bunServeResponse } from './bun-adapter.js';
-import { DEFAULT_CONNECTION_LIMITS, DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/endpoint/listen-options.js';
+import { BodyDeadline, bunLimits, requestTimedOut, tooManyInFlight } from './bun-limits.js';
+import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/endpoint/listen-options.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 
 interface BunServer {
   port: number;
+  /** Requests Bun.serve has not finished answering, this one included (reply streams until they end). */
+  readonly pendingRequests: number;
   stop(closeActiveConnections?: boolean): void | Promise<void>;
-  /** Sets this request's connection idle timeout, in seconds (0: none). */
+  /**
+   * Sets the idle timeout of this request's connection, in seconds (0: none), until its next request,
+   * which gets the server's idleTimeout again.
+   */
   timeout(req: Request, seconds: number): void;
 }
 interface BunGlobal {
@@ -19,31 +25,51 @@ export interface RunningBunServer {
   close(): Promise<void>;
 }
 
-/** Starts Bun.serve for the handler (Bun only), on loopback unless told otherwise. */
+/**
+ * Starts Bun.serve for the handler (Bun only), on loopback unless told otherwise, with the connection
+ * limits Bun.serve's API allows (ListenOptions says which, and how they differ from listenNode's).
+ */
 export async function listenBun(handler: WebMcpHttpHandler, options: ListenOptions = {}): Promise<RunningBunServer> {
   const bun = (globalThis as { Bun?: BunGlobal }).Bun;
   if (!bun) throw new Error('listenBun needs the Bun runtime');
   const host = options.host ?? DEFAULT_LISTEN_HOST;
   const path = options.path ?? DEFAULT_MCP_PATH;
-  const idleTimeout = bunIdleTimeoutSeconds(options.idleTimeoutMs);
+  const limits = bunLimits(options);
+  // Between requests a connection waits keepAliveTimeoutMs; the next request gets idleTimeout back.
+  const betweenRequests = limits.keepAliveTimeoutS || limits.idleTimeoutS;
   const server = bun.serve({
     hostname: host,
     port: options.port ?? 0,
-    idleTimeout,
+    idleTimeout: limits.idleTimeoutS,
     fetch: (req, served) => {
+      if (limits.maxInFlight > 0 && served.pendingRequests > limits.maxInFlight) return tooManyInFlight(req);
       // Bun joins repeated Host lines with a comma, which no host holds: refused as Node's parser does.
-      if (req.headers.get('host')?.includes(',')) return new Response('Bad Request: more than one Host header', { status: 400 });
-      if (pathOf(req.url) !== path) return new Response('Not Found', { status: 404 });
-      return handler.handle(req, { localAddress: host }).then((response) => {
-        // Bun.serve's idleTimeout cuts a stream that is writing (Bun 1.4.5): a stream is exempt while it
-        // lasts, and its connection gets the timeout back when it ends (an exemption would otherwise stay
-        // with the connection for good).
-        if (!isStream(response) || idleTimeout === 0) return bunServeResponse(response);
-        served.timeout(req, 0);
-        return bunServeResponse(afterBody(response, () => restoreTimeout(served, req, idleTimeout)));
-      });
+      if (req.headers.get('host')?.includes(',')) return answered(req, served, new Response('Bad Request: more than one Host header', { status: 400 }));
+      if (pathOf(req.url) !== path) return answered(req, served, new Response('Not Found', { status: 404 }));
+      return serve(req, served);
     },
   });
+  /** A short reply of listenBun's own: Bun.serve writes it at once, and the connection then waits. */
+  function answered(req: Request, served: BunServer, response: Response): Response {
+    if (betweenRequests !== limits.idleTimeoutS) setTimeoutOf(served, req, betweenRequests);
+    return response;
+  }
+  async function serve(req: Request, served: BunServer): Promise<Response> {
+    const deadline = limits.requestTimeoutMs > 0 && hasBody(req) ? new BodyDeadline(req, limits.requestTimeoutMs) : undefined;
+    let response = await handler.handle(deadline?.request ?? req, { localAddress: host });
+    deadline?.stop();
+    if (deadline?.expired) {
+      // The handler refused the body it could not read; the client is told why.
+      void response.body?.cancel().catch(() => {});
+      response = requestTimedOut(req);
+    }
+    // Bun.serve's idleTimeout cuts a stream that is writing (Bun 1.4.5): a stream is exempt while it
+    // lasts. Once Bun.serve has the whole reply, the connection waits for its next request.
+    const stream = isStream(response) && limits.idleTimeoutS !== 0;
+    if (stream) served.timeout(req, 0);
+    if (!stream && betweenRequests === limits.idleTimeoutS) return bunServeResponse(response);
+    return bunServeResponse(response, () => setTimeoutOf(served, req, betweenRequests));
+  }
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: new URL(`http://${shownHost}:${server.port}${path}`),
@@ -54,21 +80,13 @@ export async function listenBun(handler: WebMcpHttpHandler, options: ListenOptio
   };
 }
 
-/** Bun.serve's idleTimeout (whole seconds, at most 255, 0 for none) for listenNode's idleTimeoutMs option. */
-function bunIdleTimeoutSeconds(option: number | undefined): number {
-  const ms = option ?? DEFAULT_CONNECTION_LIMITS.idleTimeoutMs;
-  if (!(ms > 0) || ms === Infinity) return 0;
-  return Math.min(MAX_BUN_IDLE_TIMEOUT_S, Math.max(1, Math.ceil(ms / 1000)));
-}
+const hasBody = (req: Request): req is Request & { body: ReadableStream<Uint8Array> } => req.body !== null;
 
-/** The largest idleTimeout Bun.serve accepts. */
-const MAX_BUN_IDLE_TIMEOUT_S = 255;
-
-function restoreTimeout(served: BunServer, req: Request, seconds: number): void {
+function setTimeoutOf(served: BunServer, req: Request, seconds: number): void {
   try {
     served.timeout(req, seconds);
   } catch {
-    // The connection is gone already: nothing to restore.
+    // The connection is gone already.
   }
 }
 

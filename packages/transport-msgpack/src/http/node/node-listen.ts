@@ -28,7 +28,9 @@ export async function listenNode(handler: WebMcpHttpHandler, options: ListenOpti
       else res.destroy();
     });
   });
-  server.headersTimeout = limits.headersTimeoutMs;
+  // The headers are part of the request: node:http enforces no request deadline shorter than the header
+  // one (a 1 s requestTimeout under the default 10 s headersTimeout answered nothing until the body ended).
+  server.headersTimeout = headersDeadline(limits);
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.timeout = limits.idleTimeoutMs;
@@ -48,6 +50,12 @@ export async function listenNode(handler: WebMcpHttpHandler, options: ListenOpti
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The header deadline node:http gets: never longer than the request deadline, which includes the headers. */
+function headersDeadline({ headersTimeoutMs, requestTimeoutMs }: ConnectionLimits): number {
+  if (!(requestTimeoutMs > 0)) return headersTimeoutMs;
+  return headersTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : requestTimeoutMs;
 }
 
 /** The connection limits given in `options`, leaving out those set to undefined. */

@@ -2,7 +2,7 @@ import { carryBytes, inMemoryBody } from '../exchange/response-bytes.js';
 import type { Transport } from '../../../mcp/types.js';
 import { WebHttpMsgpackServerTransport } from '../transport/server-transport.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
-import { SESSION_GONE, refusalResponse, serverFailure } from '../exchange/responses.js';
+import { SESSION_GONE, refusalResponse, serverFailure, type Refusal } from '../exchange/responses.js';
 import { checkHostAndOrigin } from '../exchange/host-check.js';
 import { canFollow } from '../streams/shared-event-store.js';
 import { IdleSessionSweeper, resolveIdleTimeout, type ExpirableSession } from './session-expiry.js';
@@ -45,8 +45,9 @@ export interface McpHttpHandlerOptions extends Omit<HttpMsgpackServerOptions, 's
    */
   reuseServers?: boolean;
   /**
-   * Most sessions open at once (stateful mode). Past it, an initialize is answered 503 with Retry-After
-   * and no server is kept for it; open sessions are unaffected. Default 1,000 (a session idle after
+   * Most sessions open at once (stateful mode), those still being opened included. Past it, an initialize
+   * is answered 503 with Retry-After and `data.reason` 'too-many-sessions', and no server is made for it;
+   * open sessions are unaffected. Default 1,000 (a session idle after
    * initialize costs about 150 KiB, so about 150 MiB at the cap); Infinity for no cap.
    */
   maxSessions?: number;
@@ -62,6 +63,13 @@ export interface McpHttpHandlerOptions extends Omit<HttpMsgpackServerOptions, 's
 export const DEFAULT_MAX_SESSIONS = 1000;
 export const DEFAULT_SESSION_INIT_TIMEOUT_MS = 10_000;
 const SESSION_CAP_RETRY_AFTER_S = 5;
+const SESSION_CAP_REACHED: Refusal = {
+  status: 503,
+  code: TRANSPORT_ERROR,
+  message: 'Service Unavailable: too many open sessions',
+  data: { reason: 'too-many-sessions' },
+  headers: { 'Retry-After': String(SESSION_CAP_RETRY_AFTER_S) },
+};
 
 interface Session extends ExpirableSession {
   transport: WebHttpMsgpackServerTransport;
@@ -80,6 +88,8 @@ export class WebMcpHttpHandler {
   private readonly sweeper: IdleSessionSweeper<Session> | undefined;
   private readonly listeners = new ListenSubscriptions();
   private readonly idleServers = new IdleServers<Session>(MAX_IDLE_SERVERS);
+  /** Sessions being opened: counted against maxSessions with the open ones. */
+  private opening = 0;
   private closed = false;
 
   constructor(private readonly options: McpHttpHandlerOptions) {
@@ -146,9 +156,21 @@ export class WebMcpHttpHandler {
       if (req.method === 'GET' && req.headers.get('last-event-id') && canFollow(this.options.eventStore)) return this.handleStateless(req, options, era);
       return refusalResponse(req, SESSION_GONE);
     }
-    if (this.sessions.size >= (this.options.maxSessions ?? DEFAULT_MAX_SESSIONS)) {
-      return refusalResponse(req, { status: 503, code: TRANSPORT_ERROR, message: 'Service Unavailable: too many open sessions', headers: { 'Retry-After': String(SESSION_CAP_RETRY_AFTER_S) } });
+    // Sessions still being opened count too: an initialize whose body comes slowly is not one yet, and
+    // would otherwise pass the check however many others are open by the time it is.
+    if (this.sessions.size + this.opening >= (this.options.maxSessions ?? DEFAULT_MAX_SESSIONS)) {
+      return refusalResponse(req, SESSION_CAP_REACHED);
     }
+    this.opening++;
+    try {
+      return await this.openSession(req, options, era);
+    } finally {
+      this.opening--;
+    }
+  }
+
+  /** A request without a session id (an initialize, or refused by the new session's transport). */
+  private async openSession(req: HttpRequestLike, options: HttpHandleOptions, era: RequestEra): Promise<Response> {
     const session = await this.open({
       // A 2026-07-28 body without its headers lands here (the headers route those): it gets -32020.
       modernRevisions: SUPPORTED_MODERN_PROTOCOL_VERSIONS,

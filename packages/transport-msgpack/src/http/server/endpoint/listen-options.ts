@@ -6,19 +6,35 @@ export interface ListenOptions {
   port?: number;
   /** Path of the MCP endpoint. Default /mcp. */
   path?: string;
+  // Connection limits, the same options on both: 0 turns one off. Bun.serve checks its timeouts every 4 s,
+  // so on Bun they fire up to 4 s late (a 2 s timeout closed a connection at 4 s).
   /**
-   * So that idle and slow clients cannot hold connections for long; 0 turns one off. listenNode sets them
-   * all; listenBun sets idleTimeoutMs only (Bun.serve's idleTimeout, whole seconds up to 255; reply
-   * streams are exempt while they last), since Bun.serve has no header or request deadline option and no
-   * connection count (it closes connections that send no complete request headers within about 10 s). A request's headers must arrive within headersTimeoutMs (default 10 s), the whole request
-   * within requestTimeoutMs (default 30 s); a connection with no bytes either way for idleTimeoutMs
-   * (default 60 s; reply streams send a keep-alive every 15 s) is closed, an idle keep-alive connection
-   * after keepAliveTimeoutMs (default 5 s); past maxConnections (default 1,000) new ones are dropped.
+   * A request's headers must arrive within this (default 10 s), else the connection is closed (node:http
+   * answers 408). Bun: not settable; Bun.serve closes a new connection that has not sent whole headers
+   * within 10 s itself (measured 12-13 s, no answer), and a kept-alive one after its keep-alive timeout.
    */
   headersTimeoutMs?: number;
+  /**
+   * The whole request must arrive within this (default 30 s): 408 and the connection closed. Bun: counted
+   * from the end of the headers to the end of the body (Bun.serve shows a request only once its headers
+   * are in); Bun.serve also closes, without an answer, a connection whose body brings less than 16 KiB a
+   * second for idleTimeoutMs.
+   */
   requestTimeoutMs?: number;
+  /**
+   * A connection with no bytes either way for this long is closed (default 60 s; reply streams send a
+   * keep-alive every 15 s, so keep `keepAliveMs` below it). Bun: Bun.serve's idleTimeout, whole seconds up
+   * to 255; reply streams are exempt while they last, since Bun.serve cuts a stream that is writing.
+   */
   idleTimeoutMs?: number;
+  /** An idle kept-alive connection is closed after this (default 5 s). Bun: whole seconds up to 255. */
   keepAliveTimeoutMs?: number;
+  /**
+   * The cap (default 1,000). Node: connections, and new ones past it are dropped unanswered. Bun: Bun.serve
+   * shows no connections, so requests in flight (reply streams until they end) are counted, and past the
+   * cap a request gets 503 with Retry-After: 1 and its connection is closed; connections without a
+   * request are bounded in time only (headers within 10 s, keep-alive timeout), not in number.
+   */
   maxConnections?: number;
 }
 

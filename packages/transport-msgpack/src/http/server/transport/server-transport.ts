@@ -1,5 +1,5 @@
 import { duplicateIdError } from '../../../jsonrpc/in-flight-ids.js';
-import { isInitializeRequest, isJSONRPCRequest, type InitializeRequest } from '../../../jsonrpc/kinds.js';
+import { isCancelledNotification, isInitializeRequest, isJSONRPCRequest, type InitializeRequest } from '../../../jsonrpc/kinds.js';
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../../mcp/protocol-versions.js';
 import type { EventStore, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../../../mcp/types.js';
 import type { MessageAdapter, WireKind } from '../../../codec/message-codec.js';
@@ -152,6 +152,8 @@ export class WebHttpMsgpackServerTransport implements Transport {
       if (isRefusal(body)) return this.refuse(req, body);
       const admitted = await this.admit(req, era, body, extra);
       if (isRefusal(admitted)) return this.refuse(req, admitted);
+      const taken = this.take(body.messages, admitted);
+      if (taken) return this.refuse(req, taken);
       return await this.answer(req, body.messages, wires.reply, extra, admitted, this.replyCodec(wires));
     } catch (error) {
       // Bad input was refused above; what throws here failed on the server's side (the event store, the server's own code).
@@ -179,13 +181,27 @@ export class WebHttpMsgpackServerTransport implements Transport {
       return this.closed ? SESSION_GONE : { modern: true };
     }
     const initialize = messages.find(isInitializeRequest) as InitializeRequest | undefined;
-    const problem = initialize ? await this.startSession(messages) : (this.sessionRefusal(req) ?? (await this.readinessRefusal(messages)) ?? this.duplicateRefusal(messages));
+    const problem = initialize ? await this.startSession(messages) : (this.sessionRefusal(req) ?? (await this.readinessRefusal(messages)));
     // Checked after the awaits: a session may close meanwhile (a request waiting for the notification included).
     if (this.closed) return SESSION_GONE;
     if (problem) return problem;
+    return { modern: false, initialize };
+  }
+
+  /**
+   * The last step of admission, with no await between it and `answer` binding the requests to their reply:
+   * two requests with one id that were let go together (both waiting for notifications/initialized) would
+   * otherwise both pass the duplicate check before either is bound, and one would never be answered.
+   * Cancellations come first: a batch may cancel a request and reuse its id.
+   */
+  private take(messages: JSONRPCMessage[], admitted: Admission): Refusal | undefined {
+    if (admitted.modern) return undefined;
+    for (const message of messages) if (isCancelledNotification(message)) this.table.cancel(message.params.requestId);
+    const duplicate = admitted.initialize ? undefined : this.duplicateRefusal(messages);
+    if (duplicate) return duplicate;
     // Marked here, not when answered: a batch may carry it with requests.
     this.readiness.noteMessages(messages);
-    return { modern: false, initialize };
+    return undefined;
   }
 
   /** initialize: the session begins (one initialize per session, alone in its POST). */

@@ -2,10 +2,12 @@ import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } fro
 import type { EventStore, JSONRPCMessage, RequestId, TransportSendOptions } from '../../../mcp/types.js';
 import type { EventFormat } from '../streams/event-format.js';
 import { EventStream } from '../streams/event-stream.js';
-import { singleResponse, type ReplyCodec } from '../exchange/responses.js';
+import { respond, sessionHeaders, singleResponse, type ReplyCodec } from '../exchange/responses.js';
 import type { SharedEventStore } from '../streams/shared-event-store.js';
 
 const STANDALONE_STREAM = '_GET_stream';
+/** What a cancelled request is settled with: the SDK sends no answer to it. */
+const NO_ANSWER = Symbol('no answer: cancelled');
 /**
  * Messages for the GET stream held while none is open. A client opens it only after its `initialized`
  * notification was answered, so a server that sends a request at that moment (roots/list, say) would
@@ -36,7 +38,7 @@ export interface StreamTableOptions {
 export class StreamTable {
   private readonly streams = new Map<string, StreamEntry>();
   private readonly requestToStream = new Map<RequestId, string>();
-  private readonly responses = new Map<RequestId, JSONRPCMessage>();
+  private readonly responses = new Map<RequestId, JSONRPCMessage | typeof NO_ANSWER>();
   private readonly resumable = new Set<string>();
   private heldForGetStream: { message: JSONRPCMessage; eventId?: string }[] = [];
   /** Streams whose events the store failed to take: sent live without ids from then on, not stored. */
@@ -247,19 +249,35 @@ export class StreamTable {
     if (isResponse) this.settle(streamId, requestId, message, entry);
   }
 
+  /**
+   * The client cancelled a request (`notifications/cancelled`). The SDK sends a cancelled request no answer,
+   * so it is settled here without one: its id is free again (SPEC.md 5.3), and once the POST's other
+   * requests are answered its stream ends (or its one body goes, 202 if nothing of it was answered).
+   * Otherwise the stream stayed open on keep-alives and the id in flight for the session's life. A resumable
+   * stream with nothing answered on it is left open, as the SDK leaves it: ended, its client would resume it
+   * (it saw event ids and no answer), and a resumed stream waits for events that never come.
+   */
+  cancel(requestId: RequestId): void {
+    const streamId = this.requestToStream.get(requestId);
+    if (streamId === undefined || this.responses.has(requestId)) return;
+    this.settle(streamId, requestId, NO_ANSWER, this.streams.get(streamId));
+  }
+
   /** Records a response; once every request of its POST has one, ends the stream (or sends the one body). */
-  private settle(streamId: string, requestId: RequestId, message: JSONRPCMessage, entry: StreamEntry | undefined): void {
+  private settle(streamId: string, requestId: RequestId, message: JSONRPCMessage | typeof NO_ANSWER, entry: StreamEntry | undefined): void {
     this.responses.set(requestId, message);
     const related = [...this.requestToStream].filter(([, id]) => id === streamId).map(([id]) => id);
     if (!related.every((id) => this.responses.has(id))) return;
-    const replies = related.map((id) => this.responses.get(id)!);
+    const replies = related.map((id) => this.responses.get(id)!).filter((reply): reply is JSONRPCMessage => reply !== NO_ANSWER);
     for (const id of related) {
       this.responses.delete(id);
       this.requestToStream.delete(id);
     }
-    if (!entry) return this.settleWithoutConnection(streamId, requestId);
+    if (!entry) return message === NO_ANSWER ? undefined : this.settleWithoutConnection(streamId, requestId);
+    if (replies.length === 0 && this.resumable.has(streamId)) return;
     if (this.options.enableJsonResponse && entry.resolveSingle) {
-      entry.resolveSingle(singleResponse(entry.codec!, this.options.sessionId(), replies.length === 1 ? replies[0]! : replies));
+      const sessionId = this.options.sessionId();
+      entry.resolveSingle(replies.length === 0 ? respond(202, null, sessionHeaders(sessionId)) : singleResponse(entry.codec!, sessionId, replies.length === 1 ? replies[0]! : replies));
     }
     this.close(streamId);
     this.resumable.delete(streamId);
