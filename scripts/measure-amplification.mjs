@@ -4,16 +4,23 @@
 //   node scripts/measure-amplification.mjs [MiB=60] [shape ...]         over stdio (the server as a child)
 //   node scripts/measure-amplification.mjs --http [MiB=4] [shape ...]   over HTTP (POST to a session)
 //   bun scripts/measure-amplification.mjs ...                           the same with the server on Bun
-// Shapes: emptymap emptyarr map1 str2 nil bin0 uniqmap keyorders mixed, and uniqmap-edge, keyorders-edge
-// (as many such maps as the decode budget accepts, then one string), and filler (one string: what the
-// payload's bytes alone cost, the baseline); scripts/lib/hostile-payloads.mjs.
+//   ... --http --warm SHAPE ...   first sends one payload of SHAPE (`same`: the measured one) of the same
+//                          size, has the server collect its garbage, then measures: the cost of a payload
+//                          once the server has taken one that large (heap grown, code compiled), apart from
+//                          that one-off cost, which the default (a cold server) includes. HTTP only: the
+//                          stdio server cannot be asked to collect, and the warm payload's garbage would count.
+// Shapes: emptymap emptyarr map1 str2 nil bin0 uniqmap keyorders mixed pairs rows (rows: not hostile, a
+// directory listing's rows, for comparison), and uniqmap-edge,
+// keyorders-edge, mixed-edge, str2-edge, pairs-edge (as many such units as the decode budget accepts, then one
+// string), and filler (one string: what the payload's bytes alone cost, the baseline);
+// scripts/lib/hostile-payloads.mjs.
 // Over HTTP the server is scripts/lib/media-http-child.mjs (McpHttpHandler as the CLI's --http sets it up,
 // listenNode or listenBun), whose session negotiated native bytes (so bin may stand in its POSTs), with
 // maxMessageBytes raised to fit the payload (the default, 4 MiB, answers a larger body 413 unread).
 // Numbers, not a test: the bounded version of this check is in the transport's hostile-input test.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CanonicalEncoder, FrameReader, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
 import { asFrame, hostilePayload } from './lib/hostile-payloads.mjs';
@@ -22,6 +29,9 @@ import { startMediaChild } from './lib/media-http-driver.mjs';
 const args = process.argv.slice(2);
 const http = args[0] === '--http';
 if (http) args.shift();
+const warmAt = args.indexOf('--warm');
+const warmShape = warmAt >= 0 ? args.splice(warmAt, 2)[1] : undefined;
+if (warmShape && !http) throw new Error('--warm needs --http (the stdio server cannot be asked to collect the warm payload)');
 // MiB may be fractional: 0.999 measures just under 1 MiB.
 const mib = Number(args[0] ?? (http ? 4 : 60));
 const shapes = args.length > 1 ? args.slice(1) : ['emptymap', 'emptyarr', 'map1', 'str2', 'nil'];
@@ -94,7 +104,7 @@ async function post(url, sessionId, body) {
 }
 
 /** One measurement over HTTP: a fresh server child per shape, a session with native bytes negotiated. */
-async function overHttp(payload) {
+async function overHttp(payload, warm) {
   const child = await startMediaChild({ runtime, dir: root, handlerOptions: { maxMessageBytes: payload.length + 1024 } });
   try {
     const offer = { extensions: { 'io.github.mcp-msgpack/native-bytes': { version: 1 } }, experimental: { 'mcp-msgpack/native-bytes': { version: 1 } } };
@@ -106,6 +116,10 @@ async function overHttp(payload) {
     if (!init.message?.result?.capabilities?.extensions?.['io.github.mcp-msgpack/native-bytes']) throw new Error('native bytes not confirmed');
     await post(child.url, init.sessionId, encoder.encode({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     await post(child.url, init.sessionId, encoder.encode({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    if (warm) {
+      await post(child.url, init.sessionId, warm);
+      await child.gc();
+    }
     const before = await child.resetHwm();
     const t0 = performance.now();
     const answer = await post(child.url, init.sessionId, payload);
@@ -125,10 +139,14 @@ async function overHttp(payload) {
   }
 }
 
-console.log(`${http ? 'HTTP' : 'stdio'}, server on ${runtime} ${runtime === 'bun' ? globalThis.Bun.version : process.version}, ${mib} MiB`);
+console.log(
+  `${http ? 'HTTP' : 'stdio'}, server on ${runtime} ${runtime === 'bun' ? globalThis.Bun.version : process.version}, ${mib} MiB` +
+    `${warmShape ? `, after one ${warmShape} payload of that size` : ', cold'}, load average ${loadavg()[0].toFixed(1)}`,
+);
 for (const shape of shapes) {
   const payload = hostilePayload(shape, Math.floor(mib * 1024 * 1024));
-  const { growth, cpuMs, ms, answer, status, pinged } = await (http ? overHttp : overStdio)(payload);
+  const warm = warmShape ? hostilePayload(warmShape === 'same' ? shape : warmShape, Math.floor(mib * 1024 * 1024)) : undefined;
+  const { growth, cpuMs, ms, answer, status, pinged } = await (http ? overHttp : overStdio)(payload, warm);
   const what = answer.error ? `${status ? `${status} ` : ''}error ${answer.error.code}: ${String(answer.error.message).replace(/\s+/g, ' ').slice(0, 60)}` : 'result';
   console.log(
     `${shape.padEnd(14)} payload ${(payload.length / 2 ** 20).toFixed(2)} MiB: peak RSS growth ${(growth / payload.length).toFixed(2)}x (${(growth / 2 ** 20).toFixed(0)} MiB), ` +

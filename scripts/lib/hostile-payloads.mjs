@@ -16,10 +16,17 @@ export const UNITS = {
   uniqmap: 'uniq',
   // The same 15 one-letter keys in a different order in each map: few keys, a hidden class per order prefix.
   keyorders: 'orders',
-  // As many empty maps as the budget allows (one per 8 bytes), the rest two-letter strings and nil.
+  // As many empty maps as the container budget allows (one per 8 bytes), the rest two-letter strings and nil.
   mixed: [0x80, 0xa2, 0x61, 0x62, 0xa2, 0x61, 0x62, 0xc0],
+  // Pairs of small integers ([1, 2], 3 bytes): the densest plausible shape of real data.
+  pairs: [0x92, 0x01, 0x02],
+  // Not hostile, for comparison: rows of a directory listing, ["file", "name1.ts", "rw-", "12K", "root"]
+  // (28 bytes: one array and five short strings, a word of built values a byte, as dense as real data gets).
+  rows: [0x95, 0xa4, ...Buffer.from('file'), 0xa8, ...Buffer.from('name1.ts'), 0xa3, ...Buffer.from('rw-'), 0xa3, ...Buffer.from('12K'), 0xa4, ...Buffer.from('root')],
 };
-export const SHAPES = [...Object.keys(UNITS), 'uniqmap-edge', 'keyorders-edge', 'filler'];
+// With -edge: as many units as the default decode budget accepts (then one string). mixed-edge, str2-edge and
+// pairs-edge meet the word budget (SPEC.md 4.1.9), uniqmap-edge and keyorders-edge the key budget.
+export const SHAPES = [...Object.keys(UNITS), 'uniqmap-edge', 'keyorders-edge', 'mixed-edge', 'str2-edge', 'pairs-edge', 'filler'];
 // Array items per unit, where a unit holds more than one.
 const ITEMS_PER_UNIT = { mixed: 4 };
 // uniqmap: 8-byte one-entry maps, each with a key no other map has ({"00001": nil}, {"00002": nil}, ...).
@@ -77,30 +84,30 @@ function unitPayload(unit, bytes, itemsPerUnit = 1, units = undefined) {
 }
 
 /** `shape-edge`: the most units of `shape` a receiver with the default budget accepts in a payload of this size. */
-function edgePayload(unit, bytes) {
+function edgePayload(unit, bytes, itemsPerUnit = 1) {
   const decoder = new MsgpackDecoder({ decodePath: 'guard-then-msgpackr' });
   const accepted = (units) => {
     try {
-      decoder.decode(unitPayload(unit, bytes, 1, units));
+      decoder.decode(unitPayload(unit, bytes, itemsPerUnit, units));
       return true;
     } catch {
       return false;
     }
   };
-  let [low, high] = [0, Math.floor(bytes / WRITERS[unit][0])];
+  let [low, high] = [0, Math.floor(bytes / (WRITERS[unit]?.[0] ?? unit.length))];
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
     if (accepted(mid)) low = mid;
     else high = mid - 1;
   }
-  return unitPayload(unit, bytes, 1, low);
+  return unitPayload(unit, bytes, itemsPerUnit, low);
 }
 
 /** The payload of one shape (a name of UNITS, or one with `-edge`) of about `bytes`. */
 export function hostilePayload(shape, bytes) {
   // One string filling the payload: what its bytes alone cost, the baseline of the others.
   if (shape === 'filler') return unitPayload(UNITS.nil, bytes, 1, 0);
-  if (shape.endsWith('-edge')) return edgePayload(UNITS[shape.slice(0, -5)], bytes);
+  if (shape.endsWith('-edge')) return edgePayload(UNITS[shape.slice(0, -5)], bytes, ITEMS_PER_UNIT[shape.slice(0, -5)]);
   if (!(shape in UNITS)) throw new Error(`unknown shape ${shape} (known: ${SHAPES.join(', ')})`);
   return unitPayload(UNITS[shape], bytes, ITEMS_PER_UNIT[shape]);
 }

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { Decoder as ReferenceDecoder, Encoder as ReferenceEncoder } from '@msgpack/msgpack';
 import fc from 'fast-check';
 import { PayloadError } from 'mcp-msgpack-transport';
-import { CanonicalEncoder, DEFAULT_DECODE_BUDGET, MsgpackDecoder, containerAllowance, guardedDecode, shortKeyAllowance, type DecodeBudget } from 'mcp-msgpack-transport/wire';
+import { CanonicalEncoder, DEFAULT_DECODE_BUDGET, MsgpackDecoder, containerAllowance, guardedDecode, shortKeyAllowance, wordAllowance, type DecodeBudget } from 'mcp-msgpack-transport/wire';
 
 interface Limits {
   maxDepth: number;
@@ -39,6 +39,7 @@ function bothPaths(payload: Uint8Array, limits: Limits = DEFAULT_LIMITS): [Outco
     binOnlyAtMediaKeys: limits.binOnlyAtMediaKeys,
     maxContainers: containerAllowance(payload.length, limits.budget),
     maxShortKeys: shortKeyAllowance(payload.length, limits.budget),
+    maxWords: wordAllowance(payload.length, limits.budget),
   };
   return [outcome(() => reference.decode(payload)), outcome(() => guardedDecode(payload, options))];
 }
@@ -155,7 +156,14 @@ const limits: fc.Arbitrary<Limits> = fc.record({
   binOnlyAtMediaKeys: fc.boolean(),
   budget: fc.oneof(
     fc.constant(DEFAULT_DECODE_BUDGET),
-    fc.record({ base: fc.integer({ min: 0, max: 12 }), bytesPerContainer: fc.integer({ min: 1, max: 40 }), keyBase: fc.integer({ min: 0, max: 12 }), bytesPerShortKey: fc.integer({ min: 3, max: 64 }) }),
+    fc.record({
+      base: fc.integer({ min: 0, max: 12 }),
+      bytesPerContainer: fc.integer({ min: 1, max: 40 }),
+      keyBase: fc.integer({ min: 0, max: 12 }),
+      bytesPerShortKey: fc.integer({ min: 3, max: 64 }),
+      wordBase: fc.oneof(fc.constant(Infinity), fc.integer({ min: 0, max: 60 })),
+      bytesPerWord: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 8 })),
+    }),
   ),
 });
 

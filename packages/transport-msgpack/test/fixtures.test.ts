@@ -244,6 +244,7 @@ function referenceReceive(payload: Uint8Array, allowBin: boolean, options: { utf
   };
   const message = walk(value, 0);
   checkKeyBudget(message, payload.length);
+  checkWordBudget(message, payload.length);
   const problem = checkJsonRpcMessage(message);
   if (problem) throw new Error(`4.2: ${problem}`);
   return message;
@@ -280,6 +281,26 @@ describe('golden fixtures: native bytes per request (2026-07-28, SPEC.md 8.1)', 
  * map shapes (the sequences of a map's first k keys, k up to 1,024), each at most 8,192 + N / 128. Keys come
  * back in insertion order here, which holds for every key the fixtures use (none looks like an array index).
  */
+/** 4.1.9's words of built values, counted on the decoded value: 1 a value, 7 more an array, map or bin, 3 more a str of 2-15 bytes. */
+function checkWordBudget(message: unknown, payloadBytes: number): void {
+  const allowance = 262_144 + payloadBytes;
+  let words = 0;
+  const stack: unknown[] = [message];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    words++;
+    if (typeof value === 'string') {
+      const bytes = Buffer.byteLength(value);
+      if (bytes >= 2 && bytes < 16) words += 3;
+    } else if (value instanceof Uint8Array) words += 7;
+    else if (value !== null && typeof value === 'object') {
+      words += 7;
+      stack.push(...(Array.isArray(value) ? value : Object.values(value)));
+    }
+  }
+  if (words > allowance) throw new Error('4.1.9: over the decode budget (words of built values)');
+}
+
 function checkKeyBudget(message: unknown, payloadBytes: number): void {
   const allowance = 8_192 + Math.floor(payloadBytes / 128);
   const keys = new Set<string>();

@@ -5,7 +5,18 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Packr } from 'msgpackr';
 import { DEFAULT_DECODE_BUDGET, PayloadError, type PayloadErrorCode } from 'mcp-msgpack-transport';
-import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, containerAllowance, guardPayload, guardedDecode, shortKeyAllowance, type DecodePath, type GuardOptions } from 'mcp-msgpack-transport/wire';
+import {
+  CanonicalEncoder,
+  MsgpackDecoder,
+  MsgpackMessageCodec,
+  containerAllowance,
+  guardPayload,
+  guardedDecode,
+  shortKeyAllowance,
+  wordAllowance,
+  type DecodePath,
+  type GuardOptions,
+} from 'mcp-msgpack-transport/wire';
 
 const bytes = (...parts: (number | number[] | Uint8Array)[]): Uint8Array => new Uint8Array(parts.flatMap((p) => (typeof p === 'number' ? [p] : [...p])));
 
@@ -14,6 +25,15 @@ const SCANS: Array<[string, (payload: Uint8Array, options: GuardOptions) => { co
   ['guardPayload', guardPayload, 'guard-then-msgpackr'],
   ['guardedDecode', guardedDecode, 'single-pass'],
 ];
+/** An array32 of `count` copies of `unit`: the shape of the memory-amplification attack. */
+function arrayOf(unit: number[], count: number): Uint8Array {
+  const payload = new Uint8Array(5 + unit.length * count);
+  payload[0] = 0xdd;
+  new DataView(payload.buffer).setUint32(1, count);
+  for (let i = 0; i < count; i++) payload.set(unit, 5 + i * unit.length);
+  return payload;
+}
+
 const payloadError =
   (code: PayloadErrorCode, pattern?: RegExp) =>
   (e: unknown): boolean => {
@@ -229,15 +249,6 @@ for (const [scanName, scan, decodePath] of SCANS) {
     });
 
     describe('guard: the decode budget (arrays and maps per payload byte)', () => {
-      /** An array32 of `count` copies of `unit`: the shape of the memory-amplification attack. */
-      const arrayOf = (unit: number[], count: number): Uint8Array => {
-        const payload = new Uint8Array(5 + unit.length * count);
-        payload[0] = 0xdd;
-        new DataView(payload.buffer).setUint32(1, count);
-        for (let i = 0; i < count; i++) payload.set(unit, 5 + i * unit.length);
-        return payload;
-      };
-
       it('accepts exactly maxContainers arrays and maps and refuses one more, with over-budget', () => {
         const payload = arrayOf([0x80], 9); // 10 containers: the array and 9 empty maps
         assert.doesNotThrow(() => scan(payload, { maxDepth: 128, allowBin: false, maxContainers: 10 }));
@@ -247,10 +258,11 @@ for (const [scanName, scan, decodePath] of SCANS) {
       });
 
       it('defaults to 65,536 containers plus one per 8 bytes, counted on the payload length', () => {
-        assert.deepEqual(DEFAULT_DECODE_BUDGET, { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128 });
+        assert.deepEqual(DEFAULT_DECODE_BUDGET, { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128, wordBase: 262_144, bytesPerWord: 1 });
         assert.equal(containerAllowance(0), 65_536);
         assert.equal(containerAllowance(800_000), 165_536);
-        const decoder = new MsgpackDecoder({ decodePath });
+        // The word budget lifted: at 8 words an empty map it is met first (tested below); this is the container half.
+        const decoder = new MsgpackDecoder({ decodePath, decodeBudget: { wordBase: Infinity } });
         // k empty maps: k + 1 containers in 5 + k bytes. 70,000 fit (allowance 74,286); 100,000 do not (78,036).
         assert.equal((decoder.decode(arrayOf([0x80], 70_000)).value as unknown[]).length, 70_000);
         assert.throws(() => decoder.decode(arrayOf([0x80], 100_000)), payloadError('over-budget', /more than 78036 /));
@@ -310,11 +322,12 @@ for (const [scanName, scan, decodePath] of SCANS) {
 
       it('decodeBudget changes the allowance, through the codec too', () => {
         const payload = arrayOf([0x80], 100_000);
-        assert.doesNotThrow(() => new MsgpackDecoder({ decodePath, decodeBudget: { bytesPerContainer: 1 } }).decode(payload));
+        // (1 byte and 8 words an empty map: the word budget is lifted too.)
+        assert.doesNotThrow(() => new MsgpackDecoder({ decodePath, decodeBudget: { bytesPerContainer: 1, wordBase: Infinity } }).decode(payload));
         assert.throws(() => new MsgpackMessageCodec({ decodeBudget: { base: 10 } }).decodeValue(arrayOf([0x80], 100)), payloadError('over-budget', /more than 23 /));
       });
 
-      it('keeps real messages far inside the budget: 2,000 tool definitions and 100,000 coordinate pairs', () => {
+      it('keeps real messages inside the budget: 2,000 tool definitions and 35,000 coordinate pairs', () => {
         const tools = Array.from({ length: 2000 }, (_, i) => ({
           name: `tool_${i}`,
           inputSchema: { type: 'object', properties: { path: { type: 'string' }, flags: { type: 'array', items: { type: 'string' } } }, required: ['path'] },
@@ -324,10 +337,11 @@ for (const [scanName, scan, decodePath] of SCANS) {
         const codec = new MsgpackMessageCodec();
         const list = codec.decodeMessage(encoder.encode({ jsonrpc: '2.0', id: 1, result: { tools } })) as unknown as { result: { tools: unknown[] } };
         assert.equal(list.result.tools.length, 2000);
-        // The densest plausible shape: [x, y] pairs of small integers, one container per 3 bytes.
-        const points = Array.from({ length: 100_000 }, (_, i) => [i % 100, i % 7]);
+        // The densest plausible shape: [x, y] pairs of small integers, one container per 3 bytes and 10 words
+        // of built values (SPEC.md 4.1.9): about 37,400 fit in the word budget's base.
+        const points = Array.from({ length: 35_000 }, (_, i) => [i % 100, i % 7]);
         const result = codec.decodeMessage(encoder.encode({ jsonrpc: '2.0', id: 2, result: { points } })) as unknown as { result: { points: unknown[] } };
-        assert.equal(result.result.points.length, 100_000);
+        assert.equal(result.result.points.length, 35_000);
       });
 
       it('refuses the budget breach before msgpackr builds anything: a refused 16 MiB frame of empty maps stays cheap', () => {
@@ -336,8 +350,62 @@ for (const [scanName, scan, decodePath] of SCANS) {
         const before = process.memoryUsage();
         assert.throws(() => decoder.decode(payload), payloadError('over-budget'));
         const after = process.memoryUsage();
-        // Without the budget this decode builds 16 million objects (over 1 GB); refused, it builds none.
+        // Without the budget this decode builds 16 million objects (over 1 GB); refused, it builds none. (On Bun
+        // heapUsed also moves with earlier tests' garbage, by up to about 80 MB: hence the margin.)
+        assert.ok(after.heapUsed - before.heapUsed < 128 * 1024 * 1024, `heap grew by ${after.heapUsed - before.heapUsed} bytes`);
+      });
+    });
+
+    describe('guard: the decode budget (words of built values per payload byte)', () => {
+      const options = (maxWords: number): GuardOptions => ({ maxDepth: 128, allowBin: false, maxContainers: Infinity, maxWords });
+
+      it('counts a word per value, 7 more per array or map, 3 more per str of 2 to 15 bytes, none per key', () => {
+        // The array (1 + 7) and 9 nils: 17 words; the 9th nil, at byte 13, is the 17th.
+        assert.doesNotThrow(() => scan(arrayOf([0xc0], 9), options(17)));
+        assert.throws(() => scan(arrayOf([0xc0], 9), options(16)), payloadError('over-budget', /values that cost more than 16 words to build in a 14-byte payload \(the decode budget\) at byte 13/));
+        // "ab": 1 + 3; "a" and "": 1 (engines share them); a 16-byte str: 1 (it is as large on the wire).
+        assert.doesNotThrow(() => scan(arrayOf([0xa2, 0x61, 0x62], 3), options(8 + 12)));
+        assert.throws(() => scan(arrayOf([0xa2, 0x61, 0x62], 3), options(8 + 11)), payloadError('over-budget'));
+        assert.doesNotThrow(() => scan(arrayOf([0xa1, 0x61], 3), options(8 + 3)));
+        assert.doesNotThrow(() => scan(arrayOf([0xa0], 3), options(8 + 3)));
+        assert.doesNotThrow(() => scan(arrayOf([0xb0, ...Buffer.from('abcdefghijklmnop')], 3), options(8 + 3)));
+        // {"ab": "cd"}: the map 1 + 7, its value 1 + 3; the key nothing.
+        assert.doesNotThrow(() => scan(new Uint8Array([0x81, 0xa2, 0x61, 0x62, 0xa2, 0x63, 0x64]), options(12)));
+        assert.throws(() => scan(new Uint8Array([0x81, 0xa2, 0x61, 0x62, 0xa2, 0x63, 0x64]), options(11)), payloadError('over-budget', /at byte 4/));
+        // A bin is an object too.
+        assert.throws(() => scan(new Uint8Array([0x81, 0xa4, ...Buffer.from('data'), 0xc4, 0x00]), { ...options(8 + 7), allowBin: true }), payloadError('over-budget', /at byte 6/));
+      });
+
+      it('defaults to 262,144 words plus one per byte: nils and small integers pass at any size, 2-letter strings and the container edge do not', () => {
+        assert.equal(wordAllowance(0), 262_144);
+        assert.equal(wordAllowance(1_000_000), 1_262_144);
+        const decoder = new MsgpackDecoder({ decodePath });
+        // 4 MiB of nils or of 0/1 values: one word a byte, inside at any size.
+        assert.equal((decoder.decode(arrayOf([0xc0], 4 * 1024 * 1024)).value as unknown[]).length, 4 * 1024 * 1024);
+        assert.equal((decoder.decode(arrayOf([0x01], 4 * 1024 * 1024)).value as unknown[]).length, 4 * 1024 * 1024);
+        // 2-letter strings: 4 words per 3 bytes; past about 262,000 of them (790 KB) the base no longer makes up for it.
+        assert.equal((decoder.decode(arrayOf([0xa2, 0x61, 0x62], 200_000)).value as unknown[]).length, 200_000);
+        assert.throws(() => decoder.decode(arrayOf([0xa2, 0x61, 0x62], 300_000)), payloadError('over-budget', /values that cost more than 1162149 words/));
+        // One empty map per 8 bytes with 2-letter strings and nil between them: within the container budget, not this one.
+        const mixed = arrayOf([0x80, 0xa2, 0x61, 0x62, 0xa2, 0x61, 0x62, 0xc0], 131_072);
+        new DataView(mixed.buffer).setUint32(1, 4 * 131_072); // four items a unit
+        assert.throws(() => decoder.decode(mixed), payloadError('over-budget', /words to build/));
+      });
+
+      it('refuses a breach before anything is built, on both paths: a refused 16 MiB payload of 2-letter strings stays cheap', () => {
+        const payload = arrayOf([0xa2, 0x61, 0x62], Math.floor((16 * 1024 * 1024) / 3));
+        const decoder = new MsgpackDecoder({ decodePath });
+        const before = process.memoryUsage();
+        assert.throws(() => decoder.decode(payload), payloadError('over-budget', /words to build/));
+        const after = process.memoryUsage();
+        // Built, these 5.6 million strings would take over 150 MB of heap.
         assert.ok(after.heapUsed - before.heapUsed < 64 * 1024 * 1024, `heap grew by ${after.heapUsed - before.heapUsed} bytes`);
+      });
+
+      it('decodeBudget changes the word allowance, through the codec too', () => {
+        const payload = arrayOf([0xa2, 0x61, 0x62], 600_000);
+        assert.doesNotThrow(() => new MsgpackDecoder({ decodePath, decodeBudget: { wordBase: Infinity } }).decode(payload));
+        assert.throws(() => new MsgpackMessageCodec({ decodeBudget: { wordBase: 0, bytesPerWord: 1 } }).decodeValue(arrayOf([0xa2, 0x61, 0x62], 100)), payloadError('over-budget', /more than 305 words/));
       });
     });
 

@@ -47,7 +47,7 @@ for (const kind of serverKinds) {
 
     before(async () => {
       // A small decode budget (1,024 containers plus one per 8 bytes), so a 64 KiB body can exceed it.
-      server = await startTestServer(kind, { maxMessageBytes: 64 * 1024, decodeBudget: { base: 1024 } });
+      server = await startTestServer(kind, { maxMessageBytes: 64 * 1024, decodeBudget: { base: 1024, wordBase: 8192 } });
       const response = await fetch(server.url, {
         method: 'POST',
         headers: { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT },
@@ -250,6 +250,24 @@ for (const kind of serverKinds) {
       const error = await msgpackError(response);
       assert.equal(error.code, -32700);
       assert.equal(error.data?.reason, 'over-budget');
+      await stillWorks();
+    });
+
+    it('400 with over-budget for a body of 2-letter strings (the word budget), before any is built; the session goes on', async () => {
+      // 20,000 strings "ab" in about 60 KB: 4 words each (a slot and the string), allowed 8,192 + 1 a byte.
+      const count = 20_000;
+      const head = encoder.encode({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { junk: 0 } });
+      const body = new Uint8Array(head.length - 1 + 5 + 3 * count);
+      body.set(head.subarray(0, head.length - 1));
+      body[head.length - 1] = 0xdd;
+      new DataView(body.buffer).setUint32(head.length, count);
+      for (let at = head.length + 4; at < body.length; at += 3) body.set([0xa2, 0x61, 0x62], at);
+      const response = await post(body as BodyInit, { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT });
+      assert.equal(response.status, 400);
+      const error = await msgpackError(response);
+      assert.equal(error.code, -32700);
+      assert.equal(error.data?.reason, 'over-budget');
+      assert.match(error.message, /values that cost more than \d+ words to build/);
       await stillWorks();
     });
 

@@ -15,14 +15,16 @@ export const DEFAULT_MAX_DEPTH = 128;
 
 /**
  * The decode budget (SPEC.md 4.1.9): a payload of N bytes may hold at most base + floor(N / bytesPerContainer)
- * arrays, maps and bins, and keyBase + floor(N / bytesPerShortKey) distinct map keys shorter than 16 bytes, and
- * as many distinct map shapes (key orders, KeyBudget). Those are the costly things to build from few bytes (an
- * empty map is 1 byte on the wire and about 70 bytes in a JavaScript heap; a fresh short key, once validated
- * by the SDK, about 250 bytes on V8 and 650 on JavaScriptCore; a hidden class per key-order prefix about 170), and with this budget no payload
- * costs more than about 16x its size, while real MCP messages (one container per 20-75 bytes, a few dozen
- * distinct keys and shapes) stay far inside.
+ * arrays, maps and bins, keyBase + floor(N / bytesPerShortKey) distinct map keys shorter than 16 bytes and as
+ * many distinct map shapes (key orders, KeyBudget), and values that cost wordBase + floor(N / bytesPerWord)
+ * words to build (guard-rules.ts, VALUE_OBJECT_WORDS). Those are the costly things to build from few bytes (an empty map is
+ * 1 byte on the wire and about 70 bytes in a JavaScript heap; a fresh short key, once validated by the SDK,
+ * about 250 bytes on V8 and 650 on JavaScriptCore; a hidden class per key-order prefix about 170; a 2-letter
+ * string 32 bytes with its slot), while real MCP messages (one container per 20-75 bytes, a few dozen distinct
+ * keys and shapes, under a word a byte) stay inside. What a payload can cost beyond what it builds is the
+ * runtime's: `scripts/measure-amplification.mjs` measures it, SPEC.md 4.1.9 has the figures.
  */
-export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128 };
+export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128, wordBase: 262_144, bytesPerWord: 1 };
 
 export interface DecodeBudget {
   /** Arrays, maps and bins that every payload may hold, however short. */
@@ -33,11 +35,20 @@ export interface DecodeBudget {
   keyBase: number;
   /** One more distinct short key, and one more map shape, allowed per this many payload bytes. */
   bytesPerShortKey: number;
+  /** Words of built values (valueWords: what decoding builds, in 8-byte words) that every payload may hold. */
+  wordBase: number;
+  /** One more word of built values allowed per this many payload bytes. */
+  bytesPerWord: number;
 }
 
 /** The number of arrays, maps and bins a payload of `payloadBytes` may hold under `budget`. */
 export function containerAllowance(payloadBytes: number, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): number {
   return budget.base + Math.floor(payloadBytes / budget.bytesPerContainer);
+}
+
+/** The words of built values (as counted above) a payload of `payloadBytes` may hold under `budget`. */
+export function wordAllowance(payloadBytes: number, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): number {
+  return budget.wordBase + Math.floor(payloadBytes / budget.bytesPerWord);
 }
 
 /**

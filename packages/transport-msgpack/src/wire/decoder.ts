@@ -1,5 +1,5 @@
 import { Unpackr } from 'msgpackr';
-import { containerAllowance, shortKeyAllowance, type DecodeBudget } from './constants.js';
+import { containerAllowance, shortKeyAllowance, wordAllowance, type DecodeBudget } from './constants.js';
 import { resolveReceiveLimits, type ReceiveLimits } from './receive-limits.js';
 import { PayloadError } from './errors.js';
 import { guardPayload } from './guard.js';
@@ -74,14 +74,17 @@ export class MsgpackDecoder {
       binOnlyAtMediaKeys: this.binOnlyAtMediaKeys,
       maxContainers: containerAllowance(bytes.length, this.budget),
       maxShortKeys: shortKeyAllowance(bytes.length, this.budget),
+      maxWords: wordAllowance(bytes.length, this.budget),
     };
     if (this.singlePass) {
-      // Each array or map takes a byte, so only a payload longer than its allowance can break the budget. Such
-      // a payload is scanned first, so that a refused one builds nothing (a 60 MiB frame of empty maps would
-      // otherwise build millions of objects before the breach is found); the walk then has nothing to count.
+      // Each array or map takes a byte, so only a payload longer than its allowance can break the container
+      // budget. Such a payload is scanned first, so that a refused one builds nothing (a 60 MiB frame of empty
+      // maps would otherwise build millions of objects before the breach is found); the walk then has nothing
+      // to count. A shorter one is counted as it is built: refused on the words it builds (8 a byte at most),
+      // it has built no more than its allowance, a few MB.
       if (bytes.length <= guard.maxContainers) return guardedDecode(bytes, guard, this.asciiWindow);
       guardPayload(bytes, guard);
-      return guardedDecode(bytes, { ...guard, maxContainers: Infinity, maxShortKeys: undefined }, this.asciiWindow);
+      return guardedDecode(bytes, { ...guard, maxContainers: Infinity, maxShortKeys: undefined, maxWords: Infinity }, this.asciiWindow);
     }
     // guardPayload runs first so that nothing msgpack-v1 forbids ever reaches msgpackr, which honours its
     // private ext types, recurses without limit and trusts length headers.

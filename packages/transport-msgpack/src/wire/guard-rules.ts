@@ -18,6 +18,8 @@ export interface GuardOptions {
    * (shortKeyAllowance; KeyBudget). Default: no limit.
    */
   maxShortKeys?: number;
+  /** Most words of built values the payload may hold (the decode budget, wordAllowance). Default: no limit. */
+  maxWords?: number;
 }
 
 /**
@@ -27,6 +29,27 @@ export interface GuardOptions {
  * for itself. `node scripts/measure-amplification.mjs` measures it; the package README ("The decode budget") has the figures.
  */
 export const SHORT_KEY_BYTES = 16;
+
+/**
+ * What the values of a payload cost to build, in 8-byte words, as the decode budget counts it (SPEC.md 4.1.9):
+ * every value takes a word (its slot in the array or map that holds it, or the payload's own), an array, map
+ * or bin VALUE_OBJECT_WORDS more (its object: about 56 bytes for an empty one on V8, 64 on JavaScriptCore),
+ * and a str of 2 to 15 bytes that is not a map key SHORT_STRING_WORDS more (its string: 24 bytes and up on
+ * V8; a 1-char or empty string is shared by the engines, a key is the key budget's, and a str of 16 bytes or
+ * more is at least as large on the wire as in memory). Map keys cost no word of their own: a member's slot is
+ * its value's.
+ */
+export const VALUE_OBJECT_WORDS = 7;
+export const SHORT_STRING_WORDS = 3;
+
+/**
+ * Whether a str value of `length` bytes costs SHORT_STRING_WORDS of the word budget: from 2
+ * bytes (the engines share empty and 1-char strings) to under SHORT_KEY_BYTES (from there a string is at
+ * least as large on the wire as in memory).
+ */
+export function isCountedString(length: number): boolean {
+  return length >= 2 && length < SHORT_KEY_BYTES;
+}
 
 /**
  * Whether the key at `at` is one a bin may stand under: `data` or `blob`. Every media field of SPEC.md 8.2 is
@@ -89,6 +112,10 @@ export function binOutsideMediaField(at: number): string {
 export function overKeyBudget(overShapes: boolean, limit: number, payloadBytes: number, at: number): string {
   const what = overShapes ? 'distinct map shapes (key orders)' : 'distinct short map keys';
   return `more than ${limit} ${what} in a ${payloadBytes}-byte payload (the decode budget) at byte ${at}`;
+}
+
+export function overWordBudget(limit: number, payloadBytes: number, at: number): string {
+  return `values that cost more than ${limit} words to build in a ${payloadBytes}-byte payload (the decode budget) at byte ${at}`;
 }
 
 export function overContainerBudget(limit: number, payloadBytes: number, at: number): string {

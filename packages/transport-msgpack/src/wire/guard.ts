@@ -16,6 +16,10 @@ import {
   isMediaKey,
   overContainerBudget,
   overKeyBudget,
+  overWordBudget,
+  isCountedString,
+  SHORT_STRING_WORDS,
+  VALUE_OBJECT_WORDS,
   TOP_KEY_ID,
   TOP_KEY_METHOD,
   TOP_KEY_OTHER,
@@ -60,6 +64,8 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
   let depth = 0;
   let pos = 0;
   let containers = 0;
+  let words = 0;
+  const maxWords = options.maxWords ?? Infinity;
   const maxShortKeys = options.maxShortKeys ?? Infinity;
   const keyBudget = maxShortKeys === Infinity ? undefined : new KeyBudget(bytes, maxShortKeys);
   // shape[d]: the shape (KeyBudget) of the map at depth d so far.
@@ -101,6 +107,8 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
     const atKey = isMap[depth] === true && remaining[depth]! % 2 === 1;
     const atTopValue = topIsMap && depth === 1 && !atKey;
     const valueStart = pos;
+    // Every value but a key takes a word of the budget (its slot), counted before its header is read.
+    if (!atKey && ++words > maxWords) fail('over-budget', overWordBudget(maxWords, end, valueStart));
     const type = u8();
 
     let strLength = -1;
@@ -135,6 +143,7 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
           need(length);
           // A bin is built as an object (a view of the payload), so it counts as a container does.
           if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, valueStart));
+          if ((words += VALUE_OBJECT_WORDS) > maxWords) fail('over-budget', overWordBudget(maxWords, end, valueStart));
           pos += length;
           clues.containsBin = true;
           break;
@@ -215,6 +224,7 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
 
     if (strLength >= 0) {
       need(strLength);
+      if (!atKey && isCountedString(strLength) && (words += SHORT_STRING_WORDS) > maxWords) fail('over-budget', overWordBudget(maxWords, end, valueStart));
       if (atKey) mediaKey[depth] = isMediaKey(bytes, pos, strLength);
       if (atKey) {
         if (strLength === 9 && isProtoKey(bytes, pos)) fail('forbidden-key', protoKey(valueStart));
@@ -250,6 +260,9 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
       }
       if (++containers > options.maxContainers) {
         fail('over-budget', overContainerBudget(options.maxContainers, end, valueStart));
+      }
+      if ((words += VALUE_OBJECT_WORDS) > maxWords) {
+        fail('over-budget', overWordBudget(maxWords, end, valueStart));
       }
       if (depth === 0 && childIsMap) topIsMap = true;
       depth++;

@@ -17,6 +17,10 @@ import {
   isMediaKey,
   overContainerBudget,
   overKeyBudget,
+  overWordBudget,
+  isCountedString,
+  SHORT_STRING_WORDS,
+  VALUE_OBJECT_WORDS,
   TOP_KEY_ID,
   TOP_KEY_METHOD,
   TOP_KEY_RESULT_OR_ERROR,
@@ -49,6 +53,9 @@ let pos = 0;
 let end = 0;
 let options: GuardOptions;
 let containers = 0;
+// Words of built values so far, and the most allowed (the decode budget, counted as guardPayload counts it).
+let words = 0;
+let maxWords = Infinity;
 let containsBin = false;
 // Whether the value about to be read is a map member under `data` or `blob`, the only place a bin may stand.
 let atMediaKey = false;
@@ -75,6 +82,8 @@ export function guardedDecode(bytes: Uint8Array, guard: GuardOptions, asciiWindo
   end = bytes.length;
   options = guard;
   containers = 0;
+  words = 0;
+  maxWords = guard.maxWords ?? Infinity;
   containsBin = false;
   atMediaKey = false;
   keyBudget = guard.maxShortKeys === undefined || guard.maxShortKeys === Infinity ? undefined : new KeyBudget(bytes, guard.maxShortKeys);
@@ -106,6 +115,11 @@ function fail(code: PayloadErrorCode, message: string): never {
   throw refusal(code, message);
 }
 
+/** Counts `n` words of built values for the value whose header is at `start`. */
+function addWords(n: number, start: number): void {
+  if ((words += n) > maxWords) fail('over-budget', overWordBudget(maxWords, end, start));
+}
+
 function need(n: number): void {
   if (pos + n > end) fail('malformed-msgpack', truncatedValue(pos, n));
 }
@@ -131,12 +145,13 @@ function dataView(): DataView {
 /** One value at `depth` containers deep (0: the payload itself). */
 function readValue(depth: number): unknown {
   const start = pos;
+  addWords(1, start);
   need(1);
   const type = src[pos++]!;
   if (type <= 0x7f) return type;
   if (type <= 0x8f) return readMap(type & 0x0f, depth, start);
   if (type <= 0x9f) return readArray(type & 0x0f, depth, start);
-  if (type <= 0xbf) return readString(type & 0x1f);
+  if (type <= 0xbf) return readStringValue(type & 0x1f, start);
   if (type >= 0xe0) return type - 0x100;
   let v: number;
   switch (type) {
@@ -155,6 +170,7 @@ function readValue(depth: number): unknown {
       need(length);
       // A bin is built as an object (a view of the payload), so it counts as a container does.
       if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, start));
+      addWords(VALUE_OBJECT_WORDS, start);
       containsBin = true;
       return src.subarray(pos, (pos += length));
     }
@@ -204,11 +220,11 @@ function readValue(depth: number): unknown {
       return v;
     case 0xd9:
       need(1);
-      return readString(src[pos++]!);
+      return readStringValue(src[pos++]!, start);
     case 0xda:
-      return readString(u16());
+      return readStringValue(u16(), start);
     case 0xdb:
-      return readString(u32());
+      return readStringValue(u32(), start);
     case 0xdc:
       return readArray(u16(), depth, start);
     case 0xdd:
@@ -233,6 +249,7 @@ function enterContainer(values: number, isMap: boolean, count: number, depth: nu
   if (values > end - pos) fail('malformed-msgpack', countPastEnd(isMap, count, end - pos, start));
   if (depth + 1 > options.maxDepth) fail('too-deep', tooDeep(options.maxDepth, start));
   if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, start));
+  addWords(VALUE_OBJECT_WORDS, start);
 }
 
 function readArray(count: number, depth: number, start: number): unknown[] {
@@ -262,6 +279,9 @@ function readMap(count: number, depth: number, start: number): Record<string, un
 /** The payload's value; when it is a map (a message), readTopMap gathers the clues on the way. */
 function readPayload(): unknown {
   const type = src[0]!;
+  // The payload's own value takes a word, as every value does (readValue counts the others).
+  if (type >= 0x80 && type <= 0x8f) addWords(1, 0);
+  else if (type === 0xde || type === 0xdf) addWords(1, 0);
   if (type >= 0x80 && type <= 0x8f) return (pos++, readTopMap(type & 0x0f));
   if (type === 0xde) return (pos++, readTopMap(u16()));
   if (type === 0xdf) return (pos++, readTopMap(u32()));
@@ -328,6 +348,8 @@ function refuseKey(type: number, start: number): never {
   else {
     pos = start;
     atMediaKey = false;
+    // A key takes no word of its own: readValue counts one, so it is given back first.
+    words--;
     readValue(0);
   }
   return fail('non-string-key', nonStringKey(type, start));
@@ -361,6 +383,15 @@ function shortKey(length: number): string {
   // Only an ASCII key has one char per byte, which the comparison above relies on.
   if (key.length === length) keyCache[slot] = key;
   return key;
+}
+
+/** A str value (not a key): one of 2 to 15 bytes also costs the words of its string, checked once its bytes are there. */
+function readStringValue(length: number, start: number): string {
+  if (isCountedString(length)) {
+    need(length);
+    addWords(SHORT_STRING_WORDS, start);
+  }
+  return readString(length);
 }
 
 /**

@@ -66,6 +66,8 @@ export function resolveReceiveLimits(options: ReceiveLimits & OldLimitNames = {}
     bytesPerContainer: budget.bytesPerContainer === undefined ? DEFAULT_DECODE_BUDGET.bytesPerContainer : positive('decodeBudget.bytesPerContainer', budget.bytesPerContainer),
     keyBase: budget.keyBase === undefined ? DEFAULT_DECODE_BUDGET.keyBase : count('decodeBudget.keyBase', budget.keyBase),
     bytesPerShortKey: budget.bytesPerShortKey === undefined ? DEFAULT_DECODE_BUDGET.bytesPerShortKey : positive('decodeBudget.bytesPerShortKey', budget.bytesPerShortKey),
+    wordBase: budget.wordBase === undefined ? DEFAULT_DECODE_BUDGET.wordBase : count('decodeBudget.wordBase', budget.wordBase),
+    bytesPerWord: budget.bytesPerWord === undefined ? DEFAULT_DECODE_BUDGET.bytesPerWord : positive('decodeBudget.bytesPerWord', budget.bytesPerWord),
   };
   return { maxMessageBytes, maxDepth, decodeBudget };
 }
