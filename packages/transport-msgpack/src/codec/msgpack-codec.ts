@@ -5,6 +5,7 @@ import { RuntimeMsgpackDecoder } from './runtime-decoder.js';
 import { CanonicalEncoder } from '../wire/encoder.js';
 import { IDENTITY_ADAPTER, type CodecOptions, type MessageAdapter, type MessageCodec } from './message-codec.js';
 import { validated } from './validate.js';
+import { idFirst } from './id-first.js';
 
 /** Encodes and decodes JSON-RPC messages as msgpack-v1 payloads and frames. No JSON text anywhere. */
 export class MsgpackMessageCodec implements MessageCodec {
@@ -23,12 +24,12 @@ export class MsgpackMessageCodec implements MessageCodec {
 
   /** Length prefix + payload, ready for a byte stream. */
   encodeFrame(message: JSONRPCMessage): Uint8Array {
-    return this.encoder.encodeFrame(this.adapter.toWire(message, 'msgpack'));
+    return this.encoder.encodeFrame(idFirst(this.adapter.toWire(message, 'msgpack')));
   }
 
   /** encodeFrame as pieces to write in order: large bins (native bytes) go out by reference, uncopied. */
   encodeFramePieces(message: JSONRPCMessage): Uint8Array[] {
-    return this.encoder.encodeFramePieces(this.adapter.toWire(message, 'msgpack'));
+    return this.encoder.encodeFramePieces(idFirst(this.adapter.toWire(message, 'msgpack')));
   }
 
   /** A bare payload (an HTTP body): one message, or an array of them for a batch. */
@@ -42,7 +43,7 @@ export class MsgpackMessageCodec implements MessageCodec {
   }
 
   private bodyValue(messages: JSONRPCMessage | JSONRPCMessage[]): unknown {
-    return Array.isArray(messages) ? messages.map((m) => this.adapter.toWire(m, 'msgpack')) : this.adapter.toWire(messages, 'msgpack');
+    return Array.isArray(messages) ? messages.map((m) => idFirst(this.adapter.toWire(m, 'msgpack'))) : idFirst(this.adapter.toWire(messages, 'msgpack'));
   }
 
   /** Decodes one payload into a validated message; throws PayloadError (with clues) otherwise. */
