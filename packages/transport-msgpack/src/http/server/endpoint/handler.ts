@@ -50,7 +50,7 @@ export interface McpHttpHandlerOptions extends Omit<HttpMsgpackServerOptions, 's
    * Most sessions open at once (stateful mode), those still being opened included. Past it, an initialize
    * is answered 503 with Retry-After and `data.reason` 'too-many-sessions', and no server is made for it;
    * open sessions are unaffected. Default 1,000 (a session idle after
-   * initialize costs about 150 KiB, so about 150 MiB at the cap); Infinity for no cap.
+   * initialize costs about 200 KiB of RSS after a full GC, so about 200 MiB at the cap); Infinity for no cap.
    */
   maxSessions?: number;
   /**
