@@ -82,6 +82,12 @@ function exportsOf(file) {
     const via = imported.get(name);
     return via ? exportsOf(via.file).get(via.original) : undefined;
   };
+  // A class's base, when the package declares it: the report shows it too, exported or not (its public
+  // members are the subclass's).
+  for (const entry of declared.values()) {
+    const base = /^(?:export )?(?:declare )?(?:abstract )?class \w+(?:<[^>]*>)? extends (\w+)/m.exec(entry.text)?.[1];
+    if (base) entry.base = () => local(base);
+  }
   for (const statement of statements) {
     if (statement.startsWith('import ')) continue;
     const target = /from ['"](\.[^'"]+)['"]/.exec(statement)?.[1];
@@ -122,9 +128,9 @@ export function apiReport() {
     const values = names.filter(([, e]) => e.kind === 'value');
     const types = names.filter(([, e]) => e.kind === 'type');
     lines.push('', `## ${title}`, '', `${values.length} values, ${types.length} types.`, '');
-    for (const [name, { kind, where, text }] of [...values, ...types]) {
-      lines.push(`- \`${name}\` (${kind}): \`${where}\``);
-      declarations.set(where, text);
+    for (const [name, entry] of [...values, ...types]) {
+      lines.push(`- \`${name}\` (${entry.kind}): \`${entry.where}\``);
+      for (let declared = entry; declared; declared = declared.base?.()) declarations.set(declared.where, declared.text);
     }
   }
   lines.push('', '## Declarations', '');

@@ -1,4 +1,5 @@
 import { NATIVE_BYTES_CAPABILITY, NATIVE_BYTES_EXTENSION, type JSONRPCMessage } from 'mcp-msgpack-transport';
+import { isRecord } from 'mcp-msgpack-transport/wire';
 
 /** Where a 2026-07-28 request carries its client's capabilities (no initialize on that revision). */
 const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -45,8 +46,4 @@ export function withoutNativeBytes(capabilities: Params): Params {
     else delete out[table];
   }
   return out;
-}
-
-function isRecord(value: unknown): value is Params {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

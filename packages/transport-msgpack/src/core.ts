@@ -16,10 +16,10 @@ export {
   type HttpMsgpackServerOptions,
   type HttpHandleOptions,
   type HttpRequestLike,
-} from './http/server/transport/server-transport.js';
+} from './http/server/server-transport.js';
 export type { HostCheckOptions } from './http/server/exchange/host-check.js';
-export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/server/endpoint/session-expiry.js';
-export { DEFAULT_IDLE_RELEASE_AFTER_MS, type IdleReleaseOptions } from './http/server/endpoint/idle-memory.js';
+export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/server/sessions/session-expiry.js';
+export { DEFAULT_IDLE_RELEASE_AFTER_MS, type IdleReleaseOptions } from './http/server/idle-memory.js';
 export { DEFAULT_MAX_REQUEST_BODY_BYTES, type ReceiveLimits } from './wire/receive-limits.js';
 
 // Which wire a connection speaks, as the transports report it (`wire`, `onwireselected`)
@@ -32,8 +32,8 @@ export type { HttpFallbackReason } from './http/client/wire-fallback.js';
 export { DEFAULT_MAX_DEPTH, DEFAULT_DECODE_BUDGET, type DecodeBudget } from './wire/constants.js';
 
 // The HTTP endpoint (sessions, 2026-07-28, subscriptions/listen) as a fetch handler: `handler.handle(request)`
-export { WebMcpHttpHandler, type McpHttpHandlerOptions, type ConnectableServer } from './http/server/endpoint/handler.js';
-export type { ListenOptions } from './http/server/endpoint/listen-options.js';
+export { WebMcpHttpHandler, type McpHttpHandlerOptions, type ConnectableServer } from './http/server/handler.js';
+export type { ListenOptions } from './http/server/listen-options.js';
 export { isLoopbackAddress } from './http/server/exchange/host-check.js';
 
 // Native bytes (SPEC.md section 8): media as MessagePack bin between peers that negotiate it

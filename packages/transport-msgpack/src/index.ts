@@ -20,5 +20,6 @@ export {
 
 // The endpoint with an entry per runtime's server (`handle`, `handleNode`, `handleBun`), and the helpers that
 // serve it on node:http or Bun.serve
-export { McpHttpHandler, HttpMsgpackServerTransport, listenNode, type RunningHttpServer } from './node.js';
+export { McpHttpHandler } from './mcp-http-handler.js';
+export { HttpMsgpackServerTransport, listenNode, type RunningHttpServer } from './node.js';
 export { listenBun, type RunningBunServer } from './bun.js';

@@ -42,6 +42,8 @@ export {
   isInitializedNotification,
   type InitializeRequest,
 } from './jsonrpc/kinds.js';
+// What counts as a plain object in a decoded message (not null, not an array, not bytes), for every check above
+export { isRecord } from './jsonrpc/is-record.js';
 
 // Negotiation: the stdio wire upgrade (SPEC.md 7.1) and the HTTP client's fallback decision
 export { WIRE_UPGRADE_KEY, MSGPACK_V1, offersUpgrade, acceptsUpgrade, type WireOffer, type WireAcceptance } from './wire-choice/upgrade-offer.js';

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/server';
 import { Packr, Unpackr } from 'msgpackr';
 import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode } from 'mcp-msgpack-transport';
-import { paramHeaderDeclarations, paramHeaderRefusal } from '../src/http/server/revision-2026-07-28/param-headers.js';
+import { paramHeaderDeclarations, paramHeaderRefusal } from '../src/http/server/per-request/param-headers.js';
 import { serverKinds } from './fixtures/http-helpers.js';
 
 const LIMIT = 30_000;

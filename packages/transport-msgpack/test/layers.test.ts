@@ -22,18 +22,23 @@ const FLOORS: Record<string, number> = {
   http: 6, // what HTTP client and server share: media types, errors, 2026-07-28 headers
   stdio: 7,
   'http/client': 7,
-  // http/server, the web-standard server (Request in, Response out), in five rooms one above the other:
-  'http/server/streams': 7.1, // event streams, their formats, the shared event store, listen subscriptions
-  'http/server/exchange': 7.2, // one exchange: the request as read, options, body, Host/Origin, responses and refusals
-  'http/server/revision-2026-07-28': 7.3, // the 2026-07-28 revision: envelope checks, Mcp-Param-* headers, status
-  'http/server/transport': 7.4, // the server transport: POSTs, its table of streams, replay, session checks
-  'http/server/endpoint': 7.5, // the handler: sessions and their expiry, idle servers, listen options
+  // http/server, the web-standard server (Request in, Response out), cut by serving path as SDK v2 cuts it:
+  'http/server/exchange': 7.1, // one HTTP exchange either path serves: body, Host/Origin, era, replies, refusals, event streams
+  'http/server/sessions': 7.2, // the 2025-11-25 session path: session transport, replay, readiness, the session table
+  'http/server/per-request': 7.2, // the 2026-07-28 path: single-request transport, kept servers, Mcp-Param-*, listen
+  'http/server': 7.5, // the handler routing by era and session id, the public transport, listen options
   'http/node': 8, // node:http adapter
   'http/bun': 8, // Bun.serve adapter
   redis: 8, // a shared event store for http/server
   agents: 8, // adapters for agent frameworks that take a server object (OpenAI Agents' MCPServer)
   '.': 9, // entry points: index.ts, wire-api.ts, and what composes the runtime adapters
 };
+
+/** Rooms on one floor that share through a lower room only (in both directions). */
+const SEPARATE_PATHS: [string, string][] = [
+  ['http/server/sessions', 'http/server/per-request'],
+  ['http/server/per-request', 'http/server/sessions'],
+];
 
 const src = fileURLToPath(new URL('../../src/', import.meta.url));
 
@@ -64,14 +69,54 @@ describe('layers', () => {
     const wrong: string[] = [];
     for (const file of files) {
       const room = roomOf(file);
-      for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-        const target = roomOf(normalize(join(dirname(file), match[1]!)));
-        if (target !== room && !(FLOORS[target]! < FLOORS[room]!)) wrong.push(`${relative(src, file)} -> ${match[1]} (${room} ${FLOORS[room]} -> ${target} ${FLOORS[target]})`);
+      for (const imported of importsOf(file)) {
+        const target = roomOf(imported);
+        if (target !== room && !(FLOORS[target]! < FLOORS[room]!)) wrong.push(`${relative(src, file)} -> ${relative(src, imported)} (${room} ${FLOORS[room]} -> ${target} ${FLOORS[target]})`);
       }
     }
     assert.deepEqual(wrong, []);
   });
+
+  it('keeps the two serving paths apart: sessions/ and per-request/ never import each other', () => {
+    const wrong = files.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => SEPARATE_PATHS.some(([a, b]) => roomOf(file) === a && roomOf(target) === b))
+        .map((target) => `${relative(src, file)} -> ${relative(src, target)}`),
+    );
+    assert.deepEqual(wrong, []);
+  });
+
+  it('gives each runtime entry its own adapter only', () => {
+    for (const [entry, other] of [
+      ['node.ts', 'http/bun'],
+      ['bun.ts', 'http/node'],
+    ] as const) {
+      const reached = [...moduleGraph(join(src, entry))].filter((file) => roomOf(file) === other);
+      assert.deepEqual(
+        reached.map((file) => relative(src, file)),
+        [],
+        `${entry} reaches ${other}`,
+      );
+    }
+  });
 });
+
+/** The source files a module imports (relative imports only). */
+function importsOf(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((match) => normalize(join(dirname(file), match[1]!.replace(/\.js$/, '.ts'))));
+}
+
+/** Every source file a module reaches through its imports, itself included. */
+function moduleGraph(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const walk = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const target of importsOf(file)) walk(target);
+  };
+  walk(entry);
+  return seen;
+}
 
 // The runtime rule (CONTRIBUTING.md, "Two rules keep runtimes apart"): only runtime/ asks which runtime it
 // runs on; everything else asks runtime/ about a behaviour. And `node:` modules are imported only where a
@@ -94,7 +139,6 @@ const RUNTIME_ROOMS = ['stdio', 'http/node', 'http/bun', 'redis'];
 /** Files in other rooms that may import `node:`, each with its reason. */
 const NODE_IMPORTS_ALLOWED: Record<string, string> = {
   'runtime/node.ts': 'what differs on Node is stated there',
-  'mcp-http-handler.ts': "McpHttpHandler's handleNode takes node:http's req and res (types only); not in the core entry",
   'connection/stream-connection.ts': "stdio's byte-stream connection, on Node streams (types only); not in the core entry",
   'connection/stream-writer.ts': "stdio's writer: corks a Node stream until process.nextTick; not in the core entry",
 };

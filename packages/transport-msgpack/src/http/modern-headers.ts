@@ -1,3 +1,4 @@
+import { isRecord } from '../jsonrpc/is-record.js';
 import { Buffer } from '../runtime/buffer.js';
 
 /**
@@ -7,7 +8,7 @@ import { Buffer } from '../runtime/buffer.js';
  * from each message, the server checks them against the decoded body (modern-check.ts).
  */
 
-import { envelopeVersion, isPlainObject } from '../jsonrpc/envelope.js';
+import { envelopeVersion } from '../jsonrpc/envelope.js';
 
 /**
  * Which body field `Mcp-Name` mirrors, per method (SEP-2243's table, plus the task methods of SEP-2663), as
@@ -26,7 +27,7 @@ const NAME_SOURCE: Readonly<Record<string, string>> = {
 export function nameSource(method: string, params: unknown): { field: string; value: string | undefined } | undefined {
   const field = Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
   if (field === undefined) return undefined;
-  const raw = isPlainObject(params) ? params[field] : undefined;
+  const raw = isRecord(params) ? params[field] : undefined;
   return { field, value: typeof raw === 'string' ? raw : undefined };
 }
 
@@ -36,7 +37,7 @@ export function nameSource(method: string, params: unknown): { field: string; va
  * 2026 header appears on a 2025 exchange (the connection's version header covers those).
  */
 export function modernRequestHeaders(message: unknown): Record<string, string> | undefined {
-  if (!isPlainObject(message) || typeof message.method !== 'string' || !('id' in message)) return undefined;
+  if (!isRecord(message) || typeof message.method !== 'string' || !('id' in message)) return undefined;
   const version = envelopeVersion(message.params);
   if (version === undefined) return undefined;
   const headers: Record<string, string> = { 'mcp-protocol-version': version, 'mcp-method': message.method };

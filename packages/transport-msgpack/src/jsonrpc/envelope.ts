@@ -3,6 +3,7 @@
  * client's info and its capabilities, in place of the 2025 session's initialize. Read by the HTTP
  * transports (routing, header checks) and by the native-bytes extension (offered per request).
  */
+import { isRecord } from './is-record.js';
 
 /** The `_meta` key whose presence makes a request a 2026-07-28 one (its "envelope claim"). */
 export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -32,11 +33,7 @@ export function hasEnvelopeClaim(params: unknown): boolean {
 }
 
 export function metaOf(params: unknown): Record<string, unknown> | undefined {
-  if (!isPlainObject(params)) return undefined;
+  if (!isRecord(params)) return undefined;
   const meta = params._meta;
-  return isPlainObject(meta) ? meta : undefined;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
+  return isRecord(meta) ? meta : undefined;
 }

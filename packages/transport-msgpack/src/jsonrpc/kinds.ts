@@ -1,4 +1,5 @@
-import type { JSONRPCErrorResponse, JSONRPCNotification, JSONRPCRequest, JSONRPCResultResponse } from '../mcp/types.js';
+import type { JSONRPCErrorResponse, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, JSONRPCResultResponse } from '../mcp/types.js';
+import { isRecord } from './is-record.js';
 import { checkJsonRpcMessage } from './validate.js';
 
 /**
@@ -32,8 +33,10 @@ export interface InitializeRequest extends JSONRPCRequest {
  * Unlike the SDKs' guard (which checks only method and params), it must be a valid JSON-RPC request.
  */
 export function isInitializeRequest(value: unknown): value is InitializeRequest {
-  if (!isJSONRPCRequest(value) || value.method !== 'initialize') return false;
-  const params = value.params;
+  return isJSONRPCRequest(value) && value.method === 'initialize' && hasInitializeParams(value.params);
+}
+
+function hasInitializeParams(params: JSONRPCRequest['params']): boolean {
   if (!params || typeof params.protocolVersion !== 'string' || !isRecord(params.capabilities)) return false;
   const info = params.clientInfo;
   return isRecord(info) && typeof info.name === 'string' && typeof info.version === 'string';
@@ -53,10 +56,47 @@ export interface CancelledNotification extends JSONRPCNotification {
 export function isCancelledNotification(value: unknown): value is CancelledNotification {
   // The method first: most messages are something else, and the full check is not free.
   if (!isRecord(value) || value.method !== 'notifications/cancelled' || !isJSONRPCNotification(value)) return false;
-  const requestId = value.params?.requestId;
-  return typeof requestId === 'string' || typeof requestId === 'number';
+  return isRequestIdValue(value.params?.requestId);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function isRequestIdValue(value: unknown): value is string | number {
+  return typeof value === 'string' || typeof value === 'number';
+}
+
+/*
+ * The kind of a message already checked: one a receiver let in (codec/validate.ts) or one the connected
+ * server sends. Read from its shape, with no second check: the guards above re-run the whole check on
+ * every call, for values of unknown origin.
+ */
+
+export function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
+  return 'method' in message && 'id' in message;
+}
+
+export function isNotification(message: JSONRPCMessage): message is JSONRPCNotification {
+  return 'method' in message && !('id' in message);
+}
+
+/** A result or an error response: what answers a request. */
+export function isResponse(message: JSONRPCMessage): message is JSONRPCResultResponse | JSONRPCErrorResponse {
+  return !('method' in message);
+}
+
+export function isErrorResponse(message: JSONRPCMessage): message is JSONRPCErrorResponse {
+  return 'error' in message && !('method' in message);
+}
+
+/** A checked message that is an initialize request with what MCP requires (as isInitializeRequest). */
+export function isInitialize(message: JSONRPCMessage): message is InitializeRequest {
+  return isRequest(message) && message.method === 'initialize' && hasInitializeParams(message.params);
+}
+
+/** A checked message that is `notifications/initialized`. */
+export function isInitialized(message: JSONRPCMessage): boolean {
+  return isNotification(message) && message.method === 'notifications/initialized';
+}
+
+/** A checked message that is a `notifications/cancelled` naming the request it cancels. */
+export function isCancellation(message: JSONRPCMessage): message is CancelledNotification {
+  return isNotification(message) && message.method === 'notifications/cancelled' && isRequestIdValue(message.params?.requestId);
 }

@@ -67,6 +67,10 @@ function checkMeta(meta: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * An object as the SDK's schemas take one (zod's object accepts bytes too): this check mirrors the SDK's
+ * acceptance set, so it is not jsonrpc/is-record.ts's isRecord, which is what the rest of the package reads.
+ */
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -271,11 +271,6 @@ function offeredIn(request: Record<string, unknown>): Record<string, unknown> {
   return { ...request, params: { ...params, _meta: { ...meta, [CLIENT_CAPABILITIES_META_KEY]: withCapability(meta[CLIENT_CAPABILITIES_META_KEY]) } } };
 }
 
-/** For transports that make one adapter per connection or session (the HTTP transports' adapterFactory). */
-export function nativeBytesAdapterFactory(role: NativeBytesRole, options: NativeBytesOptions = {}): () => NativeBytesAdapter {
-  return () => new NativeBytesAdapter(role, options);
-}
-
 /**
  * What a transport's `nativeBytes` option turns into. Left out, the adapter does not negotiate but still
  * swaps the placeholders of nativeImage() and friends for base64, so a handler using them never sends a

@@ -1,4 +1,4 @@
-import { EventStoreUnavailableError } from '../http/server/streams/shared-event-store.js';
+import { EventStoreUnavailableError } from '../http/server/exchange/shared-event-store.js';
 import type { RedisArgument, RedisCommands } from './client.js';
 
 /** How often a stalled Redis is asked for a PING until it answers. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from '../jsonrpc/kinds.js';
 import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
 import { TRANSPORT_ERROR } from '../jsonrpc/error-codes.js';
-import { StreamNotResumableError, type FollowedEventSend, type FollowedStream, type SharedEventStore } from '../http/server/streams/shared-event-store.js';
+import { StreamNotResumableError, type FollowedEventSend, type FollowedStream, type SharedEventStore } from '../http/server/exchange/shared-event-store.js';
 import { BoundedCommands } from './bounded-commands.js';
 import { ByteLedger } from './byte-ledger.js';
 import { binaryCommands, type RedisArgument, type RedisClientLike } from './client.js';

@@ -4,7 +4,7 @@
 import type { HttpRequestLike } from '../server/exchange/server-options.js';
 import { refusalResponse } from '../server/exchange/responses.js';
 import { TRANSPORT_ERROR } from '../../jsonrpc/error-codes.js';
-import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits, type ListenOptions } from '../server/endpoint/listen-options.js';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits, type ListenOptions } from '../server/listen-options.js';
 
 /** The limits listenBun applies, Bun.serve's timeouts in its whole seconds (0: none). */
 export interface BunLimits {

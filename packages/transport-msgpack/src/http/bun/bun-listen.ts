@@ -1,8 +1,8 @@
 // Serving a handler on Bun: Bun.serve, with the Bun adapter.
-import type { WebMcpHttpHandler } from '../server/endpoint/handler.js';
+import type { WebMcpHttpHandler } from '../server/handler.js';
 import { bunServeResponse } from './bun-adapter.js';
 import { BodyDeadline, bunLimits, requestTimedOut, tooManyInFlight } from './bun-limits.js';
-import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/endpoint/listen-options.js';
+import { DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ListenOptions } from '../server/listen-options.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 
 interface BunServer {

@@ -1,9 +1,9 @@
 // Serving a handler on Node: node:http, with the node adapter.
 import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WebMcpHttpHandler } from '../server/endpoint/handler.js';
+import type { WebMcpHttpHandler } from '../server/handler.js';
 import { serveNodeRequest } from './node-adapter.js';
-import { DEFAULT_CONNECTION_LIMITS, DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ConnectionLimits, type ListenOptions } from '../server/endpoint/listen-options.js';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ConnectionLimits, type ListenOptions } from '../server/listen-options.js';
 
 export interface RunningHttpServer {
   url: URL;

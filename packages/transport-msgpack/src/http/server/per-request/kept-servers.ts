@@ -5,7 +5,7 @@
  * back once its reply is out, and the pool grows only to the number of requests in flight at once (and
  * keeps at most `maxIdle`).
  */
-export class IdleServers<S> {
+export class KeptServers<S> {
   private readonly idle = new Map<string, S[]>();
 
   constructor(private readonly maxIdle: number) {}

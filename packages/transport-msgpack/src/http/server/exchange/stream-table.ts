@@ -1,9 +1,9 @@
-import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from '../../../jsonrpc/kinds.js';
+import { isRequest, isResponse as isReply } from '../../../jsonrpc/kinds.js';
 import type { EventStore, JSONRPCMessage, RequestId, TransportSendOptions } from '../../../mcp/types.js';
-import type { EventFormat } from '../streams/event-format.js';
-import { EventStream } from '../streams/event-stream.js';
-import { respond, sessionHeaders, singleResponse, type ReplyCodec } from '../exchange/responses.js';
-import type { SharedEventStore } from '../streams/shared-event-store.js';
+import type { EventFormat } from './event-format.js';
+import { EventStream } from './event-stream.js';
+import { respond, sessionHeaders, singleResponse, type ReplyCodec } from './responses.js';
+import type { SharedEventStore } from './shared-event-store.js';
 
 const STANDALONE_STREAM = '_GET_stream';
 /** What a cancelled request is settled with: the SDK sends no answer to it. */
@@ -96,7 +96,7 @@ export class StreamTable {
   inFlightId(messages: JSONRPCMessage[]): RequestId | undefined {
     const seen = new Set<RequestId>();
     for (const message of messages) {
-      if (!isJSONRPCRequest(message)) continue;
+      if (!isRequest(message)) continue;
       if (this.requestToStream.has(message.id) || seen.has(message.id)) return message.id;
       seen.add(message.id);
     }
@@ -105,14 +105,14 @@ export class StreamTable {
 
   /** The requests of a POST, answered on its stream. */
   bind(messages: JSONRPCMessage[], streamId: string): void {
-    for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.set(message.id, streamId);
+    for (const message of messages) if (isRequest(message)) this.requestToStream.set(message.id, streamId);
   }
 
   /** Undoes open and bind for a POST that failed before its stream was returned. */
   abandon(streamId: string, messages: JSONRPCMessage[]): void {
     this.close(streamId);
     this.resumable.delete(streamId);
-    for (const message of messages) if (isJSONRPCRequest(message)) this.requestToStream.delete(message.id);
+    for (const message of messages) if (isRequest(message)) this.requestToStream.delete(message.id);
   }
 
   markResumable(streamId: string): void {
@@ -212,7 +212,7 @@ export class StreamTable {
 
   /** Routes one message the server sends (Transport.send). */
   route(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const isResponse = isReply(message);
     const requestId = isResponse ? message.id : options?.relatedRequestId;
     if (requestId !== undefined) return this.routeToRequest(message, requestId, isResponse);
     if (isResponse) return Promise.reject(new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request'));

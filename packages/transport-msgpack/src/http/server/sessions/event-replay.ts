@@ -1,10 +1,10 @@
-import { isJSONRPCRequest } from '../../../jsonrpc/kinds.js';
+import { isRequest } from '../../../jsonrpc/kinds.js';
 import type { EventStore, JSONRPCMessage } from '../../../mcp/types.js';
-import type { EventFormat } from '../streams/event-format.js';
-import { EventStream } from '../streams/event-stream.js';
+import type { EventFormat } from '../exchange/event-format.js';
+import { EventStream } from '../exchange/event-stream.js';
 import { SESSION_GONE, type Refusal } from '../exchange/responses.js';
-import { canFollow, type SharedEventStore } from '../streams/shared-event-store.js';
-import type { StreamTable } from './stream-table.js';
+import { canFollow, type SharedEventStore } from '../exchange/shared-event-store.js';
+import type { StreamTable } from '../exchange/stream-table.js';
 import { TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 
 /**
@@ -16,7 +16,7 @@ import { TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 export async function primeStream(table: StreamTable, store: SharedEventStore, stream: EventStream, streamId: string, messages: JSONRPCMessage[], retryMs: number | undefined): Promise<void> {
   await store.streamOpened?.(
     streamId,
-    messages.filter(isJSONRPCRequest).map((message) => message.id),
+    messages.filter(isRequest).map((message) => message.id),
   );
   const eventId = await table.store(streamId, {} as JSONRPCMessage);
   if (eventId === undefined) return;

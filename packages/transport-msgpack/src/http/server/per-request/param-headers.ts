@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../../jsonrpc/envelope.js';
+import { isRecord } from '../../../jsonrpc/is-record.js';
 import { decodeHeaderValue } from '../../modern-headers.js';
 import { HEADER_MISMATCH } from '../../../jsonrpc/error-codes.js';
 import type { Refusal } from '../exchange/responses.js';
@@ -26,12 +26,12 @@ export interface ParamHeaderDeclaration {
 export function paramHeaderDeclarations(inputSchema: unknown): ParamHeaderDeclaration[] {
   const found: ParamHeaderDeclaration[] = [];
   const visit = (schema: unknown, path: string[]): void => {
-    if (!isPlainObject(schema)) return;
+    if (!isRecord(schema)) return;
     const header = schema['x-mcp-header'];
     if (path.length > 0 && typeof header === 'string' && header.length > 0) {
       found.push({ path, header, type: typeof schema.type === 'string' ? schema.type : undefined });
     }
-    if (isPlainObject(schema.properties)) {
+    if (isRecord(schema.properties)) {
       for (const [key, child] of Object.entries(schema.properties)) visit(child, [...path, key]);
     }
   };
@@ -72,7 +72,7 @@ export function paramHeaderRefusal(declarations: readonly ParamHeaderDeclaration
 function argumentAt(args: unknown, path: readonly string[]): unknown {
   let node = args;
   for (const key of path) {
-    if (!isPlainObject(node) || !Object.hasOwn(node, key)) return undefined;
+    if (!isRecord(node) || !Object.hasOwn(node, key)) return undefined;
     node = node[key];
   }
   return node;

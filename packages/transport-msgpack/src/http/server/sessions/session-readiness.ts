@@ -1,4 +1,4 @@
-import { isInitializedNotification, isJSONRPCRequest } from '../../../jsonrpc/kinds.js';
+import { isInitialized, isRequest } from '../../../jsonrpc/kinds.js';
 import { TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 import type { JSONRPCMessage } from '../../../mcp/types.js';
 import type { Refusal } from '../exchange/responses.js';
@@ -31,7 +31,7 @@ export class SessionReadiness {
 
   /** Marks the notification seen (when its POST is admitted: a batch may carry it with requests). */
   noteMessages(messages: readonly JSONRPCMessage[]): void {
-    if (this.notified || !messages.some(isInitializedNotification)) return;
+    if (this.notified || !messages.some(isInitialized)) return;
     this.notified = true;
     for (const wake of this.waiting) wake();
     this.waiting.clear();
@@ -41,7 +41,7 @@ export class SessionReadiness {
   async refusal(messages: readonly JSONRPCMessage[]): Promise<Refusal | undefined> {
     const early = notReadyRefusal(messages, this.notified);
     // A batch that holds the notification after a request has said its order itself: no later POST fixes it.
-    if (!early || messages.some(isInitializedNotification)) return early;
+    if (!early || messages.some(isInitialized)) return early;
     if (this.waitMs <= 0 || this.waiting.size >= MAX_WAITING_FOR_INITIALIZED) return early;
     await new Promise<void>((resolve) => {
       const wake = () => {
@@ -68,8 +68,8 @@ export function notReadyRefusal(messages: readonly JSONRPCMessage[], clientIniti
   // In message order: a batch may carry the notification first and its requests after it.
   for (const message of messages) {
     if (ready) return undefined;
-    if (isInitializedNotification(message)) ready = true;
-    else if (isJSONRPCRequest(message) && message.method !== 'ping') {
+    if (isInitialized(message)) ready = true;
+    else if (isRequest(message) && message.method !== 'ping') {
       return {
         status: 400,
         code: TRANSPORT_ERROR,

@@ -1,12 +1,13 @@
-import { CLIENT_CAPABILITIES_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, isPlainObject, metaOf } from '../../../jsonrpc/envelope.js';
+import { isRecord } from '../../../jsonrpc/is-record.js';
+import { CLIENT_CAPABILITIES_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, metaOf } from '../../../jsonrpc/envelope.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../mcp/protocol-versions.js';
 import { decodeHeaderValue, nameSource } from '../../modern-headers.js';
 import { HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION } from '../../../jsonrpc/error-codes.js';
-import type { Refusal } from '../exchange/responses.js';
+import type { Refusal } from './responses.js';
 import { trimmed, type RequestEra } from './request-era.js';
 
-/** How one POST body is to be served: on the 2025 session path, on the stateless 2026 path, or refused. */
-export type Era = { kind: 'legacy' } | { kind: 'modern'; revision: string } | { kind: 'refuse'; refusal: Refusal };
+/** How one POST body is to be served: on the session path (2025-11-25 and before), on the per-request path of a modern revision (2026-07-28 and later), or refused. */
+export type Era = { kind: 'session' } | { kind: 'modern'; revision: string } | { kind: 'refuse'; refusal: Refusal };
 
 interface HeaderSource {
   get(name: string): string | null;
@@ -28,12 +29,12 @@ export function classifyEra(requestEra: RequestEra, headers: HeaderSource, body:
   const { versionHeader } = requestEra;
   const methodHeader = trimmed(headers.get('mcp-method'));
   if (Array.isArray(body)) {
-    if (body.some((item) => isPlainObject(item) && hasEnvelopeClaim(item.params))) {
+    if (body.some((item) => isRecord(item) && hasEnvelopeClaim(item.params))) {
       return refuse(400, INVALID_REQUEST, 'Bad Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later');
     }
-    return { kind: 'legacy' };
+    return { kind: 'session' };
   }
-  if (!isPlainObject(body) || typeof body.method !== 'string') return { kind: 'legacy' };
+  if (!isRecord(body) || typeof body.method !== 'string') return { kind: 'session' };
   const method = body.method;
   const isRequest = 'id' in body;
   const headerIsModern = requestEra.modern !== undefined;
@@ -44,10 +45,10 @@ export function classifyEra(requestEra: RequestEra, headers: HeaderSource, body:
     if (headerIsModern) {
       return mismatch(versionHeader, 'an initialize request (legacy handshake) was sent with a modern MCP-Protocol-Version header');
     }
-    return { kind: 'legacy' };
+    return { kind: 'session' };
   }
   if (!claimed) {
-    if (!headerIsModern) return { kind: 'legacy' };
+    if (!headerIsModern) return { kind: 'session' };
     if (isRequest) {
       return refuse(
         400,
@@ -71,9 +72,9 @@ export function classifyEra(requestEra: RequestEra, headers: HeaderSource, body:
     const subject = isRequest ? 'body' : 'notification body';
     return mismatch(methodHeader, `the ${subject} names method ${method} but the Mcp-Method header names ${methodHeader}`);
   }
-  if (!isModernProtocolVersion(claimedVersion)) return { kind: 'legacy' };
+  if (!isModernProtocolVersion(claimedVersion)) return { kind: 'session' };
   // A request's envelope must declare the client's capabilities too (an empty object declares none).
-  if (isRequest && !isPlainObject(metaOf(body.params)?.[CLIENT_CAPABILITIES_META_KEY])) {
+  if (isRequest && !isRecord(metaOf(body.params)?.[CLIENT_CAPABILITIES_META_KEY])) {
     const key = CLIENT_CAPABILITIES_META_KEY;
     const problem = key in metaOf(body.params)! ? 'expected an object' : 'missing';
     return refuse(400, INVALID_PARAMS, `Invalid _meta envelope for protocol revision 2026-07-28: ${key}: ${problem}`, { envelope: { key, problem } });

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, RequestId } from '../../../mcp/types.js';
-import { isJSONRPCErrorResponse } from '../../../jsonrpc/kinds.js';
+import { isErrorResponse } from '../../../jsonrpc/kinds.js';
 import { HEADER_MISMATCH, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_REQUIRED_CLIENT_CAPABILITY, PARSE_ERROR, UNSUPPORTED_PROTOCOL_VERSION } from '../../../jsonrpc/error-codes.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../../media.js';
 import { refusalResponse } from '../exchange/responses.js';
@@ -78,7 +78,7 @@ export function watchExchange(transport: WatchableTransport): ExchangeWatch {
 }
 
 function ladderErrorOf(message: JSONRPCMessage, dispatching: boolean): LadderError | undefined {
-  if (!isJSONRPCErrorResponse(message)) return undefined;
+  if (!isErrorResponse(message)) return undefined;
   const { code } = message.error;
   const status = dispatching || code === MISSING_REQUIRED_CLIENT_CAPABILITY ? LADDER_STATUS[code] : undefined;
   return status === undefined ? undefined : { status, id: message.id ?? null, error: message.error };

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, JSONRPCRequest } from '../../../mcp/types.js';
-import type { EventFormat } from '../streams/event-format.js';
-import type { EventStream } from '../streams/event-stream.js';
+import type { EventFormat } from '../exchange/event-format.js';
+import type { EventStream } from '../exchange/event-stream.js';
 
 /**
  * What the endpoint (WebMcpHttpHandler) does for a transport it makes to serve 2026-07-28 requests, given

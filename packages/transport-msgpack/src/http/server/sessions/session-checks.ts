@@ -1,4 +1,3 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../mcp/protocol-versions.js';
 import type { Refusal } from '../exchange/responses.js';
 import { SESSION_NOT_FOUND, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 
@@ -20,12 +19,4 @@ export function sessionProblem(headers: Headers, session: SessionState): Refusal
   if (!sessionId) return { status: 400, code: TRANSPORT_ERROR, message: 'Bad Request: Mcp-Session-Id header is required' };
   if (sessionId !== session.sessionId) return { status: 404, code: SESSION_NOT_FOUND, message: 'Session not found' };
   return undefined;
-}
-
-/** A MCP-Protocol-Version header this package does not speak; an absent one is accepted. */
-export function protocolVersionProblem(headers: Headers): Refusal | undefined {
-  const version = headers.get('mcp-protocol-version');
-  if (version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
-  const message = `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
-  return { status: 400, code: TRANSPORT_ERROR, message };
 }

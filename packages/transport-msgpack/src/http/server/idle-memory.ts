@@ -1,5 +1,5 @@
-import { IdleRelease } from '../../../buffers/idle-release.js';
-import { runtime } from '../../../runtime/current.js';
+import { IdleRelease } from '../../buffers/idle-release.js';
+import { runtime } from '../../runtime/current.js';
 
 /** How long a handler waits, with nothing in flight, before it lets go of what it keeps (idleRelease). */
 export const DEFAULT_IDLE_RELEASE_AFTER_MS = 15_000;

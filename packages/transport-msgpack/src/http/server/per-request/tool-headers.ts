@@ -1,5 +1,6 @@
-import { isJSONRPCNotification, isJSONRPCRequest } from '../../../jsonrpc/kinds.js';
-import { isPlainObject, metaOf } from '../../../jsonrpc/envelope.js';
+import { isRecord } from '../../../jsonrpc/is-record.js';
+import { isNotification, isRequest } from '../../../jsonrpc/kinds.js';
+import { metaOf } from '../../../jsonrpc/envelope.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '../../../mcp/types.js';
 import { paramHeaderDeclarations, paramHeaderRefusal, type ParamHeaderDeclaration } from './param-headers.js';
 import type { Refusal } from '../exchange/responses.js';
@@ -36,7 +37,7 @@ export class ToolHeaderCatalog {
 
   /** The refusal for a 2026-07-28 tools/call whose `Mcp-Param-*` headers disagree with its arguments. */
   async refusal(message: JSONRPCMessage, headers: { get(name: string): string | null }, extra: MessageExtraInfo): Promise<Refusal | undefined> {
-    if (!isJSONRPCRequest(message) || message.method !== 'tools/call' || !isPlainObject(message.params)) return undefined;
+    if (!isRequest(message) || message.method !== 'tools/call' || !isRecord(message.params)) return undefined;
     const { name, arguments: args } = message.params;
     if (typeof name !== 'string') return undefined;
     const token = extra.authInfo?.token;
@@ -46,11 +47,11 @@ export class ToolHeaderCatalog {
   }
 
   /**
-   * Looks at what the server sends: true when it is the reply to one of this catalog's listings (taken
+   * Looks at what the server sends: true when it is the reply to one of this catalog's listings (kept
    * here, not sent to any client). A tools/list_changed notification forgets the listing.
    */
-  take(message: JSONRPCMessage): boolean {
-    if (isJSONRPCNotification(message) && message.method === 'notifications/tools/list_changed') this.cached = undefined;
+  keeps(message: JSONRPCMessage): boolean {
+    if (isNotification(message) && message.method === 'notifications/tools/list_changed') this.cached = undefined;
     if (!('id' in message) || typeof message.id !== 'string' || 'method' in message) return false;
     const resolve = this.waiting.get(message.id);
     if (!resolve) return false;
@@ -75,10 +76,10 @@ export class ToolHeaderCatalog {
     let cursor: unknown;
     for (let page = 0; page < MAX_PAGES; page++) {
       const reply = await this.ask({ ...(meta && { _meta: withoutProgressToken(meta) }), ...(typeof cursor === 'string' && { cursor }) }, extra);
-      const result = 'result' in reply && isPlainObject(reply.result) ? reply.result : undefined;
+      const result = 'result' in reply && isRecord(reply.result) ? reply.result : undefined;
       if (!result || !Array.isArray(result.tools)) break;
       for (const tool of result.tools) {
-        if (isPlainObject(tool) && typeof tool.name === 'string') tools.set(tool.name, paramHeaderDeclarations(tool.inputSchema));
+        if (isRecord(tool) && typeof tool.name === 'string') tools.set(tool.name, paramHeaderDeclarations(tool.inputSchema));
       }
       cursor = result.nextCursor;
       if (typeof cursor !== 'string') break;

@@ -1,12 +1,12 @@
 import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '../../../mcp/types.js';
-import { isJSONRPCRequest } from '../../../jsonrpc/kinds.js';
+import { isRequest } from '../../../jsonrpc/kinds.js';
 import type { MessageCodec, WireKind } from '../../../codec/message-codec.js';
 import { validated } from '../../../codec/validate.js';
 import { PayloadError } from '../../../wire/errors.js';
 import { acceptsPerMessage, bodyWire, postResponseWire } from '../../media.js';
-import { MAX_BATCH_SIZE, readBody, type BodyResult } from '../exchange/body.js';
-import type { Refusal } from '../exchange/responses.js';
-import type { HttpRequestLike } from '../exchange/server-options.js';
+import { MAX_BATCH_SIZE, readBody, type BodyResult } from './body.js';
+import type { Refusal } from './responses.js';
+import type { HttpRequestLike } from './server-options.js';
 import { INVALID_REQUEST, PARSE_ERROR, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 
 /** A POST body read, decoded and checked as JSON-RPC: the decoded value (for era checks) and its messages. */
@@ -105,7 +105,7 @@ export function requestInfoOf(req: HttpRequestLike): MessageExtraInfo['requestIn
 
 /** A 2026-07-28 `subscriptions/listen` request, which the endpoint serves itself. */
 export function listenRequestOf(message: JSONRPCMessage): JSONRPCRequest | undefined {
-  return isJSONRPCRequest(message) && message.method === 'subscriptions/listen' ? message : undefined;
+  return isRequest(message) && message.method === 'subscriptions/listen' ? message : undefined;
 }
 
 /** The id of a refused request, echoed as the SDK does so the client's call ends with the error. */

@@ -1,7 +1,7 @@
+import { isRecord } from '../../../jsonrpc/is-record.js';
 import type { JSONRPCMessage, RequestId } from '../../../mcp/types.js';
-import { isPlainObject } from '../../../jsonrpc/envelope.js';
-import type { EventFormat } from './event-format.js';
-import { EventStream } from './event-stream.js';
+import type { EventFormat } from '../exchange/event-format.js';
+import { EventStream } from '../exchange/event-stream.js';
 import { INTERNAL_ERROR, INVALID_PARAMS } from '../../../jsonrpc/error-codes.js';
 
 const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
@@ -107,7 +107,7 @@ export class ListenSubscriptions {
 }
 
 function stamped(notification: { method: string; params: Record<string, unknown> }, subscriptionId: RequestId): JSONRPCMessage {
-  const meta = isPlainObject(notification.params._meta) ? notification.params._meta : {};
+  const meta = isRecord(notification.params._meta) ? notification.params._meta : {};
   return {
     jsonrpc: '2.0',
     method: notification.method,
@@ -121,8 +121,8 @@ function errorAnswer(id: RequestId, code: number, message: string): JSONRPCMessa
 
 /** The request's filter, when it is a well-formed SubscriptionFilter. */
 function filterOf(params: unknown): Filter | undefined {
-  const raw = isPlainObject(params) ? params.notifications : undefined;
-  if (!isPlainObject(raw)) return undefined;
+  const raw = isRecord(params) ? params.notifications : undefined;
+  if (!isRecord(raw)) return undefined;
   for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) {
     if (raw[flag] !== undefined && typeof raw[flag] !== 'boolean') return undefined;
   }
@@ -136,7 +136,7 @@ function honored(requested: Filter, capabilities: Record<string, unknown> | unde
   const allows = (area: string, bit: string) => {
     if (capabilities === undefined) return true;
     const entry = capabilities[area];
-    return isPlainObject(entry) && entry[bit] === true;
+    return isRecord(entry) && entry[bit] === true;
   };
   const out: Filter = {};
   if (requested.toolsListChanged === true && allows('tools', 'listChanged')) out.toolsListChanged = true;

@@ -1,0 +1,159 @@
+import { duplicateIdError } from '../../../jsonrpc/in-flight-ids.js';
+import { isCancellation, isInitialize, isRequest, type InitializeRequest } from '../../../jsonrpc/kinds.js';
+import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../../mcp/protocol-versions.js';
+import type { EventStore, JSONRPCMessage, MessageExtraInfo } from '../../../mcp/types.js';
+import type { WireKind } from '../../../codec/message-codec.js';
+import { INVALID_REQUEST, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
+import { getStreamWire } from '../../media.js';
+import { ExchangeTransport, type ModernPath, type RequestExtra, type ServerDispatch, type StreamReplay } from '../exchange/exchange-transport.js';
+import type { PostMessages, PostWires } from '../exchange/post-messages.js';
+import { protocolVersionProblem } from '../exchange/request-era.js';
+import { SESSION_GONE, isRefusal, respond, serverFailure, streamResponse, type Refusal } from '../exchange/responses.js';
+import type { HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
+import { primeStream, resumeStream } from './event-replay.js';
+import { sessionProblem } from './session-checks.js';
+import { SessionReadiness } from './session-readiness.js';
+
+const NOT_ACCEPTABLE_GET: Refusal = { status: 406, code: TRANSPORT_ERROR, message: 'Not Acceptable: Client must accept text/event-stream' };
+
+/**
+ * The 2025-11-25 session path (SDK v2's streamableHttp.ts): initialize starts a session, later requests
+ * must name it, the GET stream, resumption from the event store, DELETE. With no sessionIdGenerator, the
+ * same without sessions: one transport per request.
+ */
+export class SessionTransport extends ExchangeTransport {
+  private initialized = false;
+  private readonly readiness: SessionReadiness;
+  /** How a resumable reply stream is primed and what its messages carry (only with an event store). */
+  private readonly replay: StreamReplay | undefined;
+
+  /** @internal Made by a subclass, with the modern path it serves, if any. */
+  constructor(options: HttpMsgpackServerOptions = {}, modern?: (dispatch: () => ServerDispatch | undefined) => ModernPath) {
+    super(options, modern);
+    this.readiness = new SessionReadiness(options.initializedWaitMs);
+    const store = options.eventStore;
+    this.replay = store && {
+      prime: (stream, streamId, messages) => primeStream(this.table, store, stream, streamId, messages, options.retryInterval),
+      extraFor: (message, extra) => this.resumableExtra(message, extra),
+    };
+  }
+
+  /** Whether the client has sent `notifications/initialized` (the handler closes sessions that never do). */
+  get clientInitialized(): boolean {
+    return this.readiness.clientInitialized;
+  }
+
+  /**
+   * Admits the POST: initialize starts a session; any other POST must belong to it (and wait, briefly, for
+   * the client's `notifications/initialized`). Then answers it.
+   */
+  /** @internal */
+  protected async serveSessionEra(req: HttpRequestLike, body: PostMessages, wires: PostWires, extra: RequestExtra): Promise<Response> {
+    const { messages } = body;
+    const initialize = messages.find(isInitialize);
+    const problem = initialize ? await this.startSession(messages) : (this.sessionRefusal(req) ?? (await this.readinessRefusal(messages)));
+    // Checked after the awaits: a session may close meanwhile (a request waiting for the notification included).
+    if (this.closed) return this.refuse(req, SESSION_GONE);
+    if (problem) return this.refuse(req, problem);
+    const enrolled = this.enroll(messages, initialize);
+    if (enrolled) return this.refuse(req, enrolled);
+    const protocolVersion = initialize ? initialize.params.protocolVersion : (req.headers.get('mcp-protocol-version') ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION);
+    const resumable = protocolVersion >= '2025-11-25';
+    return this.answer(req, messages, wires, extra, resumable ? this.replay : undefined);
+  }
+
+  /**
+   * The last step of admission, with no await between it and `answer` binding the requests to their reply:
+   * two requests with one id that were let go together (both waiting for notifications/initialized) would
+   * otherwise both pass the duplicate check before either is bound, and one would never be answered.
+   * Cancellations come first: a batch may cancel a request and reuse its id.
+   */
+  private enroll(messages: JSONRPCMessage[], initialize: InitializeRequest | undefined): Refusal | undefined {
+    for (const message of messages) if (isCancellation(message)) this.table.cancel(message.params.requestId);
+    const duplicate = initialize ? undefined : this.duplicateRefusal(messages);
+    if (duplicate) return duplicate;
+    // Marked here, not when answered: a batch may carry it with requests.
+    this.readiness.noteMessages(messages);
+    return undefined;
+  }
+
+  /** initialize: the session begins (one initialize per session, alone in its POST). */
+  private async startSession(messages: JSONRPCMessage[]): Promise<Refusal | undefined> {
+    if (this.initialized && this.sessionId !== undefined) return { status: 400, code: INVALID_REQUEST, message: 'Invalid Request: Server already initialized' };
+    if (messages.length > 1) return { status: 400, code: INVALID_REQUEST, message: 'Invalid Request: Only one initialization request is allowed' };
+    this.sessionId = this.options.sessionIdGenerator?.();
+    this.initialized = true;
+    if (this.sessionId && this.options.onsessioninitialized) await this.options.onsessioninitialized(this.sessionId);
+    return undefined;
+  }
+
+  /** A request whose id is in flight in this session (SPEC.md 5.2): refused at once; the first goes on. */
+  private duplicateRefusal(messages: JSONRPCMessage[]): Refusal | undefined {
+    const id = this.table.inFlightId(messages);
+    if (id === undefined) return undefined;
+    return { status: 400, ...duplicateIdError(id, 'in this session'), id };
+  }
+
+  /** A request other than ping before the client's `notifications/initialized` (stateful sessions only). */
+  private async readinessRefusal(messages: JSONRPCMessage[]): Promise<Refusal | undefined> {
+    return this.options.sessionIdGenerator === undefined ? undefined : this.readiness.refusal(messages);
+  }
+
+  private sessionRefusal(req: HttpRequestLike): Refusal | undefined {
+    const session = { stateful: this.options.sessionIdGenerator !== undefined, initialized: this.initialized, sessionId: this.sessionId };
+    return sessionProblem(req.headers, session) ?? protocolVersionProblem(req.headers);
+  }
+
+  /** A request on a resumable stream may end its stream (or the GET stream) for the client to resume. */
+  private resumableExtra(message: JSONRPCMessage, extra: RequestExtra): MessageExtraInfo {
+    if (!isRequest(message)) return { ...extra };
+    const closeSSEStream = () => this.closeSSEStream(message.id);
+    return { ...extra, closeSSEStream, closeStandaloneSSEStream: () => this.closeStandaloneSSEStream() };
+  }
+
+  /** The standalone GET stream, or (Last-Event-ID) a stream resumed from the event store. */
+  /** @internal */
+  protected override async handleGet(req: HttpRequestLike): Promise<Response> {
+    const wire = getStreamWire(req.headers.get('accept'));
+    if (!wire) return this.refuse(req, NOT_ACCEPTABLE_GET);
+    const problem = this.sessionRefusal(req);
+    if (problem) return this.refuse(req, problem);
+    const lastEventId = req.headers.get('last-event-id');
+    if (this.options.eventStore && lastEventId) return this.resume(req, this.options.eventStore, lastEventId, wire);
+    const standaloneId = this.table.standaloneId;
+    if (this.table.has(standaloneId)) return this.refuse(req, { status: 409, code: TRANSPORT_ERROR, message: 'Conflict: Only one SSE stream is allowed per session' });
+    const stream = this.table.open(standaloneId, this.formats[wire], req.signal);
+    for (const { message, eventId } of this.table.takeHeld()) this.table.write(stream, message, eventId);
+    stream.startKeepAlive(this.keepAliveMs);
+    return streamResponse(stream, this.sessionId);
+  }
+
+  private async resume(req: HttpRequestLike, store: EventStore, lastEventId: string, wire: WireKind): Promise<Response> {
+    try {
+      const resumed = await resumeStream(this.table, store, lastEventId, this.formats[wire], req.signal, this.report);
+      if (isRefusal(resumed)) return this.refuse(req, resumed);
+      resumed.startKeepAlive(this.keepAliveMs);
+      return streamResponse(resumed, this.sessionId);
+    } catch (error) {
+      this.report(error as Error);
+      return this.refuse(req, serverFailure(error));
+    }
+  }
+
+  /** @internal */
+  protected override async handleDelete(req: HttpRequestLike): Promise<Response> {
+    const problem = this.sessionRefusal(req);
+    if (problem) return this.refuse(req, problem);
+    try {
+      await this.options.onsessionclosed?.(this.sessionId);
+      return respond(200, null, {});
+    } finally {
+      await this.close();
+    }
+  }
+
+  override async close(): Promise<void> {
+    this.readiness.release();
+    await super.close();
+  }
+}
