@@ -3,7 +3,7 @@
 // reply) on a server of its own in this process, and a kept-alive client asks both in alternating batches.
 // The process CPU and wall time per call are compared round by round. For checking that what the listen
 // path adds per request (connection limits, say) costs nothing measurable:
-//   node|bun scripts/ab-listen-builds.mjs BEFORE_CHECKOUT AFTER_CHECKOUT [msgpack|json] [--rounds 20] [--batch 500]
+//   node|bun packages/bench/measure/ab-listen-builds.mjs BEFORE_CHECKOUT AFTER_CHECKOUT [msgpack|json] [--rounds 20] [--batch 500]
 //        [--after-listen JSON]
 // (each checkout built: `git archive REV | tar -x -C ../before && (cd ../before && npm ci)`). Client and both
 // servers share the process, so the client's cost is in both figures alike. Numbers, not a test.
@@ -21,7 +21,7 @@ const batch = option('batch', 500);
 // ListenOptions for the after build only (to see what one limit costs, say: {"requestTimeoutMs":0}).
 const afterListen = argv.includes('--after-listen') ? JSON.parse(argv[argv.indexOf('--after-listen') + 1]) : {};
 if (!beforeDir || !afterDir) {
-  console.error('usage: node|bun scripts/ab-listen-builds.mjs BEFORE_CHECKOUT AFTER_CHECKOUT [msgpack|json] [--rounds 20] [--batch 500]');
+  console.error('usage: node|bun packages/bench/measure/ab-listen-builds.mjs BEFORE_CHECKOUT AFTER_CHECKOUT [msgpack|json] [--rounds 20] [--batch 500]');
   process.exit(2);
 }
 const isBun = typeof globalThis.Bun !== 'undefined';

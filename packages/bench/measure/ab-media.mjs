@@ -1,7 +1,7 @@
 // A/B of two builds of the media server's CLI: read_media_file of one 4 MiB file, per call, over stdio
 // (MessagePack + native bytes, and JSON) and HTTP (MessagePack + native bytes), the two builds alternating
 // round by round in one run (a fresh server process per build, mode and round). Not a test.
-//   node packages/filesystem-media-server/scripts/ab-media.mjs <before/cli.js> <after/cli.js> [rounds] [calls]
+//   node packages/bench/measure/ab-media.mjs <before/cli.js> <after/cli.js> [rounds] [calls]
 // Prints, per mode, after/before of the per-round median call time: the median ratio and its range.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -1,7 +1,7 @@
 // A/B of two builds of the transport on the HTTP server path, in one process: the same McpHttpHandler
 // from each build answers small tools/call requests (handle(Request), no sockets), in alternating batches,
 // and the process CPU per call is compared round by round. For checking that a refactor costs nothing:
-//   node scripts/ab-server-builds.mjs BEFORE_CHECKOUT AFTER_CHECKOUT [msgpack|json] [stateless|modern]
+//   node packages/bench/measure/ab-server-builds.mjs BEFORE_CHECKOUT AFTER_CHECKOUT [msgpack|json] [stateless|modern]
 // `modern`: 2026-07-28 requests (the `_meta` envelope and SEP-2243 headers, no session) to SDK v2's McpServer.
 // (each checkout built: `git worktree add ../before REV && (cd ../before && npm ci)`). Numbers, not a test.
 import { resolve } from 'node:path';
@@ -12,7 +12,7 @@ import { encode } from '@msgpack/msgpack';
 
 const [beforeDir, afterDir, wire = 'msgpack', mode] = process.argv.slice(2);
 if (!beforeDir || !afterDir) {
-  console.error('usage: node scripts/ab-server-builds.mjs BEFORE_CHECKOUT AFTER_CHECKOUT [msgpack|json] [stateless|modern]');
+  console.error('usage: node packages/bench/measure/ab-server-builds.mjs BEFORE_CHECKOUT AFTER_CHECKOUT [msgpack|json] [stateless|modern]');
   process.exit(2);
 }
 const entry = (dir) => pathToFileURL(resolve(dir, 'packages/transport-msgpack/dist/esm/index.js')).href;

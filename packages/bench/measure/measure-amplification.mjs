@@ -1,9 +1,9 @@
 // Decode amplification (issues 12 and 24): sends one hostile msgpack-v1 payload to the filesystem media
 // server, then a ping, and reports the server's peak RSS growth against the payload's size, the CPU it
 // spent, the time to the answer, and whether the ping was answered.
-//   node scripts/measure-amplification.mjs [MiB=60] [shape ...]         over stdio (the server as a child)
-//   node scripts/measure-amplification.mjs --http [MiB=4] [shape ...]   over HTTP (POST to a session)
-//   bun scripts/measure-amplification.mjs ...                           the same with the server on Bun
+//   node packages/bench/measure/measure-amplification.mjs [MiB=60] [shape ...]         over stdio (the server as a child)
+//   node packages/bench/measure/measure-amplification.mjs --http [MiB=4] [shape ...]   over HTTP (POST to a session)
+//   bun packages/bench/measure/measure-amplification.mjs ...                           the same with the server on Bun
 //   ... --http --warm SHAPE ...   first sends one payload of SHAPE (`same`: the measured one) of the same
 //                          size, has the server collect its garbage, then measures: the cost of a payload
 //                          once the server has taken one that large (heap grown, code compiled), apart from
@@ -13,8 +13,8 @@
 // directory listing's rows, for comparison), and uniqmap-edge,
 // keyorders-edge, mixed-edge, str2-edge, pairs-edge (as many such units as the decode budget accepts, then one
 // string), and filler (one string: what the payload's bytes alone cost, the baseline);
-// scripts/lib/hostile-payloads.mjs.
-// Over HTTP the server is scripts/lib/media-http-child.mjs (McpHttpHandler as the CLI's --http sets it up,
+// packages/bench/measure/lib/hostile-payloads.mjs.
+// Over HTTP the server is packages/bench/measure/lib/media-http-child.mjs (McpHttpHandler as the CLI's --http sets it up,
 // listenNode or listenBun), whose session negotiated native bytes (so bin may stand in its POSTs), with
 // maxMessageBytes raised to fit the payload (the default, 4 MiB, answers a larger body 413 unread).
 // Numbers, not a test: the bounded version of this check is in the transport's hostile-input test.
@@ -39,7 +39,7 @@ const runtime = typeof globalThis.Bun !== 'undefined' ? 'bun' : 'node';
 const encoder = new CanonicalEncoder();
 const decoder = new MsgpackDecoder();
 const root = mkdtempSync(join(tmpdir(), 'amp-'));
-const bin = new URL('../packages/filesystem-media-server/bin/mcp-filesystem-media-server.js', import.meta.url).pathname;
+const bin = new URL('../../filesystem-media-server/bin/mcp-filesystem-media-server.js', import.meta.url).pathname;
 const ANSWER_TIMEOUT_MS = 120_000;
 
 const statusOf = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;

@@ -1,5 +1,5 @@
 // Measures what the bridge buys a desktop host, side by side in one run, interleaved round by round:
-//   node packages/bridge/scripts/measure-bridge.mjs [--rounds N] [--big-calls N] [--small-calls N] [--no-mcp-remote]
+//   node packages/bench/measure/measure-bridge.mjs [--rounds N] [--big-calls N] [--small-calls N] [--no-mcp-remote]
 // Variants, all calling the media server (its CLI, a separate process, over Streamable HTTP on loopback):
 //   direct      the host's own JSON client (SDK StreamableHTTPClientTransport) straight to the server
 //   bridge      the host's stdio client -> mcp-msgpack-bridge URL -> MessagePack with native bytes
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { cpuMs, startCountingProxy } from './lib/measure.mjs';
+import { cpuMs, startCountingProxy } from './lib/bridge-legs.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

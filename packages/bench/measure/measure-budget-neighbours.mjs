@@ -3,7 +3,7 @@
 // allowance (the containers and keys only, as before it) and with it, and the heap an item takes once built
 // (up to 200,000 items), decoded from MessagePack and parsed from JSON text by JSON.parse: what the JSON wire
 // pays for the same content.
-//   node --expose-gc scripts/measure-budget-neighbours.mjs
+//   node --expose-gc packages/bench/measure/measure-budget-neighbours.mjs
 import { CanonicalEncoder, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
 
 const encoder = new CanonicalEncoder();

@@ -10,7 +10,7 @@
 //              then 20 complete requests ask while the first ones are held
 // For each: when the server closed them (first, median, last), what they were answered, how many were still
 // open when the phase ended, and a normal client's latency (a request every 250 ms) during the phase.
-//   node scripts/measure-connection-limits.mjs [--runtime node|bun] [--phases idle,slowloris,...]
+//   node packages/bench/measure/measure-connection-limits.mjs [--runtime node|bun] [--phases idle,slowloris,...]
 //        [--count 1000] [--seconds 90] [--drip-ms 2000] [--cap 100] [--listen JSON] [--listen-with node|bun]
 // --listen-with node runs listenNode (node:http) on Bun: Bun's node:http compatibility.
 // --listen passes ListenOptions (headersTimeoutMs, requestTimeoutMs, idleTimeoutMs, keepAliveTimeoutMs,

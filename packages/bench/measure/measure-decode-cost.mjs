@@ -1,6 +1,6 @@
 // Decode time of this build's MsgpackDecoder against another build's, interleaved in one process, on both
 // decode paths, for messages of the sizes the key budget (SPEC.md 4.1.9) counts or skips:
-//   node scripts/measure-decode-cost.mjs /path/to/other/packages/transport-msgpack/dist/esm/wire-api.js [rounds=7]
+//   node packages/bench/measure/measure-decode-cost.mjs /path/to/other/packages/transport-msgpack/dist/esm/wire-api.js [rounds=7]
 // (build the other side from a commit with: git archive <commit> packages/transport-msgpack tsconfig.json |
 //  tar -x -C /tmp/base, link node_modules, and run tsc -p tsconfig.json in its package.)
 import { pathToFileURL } from 'node:url';

@@ -2,7 +2,7 @@
 // and HTTP: how long the duplicate takes to get its -32600 'duplicate-id' error, and whether the first (a
 // read_media_file of --media-mib MiB, still being answered) completes. Each round sends the two back to back (over HTTP
 // 2 ms apart, on two connections: whichever reaches the session first is served, the other refused).
-//   node scripts/measure-duplicate-id.mjs [--runtime node|bun] [--rounds 20] [--media-mib 20]
+//   node packages/bench/measure/measure-duplicate-id.mjs [--runtime node|bun] [--rounds 20] [--media-mib 20]
 // Bounded: a fixed number of rounds, every wait has a timeout, and the servers it starts are stopped.
 // Numbers, not a test (the behaviour is tested in stdio-faults-server.test.ts and http-faults.test.ts).
 import { spawn } from 'node:child_process';
@@ -16,7 +16,7 @@ const runtime = optionOf(argv, 'runtime', 'node');
 const rounds = Number(optionOf(argv, 'rounds', 20));
 const mediaMiB = Number(optionOf(argv, 'media-mib', 20));
 const ANSWER_TIMEOUT_MS = 30_000;
-const bin = new URL('../packages/filesystem-media-server/bin/mcp-filesystem-media-server.js', import.meta.url).pathname;
+const bin = new URL('../../filesystem-media-server/bin/mcp-filesystem-media-server.js', import.meta.url).pathname;
 const encoder = new CanonicalEncoder();
 const decoder = new MsgpackDecoder();
 const layout = makeMediaLayout();

@@ -3,15 +3,15 @@
 // codecs (JSON: stringify, the text's UTF-8 bytes, parse; MessagePack: encode, decode on the runtime's decode
 // path), interleaved round by round, then what the policy picks for it and what that pick costs. Run it on
 // each runtime:
-//   node scripts/measure-encoding-policy.mjs [rounds=7] [filter]
-//   bun scripts/measure-encoding-policy.mjs [rounds=7] [filter]
+//   node packages/bench/measure/measure-encoding-policy.mjs [rounds=7] [filter]
+//   bun packages/bench/measure/measure-encoding-policy.mjs [rounds=7] [filter]
 // Build first (npm run build). Figures go to the transport README, "Per-message encoding".
-import { diffText, reviewContext, seededRandom, shortStringRows, toolList } from '../packages/bench/dist/esm/payloads.js';
-import { chooseWire, adapterNeedsMsgpack, shapeOf } from '../packages/transport-msgpack/dist/esm/codec/encoding-policy.js';
-import { JsonMessageCodec } from '../packages/transport-msgpack/dist/esm/codec/json-codec.js';
-import { MsgpackMessageCodec } from '../packages/transport-msgpack/dist/esm/codec/msgpack-codec.js';
-import { NativeBytesAdapter } from '../packages/transport-msgpack/dist/esm/native-bytes/adapter.js';
-import { runtime } from '../packages/transport-msgpack/dist/esm/runtime/current.js';
+import { diffText, reviewContext, seededRandom, shortStringRows, toolList } from '../dist/esm/payloads.js';
+import { chooseWire, adapterNeedsMsgpack, shapeOf } from '../../transport-msgpack/dist/esm/codec/encoding-policy.js';
+import { JsonMessageCodec } from '../../transport-msgpack/dist/esm/codec/json-codec.js';
+import { MsgpackMessageCodec } from '../../transport-msgpack/dist/esm/codec/msgpack-codec.js';
+import { NativeBytesAdapter } from '../../transport-msgpack/dist/esm/native-bytes/adapter.js';
+import { runtime } from '../../transport-msgpack/dist/esm/runtime/current.js';
 
 const rounds = Number(process.argv[2] ?? 7);
 const filter = process.argv[3];

@@ -2,10 +2,10 @@
 // by a TCP relay between client and server on loopback, for our server with: a stock SDK JSON client, our
 // client on MessagePack always ('smallest' on both sides) and our client per message ('cheapest-cpu' on
 // both sides, SPEC.md 9.6). Runs this build, or another build of the transport to compare (before/after):
-//   node scripts/measure-exchange-bytes.mjs [/path/to/other/packages/transport-msgpack/dist/esm/index.js] [calls=200] [--dump]
+//   node packages/bench/measure/measure-exchange-bytes.mjs [/path/to/other/packages/transport-msgpack/dist/esm/index.js] [calls=200] [--dump]
 // (--dump prints the last exchange's request and response heads.)
-//   bun scripts/measure-exchange-bytes.mjs ...
-// (build the other side as scripts/measure-decode-cost.mjs says.) Not a test: the figures depend on the
+//   bun packages/bench/measure/measure-exchange-bytes.mjs ...
+// (build the other side as packages/bench/measure/measure-decode-cost.mjs says.) Not a test: the figures depend on the
 // runtime's HTTP stack (header casing, Date, keep-alive), which is the same for every row of one run.
 import { createServer as createTcpServer, connect as connectTcp } from 'node:net';
 import { pathToFileURL } from 'node:url';

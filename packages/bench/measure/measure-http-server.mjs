@@ -1,8 +1,8 @@
-// The servers scripts/measure-http.mjs measures, in a reusable form (the benchmark package can import
+// The servers packages/bench/measure/measure-http.mjs measures, in a reusable form (the benchmark package can import
 // startMeasureServer): an McpServer with payload tools, behind either our HTTP transport (which speaks
 // MessagePack and JSON) or the SDK's own StreamableHTTPServerTransport (JSON only), on node:http, loopback.
 //
-// Run as a child process: `node scripts/measure-http-server.mjs ours|sdk` prints `listening <url>` and then
+// Run as a child process: `node packages/bench/measure/measure-http-server.mjs ours|sdk` prints `listening <url>` and then
 // answers IPC messages `{ type: 'cpu' }` with `{ type: 'cpu', micros }` (its process CPU time so far).
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';

@@ -4,10 +4,10 @@
 // clients. Reports requests per second and server CPU time per call (the server runs in a child process;
 // its CPU is read over IPC around each round), and each as a ratio to the SDK's server.
 //
-//   node scripts/measure-http.mjs [--ms 1000] [--rounds 3] [--only small,objects-50KB] [--clients 1,16] [--json-response]
+//   node packages/bench/measure/measure-http.mjs [--ms 1000] [--rounds 3] [--only small,objects-50KB] [--clients 1,16] [--json-response]
 // --json-response: our server answers each request in one body (enableJsonResponse), and a fourth
 // configuration, 'ours adaptive', is our client on its default per-message encoding (SPEC.md 9.6).
-//   bun scripts/measure-http.mjs   (servers and clients then run on Bun)
+//   bun packages/bench/measure/measure-http.mjs   (servers and clients then run on Bun)
 // Not a test: numbers depend on the machine. Loopback only.
 import { fork } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -1,7 +1,7 @@
 // Measures read_media_file end to end: our server with native bytes (MessagePack) vs JSON on the same
 // server vs the official filesystem server, over stdio and Streamable HTTP, side by side in one run.
 // Not a test: numbers vary by machine. Linux only (server CPU and peak RSS come from /proc/PID).
-//   npm run build -w mcp-filesystem-media-server && node packages/filesystem-media-server/scripts/measure-media.mjs [calls]
+//   npm run build -w mcp-filesystem-media-server && node packages/bench/measure/measure-media.mjs [calls]
 // Per mode, a fresh server process; per call: bytes the server sent (stdout pipe or HTTP response bodies),
 // server CPU time (utime+stime delta / calls), server peak RSS (VmHWM), client p50 latency.
 import { spawn } from 'node:child_process';
@@ -19,7 +19,7 @@ import { callToolNative, HttpMsgpackClientTransport, StdioMsgpackClientTransport
 const calls = Number(process.argv[2] ?? 20);
 const warmup = 3;
 const MiB = 1024 * 1024;
-const OURS = fileURLToPath(new URL('../dist/esm/cli.js', import.meta.url));
+const OURS = fileURLToPath(new URL('../../filesystem-media-server/dist/esm/cli.js', import.meta.url));
 const OFFICIAL = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 

@@ -1,6 +1,6 @@
 // Measures the native-bytes extension: one image tool call (default 5 MiB) over stdio to a child
 // McpServer, in each mode, side by side in one run. Not a test: numbers vary by machine.
-//   npm run build -w mcp-msgpack-transport && node scripts/measure-native-bytes.mjs [MiB] [calls]
+//   npm run build -w mcp-msgpack-transport && node packages/bench/measure/measure-native-bytes.mjs [MiB] [calls]
 //   (or run it with bun: the child server then runs on bun too)
 // Reports per call: bytes the server wrote to the pipe, server CPU (process.cpuUsage in the child,
 // read through a tool before and after the calls), client wall time (median and mean).
@@ -14,7 +14,7 @@ const MiB = 1024 * 1024;
 const size = Math.round(Number(process.argv[2] ?? 5) * MiB);
 const calls = Number(process.argv[3] ?? 20);
 const warmup = 3;
-const server = fileURLToPath(new URL('../packages/transport-msgpack/build/test/fixtures/native-server.js', import.meta.url));
+const server = fileURLToPath(new URL('../../transport-msgpack/build/test/fixtures/native-server.js', import.meta.url));
 
 /** child_process.spawn that also counts what the server writes. */
 function countingSpawn(counter) {

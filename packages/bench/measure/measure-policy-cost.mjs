@@ -1,13 +1,13 @@
 // The per-message encoding policy's own cost (SPEC.md 7.4, 9.6) on the cheapest call there is, the bench's
 // small tools/call, against what sending that message costs anyway: the policy's pick, then the encoding it
 // picked and a write to a stream, the way the stdio transport sends it. Interleaved rounds in one process:
-//   node scripts/measure-policy-cost.mjs [rounds=7]     (and: bun scripts/measure-policy-cost.mjs)
+//   node packages/bench/measure/measure-policy-cost.mjs [rounds=7]     (and: bun packages/bench/measure/measure-policy-cost.mjs)
 // Build first (npm run build). Prints ns per message for each part and the pick's share of the whole send.
 import { Writable } from 'node:stream';
 import { JsonMessageCodec, MsgpackMessageCodec, NativeBytesAdapter } from 'mcp-msgpack-transport/wire';
 // Internal modules, from the built package: the picker and this runtime's thresholds are not public API.
-import { messageWirePicker } from '../packages/transport-msgpack/dist/esm/codec/encoding-policy.js';
-import { runtime } from '../packages/transport-msgpack/dist/esm/runtime/current.js';
+import { messageWirePicker } from '../../transport-msgpack/dist/esm/codec/encoding-policy.js';
+import { runtime } from '../../transport-msgpack/dist/esm/runtime/current.js';
 
 const rounds = Number(process.argv[2] ?? 7);
 const ROUND_MS = 300;

@@ -1,6 +1,6 @@
 // Measures the reverse mode (`mcp-msgpack-bridge --serve -- CHILD`) side by side in one run, interleaved round
 // by round:
-//   node packages/bridge/scripts/measure-reverse.mjs [--rounds N] [--big-calls N] [--small-calls N] [--child media|official]
+//   node packages/bench/measure/measure-reverse.mjs [--rounds N] [--big-calls N] [--small-calls N] [--child media|official]
 //     [--bridge-runtime PATH]   (the runtime the bridge runs on, e.g. node_modules/bun/bin/bun.exe; default: this node)
 // The child is a stdio JSON server: the media server's CLI (default; it speaks JSON to a JSON client) or, with
 // --child official, @modelcontextprotocol/server-filesystem (which repeats the base64 in structuredContent).
@@ -21,7 +21,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HttpMsgpackClientTransport, callToolNative } from 'mcp-msgpack-transport';
-import { cpuMs, startCountingProxy } from './lib/measure.mjs';
+import { cpuMs, startCountingProxy } from './lib/bridge-legs.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

@@ -1,10 +1,10 @@
 // Where the media server's memory goes after a hostile client's attack suite and after a mixed load, and
 // whether it comes back (issue 24): the server over HTTP in a process of its own
-// (scripts/lib/media-http-child.mjs, McpHttpHandler as the CLI's --http sets it up), measured at start,
+// (packages/bench/measure/lib/media-http-child.mjs, McpHttpHandler as the CLI's --http sets it up), measured at start,
 // right after each phase, and after an idle period, each time before and after a full GC, with the
 // handler's sessions and open streams, and where the resident bytes are after the GC (V8's heap spaces,
-// glibc's arenas, other anonymous mappings: see 'maps' in scripts/lib/media-http-child.mjs).
-//   node scripts/measure-rss-after-load.mjs [--load-seconds 60] [--idle-seconds 60] [--clients 32]
+// glibc's arenas, other anonymous mappings: see 'maps' in packages/bench/measure/lib/media-http-child.mjs).
+//   node packages/bench/measure/measure-rss-after-load.mjs [--load-seconds 60] [--idle-seconds 60] [--clients 32]
 //        [--runtime node|bun] [--env NAME=VALUE ...] [--handler-options JSON] [--no-attacks] [--no-load]
 //        [--malloc-trim-check] [--idle-collection cli|gc-only]
 // Two baselines: `start` (2 s after boot) and `warmed up` (after one session on each wire made every call

@@ -2,7 +2,7 @@
 // (issue 24), while a normal client keeps calling a tool on a session it opened before: the server's RSS
 // (sampled every second) against what its session cap allows, the flood's answers (200 under the cap, 503
 // with Retry-After past it), and the normal client's latency before and during the flood.
-//   node scripts/measure-session-flood.mjs [--attempts 100000] [--seconds 120] [--concurrency 8]
+//   node packages/bench/measure/measure-session-flood.mjs [--attempts 100000] [--seconds 120] [--concurrency 8]
 //        [--runtime node|bun] [--max-sessions 1000]
 // Bounded: it stops at --attempts or --seconds, whichever comes first, and stops the server it started.
 // Numbers, not a test (the cap's behaviour is tested in http-session-expiry.test.ts).

@@ -3,7 +3,7 @@
 // encoding 'cheapest-cpu', SPEC.md 7.4). The server's CPU time is the sum of its threads' run time in
 // /proc/PID/task/*/schedstat (nanoseconds; /proc/PID/stat counts 10 ms ticks, too coarse for small calls);
 // variants alternate round by round.
-//   node scripts/measure-stdio-mixed.mjs [rounds=7] [calls=2000]      (bun scripts/... for Bun; Linux only)
+//   node packages/bench/measure/measure-stdio-mixed.mjs [rounds=7] [calls=2000]      (bun scripts/... for Bun; Linux only)
 // The server is the test fixture packages/transport-msgpack/build/test/fixtures/stdio-server.js, run under the
 // same runtime as this script (npm run build first). Prints per-variant medians and the medians of the
 // per-round ratios against JSON lines and against frames.
@@ -14,7 +14,7 @@ import { StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 
 const rounds = Number(process.argv[2] ?? 7);
 const calls = Number(process.argv[3] ?? 2000);
-const SERVER = fileURLToPath(new URL('../packages/transport-msgpack/build/test/fixtures/stdio-server.js', import.meta.url));
+const SERVER = fileURLToPath(new URL('../../transport-msgpack/build/test/fixtures/stdio-server.js', import.meta.url));
 
 const variants = {
   json: { wire: 'json' },

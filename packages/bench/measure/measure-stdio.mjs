@@ -1,5 +1,5 @@
 // Measures the stdio transports against the SDK's, side by side in one run, and prints ratios (issue 2, §8).
-//   node scripts/measure-stdio.mjs [--quick]        (needs `npm run build` in packages/transport-msgpack)
+//   node packages/bench/measure/measure-stdio.mjs [--quick]        (needs `npm run build` in packages/transport-msgpack)
 // (a) reading one 5 MiB message arriving in 64 KiB chunks: our FrameReader / LineReader vs the SDK's ReadBuffer;
 // (b) small-message throughput through a real child process: ours (msgpack, JSON) vs the SDK's stdio transports;
 // (c) a 5 MiB image result end to end on both wires, and where the stock SDK stdio path fails.

@@ -8,15 +8,15 @@
 //               memory sooner)
 // One instance of examples/scale/server.mjs per variant, called directly (no nginx) by a MessagePack session
 // (native bytes negotiated); server CPU from /proc/<pid>/stat (utime + stime) around each batch.
-//   node scripts/measure-store-cpu.mjs [--rounds 4] [--calls 60]
+//   node packages/bench/measure/measure-store-cpu.mjs [--rounds 4] [--calls 60]
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createClient } from 'redis';
 import { callToolNative, HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
-import { missingBinaries, startProcess, startRedis, stopProcess } from './lib/services.mjs';
+import { missingBinaries, startProcess, startRedis, stopProcess } from '../../../scripts/lib/services.mjs';
 
-const SERVER = fileURLToPath(new URL('../examples/scale/server.mjs', import.meta.url));
+const SERVER = fileURLToPath(new URL('../../../examples/scale/server.mjs', import.meta.url));
 const MEDIA_BYTES = 5 * 1024 * 1024;
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);

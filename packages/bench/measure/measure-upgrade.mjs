@@ -2,7 +2,7 @@
 // offer, switch after the initialize answer) against 'msgpack' (frames from the first byte), each starting a
 // fresh child server of ours and timing to the first tool call's result. The two alternate in rounds and the
 // median of the per-round ratios is reported, with each side's median.
-//   node scripts/measure-upgrade.mjs [rounds]      (default 40; needs `npm run build`)
+//   node packages/bench/measure/measure-upgrade.mjs [rounds]      (default 40; needs `npm run build`)
 // With --serve the script is the child: an McpServer with one tool on our stdio server transport.
 import { spawn as nodeSpawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';

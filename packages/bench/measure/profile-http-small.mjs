@@ -2,7 +2,7 @@
 // under --cpu-prof (Node) while one client makes N small calls, and the profile's self time is summed by
 // function. Compares our JSON-wire client with our per-message client (SPEC.md 9.6), both of which post and
 // receive JSON on small calls, so any difference is the per-message path's own (Accept parameter, policy).
-//   node scripts/profile-http-small.mjs [calls=3000] [top=25] [rounds=2]
+//   node packages/bench/measure/profile-http-small.mjs [calls=3000] [top=25] [rounds=2]
 // Rounds alternate the two variants (json first, then adaptive first), and shares are summed over them, so
 // the machine's load drifts over both alike.
 import { fork } from 'node:child_process';

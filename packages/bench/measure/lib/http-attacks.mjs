@@ -1,5 +1,5 @@
 // A hostile client's suite against an MCP endpoint over HTTP (issue 24), for measuring what it leaves behind
-// in the server: hostile msgpack bodies (every shape of scripts/lib/hostile-payloads.mjs at 1 and 4 MiB),
+// in the server: hostile msgpack bodies (every shape of packages/bench/measure/lib/hostile-payloads.mjs at 1 and 4 MiB),
 // bodies over the limit, malformed and non-JSON-RPC bodies, header variants (Content-Type, Accept, Host,
 // Origin, protocol version, methods), guessed and cross-session ids, forged Last-Event-ID, duplicate ids,
 // requests before notifications/initialized, path escapes through the tools, a flood of sessions that send

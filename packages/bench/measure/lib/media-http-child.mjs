@@ -1,6 +1,6 @@
 // The filesystem media server over HTTP, set up as its CLI's `--http` does (McpHttpHandler, native bytes,
 // listenNode on Node and listenBun on Bun), in a process of its own that the measure scripts drive:
-//   node|bun [--expose-gc] scripts/lib/media-http-child.mjs DIR [--handler-options JSON] [--idle-collection cli|gc-only]
+//   node|bun [--expose-gc] packages/bench/measure/lib/media-http-child.mjs DIR [--handler-options JSON] [--idle-collection cli|gc-only]
 // --idle-collection gc-only (Bun only, for comparison): the idle release runs Bun.gc(true) alone, without the
 // Bun.shrink() that the CLI's collection adds (it drops compiled code and returns the allocator's free memory).
 // The CLI's glibc malloc settings (its re-execution, where the runtime can) are not applied here: the

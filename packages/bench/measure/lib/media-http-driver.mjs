@@ -1,4 +1,4 @@
-// Starts scripts/lib/media-http-child.mjs (the media server over HTTP in a process of its own) and talks to
+// Starts packages/bench/measure/lib/media-http-child.mjs (the media server over HTTP in a process of its own) and talks to
 // it: its URL, its memory on demand, and a stop that ends only that process.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
