@@ -3,7 +3,6 @@
 // round by round in one run (a fresh server process per build, mode and round). Not a test.
 //   node packages/bench/measure/ab-media.mjs <before/cli.js> <after/cli.js> [rounds] [calls]
 // Prints, per mode, after/before of the per-round median call time: the median ratio and its range.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +10,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callToolNative, HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { startUrlPrinter } from './lib/child-server.mjs';
 
 const [before, after, roundsArg, callsArg] = process.argv.slice(2);
 if (!before || !after) throw new Error('usage: ab-media.mjs <before/cli.js> <after/cli.js> [rounds] [calls]');
@@ -23,17 +23,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fsms-ab-'));
 const file = path.join(dir, 'photo.png');
 fs.writeFileSync(file, randomBytes(4 * 1024 * 1024));
 
-async function startHttp(cli) {
-  const child = spawn(process.execPath, [cli, '--http', '127.0.0.1:0', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no URL within 15 s')), 15_000);
-    child.stdout.once('data', (chunk) => {
-      clearTimeout(timer);
-      resolve(new URL(String(chunk).split('\n')[0].trim()));
-    });
-  });
-  return { url, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
-}
+const startHttp = (cli) => startUrlPrinter(process.execPath, [cli, '--http', '127.0.0.1:0', dir], 'the media server');
 
 const MODES = {
   'stdio msgpack native': async (cli) => ({ transport: new StdioMsgpackClientTransport({ command: process.execPath, args: [cli, dir], stderr: 'ignore', wire: 'msgpack', nativeBytes: true }), native: true }),

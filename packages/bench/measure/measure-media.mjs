@@ -15,20 +15,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callToolNative, HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { cpuMs, startUrlPrinter } from './lib/child-server.mjs';
 
 const calls = Number(process.argv[2] ?? 20);
 const warmup = 3;
 const MiB = 1024 * 1024;
 const OURS = fileURLToPath(new URL('../../filesystem-media-server/dist/esm/cli.js', import.meta.url));
 const OFFICIAL = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 function procStats(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
   const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return { cpuMs, peakRssMiB: hwm ? Number(hwm[1]) / 1024 : NaN };
+  return { cpuMs: cpuMs(pid), peakRssMiB: hwm ? Number(hwm[1]) / 1024 : NaN };
 }
 
 function countingSpawn(counter) {
@@ -55,18 +52,7 @@ function countingFetch(counter) {
   };
 }
 
-async function startHttp(dir) {
-  const child = spawn(process.execPath, [OURS, '--http', '127.0.0.1:0', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-      if (out.includes('\n')) resolve(new URL(out.split('\n')[0]));
-    });
-    child.once('exit', (code) => reject(new Error(`http server exited ${code}`)));
-  });
-  return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
-}
+const startHttp = (dir) => startUrlPrinter(process.execPath, [OURS, '--http', '127.0.0.1:0', dir], 'the media server');
 
 function modes(dir) {
   const stdio = (entry, msgpack, nativeBytes) => (counter) => {
