@@ -2,10 +2,11 @@ export { parseOptions, unknownScenarioFilters, HELP, type BenchOptions } from '.
 export { runInThisRuntime, type RuntimeRun } from './run.js';
 export { buildPlan, type Plan } from './plan.js';
 export { renderText } from './report/table.js';
-export { renderSummary, SUMMARY_WIDTH } from './report/summary.js';
+export { headline, renderSummary, SUMMARY_WIDTH } from './report/summary.js';
 export { StreamProgress, SilentProgress, type Progress } from './report/progress.js';
 export { renderHtml } from './report/html.js';
-export { evaluateTargets, adaptiveTargets, parityStatus } from './targets.js';
+export { evaluateTargets, adaptiveTargets, MEDIA_CPU_BOUND } from './targets.js';
+export { judgeRatio, leanOf, parityStatus, MIN_CALLS_TO_JUDGE } from './judge.js';
 export { compareWithBest, bestOfId } from './runner/rounds.js';
 export { wireTable, bytesTradeOff } from './report/wires.js';
 export { percentile, median, summarizeRatios, classify, NOISE_BAND, type Verdict, type RatioSummary } from './stats.js';

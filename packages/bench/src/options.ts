@@ -29,8 +29,8 @@ server, side by side with JSON and the stock SDK transports, and says plainly wh
 Options:
   --full                 Longer and larger run (more rounds, more calls, 1 MB text, more concurrency
                          cases). The default is the quick mode, under 2 minutes on a 2-core machine.
-  --scenario NAME        Run only matching scenarios. NAME is a venue (codec, text, object, numeric,
-                         media, small, revision)
+  --scenario NAME        Run only matching scenarios. NAME is a venue, one kind of workload (codec,
+                         text, object, numeric, media, small, revision),
                          or the start of a scenario name as printed in the table (e.g. object-1MB/stdio,
                          media-5MiB/http-1). Repeat the option or give a comma-separated list.
   --scenario scale       Opt-in, run on its own: 1 vs 3 instances of examples/scale/server.mjs behind nginx

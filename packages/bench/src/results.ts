@@ -72,9 +72,14 @@ export interface TargetResult {
   description: string;
   /**
    * "met", "missed", "tie" (a target of no more than the baseline, whose ratio the rounds cannot tell from
-   * 1.0: the benchmark's tie rule), or "not measured" (with the reason in `note`).
+   * 1.0: the benchmark's tie rule), "cannot judge" (a quick run whose rounds are too short, or fall on both
+   * sides of a bound: the reason in `reason`), or "not measured" (with the reason in `note`).
    */
-  status: 'met' | 'missed' | 'tie' | 'not measured';
+  status: 'met' | 'missed' | 'tie' | 'cannot judge' | 'not measured';
+  /** A tie's side of 1.0: which way the median leans inside the noise. */
+  lean?: 'better' | 'worse' | 'even';
+  /** Why a tie is a tie ("range crosses 1.0"), or why the run cannot judge. */
+  reason?: string;
   measured?: number;
   threshold: number;
   note?: string;

@@ -96,16 +96,19 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
     const parsed = JSON.parse(JSON.stringify(result)) as BenchResult;
     assert.equal(parsed.schema, 'mcp-msgpack-bench/1');
     assert.ok(result.targets.length >= 6);
-    for (const target of result.targets) assert.ok(['met', 'missed', 'tie', 'not measured'].includes(target.status), target.status);
+    for (const target of result.targets) assert.ok(['met', 'missed', 'tie', 'cannot judge', 'not measured'].includes(target.status), target.status);
 
-    // The default report is the summary: what ran and the verdict per venue first, then the legend (every
-    // label the tables use), the targets, one headline row per scenario; within 80 columns.
+    // The default report is the summary: what ran, the verdict per venue and the targets' count first, then
+    // the legend (every label the tables use), the targets, one headline row per scenario; within 80 columns.
     const summary = renderText(result);
     const lines = summary.split('\n');
     for (const line of lines) assert.ok(line.length <= SUMMARY_WIDTH, `summary line over ${SUMMARY_WIDTH} columns: ${line}`);
     assert.equal(SUMMARY_WIDTH, 80);
     assert.match(lines[0]!, /^mcp-msgpack-bench (\S+ )?measured /);
-    const order = ['VERDICT PER VENUE', 'HOW TO READ WHAT FOLLOWS', 'WIRES SIDE BY SIDE', 'TARGETS: ', 'HEADLINE RATIOS'].map((h) => lines.findIndex((line) => line.startsWith(h)));
+    const order: number[] = [];
+    for (const heading of ['VERDICT PER VENUE', 'TARGETS: ', 'HOW TO READ WHAT FOLLOWS', 'WIRES SIDE BY SIDE', 'TARGETS: ', 'HEADLINE RATIOS']) {
+      order.push(lines.findIndex((line, i) => i > (order.at(-1) ?? 0) && line.startsWith(heading)));
+    }
     assert.ok(
       order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)),
       `sections out of order: ${order}`,
@@ -123,8 +126,8 @@ describe('smoke run of every scenario', { timeout: 150_000 }, () => {
       );
     }
     // Every variant id in a table's group title ("msgpack-native / json:") is defined in the legend before it.
-    const legendText = lines.slice(order[1]!, order[2]!).join(' ');
-    for (const title of lines.slice(order[3]!).filter((line) => /^\S+ \/ \S+( \(\w+\))?( on \w+)?:$/.test(line))) {
+    const legendText = lines.slice(order[2]!, order[3]!).join(' ');
+    for (const title of lines.slice(order[4]!).filter((line) => /^\S+ \/ \S+( \(\w+\))?( on \w+)?:$/.test(line))) {
       // min(a,b) is defined once as min(A,B), and a and b as variants.
       if (title.includes('min(')) assert.ok(legendText.includes('min(A,B):'), `min(A,B) (in "${title}") is not defined in the legend`);
       for (const id of title

@@ -1,17 +1,31 @@
-import type { BenchResult, ComparisonResult, MetricKey, ScenarioResult } from '../results.js';
+import type { BenchResult, ComparisonResult, MetricKey, ScenarioResult, TargetResult } from '../results.js';
 import { METRICS } from '../results.js';
 import { formatBytes, formatRatio, formatValue } from './format.js';
+import { headline } from './summary.js';
+import { statusWord, targetCounts } from './target-words.js';
 import { CALL_RATIO_METRICS, CALL_VALUE_METRICS, CODEC_RATIO_METRICS, CODEC_VALUE_METRICS } from './table.js';
 
 /**
- * A self-contained HTML report: the run's header, targets, one ratio chart per comparison (inline SVG:
- * median bar, min-max whisker, the 1.0 line and the noise band), and the measured values. No scripts, no
- * external assets: it can be mailed or attached to a CI run as one file.
+ * A self-contained HTML report. It opens with the headline the terminal opens with (the same words), then a
+ * table of contents linking every section, then one section per scenario (a ratio chart per comparison in
+ * inline SVG: median bar, min-max whisker, the 1.0 line and the noise band; and the measured values), what
+ * was skipped, the run's details, and the targets last. No scripts, no external assets: it can be mailed or
+ * attached to a CI run as one file.
  */
 export function renderHtml(result: BenchResult): string {
   const env = result.environment;
+  const several = new Set(result.scenarios.map((s) => s.runtime)).size > 1;
   const sections: string[] = [];
   sections.push(`<h1>mcp-msgpack-bench — ${escapeHtml(result.mode)} mode</h1>
+<pre class="headline" id="headline">${escapeHtml(headline(result).join('\n\n'))}</pre>`);
+  sections.push(tableOfContents(result, several));
+  sections.push(`<p id="reading">Each chart shows candidate / baseline per metric: the bar is the median ratio over rounds, the whisker
+its min–max, the grey band ±${(result.noiseBand * 100).toFixed(0)}% around 1.0. Lower is better for costs,
+higher for calls/s. <span class="wins">green: wins</span>, <span class="ties">grey: ties</span>,
+<span class="loses">red: loses</span>.</p>`);
+  for (const scenario of result.scenarios) sections.push(scenarioSection(scenario, result.noiseBand));
+  if (result.skipped.length > 0) sections.push('<h2 id="skipped">Skipped or failed</h2><ul>' + result.skipped.map((s) => `<li>${escapeHtml(s)}</li>`).join('') + '</ul>');
+  sections.push(`<h2 id="run">The run</h2>
 <table class="meta">
 <tr><th>command</th><td><code>${escapeHtml(result.command)}</code></td></tr>
 <tr><th>started</th><td>${escapeHtml(result.startedAt)} (${(result.durationMs / 1000).toFixed(1)} s)</td></tr>
@@ -27,25 +41,12 @@ export function renderHtml(result: BenchResult): string {
       .map(([k, v]) => `${k} ${v}`)
       .join(', '),
   )}</td></tr>
-</table>
-<p>Each chart shows candidate / baseline per metric: the bar is the median ratio over rounds, the whisker
-its min–max, the grey band ±${(result.noiseBand * 100).toFixed(0)}% around 1.0. Lower is better for costs,
-higher for calls/s. <span class="wins">green: wins</span>, <span class="ties">grey: ties</span>,
-<span class="loses">red: loses</span>.</p>`);
-
+</table>`);
   sections.push(
-    '<h2>Targets</h2>\n<table class="values"><tr><th>status</th><th>target</th><th>measured</th></tr>' +
-      result.targets
-        .map(
-          (t) =>
-            `<tr><td class="${t.status === 'met' ? 'wins' : t.status === 'missed' ? 'loses' : 'ties'}">${escapeHtml(t.status)}</td><td>${escapeHtml(t.description)}</td><td>${escapeHtml(t.note ?? '')}</td></tr>`,
-        )
-        .join('\n') +
+    `<h2 id="targets">Targets: ${escapeHtml(targetCounts(result.targets))}</h2>\n<table class="values"><tr><th>verdict</th><th>target</th><th>measured</th></tr>` +
+      result.targets.map((t) => `<tr><td class="${STATUS_CLASS[t.status]}">${escapeHtml(statusWord(t))}</td><td>${escapeHtml(t.description)}</td><td>${escapeHtml(t.note ?? '')}</td></tr>`).join('\n') +
       '</table>',
   );
-
-  for (const scenario of result.scenarios) sections.push(scenarioSection(scenario, result.noiseBand));
-  if (result.skipped.length > 0) sections.push('<h2>Skipped or failed</h2><ul>' + result.skipped.map((s) => `<li>${escapeHtml(s)}</li>`).join('') + '</ul>');
 
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mcp-msgpack-bench report</title>
@@ -55,10 +56,30 @@ table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 8px;border-bottom
 td:first-child,th:first-child,.meta td,.meta th{text-align:left}code{font-size:90%}
 .wins{color:#17803d;font-weight:600}.loses{color:#b42318;font-weight:600}.ties{color:#666}
 h2{margin-top:2em;border-bottom:2px solid #eee}.note{color:#8a5a00}svg{display:block;margin:.3em 0 1em}
+pre.headline{background:#f6f8fa;padding:1em;white-space:pre-wrap}nav ul{columns:3;margin:.3em 0 1em}
 </style></head><body>
 ${sections.join('\n')}
 </body></html>
 `;
+}
+
+const STATUS_CLASS: Record<TargetResult['status'], string> = { met: 'wins', missed: 'loses', tie: 'ties', 'cannot judge': 'ties', 'not measured': 'ties' };
+
+/** The section's anchor: its runtime and name, in characters an id and a URL fragment both take as they are. */
+export function scenarioAnchor(scenario: Pick<ScenarioResult, 'runtime' | 'name'>): string {
+  return `${scenario.runtime}-${scenario.name}`.replace(/[^A-Za-z0-9-]+/g, '-');
+}
+
+/** Links to every section: the scenarios by runtime and venue, in the order the report gives them. */
+function tableOfContents(result: BenchResult, several: boolean): string {
+  const groups = new Map<string, ScenarioResult[]>();
+  for (const s of result.scenarios) {
+    const key = `${several ? `${s.runtime}, ` : ''}${s.venue}`;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  const scenarios = [...groups].map(([title, list]) => `<li>${escapeHtml(title)}: ${list.map((s) => `<a href="#${scenarioAnchor(s)}">${escapeHtml(s.name)}</a>`).join(', ')}</li>`).join('\n');
+  const tail = [...(result.skipped.length > 0 ? ['<li><a href="#skipped">Skipped or failed</a></li>'] : []), '<li><a href="#run">The run</a></li>', '<li><a href="#targets">Targets</a></li>'];
+  return `<nav id="contents"><h2>Contents</h2>\n<ul>\n<li><a href="#reading">How to read the charts</a></li>\n${scenarios}\n${tail.join('\n')}\n</ul></nav>`;
 }
 
 function scenarioSection(scenario: ScenarioResult, band: number): string {
@@ -79,7 +100,7 @@ function scenarioSection(scenario: ScenarioResult, band: number): string {
       .join('') +
     '</table>';
   const notes = scenario.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('');
-  return `<h2>${escapeHtml(scenario.name)} [${escapeHtml(scenario.runtime)}]</h2>
+  return `<h2 id="${scenarioAnchor(scenario)}">${escapeHtml(scenario.name)} [${escapeHtml(scenario.runtime)}]</h2>
 <p>${escapeHtml(scenario.title)} — ${escapeHtml(how)}</p>
 ${charts}
 ${values}

@@ -8,6 +8,7 @@ import type { Venue } from '../options.js';
 import { glossary, variantsOfPair } from './glossary.js';
 import { groupedTable } from './columns.js';
 import { bytesTradeOff, wireScenarios, wireTable } from './wires.js';
+import { statusWord, targetCounts } from './target-words.js';
 
 export const SUMMARY_WIDTH = 80;
 
@@ -33,10 +34,10 @@ const PAIR_WORDS: Record<string, string> = {
 };
 
 /**
- * The first screen: what ran and the verdict per venue in plain words, the legend (every label the tables
- * use), the targets, one headline row per scenario, and what failed.
+ * The headline, which the terminal and the HTML report both open with: what ran, the verdict per venue in
+ * plain words, and the targets' count.
  */
-export function renderSummary(result: BenchResult): string {
+export function headline(result: BenchResult): string[] {
   const runtimes = [...new Set(result.scenarios.map((s) => s.runtime))];
   const sections = [overview(result, runtimes)];
   for (const runtime of runtimes)
@@ -47,6 +48,17 @@ export function renderSummary(result: BenchResult): string {
         runtimes.length > 1,
       ),
     );
+  sections.push(wrapWords(`TARGETS: ${targetCounts(result.targets)} (each listed below, with its reason).`, SUMMARY_WIDTH));
+  return sections;
+}
+
+/**
+ * The first screen: the headline (what ran, the verdict per venue, the targets' count), the legend (every
+ * label the tables use), the targets, one headline row per scenario, and what failed.
+ */
+export function renderSummary(result: BenchResult): string {
+  const runtimes = [...new Set(result.scenarios.map((s) => s.runtime))];
+  const sections = headline(result);
   sections.push(legend(result));
   // Our three wires side by side come before the targets: the one screen a reader weighs them on.
   for (const runtime of runtimes) {
@@ -99,7 +111,12 @@ function overview(result: BenchResult, runtimes: string[]): string {
 
 /** One line per venue: the headline comparison's verdict on server CPU (codec: encode+decode time). */
 function venueVerdicts(scenarios: ScenarioResult[], runtime: string, several: boolean): string {
-  const lines = [`VERDICT PER VENUE${several ? ` on ${runtime}` : ''} (server CPU per call; codec: encode+decode time)`];
+  const lines = [
+    wrapWords(
+      `VERDICT PER VENUE${several ? ` on ${runtime}` : ''}, ours / our JSON on server CPU per call (codec: encode+decode time). A venue is one kind of workload (media, numbers, objects, text, small calls, the MCP revision, the codec alone), each run as several scenarios; --scenario takes its name.`,
+      SUMMARY_WIDTH,
+    ),
+  ];
   for (const venue of VENUE_ORDER) {
     const entries = scenarios
       .filter((s) => s.venue === venue)
@@ -139,8 +156,7 @@ function legend(result: BenchResult): string {
 }
 
 function targetSection(targets: TargetResult[], several: boolean): string {
-  const count = (status: TargetResult['status']) => targets.filter((t) => t.status === status).length;
-  const title = `TARGETS: ${count('met')} met, ${count('tie')} tied, ${count('missed')} missed, ${count('not measured')} not measured (a target of "<= 1x" whose rounds cannot tell the ratio from 1.0 is a tie)`;
+  const title = `TARGETS: ${targetCounts(targets)}`;
   const ratios = targets.filter((t) => t.scenario !== undefined);
   const groups = new Map<string, string[][]>();
   for (const t of ratios.filter((r) => r.status !== 'not measured')) {
@@ -165,11 +181,26 @@ function targetSection(targets: TargetResult[], several: boolean): string {
             3,
           ),
         ];
-  return [wrapWords(title, SUMMARY_WIDTH), ...others, ...notMeasured, ...table].join('\n');
+  return [wrapWords(title, SUMMARY_WIDTH), ...others, ...notMeasured, ...table, ...verdictNotes(ratios)].join('\n');
 }
 
-function statusWord(t: TargetResult): string {
-  return { met: 'MET', missed: 'MISSED', tie: 'TIE', 'not measured': 'NOT RUN' }[t.status];
+/** What a tie and a CAN'T JUDGE mean, said under the table when it has one, with each unjudged scenario's reason. */
+function verdictNotes(targets: TargetResult[]): string[] {
+  const notes: string[] = [];
+  const ties = targets.filter((t) => t.status === 'tie');
+  if (ties.length > 0) {
+    const crossing = ties.filter((t) => t.reason === 'range crosses 1.0').length;
+    const why = crossing === ties.length ? "the rounds' range crosses 1.0" : `the rounds' range crosses 1.0 (${crossing} of ${ties.length}) or the median is within the noise band`;
+    notes.push(`TIE: inside the noise, neither met nor missed: ${why}. "Leans worse" or "better" says which side of 1.0 the median fell on: a direction to check with --full, not a result.`);
+  }
+  const unjudged = targets.filter((t) => t.status === 'cannot judge');
+  if (unjudged.length > 0) {
+    const byReason = new Map<string, Set<string>>();
+    for (const t of unjudged) byReason.set(t.reason ?? '', (byReason.get(t.reason ?? '') ?? new Set()).add(t.scenario!));
+    const why = [...byReason].map(([reason, scenarios]) => `${[...scenarios].join(', ')}: ${reason}`).join('; ');
+    notes.push(`CAN'T JUDGE: this quick run's rounds cannot decide these targets (bytes are counted and always judged; time and memory are not): ${why}.`);
+  }
+  return notes.map((note) => wrapWords(note, SUMMARY_WIDTH));
 }
 
 /** One row per scenario under its comparison (ours against our own JSON, or the codec's baseline). */

@@ -1,6 +1,7 @@
 import type { BenchResult, MetricKey, ScenarioResult } from '../results.js';
 import { METRICS } from '../results.js';
 import { formatBytes, formatRatio, formatValue, VERDICT_MARK } from './format.js';
+import { statusWord } from './target-words.js';
 import { renderSummary } from './summary.js';
 import { textTable } from './columns.js';
 
@@ -96,7 +97,8 @@ export function verdictLines(scenarios: ScenarioResult[]): string {
 }
 
 export function targetLines(result: BenchResult): string {
-  return result.targets.map((t) => `${{ met: 'MET    ', missed: 'MISSED ', tie: 'TIE    ', 'not measured': 'NOT RUN' }[t.status]}  ${t.description}${t.note ? ` — ${t.note}` : ''}`).join('\n');
+  const width = Math.max(...result.targets.map((t) => statusWord(t).length));
+  return result.targets.map((t) => `${statusWord(t).padEnd(width)}  ${t.description}${t.note ? ` — ${t.note}` : ''}`).join('\n');
 }
 
 /**

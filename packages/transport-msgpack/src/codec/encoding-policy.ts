@@ -32,7 +32,7 @@ export interface MessageShape {
 /**
  * Enough values to tell a message's shape; big messages are judged on their first ones. Kept small because
  * the walk is paid on every reply: at this size it stays a small share of the cheapest call
- * (scripts/measure-encoding-policy.mjs, "policy us").
+ * (packages/bench/measure/measure-encoding-policy.mjs, "policy us").
  */
 const WALK_LIMIT = 512;
 /** A message whose object keys are at least this share of its values is key-dense. */

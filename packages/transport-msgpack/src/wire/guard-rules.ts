@@ -26,7 +26,7 @@ export interface GuardOptions {
  * Keys shorter than this are counted against the key budget. A JavaScript engine builds a hidden class or
  * dictionary entry per distinct key, far larger than a short key on the wire (a one-entry map with a fresh
  * 5-byte key is 8 bytes), so unbudgeted such maps cost many times their size; from 16 bytes up a key pays
- * for itself. `node scripts/measure-amplification.mjs` measures it; the package README ("The decode budget") has the figures.
+ * for itself. `node packages/bench/measure/measure-amplification.mjs` measures it; the package README ("The decode budget") has the figures.
  */
 export const SHORT_KEY_BYTES = 16;
 

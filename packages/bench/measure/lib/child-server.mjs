@@ -1,0 +1,42 @@
+// A server process the measurements start and watch: started until it prints its URL, its CPU time read
+// from /proc, stopped and waited for.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** utime + stime of a process, in ms (Linux). */
+export function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / 100;
+}
+
+/**
+ * Starts `command args`, an HTTP server that prints its URL as its first line (the media server's CLI with
+ * --http, the bridge with --serve): its pid, URL and port, and a stop that resolves once it has exited.
+ */
+export function startUrlPrinter(command, args, what) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${what} printed no URL within 20 s`)), 20_000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (!out.includes('\n')) return;
+      clearTimeout(timer);
+      const url = new URL(out.split('\n')[0].trim());
+      resolve({ pid: child.pid, url, port: Number(url.port), stop: () => stopChild(child) });
+    });
+    child.stderr.resume();
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code})`)));
+  });
+}
+
+/** SIGTERM, resolved once the process has exited (at once if it already has). */
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
