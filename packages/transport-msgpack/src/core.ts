@@ -18,6 +18,7 @@ export {
   type HttpRequestLike,
 } from './http/server/server-transport.js';
 export type { HostCheckOptions } from './http/server/exchange/host-check.js';
+export { defaultSessionPrincipal, type SessionPrincipal } from './http/server/exchange/principal.js';
 export { DEFAULT_SESSION_IDLE_TIMEOUT_MS } from './http/server/sessions/session-expiry.js';
 export { DEFAULT_IDLE_RELEASE_AFTER_MS, type IdleReleaseOptions } from './http/server/idle-memory.js';
 export { DEFAULT_MAX_REQUEST_BODY_BYTES, type ReceiveLimits } from './wire/receive-limits.js';

@@ -15,7 +15,7 @@ const HIGH_WATER_CHUNKS = 16;
  * `body` is read on demand; leaving it early stops reading without destroying the socket, so a 413 can
  * still be written (with `Connection: close`, after which node drops the unread rest).
  */
-export function nodeRequest(req: IncomingMessage): HttpRequestLike {
+export function nodeRequest(req: IncomingMessage, res?: ServerResponse): HttpRequestLike {
   const raw = req.headers;
   const headers = {
     get(name: string): string | null {
@@ -34,13 +34,31 @@ export function nodeRequest(req: IncomingMessage): HttpRequestLike {
     method,
     url: `http://${raw.host ?? 'localhost'}${req.url ?? '/'}`,
     headers,
-    body: method === 'POST' ? requestChunks(req) : null,
+    body: method === 'POST' ? requestChunks(req, continueOnRead(req, res)) : null,
   };
 }
 
-function requestChunks(req: IncomingMessage): BodyChunks {
+/**
+ * `Expect: 100-continue`: the client waits for `100 Continue` before it sends the body. It is written when
+ * the body is first read, so only once every check on the headers passed (Host, Content-Type, session,
+ * Content-Length against the cap): a request refused on its headers gets its refusal, not `100 Continue`
+ * and then a refusal of a body it should never have sent. Takes effect where the server hands such
+ * requests to the handler instead of answering 100 itself (listenNode does; see its checkContinue).
+ */
+function continueOnRead(req: IncomingMessage, res: ServerResponse | undefined): (() => void) | undefined {
+  if (!res || req.headers.expect?.toLowerCase() !== '100-continue') return undefined;
+  let sent = false;
+  return () => {
+    if (sent || res.headersSent) return;
+    sent = true;
+    res.writeContinue();
+  };
+}
+
+function requestChunks(req: IncomingMessage, beforeFirstRead?: () => void): BodyChunks {
   return {
     [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      beforeFirstRead?.();
       const queue: Uint8Array[] = [];
       let ended = false;
       let failure: Error | undefined;
@@ -107,7 +125,7 @@ export type WebHandle = (req: HttpRequestLike, options: HttpHandleOptions) => Pr
 
 /** Serves one node:http request with a web-standard handler: the request adapted in, the Response written out. */
 export async function serveNodeRequest(handle: WebHandle, req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown): Promise<void> {
-  const response = await handle(nodeRequest(req), { parsedBody, authInfo: req.auth, localAddress: req.socket.localAddress });
+  const response = await handle(nodeRequest(req, res), { parsedBody, authInfo: req.auth, localAddress: req.socket.localAddress });
   await writeNodeResponse(res, response);
 }
 

@@ -28,6 +28,10 @@ export async function listenNode(handler: WebMcpHttpHandler, options: ListenOpti
       else res.destroy();
     });
   });
+  // Left to node, `Expect: 100-continue` is answered 100 before the handler sees the request, so a client
+  // would send a 100 MiB body only to meet 413. Handed to the handler, 100 goes out when the body is read
+  // (node-adapter's continueOnRead), after the length and headers are accepted.
+  server.on('checkContinue', (req, res) => server.emit('request', req, res));
   // The headers are part of the request: node:http enforces no request deadline shorter than the header
   // one (a 1 s requestTimeout under the default 10 s headersTimeout answered nothing until the body ended).
   server.headersTimeout = headersDeadline(limits);

@@ -182,7 +182,8 @@ export class WebMcpHttpHandler {
     const sessionId = req.headers.get('mcp-session-id');
     if (sessionId) {
       const session = this.sessions.get(sessionId);
-      if (session) return this.serve(session, req, options, era);
+      // Another principal's session is refused before its body is read, as an unknown one is.
+      if (session) return session.transport.madeBy(options.authInfo) ? this.serve(session, req, options, era) : refusalResponse(req, SESSION_GONE);
       // A resume of a session that lives, or lived, on another instance: its streams are in a shared store.
       if (req.method === 'GET' && req.headers.get('last-event-id') && canFollow(this.options.eventStore)) return this.handleStateless(req, options, era);
       return refusalResponse(req, SESSION_GONE);

@@ -150,21 +150,21 @@ export abstract class ExchangeTransport implements Transport {
       case 'POST':
         return this.handlePost(req, options, era);
       case 'GET':
-        return this.handleGet(req);
+        return this.handleGet(req, options);
       case 'DELETE':
-        return this.handleDelete(req);
+        return this.handleDelete(req, options);
       default:
         return this.refuse(req, METHOD_NOT_ALLOWED);
     }
   }
 
   /** @internal */
-  protected handleGet(req: HttpRequestLike): Promise<Response> | Response {
+  protected handleGet(req: HttpRequestLike, _options: HttpHandleOptions): Promise<Response> | Response {
     return this.refuse(req, METHOD_NOT_ALLOWED);
   }
 
   /** @internal */
-  protected handleDelete(req: HttpRequestLike): Promise<Response> | Response {
+  protected handleDelete(req: HttpRequestLike, _options: HttpHandleOptions): Promise<Response> | Response {
     return this.refuse(req, METHOD_NOT_ALLOWED);
   }
 

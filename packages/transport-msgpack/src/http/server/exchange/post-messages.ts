@@ -33,10 +33,32 @@ export function postWires(headers: { get(name: string): string | null }): PostWi
   const accept = headers.get('accept');
   const reply = postResponseWire(accept);
   if (!reply) return { status: 406, code: TRANSPORT_ERROR, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
+  const encoding = contentEncodingRefusal(headers.get('content-encoding'));
+  if (encoding) return encoding;
   const body = bodyWire(headers.get('content-type'));
   if (!body) return { status: 415, code: TRANSPORT_ERROR, message: 'Unsupported Media Type: Content-Type must be application/json or application/msgpack' };
   const perMessage = reply === 'msgpack' && acceptsPerMessage(accept);
   return { reply, body, perMessage, signalJsonReply: perMessage && body === 'msgpack' };
+}
+
+/**
+ * A body in a content coding this server does not decode (gzip, br, ...): 415, as RFC 9110 says, so a
+ * compressed body is never read as MessagePack or JSON (it would be refused as malformed at best) and a plain
+ * body labelled compressed is not served as if the label were not there. `identity` is no coding.
+ */
+function contentEncodingRefusal(value: string | null): Refusal | undefined {
+  if (value === null) return undefined;
+  const codings = value
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length === 0) return undefined;
+  return {
+    status: 415,
+    code: TRANSPORT_ERROR,
+    message: `Unsupported Media Type: Content-Encoding ${codings.join(', ')} is not supported; send the body uncompressed`,
+    headers: { 'Accept-Encoding': 'identity' },
+  };
 }
 
 /**

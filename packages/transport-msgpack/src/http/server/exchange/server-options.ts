@@ -5,6 +5,7 @@ import type { NativeBytesOptions } from '../../../native-bytes/adapter.js';
 import type { OldLimitNames, ReceiveLimits } from '../../../wire/receive-limits.js';
 import type { BodyChunks } from './body.js';
 import type { HostCheckOptions } from './host-check.js';
+import type { SessionPrincipal } from './principal.js';
 
 /** The parts of a request the transport reads: a web Request, or the node adapter's light stand-in. */
 export interface HttpRequestLike {
@@ -33,6 +34,13 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions, ReceiveLimit
   sessionIdGenerator?: (() => string) | undefined;
   onsessioninitialized?: (sessionId: string) => void | Promise<void>;
   onsessionclosed?: (sessionId: string | undefined) => void | Promise<void>;
+  /**
+   * Binds a session to whoever initialized it: a later request, GET stream or DELETE whose principal differs
+   * (another `authInfo`, or none) is answered 404 "Session not found", as an unknown session is, so a session
+   * id that leaks serves nobody else. Default: the token's `extra.sub`, else its `clientId`
+   * (`defaultSessionPrincipal`); `false` turns the binding off (a proxy that authenticates and binds itself).
+   */
+  sessionPrincipal?: SessionPrincipal | false;
   /**
    * How long a request that arrives on a session before the client's `notifications/initialized` waits for
    * it (relays that forward without waiting can reorder the two POSTs), before the 400 "Server not

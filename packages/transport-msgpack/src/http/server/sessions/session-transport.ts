@@ -9,7 +9,9 @@ import { ExchangeTransport, type ModernPath, type RequestExtra, type ServerDispa
 import type { PostMessages, PostWires } from '../exchange/post-messages.js';
 import { protocolVersionProblem } from '../exchange/request-era.js';
 import { SESSION_GONE, isRefusal, respond, serverFailure, streamResponse, type Refusal } from '../exchange/responses.js';
-import type { HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
+import type { AuthInfo } from '../../../mcp/types.js';
+import { defaultSessionPrincipal } from '../exchange/principal.js';
+import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
 import { primeStream, resumeStream } from './event-replay.js';
 import { sessionProblem } from './session-checks.js';
 import { SessionReadiness } from './session-readiness.js';
@@ -23,6 +25,8 @@ const NOT_ACCEPTABLE_GET: Refusal = { status: 406, code: TRANSPORT_ERROR, messag
  */
 export class SessionTransport extends ExchangeTransport {
   private initialized = false;
+  /** Who initialized the session (SessionPrincipal): every later request must be made by the same. */
+  private principal: string | undefined;
   private readonly readiness: SessionReadiness;
   /** How a resumable reply stream is primed and what its messages carry (only with an event store). */
   private readonly replay: StreamReplay | undefined;
@@ -51,7 +55,7 @@ export class SessionTransport extends ExchangeTransport {
   protected async serveSessionEra(req: HttpRequestLike, body: PostMessages, wires: PostWires, extra: RequestExtra): Promise<Response> {
     const { messages } = body;
     const initialize = messages.find(isInitialize);
-    const problem = initialize ? await this.startSession(messages) : (this.sessionRefusal(req) ?? (await this.readinessRefusal(messages)));
+    const problem = initialize ? await this.startSession(messages, extra.authInfo) : (this.sessionRefusal(req, extra.authInfo) ?? (await this.readinessRefusal(messages)));
     // Checked after the awaits: a session may close meanwhile (a request waiting for the notification included).
     if (this.closed) return this.refuse(req, SESSION_GONE);
     if (problem) return this.refuse(req, problem);
@@ -78,10 +82,11 @@ export class SessionTransport extends ExchangeTransport {
   }
 
   /** initialize: the session begins (one initialize per session, alone in its POST). */
-  private async startSession(messages: JSONRPCMessage[]): Promise<Refusal | undefined> {
+  private async startSession(messages: JSONRPCMessage[], authInfo: AuthInfo | undefined): Promise<Refusal | undefined> {
     if (this.initialized && this.sessionId !== undefined) return { status: 400, code: INVALID_REQUEST, message: 'Invalid Request: Server already initialized' };
     if (messages.length > 1) return { status: 400, code: INVALID_REQUEST, message: 'Invalid Request: Only one initialization request is allowed' };
     this.sessionId = this.options.sessionIdGenerator?.();
+    this.principal = this.principalOf(authInfo);
     this.initialized = true;
     if (this.sessionId && this.options.onsessioninitialized) await this.options.onsessioninitialized(this.sessionId);
     return undefined;
@@ -99,9 +104,26 @@ export class SessionTransport extends ExchangeTransport {
     return this.options.sessionIdGenerator === undefined ? undefined : this.readiness.refusal(messages);
   }
 
-  private sessionRefusal(req: HttpRequestLike): Refusal | undefined {
+  private sessionRefusal(req: HttpRequestLike, authInfo: AuthInfo | undefined): Refusal | undefined {
     const session = { stateful: this.options.sessionIdGenerator !== undefined, initialized: this.initialized, sessionId: this.sessionId };
-    return sessionProblem(req.headers, session) ?? protocolVersionProblem(req.headers);
+    const problem = sessionProblem(req.headers, session);
+    if (problem) return problem;
+    // Answered as an unknown session is: a stranger holding the id learns nothing, not even that it lives.
+    if (session.stateful && !this.madeBy(authInfo)) return SESSION_GONE;
+    return protocolVersionProblem(req.headers);
+  }
+
+  /**
+   * @internal Whether a request with this auth info may use the session: made by the principal that
+   * initialized it (the handler asks before reading a body; the transport asks again for its own users).
+   */
+  madeBy(authInfo: AuthInfo | undefined): boolean {
+    return !this.initialized || this.principalOf(authInfo) === this.principal;
+  }
+
+  private principalOf(authInfo: AuthInfo | undefined): string | undefined {
+    const principal = this.options.sessionPrincipal;
+    return principal === false ? undefined : (principal ?? defaultSessionPrincipal)(authInfo);
   }
 
   /** A request on a resumable stream may end its stream (or the GET stream) for the client to resume. */
@@ -113,10 +135,10 @@ export class SessionTransport extends ExchangeTransport {
 
   /** The standalone GET stream, or (Last-Event-ID) a stream resumed from the event store. */
   /** @internal */
-  protected override async handleGet(req: HttpRequestLike): Promise<Response> {
+  protected override async handleGet(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
     const wire = getStreamWire(req.headers.get('accept'));
     if (!wire) return this.refuse(req, NOT_ACCEPTABLE_GET);
-    const problem = this.sessionRefusal(req);
+    const problem = this.sessionRefusal(req, options.authInfo);
     if (problem) return this.refuse(req, problem);
     const lastEventId = req.headers.get('last-event-id');
     if (this.options.eventStore && lastEventId) return this.resume(req, this.options.eventStore, lastEventId, wire);
@@ -141,8 +163,8 @@ export class SessionTransport extends ExchangeTransport {
   }
 
   /** @internal */
-  protected override async handleDelete(req: HttpRequestLike): Promise<Response> {
-    const problem = this.sessionRefusal(req);
+  protected override async handleDelete(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
+    const problem = this.sessionRefusal(req, options.authInfo);
     if (problem) return this.refuse(req, problem);
     try {
       await this.options.onsessionclosed?.(this.sessionId);
