@@ -253,7 +253,7 @@ export class NativeBytesAdapter implements MessageAdapter {
   }
 }
 
-/** Whether params carry a 2026-07-28-era envelope (per-request negotiation applies). */
+/** Whether params carry the envelope of a modern revision (2026-07-28 and later: per-request negotiation applies). */
 function isModern(params: unknown): boolean {
   const version = envelopeVersion(params);
   return version !== undefined && isModernProtocolVersion(version);

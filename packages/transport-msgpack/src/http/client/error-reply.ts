@@ -61,7 +61,7 @@ export function redirectText(response: Response, url: URL, redirectPolicy: 'same
   return text !== undefined && redirectPolicy !== 'follow' ? `${text} (redirectPolicy: 'same-origin')` : text;
 }
 
-/** A single request whose `_meta` claims a 2026-07-28-era revision. */
+/** A single request whose `_meta` claims a modern revision (2026-07-28 and later). */
 function isModernRequest(message: JSONRPCMessage | JSONRPCMessage[]): message is JSONRPCMessage & { id: RequestId } {
   if (Array.isArray(message) || !isJSONRPCRequest(message)) return false;
   const version = envelopeVersion(message.params);

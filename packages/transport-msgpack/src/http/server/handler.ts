@@ -25,6 +25,20 @@ export interface McpHttpHandlerOptions extends Omit<HttpMsgpackServerOptions, 's
   stateless?: boolean;
   sessionIdGenerator?: () => string;
   /**
+   * Called with a session's id and its server once its initialize is admitted, before initialize is
+   * answered (a throw or rejection answers it 500 instead). Sessions are a 2025-11-25 (and earlier) matter:
+   * a request of a modern revision (2026-07-28) has none, and calls neither session hook.
+   */
+  onsessioninitialized?: (sessionId: string, server: ConnectableServer) => void | Promise<void>;
+  /**
+   * Called once with a session's id and its server when the session ends, whichever way it does: the
+   * client's DELETE (awaited before the 200, as the SDK's transport does), idle or initialization expiry,
+   * its server closing, or the handler's close() (which resolves once the hooks have). Per-session cleanup goes here (server-everything's
+   * `cleanup(sessionId)`: see the README, "Session hooks"). Outside DELETE a throw or rejection is ignored
+   * (the session is gone either way).
+   */
+  onsessionclosed?: (sessionId: string, server: ConnectableServer) => void | Promise<void>;
+  /**
    * Closes a session (transport, then server) after this long with no request in flight and no stream
    * open, so a client that vanished without DELETE does not hold its server forever. Its id then gets
    * 404 "Session not found", which tells MCP clients to initialize a new session. Default 30 minutes;
@@ -89,13 +103,26 @@ export class WebMcpHttpHandler {
   constructor(private readonly options: McpHttpHandlerOptions) {
     // Checked now rather than when the first session's transport is made.
     resolveReceiveLimits(options, DEFAULT_MAX_REQUEST_BODY_BYTES);
-    const { createServer: _make, stateless: _stateless, sessionIdleTimeoutMs: _idle, reuseServers: _reuse, maxSessions: _max, sessionInitTimeoutMs: _init, idleRelease: _release, ...transportOptions } = options;
+    const {
+      createServer: _make,
+      stateless: _stateless,
+      sessionIdleTimeoutMs: _idle,
+      reuseServers: _reuse,
+      maxSessions: _max,
+      sessionInitTimeoutMs: _init,
+      idleRelease: _release,
+      // The handler calls these itself, for every session and every way one ends.
+      onsessioninitialized: _initialized,
+      onsessionclosed: _closed,
+      ...transportOptions
+    } = options;
     this.transportOptions = transportOptions;
     const idleTimeoutMs = resolveIdleTimeout(options.sessionIdleTimeoutMs);
     this.sessions = new SessionTable({
       idleTimeoutMs: options.stateless ? undefined : idleTimeoutMs,
       initTimeoutMs: options.sessionInitTimeoutMs ?? DEFAULT_SESSION_INIT_TIMEOUT_MS,
       maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+      onsessionclosed: options.onsessionclosed,
       ended: () => this.memory?.touch(),
     });
     this.modern = new ModernRequests({
@@ -198,7 +225,12 @@ export class WebMcpHttpHandler {
       // A modern body without its headers lands here (the headers route those): it gets -32020.
       modernRevisions: SUPPORTED_MODERN_PROTOCOL_VERSIONS,
       sessionIdGenerator: this.options.sessionIdGenerator ?? (() => crypto.randomUUID()),
-      onsessioninitialized: (id) => this.sessions.add(id, session),
+      onsessioninitialized: async (id) => {
+        this.sessions.add(id, session);
+        await this.options.onsessioninitialized?.(id, session.server);
+      },
+      // DELETE: the session's end is announced, and awaited, before its 200.
+      onsessionclosed: () => this.sessions.announceEnd(session),
     });
     const response = await this.serve(session, req, options, era);
     if (session.transport.sessionId === undefined) {

@@ -11,7 +11,7 @@ import type { Refusal } from './responses.js';
 export interface RequestEra {
   /** MCP-Protocol-Version without the whitespace HTTP allows around it; undefined when absent. */
   readonly versionHeader: string | undefined;
-  /** The 2026-07-28-era revision the header names (served statelessly); undefined: the session path. */
+  /** The modern revision (2026-07-28 and later) the header names, served per request; undefined: the session path. */
   readonly modern: string | undefined;
 }
 

@@ -73,7 +73,7 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions, ReceiveLimit
    */
   nativeBytes?: boolean | NativeBytesOptions;
   /**
-   * The 2026-07-28-era revisions served (stateless, no initialize, SPEC.md section 9.5). Default: every
+   * The modern revisions served (2026-07-28 and later: stateless, no initialize, SPEC.md section 9.5). Default: every
    * one this package knows on a stateless transport, none on a session transport (whose clients then get
    * -32022 "unsupported protocol version" and fall back to 2025-11-25). The server connected to the
    * transport must serve them too: McpHttpHandler arranges that for SDK v2 servers.

@@ -1,5 +1,5 @@
 /**
- * Servers bound to a 2026-07-28-era revision, each still connected to its transport, idle between
+ * Servers bound to a modern revision (2026-07-28 and later), each still connected to its transport, idle between
  * requests. Making an McpServer (its tools, their schemas) and connecting and closing it cost more than
  * serving a small call; an instance serves one request at a time, so it is taken for a request and given
  * back once its reply is out, and the pool grows only to the number of requests in flight at once (and

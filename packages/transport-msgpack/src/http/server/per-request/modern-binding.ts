@@ -44,7 +44,7 @@ export function bindModern(product: object, revision: string): boolean {
 }
 
 /**
- * The 2026-07-28-era revisions a server can be served on here (bindModern gives it any of them); none for
+ * The modern revisions (2026-07-28 and later) a server can be served on here (bindModern gives it any of them); none for
  * a server that cannot (SDK v1): its requests get -32022, which lists these as the ones served.
  */
 export function modernRevisionsOf(product: object): readonly string[] {

@@ -6,6 +6,8 @@ import type { SessionTransport } from './session-transport.js';
 export interface Session extends ExpirableSession, ServedInstance<SessionTransport> {
   /** The initialization deadline, cleared when the session ends so that it holds nothing after. */
   initDeadline?: ReturnType<typeof setTimeout>;
+  /** Its end announced (onsessionclosed called, or being called): once per session. */
+  endAnnounced?: Promise<void>;
 }
 
 export interface SessionTableOptions {
@@ -14,6 +16,8 @@ export interface SessionTableOptions {
   /** A session whose client has not sent `notifications/initialized` this long after initialize closes (0 or Infinity: never). */
   initTimeoutMs: number;
   maxSessions: number;
+  /** The application's hook, called once per session that was added, when it ends (McpHttpHandlerOptions). */
+  onsessionclosed?: ((sessionId: string, server: Session['server']) => void | Promise<void>) | undefined;
   /** A session ended, however it did (the handler's idle memory release counts from then). */
   ended(session: Session): void;
 }
@@ -93,13 +97,25 @@ export class SessionTable {
     void closeInstance(session);
   }
 
-  /** The endpoint closes: every session with it. */
+  /** The endpoint closes: every session with it, and their onsessionclosed. */
   async closeAll(): Promise<void> {
     this.closing = true;
     this.sweeper?.stop();
     const all = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.all(all.map(closeInstance));
+    for (const session of all) this.leave(session);
+    // close() resolves once every session's cleanup (onsessionclosed) has run, failed ones included.
+    await Promise.all(all.map((session) => Promise.all([closeInstance(session), this.announceEnd(session).catch(() => {})])));
+  }
+
+  /**
+   * Calls onsessionclosed for a session that was added, once whichever way it ends; the promise settles
+   * when the hook has (DELETE awaits it: a failure there answers the DELETE 500).
+   */
+  announceEnd(session: Session): Promise<void> {
+    const id = session.transport.sessionId;
+    const hook = this.options.onsessionclosed;
+    if (session.endAnnounced === undefined && id !== undefined && hook) session.endAnnounced = Promise.resolve().then(() => hook(id, session.server));
+    return session.endAnnounced ?? Promise.resolve();
   }
 
   private leave(session: Session): void {
@@ -107,6 +123,7 @@ export class SessionTable {
     session.initDeadline = undefined;
     const id = session.transport.sessionId;
     if (id !== undefined && this.sessions.get(id) === session) this.sessions.delete(id);
+    this.announceEnd(session).catch(() => {});
     this.options.ended(session);
   }
 }
