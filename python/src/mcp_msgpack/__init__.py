@@ -1,0 +1,1 @@
+"""msgpack-v1 transports for the official MCP Python SDK."""
