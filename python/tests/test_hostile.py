@@ -153,3 +153,33 @@ def test_a_client_that_dies_mid_frame_leaves_the_server_exiting_cleanly():
     assert peer.receive() == {"jsonrpc": "2.0", "id": 0, "result": {}}
     peer.process.stdin.close()
     assert peer.process.wait(timeout=20) is not None
+
+
+def test_a_server_dying_mid_frame_fails_the_pending_request_at_once():
+    """SPEC 5.1: the stream ends inside a frame: truncated-frame, and the pending request fails, no hang."""
+    import anyio
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters
+    from wiretap import HERE
+
+    from mcp_msgpack import stdio_client
+
+    params = StdioServerParameters(command=PYTHON, args=[str(HERE / "servers" / "dying_server.py")])
+    seen: list[object] = []
+
+    async def run():
+        with anyio.fail_after(30):
+            async with stdio_client(params) as (read, write):
+
+                async def on_message(message):
+                    seen.append(message)
+
+                async with ClientSession(read, write, message_handler=on_message) as session:
+                    await session.initialize()
+                    with pytest.raises(Exception) as failed:
+                        await session.list_tools()
+                    return failed.value
+
+    failure = anyio.run(run)
+    assert "closed" in str(failure).lower() or "connection" in str(failure).lower(), failure
+    assert any(isinstance(m, WireError) and m.code == "truncated-frame" for m in seen), seen
