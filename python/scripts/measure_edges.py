@@ -91,6 +91,21 @@ def main() -> None:
             f"send {times['sj'] * 1e3:.3f} | {times['sf'] * 1e3:.3f} ({times['sf'] / times['sj']:.2f}x); "
             f"receive {times['rj'] * 1e3:.3f} | {times['rf'] * 1e3:.3f} ({times['rf'] / times['rj']:.2f}x)"
         )
+    # A tool that has the bytes (a file it read): base64 for the JSON line (what an SDK tool must do) against
+    # native_image's placeholder, resolved to bin when the frame is written.
+    from mcp_msgpack import native_image
+
+    def json_from_bytes():
+        block = {"type": "image", "mimeType": "image/png", "data": base64.b64encode(MEDIA).decode("ascii")}
+        return send_json(response({"content": [block]}))
+
+    def frame_from_bytes():
+        block = native_image(MEDIA, "image/png").model_dump(mode="json", by_alias=True, exclude_none=True)
+        return send_frame(response({"content": [block]}), True)
+
+    tj = min(best(json_from_bytes, 3) for _ in range(5))
+    tf = min(best(frame_from_bytes, 3) for _ in range(5))
+    print(f"media 5 MiB from bytes: base64 + JSON line {tj * 1e3:.2f} ms | native_image + frame {tf * 1e3:.2f} ms ({tf / tj:.2f}x)")
     text = base64.b64encode(MEDIA).decode()
     enc = min(best(lambda: base64.b64encode(MEDIA).decode("ascii"), 3) for _ in range(5)) / 5
     dec = min(best(lambda: base64.b64decode(text, validate=True), 3) for _ in range(5)) / 5

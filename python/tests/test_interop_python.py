@@ -37,7 +37,7 @@ async def session_calls(transport, native: bool, size: int = 300_000) -> dict:
 
 
 def check_calls(out: dict, size: int = 300_000) -> None:
-    assert out["tools"] == ["digest", "echo", "image", "records"]
+    assert out["tools"] == ["digest", "echo", "image", "image_bytes", "records"]
     assert out["echo"] == "héllo ✓ 😀"
     assert out["bytes"] == pattern(size)
     assert isinstance(out["base64"], str) and __import__("base64").b64decode(out["base64"]) == pattern(1000)
@@ -116,3 +116,23 @@ def test_digest_of_media_sent_by_the_client(tmp_path):
                 return (await session.call_tool("digest", {"data": data})).content[0].text
 
     assert anyio.run(run) == hashlib.sha256(pattern(5000)).hexdigest()
+
+
+@pytest.mark.parametrize("wire,native,sdk", [("auto", True, False), ("msgpack", False, False), ("json", False, False), ("auto", False, True)])
+def test_a_tool_returning_native_image_reaches_every_client(tmp_path, wire, native, sdk):
+    """native_image: bin to a native-bytes client, base64 made once when sent to any other, the SDK's included."""
+    params, prefix = tapped(tmp_path)
+    transport = sdk_stdio_client(params) if sdk else stdio_client(params, wire=wire, native_bytes=native)
+
+    async def run():
+        async with transport as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                plain = (await session.call_tool("image_bytes", {"size": 70_000})).content[0].data
+                as_bytes = (await call_tool_native(session, "image_bytes", {"size": 70_000})).content[0].data
+                return plain, as_bytes
+
+    plain, as_bytes = anyio.run(run)
+    assert __import__("base64").b64decode(plain) == pattern(70_000) and as_bytes == pattern(70_000)
+    bins = [value for kind, value in recorded(prefix + ".out") if kind == "frame" and has_bin(value)]
+    assert len(bins) == (2 if native else 0)

@@ -6,7 +6,7 @@
 
 from .client_stdio import stdio_client
 from .messages import from_session_message, to_session_message
-from .native_call import call_tool_native
+from .native_call import call_tool_native, native_audio, native_image
 from .server_stdio import stdio_server
 from .wire import ReceiveLimits, WireError
 
@@ -14,6 +14,8 @@ __all__ = [
     "ReceiveLimits",
     "WireError",
     "call_tool_native",
+    "native_audio",
+    "native_image",
     "from_session_message",
     "stdio_client",
     "stdio_server",

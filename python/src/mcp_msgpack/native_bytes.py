@@ -17,6 +17,7 @@ ENTRY = {"version": 1}
 # Where a request asks its transport to hand the result's media over as bytes (call_tool_native): a private
 # _meta member the transport removes before the message leaves the process.
 NATIVE_RESULT_META = "mcp-msgpack/native-result"
+PLACEHOLDER_PREFIX = "mcp-msgpack-bytes-"
 
 
 def announced_version(capabilities: object) -> int | None:
@@ -105,18 +106,36 @@ def media_slots(message: dict) -> Iterator[tuple[dict, str]]:
 
 
 def base64_to_bin(message: dict) -> int:
-    """On send, in force: every base64 media field becomes bin (in place). Returns how many. A field that is
-    not valid standard base64 is left as it is (the peer gets what the application wrote)."""
+    """On send, in force: every base64 media field becomes bin (in place), and every placeholder of
+    `native_image`/`native_audio`/`native_blob` its bytes. Returns how many. A field that is not valid
+    standard base64 is left as it is (the peer gets what the application wrote)."""
     count = 0
     for holder, key in list(media_slots(message)):
         value = holder.get(key)
         if isinstance(value, str) and value:
+            held = ASIDE.take(value)
+            if held is not None:
+                holder[key] = held
+                count += 1
+                continue
             try:
                 holder[key] = base64.b64decode(value, validate=True)
                 count += 1
             except (binascii.Error, ValueError):
                 pass
     return count
+
+
+def resolve_placeholders(message: dict) -> bool:
+    """Where native bytes are not in force: every placeholder becomes the base64 of its bytes (in place).
+    Returns whether there was one."""
+    found = False
+    for holder, key in list(media_slots(message)):
+        held = ASIDE.take(holder.get(key))
+        if held is not None:
+            holder[key] = base64.b64encode(held).decode("ascii")
+            found = True
+    return found
 
 
 class _Aside:
@@ -129,12 +148,15 @@ class _Aside:
 
     def hold(self, data: bytes) -> str:
         with self._lock:
-            placeholder = f"mcp-msgpack-bytes-{next(self._next)}"
+            placeholder = f"{PLACEHOLDER_PREFIX}{next(self._next)}"
             self._held[placeholder] = data
         return placeholder
 
+    def __bool__(self) -> bool:
+        return bool(self._held)
+
     def take(self, placeholder: object) -> bytes | None:
-        if not isinstance(placeholder, str) or not placeholder.startswith("mcp-msgpack-bytes-"):
+        if not isinstance(placeholder, str) or not placeholder.startswith(PLACEHOLDER_PREFIX):
             return None
         with self._lock:
             return self._held.pop(placeholder, None)

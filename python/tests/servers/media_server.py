@@ -36,6 +36,14 @@ def image(size: int) -> types.ImageContent:
 
 
 @server.tool()
+def image_bytes(size: int) -> types.ImageContent:
+    """The same image, handed over as bytes (mcp_msgpack.native_image): no base64 unless the client reads JSON."""
+    from mcp_msgpack import native_image
+
+    return native_image(pattern(size), "image/png")
+
+
+@server.tool()
 def digest(data: str) -> str:
     """The sha256 of base64 data (to check media a client sends)."""
     return hashlib.sha256(base64.b64decode(data)).hexdigest()
