@@ -36,13 +36,16 @@ def decode_counting_bins(data: bytes | bytearray | memoryview, limits: ReceiveLi
     if type(data) is not bytes:
         data = bytes(data)
     result = guard_payload(data, limits or DEFAULT_LIMITS)
+    return build(data, result.big_ints), result.bins
+
+
+def build(data: bytes, big_ints: bool) -> object:
+    """Builds a payload the guard accepted (`big_ints`: it holds ints beyond +-(2^53-1), to round)."""
     try:
         value = msgpack.unpackb(data, raw=False, strict_map_key=False, unicode_errors="replace")
     except Exception as exc:  # the guard has read the same bytes; this is a defect, reported as a refusal
         raise WireError("malformed-msgpack", "4.1.8", f"the MessagePack library refused it: {exc}") from exc
-    if result.big_ints:
-        value = _round_big_ints(value)
-    return value, result.bins
+    return _round_big_ints(value) if big_ints else value
 
 
 def _is_id(value: object) -> bool:

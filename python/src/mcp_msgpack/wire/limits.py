@@ -33,7 +33,7 @@ class ReceiveLimits:
     # CPython heap of the built value, at most heap_base + heap_per_byte * N. CPython objects are larger
     # (a 1-entry dict 184 bytes, an int outside -5..256 32, a short str 56-64) so that SPEC's budget alone
     # lets some shapes cost 25-40x their size here. See SPEC-NOTES.md.
-    heap_base: int = 4 * 1024 * 1024
+    heap_base: int = 3 * 1024 * 1024
     heap_per_byte: int = 12
 
     def __post_init__(self) -> None:
