@@ -1,0 +1,48 @@
+"""What a receiver accepts (SPEC 2 frame cap, 4.1.6 depth, 4.1.9 decode budget)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024
+# A frame on a mixed stream must stay under 0x09000000 bytes (SPEC 7.4 rule 4).
+MIXED_FRAME_LIMIT = 0x09000000
+
+
+@dataclass(frozen=True)
+class ReceiveLimits:
+    """A receiver's limits. The defaults are SPEC's; every receiver must accept payloads within them.
+
+    The decode budget for a payload of N bytes (SPEC 4.1.9):
+    containers (arrays, maps, bins) <= container_base + N // bytes_per_container;
+    distinct short keys, and distinct map shapes, each <= key_base + N // bytes_per_key;
+    words of built values <= word_base + N // bytes_per_word.
+    """
+
+    max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES
+    max_depth: int = 128
+    container_base: int = 65_536
+    bytes_per_container: int = 8
+    key_base: int = 8_192
+    bytes_per_key: int = 128
+    word_base: int = 262_144
+    bytes_per_word: int = 1
+    # bin is refused unless native bytes are in force for this message (SPEC 4.1.3, 8.3).
+    allow_bin: bool = False
+    # CPython's own bound (beyond SPEC 4.1.9, whose word sizes are a JavaScript engine's): the estimated
+    # CPython heap of the built value, at most heap_base + heap_per_byte * N. CPython objects are larger
+    # (a 1-entry dict 184 bytes, an int outside -5..256 32, a short str 56-64) so that SPEC's budget alone
+    # lets some shapes cost 25-40x their size here. See SPEC-NOTES.md.
+    heap_base: int = 3 * 1024 * 1024
+    heap_per_byte: int = 12
+
+    def __post_init__(self) -> None:
+        if self.max_depth < 64:
+            raise ValueError("max_depth must be at least 64 (SPEC 4.1.6: every receiver accepts depth 64)")
+        for name in ("bytes_per_container", "bytes_per_key", "bytes_per_word"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1")
+
+
+DEFAULT_LIMITS = ReceiveLimits()
+BIN_LIMITS = ReceiveLimits(allow_bin=True)
