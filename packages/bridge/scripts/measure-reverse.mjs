@@ -2,6 +2,7 @@
 // by round:
 //   node packages/bridge/scripts/measure-reverse.mjs [--rounds N] [--big-calls N] [--small-calls N] [--child media|official]
 //     [--bridge-runtime PATH]   (the runtime the bridge runs on, e.g. node_modules/bun/bin/bun.exe; default: this node)
+//     [--faults]                the bounds under faults instead (stalled child, unread GET stream, churn, SIGTERM)
 // The child is a stdio JSON server: the media server's CLI (default; it speaks JSON to a JSON client) or, with
 // --child official, @modelcontextprotocol/server-filesystem (which repeats the base64 in structuredContent).
 // Variants, each on its own session (so its own child), all reading the same 5 MiB image:
@@ -46,6 +47,12 @@ const CHILD = CHILDREN[CHILD_KIND];
 if (!CHILD) throw new Error(`--child must be one of ${Object.keys(CHILDREN).join(', ')}`);
 
 const dir = mkdtempSync(join(tmpdir(), 'measure-reverse-'));
+if (args.includes('--faults')) {
+  // The bounds under faults instead of the throughput table (scripts/lib/serve-faults.mjs).
+  const { measureFaults } = await import('./lib/serve-faults.mjs');
+  await measureFaults({ dir, bridgeBin: BRIDGE_BIN, runtime: BRIDGE_RUNTIME }).finally(() => rmSync(dir, { recursive: true, force: true }));
+  process.exit(0);
+}
 const imagePath = join(dir, 'big.png');
 writeFileSync(imagePath, randomBytes(BIG));
 writeFileSync(join(dir, 'small.txt'), 'hello\n');
