@@ -121,6 +121,8 @@ describe('--serve: who may start children, and how many', () => {
       assert.deepEqual(childrenOf(bridge.child.pid!), []);
       const alice = await ourClient(url, { token: 'alice-secret' });
       assert.match(await call(alice.client, 'pid'), /^\d+$/);
+      // The clients' tokens are the bridge's, not the child's.
+      assert.equal(await call(alice.client, 'env', { name: 'ALICE_TOKEN' }), 'undefined');
       // Alice's session, named by Bob: as if it did not exist.
       const stolen = await fetch(url, {
         method: 'POST',

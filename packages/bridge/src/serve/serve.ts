@@ -1,5 +1,5 @@
 import { listenBun, listenNode, type ConnectableServer } from 'mcp-msgpack-transport';
-import type { ServeArgs } from '../args.js';
+import { TOKENS_ENV, type ServeArgs } from '../args.js';
 import type { Log } from '../log.js';
 import { ChildProcesses } from './child-processes.js';
 import { ChildSession } from './child-session.js';
@@ -38,7 +38,7 @@ function malformedMediaLog(log: Log): () => void {
  */
 export async function serveStdioServer(args: ServeArgs, log: Log): Promise<RunningBridgeServer> {
   const context: ServeContext = {
-    command: { command: args.command, args: args.args },
+    command: { command: args.command, args: args.args, hiddenEnv: [TOKENS_ENV, ...args.tokens.map((token) => token.principal)] },
     log,
     children: new ChildProcesses(args.maxSessions, log),
     sessions: new SessionRegistry(),

@@ -6,6 +6,8 @@ import { oneLine, type Log } from '../log.js';
 export interface ChildCommand {
   command: string;
   args: string[];
+  /** Variables of the bridge's environment the child does not get (the clients' tokens). */
+  hiddenEnv?: readonly string[];
 }
 
 /**
@@ -15,7 +17,7 @@ export interface ChildCommand {
  */
 export async function startStdioChild(command: ChildCommand, log: Log, children: ChildProcesses, on: { message: (message: JSONRPCMessage) => void; exit: () => void }): Promise<StdioMsgpackClientTransport> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !command.hiddenEnv?.includes(name)) env[name] = value;
   // JSON lines only, no wire offer and no native bytes: the child is any stdio JSON server. This transport
   // rather than the SDK's for its line reader, whose cost stays linear in a line's length (the SDK's re-copies
   // and re-scans its whole buffer per chunk, which a 7 MiB line of base64 media makes expensive).
