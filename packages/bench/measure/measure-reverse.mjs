@@ -2,6 +2,7 @@
 // by round:
 //   node packages/bench/measure/measure-reverse.mjs [--rounds N] [--big-calls N] [--small-calls N] [--child media|official]
 //     [--bridge-runtime PATH]   (the runtime the bridge runs on, e.g. node_modules/bun/bin/bun.exe; default: this node)
+//     [--faults]                the bounds under faults instead (stalled child, unread GET stream, churn, SIGTERM)
 // The child is a stdio JSON server: the media server's CLI (default; it speaks JSON to a JSON client) or, with
 // --child official, @modelcontextprotocol/server-filesystem (which repeats the base64 in structuredContent).
 // Variants, each on its own session (so its own child), all reading the same 5 MiB image:
@@ -47,6 +48,12 @@ const CHILD = CHILDREN[CHILD_KIND];
 if (!CHILD) throw new Error(`--child must be one of ${Object.keys(CHILDREN).join(', ')}`);
 
 const folder = makeMeasureFolder('measure-reverse-');
+if (args.includes('--faults')) {
+  // The bounds under faults instead of the throughput table (lib/serve-faults.mjs).
+  const { measureFaults } = await import('./lib/serve-faults.mjs');
+  await measureFaults({ dir: folder.dir, bridgeBin: BRIDGE_BIN, runtime: BRIDGE_RUNTIME }).finally(folder.remove);
+  process.exit(0);
+}
 const imagePath = folder.imagePath;
 await withCleanups(async (cleanups) => {
   cleanups.push(folder.remove);

@@ -1,4 +1,5 @@
 import type { WireChoice } from 'mcp-msgpack-transport';
+import { availableParallelism, totalmem } from 'node:os';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
 
@@ -21,8 +22,40 @@ export interface ServeArgs {
   shared: boolean;
   /** Extra Host header values to accept (beyond loopback names), as the handler's allowedHosts. */
   allowedHosts: string[];
+  /** Origin header values a browser page may call from, beside the loopback origins (always checked). */
+  allowedOrigins: string[];
+  /** Bearer tokens a client must present (none: no check); the principal names whose token it is. */
+  tokens: { principal: string; token: string }[];
+  /** Most sessions (each a child unless --shared) open or starting at once; children never exceed it. */
+  maxSessions: number;
+  /** A session with nothing in flight and no stream open this long is ended, its child with it. */
+  idleTimeoutMs: number;
+  /** A client request the child has not answered after this long gets a JSON-RPC error (and the child a cancel). */
+  requestTimeoutMs: number;
+  /** A child that has not answered initialize after this long: a JSON-RPC error, and the child is ended. */
+  initTimeoutMs: number;
+  /** Bytes a session may have waiting for its child's stdin; past it a POST gets 503 and Retry-After. */
+  maxQueueBytes: number;
+  /** Notifications held for a session whose GET stream is closed or not being read; the rest are counted and dropped. */
+  maxHeldNotifications: number;
   command: string;
   args: string[];
+}
+
+/** The environment variable whose comma-separated tokens --serve requires when it is set. */
+export const TOKENS_ENV = 'MCP_MSGPACK_BRIDGE_TOKENS';
+export const DEFAULT_SERVE_REQUEST_TIMEOUT_MS = 50_000;
+export const DEFAULT_INIT_TIMEOUT_MS = 30_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_QUEUE_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_HELD_NOTIFICATIONS = 1000;
+
+/**
+ * Children are processes: 8 per core, and no more than one per 256 MiB of memory (a Node MCP server idles at
+ * 60-130 MiB of RSS), at least 4 and at most 256.
+ */
+export function defaultMaxSessions(cores = availableParallelism(), memoryBytes = totalmem()): number {
+  return Math.max(4, Math.min(256, cores * 8, Math.floor(memoryBytes / (256 * 1024 * 1024))));
 }
 
 export type BridgeArgs = RemoteArgs | ServeArgs | { mode: 'help' } | { mode: 'version' };
@@ -48,6 +81,14 @@ Serve (reverse):
   --port N                 port (default 0: a free one; the URL is printed on stdout)
   --shared                 one child for all sessions (default: one child per session)
   --allowed-host NAME      accept this Host header too (repeatable; needed when not on loopback)
+  --allowed-origin ORIGIN  accept this Origin header (repeatable; default: loopback origins only)
+  --token-env VAR          require Authorization: Bearer <the value of VAR> (repeatable, one client each;
+                           ${TOKENS_ENV}=a,b,... does the same and is read whenever it is set)
+  --max-sessions N         sessions (children, unless --shared) at once (default ${defaultMaxSessions()} on this machine)
+  --idle-timeout MS        end a session, and its child, idle this long (default ${DEFAULT_IDLE_TIMEOUT_MS})
+  --request-timeout MS     a call the child leaves unanswered gets a JSON-RPC error (serve default ${DEFAULT_SERVE_REQUEST_TIMEOUT_MS})
+  --init-timeout MS        a child that does not answer initialize in time is ended (default ${DEFAULT_INIT_TIMEOUT_MS})
+  --max-queue-bytes N      bytes a session may have waiting for its child (default ${DEFAULT_MAX_QUEUE_BYTES}); past it 503
 
   -h, --help               this text
   --version                print the version`;
@@ -56,6 +97,12 @@ Serve (reverse):
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BridgeArgs {
   const headers: Record<string, string> = {};
   const allowedHosts: string[] = [];
+  const allowedOrigins: string[] = [];
+  const tokenVars: string[] = [];
+  let maxSessions = defaultMaxSessions();
+  let idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
+  let initTimeoutMs = DEFAULT_INIT_TIMEOUT_MS;
+  let maxQueueBytes = DEFAULT_MAX_QUEUE_BYTES;
   let url: string | undefined;
   let serve = false;
   let host = '127.0.0.1';
@@ -137,6 +184,24 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       case '--allowed-host':
         allowedHosts.push(value());
         break;
+      case '--allowed-origin':
+        allowedOrigins.push(parseOrigin(value()));
+        break;
+      case '--token-env':
+        tokenVars.push(value());
+        break;
+      case '--max-sessions':
+        maxSessions = parsePositive(value(), arg, 'sessions');
+        break;
+      case '--idle-timeout':
+        idleTimeoutMs = parsePositive(value(), arg);
+        break;
+      case '--init-timeout':
+        initTimeoutMs = parsePositive(value(), arg);
+        break;
+      case '--max-queue-bytes':
+        maxQueueBytes = parsePositive(value(), arg, 'bytes');
+        break;
       default:
         if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
         if (url !== undefined) throw new Error(`one server URL only (got ${url} and ${arg})`);
@@ -147,7 +212,25 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   if (serve) {
     if (url !== undefined) throw new Error(`--serve takes no URL (got ${url}); the stdio server's command goes after --`);
     if (!command || command.length === 0) throw new Error('--serve needs the stdio server to run after --, e.g. --serve -- npx some-mcp-server');
-    return { mode: 'serve', host, port, shared, allowedHosts, command: command[0]!, args: command.slice(1) };
+    // --request-timeout is shared with the host-to-remote mode, whose default is longer.
+    const ownTimeout = argv.slice(0, argv.indexOf('--')).includes('--request-timeout');
+    return {
+      mode: 'serve',
+      host,
+      port,
+      shared,
+      allowedHosts,
+      allowedOrigins,
+      tokens: serveTokens(tokenVars, env),
+      maxSessions,
+      idleTimeoutMs,
+      requestTimeoutMs: ownTimeout ? requestTimeoutMs : DEFAULT_SERVE_REQUEST_TIMEOUT_MS,
+      initTimeoutMs,
+      maxQueueBytes,
+      maxHeldNotifications: DEFAULT_MAX_HELD_NOTIFICATIONS,
+      command: command[0]!,
+      args: command.slice(1),
+    };
   }
   if (command) throw new Error('a command after -- is only for --serve');
   if (url === undefined) throw new Error('no server URL given');
@@ -188,8 +271,34 @@ function parsePort(text: string, option: string): number {
   return port;
 }
 
-function parsePositive(text: string, option: string): number {
+function parsePositive(text: string, option: string, unit = 'milliseconds'): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n <= 0) throw new Error(`${option} ${text}: expected a positive number of milliseconds`);
+  if (!/^\d+$/.test(text) || n <= 0) throw new Error(`${option} ${text}: expected a positive number of ${unit}`);
   return n;
+}
+
+/** `scheme://host[:port]`, as browsers send it. */
+function parseOrigin(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (!url || url.origin !== text) throw new Error(`--allowed-origin ${text}: expected an origin such as https://app.example.com (scheme, host, optional port)`);
+  return text;
+}
+
+/** The tokens of every --token-env variable (its name the principal) and of MCP_MSGPACK_BRIDGE_TOKENS when set. */
+function serveTokens(vars: readonly string[], env: NodeJS.ProcessEnv): { principal: string; token: string }[] {
+  const tokens = vars.map((name) => {
+    const token = env[name]?.trim();
+    if (!token) throw new Error(`--token-env ${name}: the environment variable ${name} is not set`);
+    return { principal: name, token };
+  });
+  const list = env[TOKENS_ENV];
+  if (list !== undefined) {
+    const listed = list.split(',').map((token) => token.trim());
+    if (listed.some((token) => token === '')) throw new Error(`${TOKENS_ENV}: an empty token (expected tokens separated by commas)`);
+    for (const [i, token] of listed.entries()) tokens.push({ principal: `${TOKENS_ENV}[${i}]`, token });
+  }
+  return tokens;
 }

@@ -2,10 +2,12 @@
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { isLoopbackAddress } from 'mcp-msgpack-transport';
 import { parseArgs, USAGE, type BridgeArgs, type RemoteArgs, type ServeArgs } from './args.js';
 import { oneLine, stderrLog as log } from './log.js';
 import { LoopbackOAuthProvider } from './remote/oauth.js';
 import { HostToRemote } from './remote/relay.js';
+import { watchParent } from './serve/parent-watch.js';
 import { serveStdioServer } from './serve/serve.js';
 
 async function main(): Promise<void> {
@@ -50,12 +52,27 @@ async function serve(args: ServeArgs): Promise<void> {
     log(`cannot listen on ${args.host}:${args.port}: ${oneLine(error)}`);
     process.exit(1);
   });
-  const stop = () => void running.close().finally(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // Every child is in a process group of its own (so that ending it ends what it started): no terminal
+  // signal reaches them, the bridge ends them itself, whichever way it goes.
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${why}: ending every stdio server`);
+    void running.close().finally(() => process.exit(0));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGHUP', () => stop('SIGHUP'));
+  process.on('exit', () => running.killChildrenNow());
+  watchParent(() => stop('the process that started the bridge has exited'));
   // The URL on stdout (one line) so scripts and tests can find the port when 0 was asked for.
   process.stdout.write(`${running.url.href}\n`);
-  log(`serving ${[args.command, ...args.args].join(' ')} on ${running.url.href} (Streamable HTTP, MessagePack or JSON; ${args.shared ? 'one shared child' : 'one child per session'})`);
+  const auth = args.tokens.length > 0 ? `bearer token required (${args.tokens.length} accepted)` : 'no token asked for';
+  log(
+    `serving ${[args.command, ...args.args].join(' ')} on ${running.url.href} (Streamable HTTP, MessagePack or JSON; ${args.shared ? 'one shared child' : 'one child per session'}; at most ${args.maxSessions} sessions; ${auth})`,
+  );
+  if (args.tokens.length === 0 && !isLoopbackAddress(args.host)) log(`warning: listening on ${args.host} with no token: anyone who reaches it can start stdio servers (--token-env)`);
 }
 
 main().catch((error: unknown) => {

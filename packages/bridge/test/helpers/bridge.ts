@@ -35,8 +35,8 @@ export interface RunningBridge {
 }
 
 /** The bridge as a bare process (for exits and the reverse mode's URL on stdout). */
-export function runBridge(args: string[]): RunningBridge {
-  const child = spawn(process.execPath, [BRIDGE_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+export function runBridge(args: string[], env?: NodeJS.ProcessEnv): RunningBridge {
+  const child = spawn(process.execPath, [BRIDGE_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...(env ? { env } : {}) });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,0 +1,115 @@
+import type { JSONRPCMessage } from 'mcp-msgpack-transport';
+import type { Log } from '../log.js';
+
+/** Unread bytes a GET stream may hold at the bridge before the child's notifications wait instead. */
+const STREAM_HIGH_WATER_BYTES = 1024 * 1024;
+/** Held notifications sent per read of the GET stream, so a flush cannot outrun its reader. */
+const FLUSH_BATCH = 32;
+/** Bytes of held notifications (JSON text length) a session keeps at most. */
+const MAX_HELD_BYTES = 8 * 1024 * 1024;
+
+interface StandaloneStream {
+  readonly backedUp: boolean;
+}
+
+/**
+ * Where a session's notifications that belong to no request go: its client's GET stream. Without a GET
+ * stream open, or with one its client does not read, they are held here, up to a count and a size; beyond
+ * that they are dropped and counted, and the count is said on stderr (when it starts and when the client
+ * reads again). Requests of the child are never held or dropped: they go on to the transport.
+ */
+export class StandaloneOutbox {
+  private readonly held: JSONRPCMessage[] = [];
+  private heldBytes = 0;
+  private stream: StandaloneStream | undefined;
+  private dropped = 0;
+  /** Notifications dropped over the session's life. */
+  droppedTotal = 0;
+
+  constructor(
+    private readonly send: (message: JSONRPCMessage) => void,
+    private readonly maxHeld: number,
+    private readonly log: Log,
+    private readonly name: () => string,
+  ) {}
+
+  deliver(message: JSONRPCMessage): void {
+    if (this.stream && !this.stream.backedUp && this.held.length === 0) return this.send(message);
+    const size = this.held.length < this.maxHeld && this.heldBytes < MAX_HELD_BYTES ? JSON.stringify(message).length : Infinity;
+    if (this.heldBytes + size <= MAX_HELD_BYTES) {
+      this.held.push(message);
+      this.heldBytes += size;
+      return;
+    }
+    this.droppedTotal++;
+    if (this.dropped++ === 0) {
+      const why = this.stream ? 'its client is not reading its GET stream' : 'its client has no GET stream open';
+      this.log(`${this.name()}: ${why}; the server's notifications past ${this.held.length} held are dropped (counted)`);
+    }
+  }
+
+  opened(stream: StandaloneStream): void {
+    this.stream = stream;
+    this.flush();
+  }
+
+  closed(stream: StandaloneStream): void {
+    if (this.stream === stream) this.stream = undefined;
+  }
+
+  /** The GET stream has room: a batch of what is held goes out. */
+  flush(): void {
+    for (let sent = 0; sent < FLUSH_BATCH && this.stream && !this.stream.backedUp && this.held.length > 0; sent++) {
+      const message = this.held.shift()!;
+      this.heldBytes -= JSON.stringify(message).length;
+      this.send(message);
+    }
+    if (this.held.length === 0 && this.dropped > 0) {
+      this.log(`${this.name()}: ${this.dropped} notifications of the server were dropped while its client did not read them`);
+      this.dropped = 0;
+    }
+  }
+}
+
+/**
+ * The GET stream's body, read ahead up to a high-water mark: while its client reads, the outbox sends; once
+ * a megabyte waits unread, the outbox holds (and then drops) instead of letting the stream grow.
+ */
+export function watchStandalone(response: Response, outbox: StandaloneOutbox): Response {
+  const source = response.body;
+  if (!source || response.status !== 200) return response;
+  const reader = source.getReader();
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const stream: StandaloneStream = {
+    get backedUp() {
+      return controller === undefined || (controller.desiredSize ?? 0) <= 0;
+    },
+  };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+      },
+      async pull(c) {
+        outbox.flush();
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            outbox.closed(stream);
+            c.close();
+          } else c.enqueue(value);
+        } catch (error) {
+          outbox.closed(stream);
+          c.error(error);
+        }
+      },
+      cancel(reason) {
+        outbox.closed(stream);
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: STREAM_HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength },
+  );
+  outbox.opened(stream);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
