@@ -14,7 +14,7 @@ import { StreamWriter } from './stream-writer.js';
 import type { WireSelection } from '../wire-choice/wire-selection.js';
 import type { WirePlan } from '../wire-choice/wire-plan.js';
 import { ClientWireUpgrade, ServerWireUpgrade, type SwitchedStream } from './wire-upgrade.js';
-import { bytesOverLimit, JsonLineLimitError, lineLimitText } from '../stdio/json-line-limit.js';
+import { JsonLineLimitError, lineLimitText, measuredLine } from '../stdio/json-line-limit.js';
 
 /** The limits on what a stdio transport reads (ReceiveLimits: `maxMessageBytes` is a frame's payload or a JSON line), and its encoding policy. */
 export interface StreamWireOptions extends ReceiveLimits {
@@ -138,7 +138,7 @@ export class StreamConnection {
   }
 
   /** Encodes on the wire in force when the message's turn comes, which is its place in the byte stream. */
-  private encode(message: JSONRPCMessage): Uint8Array[] | string {
+  private encode(message: JSONRPCMessage): Uint8Array[] | Uint8Array | string {
     if (this.pickWire) return this.encodeMixed(message, this.pickWire(message));
     if (this.wire === 'msgpack') return this.codecs.msgpack.encodeFramePieces(message);
     if (this.offering?.open) return this.jsonLine(this.offering.outgoing(message));
@@ -167,11 +167,12 @@ export class StreamConnection {
   }
 
   /** A message as a JSON line, or what `lineTooLong` sends instead when the line is over the peer's limit. */
-  private jsonLine(message: JSONRPCMessage): string {
+  private jsonLine(message: JSONRPCMessage): string | Uint8Array {
     const line = this.codecs.json.encodeLine(message);
-    const bytes = this.maxJsonLineBytes === undefined ? undefined : bytesOverLimit(line, this.maxJsonLineBytes);
-    if (bytes === undefined) return line;
-    const text = lineLimitText(bytes, this.maxJsonLineBytes!);
+    if (this.maxJsonLineBytes === undefined) return line;
+    const measured = measuredLine(line, this.maxJsonLineBytes);
+    if (typeof measured !== 'number') return measured;
+    const text = lineLimitText(measured, this.maxJsonLineBytes);
     const instead = this.events.lineTooLong?.(message, text);
     if (!instead) throw new JsonLineLimitError(`a message was not sent: ${text}`);
     return this.codecs.json.encodeLine(instead);

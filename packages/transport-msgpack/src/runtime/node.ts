@@ -38,6 +38,7 @@ export const nodeRuntime: Runtime = {
   streamHeadersWaitForFirstChunk: false,
   writersGiveBackLentBytes: true,
   adapterWritesReplyText: true,
+  measuresLinesByEncoding: true,
   // V8: the single pass loses to guard + msgpackr on many short strings and at 1 MB, and a native
   // latin1Slice call costs more than building a short string char by char (same command and README section).
   decodePath: 'guard-then-msgpackr',

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage, RequestId } from '../mcp/types.js';
 import { INTERNAL_ERROR } from '../jsonrpc/error-codes.js';
+import { runtime } from '../runtime/current.js';
 
 const MiB = 1024 * 1024;
 
@@ -21,12 +22,21 @@ export class JsonLineLimitError extends Error {
   override readonly name = 'JsonLineLimitError';
 }
 
-/** The UTF-8 length of `line` when it is over `maxBytes`; undefined when it fits (measured only near the limit). */
-export function bytesOverLimit(line: string, maxBytes: number): number | undefined {
+/**
+ * A line checked against `maxBytes`: the line to write when it fits (the string itself, or where the runtime
+ * counts by encoding, its UTF-8 bytes made here once instead of by the stream), or its byte count when it
+ * does not.
+ */
+export function measuredLine(line: string, maxBytes: number): string | Uint8Array | number {
   // UTF-8 takes 1 to 3 bytes per UTF-16 unit: only a line between the two bounds needs counting.
-  if (line.length * 3 <= maxBytes) return undefined;
-  const bytes = line.length > maxBytes ? line.length : Buffer.byteLength(line, 'utf8');
-  return bytes > maxBytes ? bytes : undefined;
+  if (line.length * 3 <= maxBytes) return line;
+  if (line.length > maxBytes) return line.length;
+  if (!runtime.measuresLinesByEncoding) {
+    const count = Buffer.byteLength(line, 'utf8');
+    return count > maxBytes ? count : line;
+  }
+  const bytes = Buffer.from(line, 'utf8');
+  return bytes.length > maxBytes ? bytes.length : bytes;
 }
 
 export function formatMiB(bytes: number): string {
