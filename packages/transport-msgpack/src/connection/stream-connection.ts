@@ -14,7 +14,7 @@ import { StreamWriter } from './stream-writer.js';
 import type { WireSelection } from '../wire-choice/wire-selection.js';
 import type { WirePlan } from '../wire-choice/wire-plan.js';
 import { ClientWireUpgrade, ServerWireUpgrade, type SwitchedStream } from './wire-upgrade.js';
-import { JsonLineLimitError, lineLimitText, measuredLine } from '../stdio/json-line-limit.js';
+import { JsonLineLimitError, lineLimitText, measuredLine } from './json-line-limit.js';
 
 /** The limits on what a stdio transport reads (ReceiveLimits: `maxMessageBytes` is a frame's payload or a JSON line), and its encoding policy. */
 export interface StreamWireOptions extends ReceiveLimits {

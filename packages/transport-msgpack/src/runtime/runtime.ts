@@ -52,7 +52,7 @@ export interface Runtime {
    */
   readonly adapterWritesReplyText: boolean;
   /**
-   * A long JSON line checked against a stdio peer's line limit (stdio/json-line-limit.ts) is measured by
+   * A long JSON line checked against a stdio peer's line limit (connection/json-line-limit.ts) is measured by
    * encoding it to UTF-8 and writing those bytes, rather than by Buffer.byteLength and writing the string:
    * where writing a string encodes it anyway, so the count costs nothing more (Node: byteLength takes 4.6 ms
    * for 7 MB, the encoding is paid by the write either way); Bun's byteLength is cheap (1.5 ms) and its

@@ -2,9 +2,10 @@ import type { Dispatcher } from 'undici';
 
 /**
  * Connection errors that can end a request undici had queued on a kept-alive connection before writing it:
- * the server (or a proxy reloading) closed or reset the idle connection as the request was about to go.
+ * the server (or a proxy reloading) closed or reset the idle connection as the request was about to go. Not
+ * UND_ERR_CLOSED: that is the agent closed on purpose (the transport's close()).
  */
-const LOST_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const LOST_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
 /**
  * An undici interceptor that sends a request again, once, when its connection failed before undici began to

@@ -7,7 +7,9 @@ import { StreamConnection, type StreamWireOptions } from '../connection/stream-c
 import type { WireChoice } from '../wire-choice/wire-selection.js';
 import { planWire } from '../wire-choice/wire-plan.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
-import { DEFAULT_MAX_JSON_LINE_BYTES, JsonLineLimitError, oversizeAnswer } from './json-line-limit.js';
+import { DEFAULT_MAX_JSON_LINE_BYTES, JsonLineLimitError, oversizeAnswer } from '../connection/json-line-limit.js';
+
+export { JsonLineLimitError, STOCK_STDIO_LINE_CAP, DEFAULT_MAX_JSON_LINE_BYTES } from '../connection/json-line-limit.js';
 
 export interface StdioMsgpackServerOptions extends StreamWireOptions {
   /**
