@@ -1,7 +1,8 @@
 import type { WireChoice } from 'mcp-msgpack-transport';
 import { availableParallelism, totalmem } from 'node:os';
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
+/** Below the 60 s a stock SDK host waits for a request, so the host sees the bridge's error and not its own "Request timed out". */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 55_000;
 
 export interface RemoteArgs {
   mode: 'remote';
@@ -135,17 +136,17 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         break;
       case '--header': {
         const [name, text] = splitHeader(value());
-        headers[name] = expand(text, env);
+        headers[name] = checkHeaderValue(`--header ${name}`, expand(text, env));
         break;
       }
       case '--bearer':
-        headers['Authorization'] = `Bearer ${value()}`;
+        headers['Authorization'] = checkHeaderValue('--bearer', `Bearer ${value()}`);
         break;
       case '--bearer-env': {
         const name = value();
         const token = env[name];
         if (!token) throw new Error(`--bearer-env ${name}: the environment variable ${name} is not set`);
-        headers['Authorization'] = `Bearer ${token}`;
+        headers['Authorization'] = checkHeaderValue(`--bearer-env ${name}`, `Bearer ${token}`);
         break;
       }
       case '--oauth':
@@ -253,7 +254,28 @@ function splitHeader(text: string): [string, string] {
   const colon = text.indexOf(':');
   const name = colon > 0 ? text.slice(0, colon).trim() : '';
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new Error(`--header ${JSON.stringify(text)}: expected 'Name: value'`);
+  if (OWN_HEADERS.has(name.toLowerCase())) {
+    throw new Error(`--header ${JSON.stringify(text)}: the bridge sets ${name} itself (it follows the wire: MessagePack or JSON), so it cannot be given`);
+  }
   return [name, text.slice(colon + 1).trim()];
+}
+
+/** Headers the transport derives for each request: a value given here would be overridden without a word. */
+const OWN_HEADERS = new Set(['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'content-length']);
+
+/**
+ * A header value HTTP can carry (RFC 9110: visible Latin-1 text, spaces and tabs inside): checked at start,
+ * after ${VAR} expansion, so a bad value names --header rather than failing the first request.
+ */
+function checkHeaderValue(option: string, value: string): string {
+  const bad = /[^\t\x20-\x7e\x80-\xff]/.exec(value);
+  if (bad) {
+    const point = bad[0].codePointAt(0)!;
+    const code = `U+${point.toString(16).toUpperCase().padStart(4, '0')}`;
+    const what = bad[0] === '\n' || bad[0] === '\r' ? 'a line break' : point > 0xff ? `${code}, not a Latin-1 character` : `the control character ${code}`;
+    throw new Error(`${option}: the value holds ${what}, which an HTTP header cannot carry`);
+  }
+  return value;
 }
 
 /** ${VAR} from the environment: desktop configs cannot always quote a secret into args, but can set env. */

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { isLoopbackAddress } from 'mcp-msgpack-transport';
+import { PassThrough } from 'node:stream';
+import { isLoopbackAddress, StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { parseArgs, USAGE, type BridgeArgs, type RemoteArgs, type ServeArgs } from './args.js';
 import { oneLine, stderrLog as log } from './log.js';
 import { LoopbackOAuthProvider } from './remote/oauth.js';
@@ -29,7 +29,13 @@ async function main(): Promise<void> {
 
 async function relay(args: RemoteArgs): Promise<void> {
   const oauth = args.oauth ? await LoopbackOAuthProvider.start(args.oauth.port, log, args.oauth.openBrowser) : undefined;
-  const bridge = new HostToRemote(new StdioServerTransport(process.stdin, process.stdout), {
+  // The host reads its stdio with an SDK's transport, which drops the connection on a line over 10 MiB: the
+  // host transport replaces such an answer with one saying why (maxJsonLineBytes' default). Its input ends
+  // only once what the host asked before closing stdin is answered.
+  const hostInput = new PassThrough();
+  process.stdin.pipe(hostInput, { end: false });
+  const host = new StdioMsgpackServerTransport(hostInput, process.stdout, { wire: 'json', nativeBytes: false });
+  const bridge = new HostToRemote(host, {
     url: args.url,
     headers: args.headers,
     wire: args.wire,
@@ -44,7 +50,16 @@ async function relay(args: RemoteArgs): Promise<void> {
       process.stdout.write('', () => process.exit(code));
     },
   });
-  await bridge.start();
+  const started = bridge.start();
+  // Once the transport has read the last lines (after start; its delivery runs in microtasks, done before
+  // setImmediate), wait for their answers, then let it see the end.
+  process.stdin.once('end', () => {
+    void started
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() => bridge.answered())
+      .finally(() => hostInput.end());
+  });
+  await started;
 }
 
 async function serve(args: ServeArgs): Promise<void> {

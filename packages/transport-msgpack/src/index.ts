@@ -16,6 +16,9 @@ export {
   getDefaultEnvironment,
   DEFAULT_INHERITED_ENV_VARS,
   type StreamWireOptions,
+  JsonLineLimitError,
+  STOCK_STDIO_LINE_CAP,
+  DEFAULT_MAX_JSON_LINE_BYTES,
 } from './stdio.js';
 
 // The endpoint with an entry per runtime's server (`handle`, `handleNode`, `handleBun`), and the helpers that

@@ -1,4 +1,4 @@
-import { StreamableHTTPError, type JSONRPCMessage, type Transport } from 'mcp-msgpack-transport';
+import { JsonLineLimitError, StreamableHTTPError, type JSONRPCMessage, type Transport } from 'mcp-msgpack-transport';
 import { withoutNativeBytes } from '../native-offer.js';
 import { errorAnswer, isNotification, isRequest, isResponse, type RequestId } from '../jsonrpc.js';
 import { oneLine, type Log } from '../log.js';
@@ -45,6 +45,8 @@ export class HostToRemote {
   /** The browser authorization under way (one for every request that ran into it). */
   private authorizing: Promise<void> | undefined;
   private closing = false;
+  /** Waiting in answered(). */
+  private readonly whenAnswered: Array<() => void> = [];
   /**
    * The forward of the host's `notifications/initialized`, while it is in flight. The host sends its next
    * request right after it, and each forward is its own POST: without waiting, the request can reach the
@@ -62,7 +64,7 @@ export class HostToRemote {
   async start(): Promise<void> {
     this.host.onmessage = (message) => void this.fromHost(message);
     this.host.onclose = () => void this.close(0);
-    this.host.onerror = (error) => this.options.log(`bad message from the host: ${oneLine(error)}`);
+    this.host.onerror = (error) => this.options.log(error instanceof JsonLineLimitError ? `an answer to the host was replaced: ${oneLine(error)}` : `bad message from the host: ${oneLine(error)}`);
     await this.remote.start();
     await this.host.start();
   }
@@ -72,6 +74,7 @@ export class HostToRemote {
     this.closing = true;
     for (const entry of this.pending.values()) clearTimeout(entry.timer);
     this.pending.clear();
+    for (const resolve of this.whenAnswered.splice(0)) resolve();
     await this.remote.close();
     await this.host.close().catch(() => {});
     this.options.exit(code);
@@ -90,7 +93,7 @@ export class HostToRemote {
         this.initializeParams = message.params;
         this.initializeId = message.id;
       }
-      const timer = setTimeout(() => this.answerWithError(message.id, `no answer from the server within ${this.options.requestTimeoutMs} ms`), this.options.requestTimeoutMs);
+      const timer = setTimeout(() => this.answerWithError(message.id, `no answer from the server within ${this.options.requestTimeoutMs} ms (--request-timeout)`), this.options.requestTimeoutMs);
       timer.unref?.();
       this.pending.set(message.id, { request: message, timer, retried: false });
     } else if (isNotification(message) && message.method === 'notifications/cancelled') {
@@ -100,7 +103,7 @@ export class HostToRemote {
     // Held (in the order they came) until the server has the notification; the timer above already runs.
     if (this.initializedInFlight) await this.initializedInFlight.catch(() => {});
     if (isNotification(message) && message.method === 'notifications/initialized') {
-      const forwarding = this.forward(message);
+      const forwarding = this.forwardInitialized(message);
       this.initializedInFlight = forwarding;
       await forwarding.finally(() => {
         if (this.initializedInFlight === forwarding) this.initializedInFlight = undefined;
@@ -110,8 +113,37 @@ export class HostToRemote {
     await this.forward(message);
   }
 
+  /**
+   * The host's `notifications/initialized`, which holds every later host message until the server has it:
+   * each attempt gets a deadline, a failed one is tried again a bounded number of times, and then the held
+   * messages go on anyway (one stderr line), so one stalled POST cannot stall the host for good.
+   */
+  private async forwardInitialized(message: JSONRPCMessage): Promise<void> {
+    const { attempts, attemptMs } = initializedRetry(this.options.requestTimeoutMs);
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts && !this.closing; attempt++) {
+      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 250 * (attempt - 1)));
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(new Error(`no 202 within ${attemptMs} ms`)), attemptMs);
+      try {
+        if (this.recovering) await this.recovering.catch(() => {});
+        await this.remote.send(message, { requestSignal: deadline.signal });
+        return;
+      } catch (error) {
+        lastError = deadline.signal.aborted ? deadline.signal.reason : error;
+        // An expired session: the recovery sends its own notifications/initialized on the new one.
+        if (isSessionGone(error) && this.remote.hadSession) return void (await this.recover(this.remote).catch(() => {}));
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    if (!this.closing) {
+      this.options.log(`the server did not take notifications/initialized after ${attempts} attempts (${oneLine(lastError)}); sending the host's next messages anyway`);
+    }
+  }
+
   /** Sends one host message on the current remote session, after any recovery under way. */
-  private async forward(message: JSONRPCMessage): Promise<void> {
+  private async forward(message: JSONRPCMessage, resent = false): Promise<void> {
     if (this.recovering) await this.recovering.catch(() => {});
     if (this.closing) return;
     const remote = this.remote;
@@ -122,11 +154,11 @@ export class HostToRemote {
         onRequestStreamEnd: id === undefined ? undefined : () => setImmediate(() => this.answerWithError(id, 'the server ended its reply stream without an answer', remote)),
       });
     } catch (error) {
-      await this.sendFailed(message, error, remote);
+      await this.sendFailed(message, error, remote, resent);
     }
   }
 
-  private async sendFailed(message: JSONRPCMessage, error: unknown, remote: RemoteSession): Promise<void> {
+  private async sendFailed(message: JSONRPCMessage, error: unknown, remote: RemoteSession, resent: boolean): Promise<void> {
     if (this.closing) return;
     if (isSessionGone(error) && remote.hadSession) {
       const entry = isRequest(message) ? this.pending.get(message.id) : undefined;
@@ -135,6 +167,11 @@ export class HostToRemote {
         // The server answered 404 before reading the request, so it never ran: sending it once more runs it once.
         entry.retried = true;
         await this.forward(message);
+        return;
+      }
+      if (this.remote !== remote && belongsToNewSession(message) && !resent) {
+        // The same for a host notification (a 404 means the server never took it), once.
+        await this.forward(message, true);
         return;
       }
     }
@@ -150,6 +187,13 @@ export class HostToRemote {
           error = failure;
         }
       }
+    }
+    if (isRequest(message) && this.initializeParams === undefined && isRefusedBeforeInitialize(error, message)) {
+      // The server is there and said why; the host skipped the handshake, so say that rather than repeat the server.
+      const text = `the host sent ${message.method} before initialize, and the server refused it (${oneLine(error)}): a 2025-era MCP session starts with an initialize request`;
+      this.answerWithError(message.id, text);
+      this.options.log(text);
+      return;
     }
     if (!this.reached && isRequest(message)) {
       // Nothing ever worked: a wrong URL, a refused token or no server. Say so once and stop.
@@ -227,12 +271,22 @@ export class HostToRemote {
     throw lastError;
   }
 
+  /**
+   * Resolves once every host request read so far has its answer (each has its timer, so this is bounded by
+   * `requestTimeoutMs`): what the host asked just before closing its input still gets answered.
+   */
+  answered(): Promise<void> {
+    if (this.pending.size === 0 || this.closing) return Promise.resolve();
+    return new Promise((resolve) => this.whenAnswered.push(resolve));
+  }
+
   /** Ends the wait for an answer; the entry, if the request was still awaited. */
   private settle(id: RequestId): Pending | undefined {
     const entry = this.pending.get(id);
     if (!entry) return undefined;
     clearTimeout(entry.timer);
     this.pending.delete(id);
+    if (this.pending.size === 0) for (const resolve of this.whenAnswered.splice(0)) resolve();
     return entry;
   }
 
@@ -259,6 +313,29 @@ function withoutOurCapability(message: JSONRPCMessage): JSONRPCMessage {
 /** The SDK's UnauthorizedError: the provider sent the user to the browser, and the request waits for the code. */
 function isAuthorizationNeeded(error: unknown): boolean {
   return error instanceof Error && error.name === 'UnauthorizedError';
+}
+
+/**
+ * The deadline of one attempt at forwarding `notifications/initialized`, and how many attempts: a quarter of
+ * the request timeout, at most 5 s, three times, so the held messages go on well within the host's own wait.
+ */
+function initializedRetry(requestTimeoutMs: number): { attempts: number; attemptMs: number } {
+  return { attempts: 3, attemptMs: Math.min(5000, Math.max(100, Math.floor(requestTimeoutMs / 4))) };
+}
+
+/**
+ * A host notification that means as much on a new session as on the expired one. Not `initialized` (the
+ * recovery sends its own), and not a cancellation (its request ran, if at all, on the old session).
+ */
+function belongsToNewSession(message: JSONRPCMessage): boolean {
+  return isNotification(message) && message.method !== 'notifications/initialized' && message.method !== 'notifications/cancelled';
+}
+
+/** A 2025-era request (no 2026-07-28 envelope) the server refused with 400 before any initialize. */
+function isRefusedBeforeInitialize(error: unknown, message: JSONRPCMessage & { method: string; params?: Record<string, unknown> }): boolean {
+  if (message.method === 'initialize' || !(error instanceof StreamableHTTPError) || error.status !== 400) return false;
+  const meta = message.params?._meta as Record<string, unknown> | undefined;
+  return !Object.keys(meta ?? {}).some((key) => key.endsWith('protocolVersion'));
 }
 
 /** 404 on a request that carried a session id: the server no longer knows the session. */

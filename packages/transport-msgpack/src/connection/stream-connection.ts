@@ -14,6 +14,7 @@ import { StreamWriter } from './stream-writer.js';
 import type { WireSelection } from '../wire-choice/wire-selection.js';
 import type { WirePlan } from '../wire-choice/wire-plan.js';
 import { ClientWireUpgrade, ServerWireUpgrade, type SwitchedStream } from './wire-upgrade.js';
+import { JsonLineLimitError, lineLimitText, measuredLine } from './json-line-limit.js';
 
 /** The limits on what a stdio transport reads (ReceiveLimits: `maxMessageBytes` is a frame's payload or a JSON line), and its encoding policy. */
 export interface StreamWireOptions extends ReceiveLimits {
@@ -35,6 +36,11 @@ export interface StreamConnectionEvents {
   wireChosen?(wire: WireKind): void;
   /** The wire upgrade (SPEC.md 7.1) settled the wire; handed on in order, before the answer that settled it. */
   wireSelected?(selection: WireSelection): void;
+  /**
+   * A JSON line over `maxJsonLineBytes`: what to send instead (an answer saying why, made with `text`), or
+   * undefined to send nothing (the send then fails with a JsonLineLimitError).
+   */
+  lineTooLong?(message: JSONRPCMessage, text: string): JSONRPCMessage | undefined;
 }
 
 export interface StreamConnectionOptions extends StreamWireOptions {
@@ -45,6 +51,8 @@ export interface StreamConnectionOptions extends StreamWireOptions {
    * before the application sees them. 'ignore': offers are only taken off.
    */
   upgrade?: WirePlan['upgrade'];
+  /** The longest JSON line the peer reads (undefined: no limit); longer ones go to `events.lineTooLong`. */
+  maxJsonLineBytes?: number;
 }
 
 /**
@@ -76,6 +84,7 @@ export class StreamConnection {
   /** After a switch to a mixed stream: the encoding of each message sent. */
   private pickWire: ((message: unknown) => WireKind) | undefined;
   private readonly encoding: EncodingPolicy;
+  private readonly maxJsonLineBytes: number | undefined;
 
   constructor(
     private readonly input: Readable,
@@ -87,6 +96,7 @@ export class StreamConnection {
     const limits = resolveReceiveLimits(options);
     this.maxMessageBytes = limits.maxMessageBytes;
     this.encoding = options.encoding ?? 'cheapest-cpu';
+    this.maxJsonLineBytes = options.maxJsonLineBytes;
     this.codecs = createWireCodecs({ maxDepth: limits.maxDepth, decodeBudget: limits.decodeBudget, adapter: options.adapter });
     this.writer = new StreamWriter(output);
     this.wireKnown = new Promise((resolve) => (this.resolveWire = resolve));
@@ -128,13 +138,13 @@ export class StreamConnection {
   }
 
   /** Encodes on the wire in force when the message's turn comes, which is its place in the byte stream. */
-  private encode(message: JSONRPCMessage): Uint8Array[] | string {
+  private encode(message: JSONRPCMessage): Uint8Array[] | Uint8Array | string {
     if (this.pickWire) return this.encodeMixed(message, this.pickWire(message));
     if (this.wire === 'msgpack') return this.codecs.msgpack.encodeFramePieces(message);
-    if (this.offering?.open) return this.codecs.json.encodeLine(this.offering.outgoing(message));
-    if (!this.accepting) return this.codecs.json.encodeLine(message);
+    if (this.offering?.open) return this.jsonLine(this.offering.outgoing(message));
+    if (!this.accepting) return this.jsonLine(message);
     const { message: out, accepts } = this.accepting.outgoing(message);
-    const line = this.codecs.json.encodeLine(out);
+    const line = this.jsonLine(out);
     if (accepts) {
       // This line is the server's last JSON-only line; the client switches once it has read it.
       this.wire = 'msgpack';
@@ -146,6 +156,7 @@ export class StreamConnection {
 
   /** One message on a mixed stream, as a JSON line or a frame. */
   private encodeMixed(message: JSONRPCMessage, wire: WireKind): Uint8Array[] | string {
+    // The peer speaks MessagePack too: its line reader has the frame reader's cap, not a stock client's.
     if (wire === 'json') return this.codecs.json.encodeLine(message);
     const pieces = this.codecs.msgpack.encodeFramePieces(message);
     let bytes = 0;
@@ -153,6 +164,18 @@ export class StreamConnection {
     // Such a frame's first byte would read as JSON text (SPEC.md 7.4); far over every default cap.
     if (bytes - 4 >= MIXED_STREAM_FRAME_LIMIT) throw new Error(`a ${bytes - 4}-byte frame cannot be sent on a mixed stream (limit ${MIXED_STREAM_FRAME_LIMIT - 1} bytes)`);
     return pieces;
+  }
+
+  /** A message as a JSON line, or what `lineTooLong` sends instead when the line is over the peer's limit. */
+  private jsonLine(message: JSONRPCMessage): string | Uint8Array {
+    const line = this.codecs.json.encodeLine(message);
+    if (this.maxJsonLineBytes === undefined) return line;
+    const measured = measuredLine(line, this.maxJsonLineBytes);
+    if (typeof measured !== 'number') return measured;
+    const text = lineLimitText(measured, this.maxJsonLineBytes);
+    const instead = this.events.lineTooLong?.(message, text);
+    if (!instead) throw new JsonLineLimitError(`a message was not sent: ${text}`);
+    return this.codecs.json.encodeLine(instead);
   }
 
   /**

@@ -18,7 +18,8 @@ export function duplicateIdError(id: RequestId, where: string): { code: number; 
  * (the SDK sends no answer to a cancelled request).
  */
 export class InFlightIds {
-  private readonly ids = new Set<RequestId>();
+  /** Each id in flight, with its request's method. */
+  private readonly ids = new Map<RequestId, string>();
 
   /** Whether an incoming message may go on: false for a request whose id is in flight. */
   admit(message: JSONRPCMessage): boolean {
@@ -30,13 +31,16 @@ export class InFlightIds {
     }
     const id = record.id as RequestId;
     if (this.ids.has(id)) return false;
-    this.ids.add(id);
+    this.ids.set(id, String(record.method));
     return true;
   }
 
-  /** An outgoing message: an answer takes its id out of flight. */
-  settle(message: JSONRPCMessage): void {
+  /** An outgoing message: an answer takes its id out of flight. Returns the method it answers, if known. */
+  settle(message: JSONRPCMessage): string | undefined {
     const record = message as unknown as Record<string, unknown>;
-    if (!('method' in record) && 'id' in record) this.ids.delete(record.id as RequestId);
+    if ('method' in record || !('id' in record)) return undefined;
+    const method = this.ids.get(record.id as RequestId);
+    this.ids.delete(record.id as RequestId);
+    return method;
   }
 }

@@ -12,6 +12,7 @@ export const bunRuntime: Runtime = {
   // Bun's sinks do not say when a chunk has left; bun-adapter.ts gives lent bytes back once the body is done.
   writersGiveBackLentBytes: false,
   adapterWritesReplyText: false,
+  measuresLinesByEncoding: false,
   // JavaScriptCore: the single pass wins or ties against guard + msgpackr on every payload of the codec
   // benchmark, and cutting short strings from a latin1 window beats building them char by char (`mcp-msgpack-bench --full --scenario codec`;
   // README "Decoding: one pass or two" has the figures).

@@ -1,24 +1,31 @@
 import { exposedGc, hasModuleNotFoundCode, type ClientFetch, type Runtime } from './runtime.js';
+import { retryUnwritten } from './unwritten-retry.js';
 
 /**
  * The client's default fetch on Node: undici's fetch on an Agent of its own, so connections are kept alive
- * per origin and closed with the transport (Node's global fetch measured the same within noise).
+ * per origin and closed with the transport (Node's global fetch measured the same within noise). A request
+ * a reset kept-alive connection failed before any of it was written is sent once more (retryUnwritten).
  */
 function undiciFetch(): ClientFetch {
   let agent: import('undici').Agent | undefined;
+  let dispatcher: import('undici').Dispatcher | undefined;
   let undici: Promise<typeof import('undici')> | undefined;
   return {
     fetch: async (url, init) => {
       undici ??= import('undici');
       const { Agent, fetch: undiciFetch } = await undici;
-      agent ??= new Agent({ keepAliveTimeout: 10_000 });
-      return (await undiciFetch(url, { ...(init as object), dispatcher: agent } as never)) as unknown as Response;
+      if (!agent) {
+        agent = new Agent({ keepAliveTimeout: 10_000 });
+        dispatcher = agent.compose(retryUnwritten);
+      }
+      return (await undiciFetch(url, { ...(init as object), dispatcher } as never)) as unknown as Response;
     },
     close: async () => {
       // Forget the agent: the SDK's OAuth flow calls finishAuth() on the transport connect() already
       // closed, and that fetch must get a fresh agent, not a destroyed one.
       const closing = agent;
       agent = undefined;
+      dispatcher = undefined;
       await closing?.destroy();
     },
   };
@@ -31,6 +38,7 @@ export const nodeRuntime: Runtime = {
   streamHeadersWaitForFirstChunk: false,
   writersGiveBackLentBytes: true,
   adapterWritesReplyText: true,
+  measuresLinesByEncoding: true,
   // V8: the single pass loses to guard + msgpackr on many short strings and at 1 MB, and a native
   // latin1Slice call costs more than building a short string char by char (same command and README section).
   decodePath: 'guard-then-msgpackr',

@@ -52,6 +52,14 @@ export interface Runtime {
    */
   readonly adapterWritesReplyText: boolean;
   /**
+   * A long JSON line checked against a stdio peer's line limit (connection/json-line-limit.ts) is measured by
+   * encoding it to UTF-8 and writing those bytes, rather than by Buffer.byteLength and writing the string:
+   * where writing a string encodes it anyway, so the count costs nothing more (Node: byteLength takes 4.6 ms
+   * for 7 MB, the encoding is paid by the write either way); Bun's byteLength is cheap (1.5 ms) and its
+   * Buffer.from dear (15 ms).
+   */
+  readonly measuresLinesByEncoding: boolean;
+  /**
    * How the msgpack decoder checks and builds a payload (wire/decoder.ts, DecodePath): both paths refuse and
    * build the same, and each runtime takes the one measured faster on it (`mcp-msgpack-bench --full
    * --scenario codec`, README "Decoding: one pass or two").

@@ -14,6 +14,7 @@ export const webRuntime: Runtime = {
   // No adapter here reports when a socket has taken lent bytes, so nothing is lent.
   writersGiveBackLentBytes: false,
   adapterWritesReplyText: false,
+  measuresLinesByEncoding: false,
   // The two paths decode alike; guard + msgpackr is the one measured on V8 (Deno, workerd, Chromium), and
   // latin1Slice is Buffer's, which a browser does not have.
   decodePath: 'guard-then-msgpackr',

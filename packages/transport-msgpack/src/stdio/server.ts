@@ -7,6 +7,9 @@ import { StreamConnection, type StreamWireOptions } from '../connection/stream-c
 import type { WireChoice } from '../wire-choice/wire-selection.js';
 import { planWire } from '../wire-choice/wire-plan.js';
 import { adapterFromOption, type NativeBytesOptions } from '../native-bytes/adapter.js';
+import { DEFAULT_MAX_JSON_LINE_BYTES, JsonLineLimitError, oversizeAnswer } from '../connection/json-line-limit.js';
+
+export { JsonLineLimitError, STOCK_STDIO_LINE_CAP, DEFAULT_MAX_JSON_LINE_BYTES } from '../connection/json-line-limit.js';
 
 export interface StdioMsgpackServerOptions extends StreamWireOptions {
   /**
@@ -21,6 +24,13 @@ export interface StdioMsgpackServerOptions extends StreamWireOptions {
    * placeholders from nativeImage() & co. are still sent as base64; false: no adapter at all.
    */
   nativeBytes?: boolean | NativeBytesOptions;
+  /**
+   * The longest JSON line sent to a client on the JSON wire. Default: 10 MiB less 64 KiB, because the MCP
+   * SDKs' stdio clients drop the whole connection on a line over 10 MiB. A longer answer is replaced by one
+   * saying why (a tool error for tools/call, a JSON-RPC error otherwise) and reported through `onerror` (a
+   * JsonLineLimitError); the connection goes on. Infinity: no limit. A MessagePack client has no such limit.
+   */
+  maxJsonLineBytes?: number;
 }
 
 /**
@@ -37,6 +47,8 @@ export class StdioMsgpackServerTransport implements Transport {
 
   private readonly connection: StreamConnection;
   private readonly inFlight = new InFlightIds();
+  /** The method each answer being sent answers, while it waits for its turn to be encoded. */
+  private readonly answering = new WeakMap<object, string>();
   private started = false;
   private closed = false;
 
@@ -54,8 +66,17 @@ export class StdioMsgpackServerTransport implements Transport {
         message: (message) => this.receive(message),
         error: (error) => this.onerror?.(error),
         broken: () => void this.close(),
+        lineTooLong: (message, text) => {
+          this.onerror?.(new JsonLineLimitError(text));
+          return oversizeAnswer(message, this.answering.get(message), text);
+        },
       },
-      { ...options, adapter: adapterFromOption('server', options.nativeBytes), upgrade: plan.upgrade },
+      {
+        ...options,
+        adapter: adapterFromOption('server', options.nativeBytes),
+        upgrade: plan.upgrade,
+        maxJsonLineBytes: lineLimit(options.maxJsonLineBytes),
+      },
     );
     stdout.on('error', this.onOutputError);
   }
@@ -76,7 +97,8 @@ export class StdioMsgpackServerTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('Not connected'));
-    this.inFlight.settle(message);
+    const method = this.inFlight.settle(message);
+    if (method !== undefined) this.answering.set(message, method);
     return this.connection.send(message);
   }
 
@@ -104,4 +126,10 @@ export class StdioMsgpackServerTransport implements Transport {
     this.onerror?.(error);
     void this.close();
   };
+}
+
+/** The option as the connection takes it: undefined for no limit. */
+function lineLimit(option: number | undefined): number | undefined {
+  if (option === undefined) return DEFAULT_MAX_JSON_LINE_BYTES;
+  return option === Infinity ? undefined : option;
 }

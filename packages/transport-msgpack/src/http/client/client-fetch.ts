@@ -2,6 +2,7 @@ import type { FetchLike } from '../../mcp/types.js';
 import { runtime } from '../../runtime/current.js';
 import type { HttpMsgpackClientOptions } from './client-options.js';
 import { createFetchWithInit, fetchLeavingRedirects, fetchWithinOrigin } from './redirects.js';
+import { fetchNamingFailures } from './fetch-failure.js';
 
 /** The fetches of one client transport, with its redirect policy applied. */
 export interface ClientFetches {
@@ -24,6 +25,7 @@ export function clientFetches(options: HttpMsgpackClientOptions): ClientFetches 
     base = made.fetch;
     close = made.close;
   }
+  base = fetchNamingFailures(base);
   const follow = options.redirectPolicy === 'follow';
   // The SDK's auth() applies the same-origin rule itself unless its fetch is marked as leaving redirects.
   const withInit = createFetchWithInit(base, options.requestInit);
