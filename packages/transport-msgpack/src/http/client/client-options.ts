@@ -24,6 +24,13 @@ export interface HttpMsgpackClientOptions extends ReceiveLimits, Pick<OldLimitNa
   reconnectionOptions?: StreamableHTTPReconnectionOptions;
   sessionId?: string;
   /**
+   * Whether close() ends the session on the server (DELETE, waited for at most 2 s, failures ignored) so its
+   * server and anything behind it (a bridge's child process) go at once rather than at the server's idle
+   * expiry. Default true; false keeps it, for a client that resumes the session later by `sessionId`.
+   * The SDK's own transport never ends the session on close().
+   */
+  endSessionOnClose?: boolean;
+  /**
    * 'auto' (default): post MessagePack, and speak JSON to a server whose answer shows it does not take it
    * (http/wire-fallback.ts). 'msgpack': MessagePack only (such an answer is an error). 'json': JSON only.
    */

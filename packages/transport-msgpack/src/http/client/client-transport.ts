@@ -30,6 +30,9 @@ export type { WireFallback } from './client-wire.js';
  * (posts application/msgpack, asks for application/msgpack first) and JSON to the rest: on a 415, or a
  * reply in JSON, it switches to JSON for this server, says so through `onwirefallback`, and goes on.
  */
+/** How long close() waits for its DELETE (endSessionOnClose). */
+const CLOSE_DELETE_TIMEOUT_MS = 2_000;
+
 export class HttpMsgpackClientTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -121,6 +124,7 @@ export class HttpMsgpackClientTransport implements Transport {
   async close(): Promise<void> {
     this.reconnection.cancel();
     this.signals.abortAll();
+    if (this.options.endSessionOnClose !== false) await this.endSessionQuietly();
     await this.fetches.close?.().catch(() => {});
     this.onclose?.();
   }
@@ -150,6 +154,23 @@ export class HttpMsgpackClientTransport implements Transport {
       // The caller's own abort is no transport error.
       if (options?.requestSignal?.aborted !== true) this.onerror?.(error as Error);
       throw error;
+    }
+  }
+
+  /**
+   * close()'s DELETE: what is in flight was aborted first, so it runs on a signal of its own, bounded, and
+   * a server that is gone or refuses changes nothing for the caller (the session then ends at its expiry).
+   */
+  private async endSessionQuietly(): Promise<void> {
+    if (!this.headers.sessionId) return;
+    try {
+      const headers = await this.headers.common();
+      const init: RequestInit = { ...this.options.requestInit, method: 'DELETE', headers, signal: AbortSignal.timeout(CLOSE_DELETE_TIMEOUT_MS) };
+      const response = await this.fetches.request(this.url, init);
+      await response.body?.cancel();
+      if (response.ok) this.headers.sessionId = undefined;
+    } catch {
+      // Gone, refused or slow: nothing the caller of close() can do about it.
     }
   }
 
