@@ -3,11 +3,14 @@
 //   - `npx mcp-filesystem-media-server DIR` as Claude Desktop or VS Code start it, asked for tools/list and a
 //     read_media_file by the SDK's stock JSON client;
 //   - `npx mcp-msgpack-bench` in quick mode on one small scenario;
-//   - the READMEs' client examples (blocks marked `<!-- test-packed: ... -->`), as written.
+//   - every program block of the READMEs (each must be marked `<!-- test-packed: ... -->` or
+//     `<!-- test-frameworks: ... -->`), as written, each README's in a project of its own made the way that
+//     README says (its marked shell blocks: `npm init -y`, then its `npm install` lines with the tarballs
+//     in place of our packages' names).
 // Usage: node scripts/test-packed.mjs [--keep]   (after `npm run build`; --keep leaves the project in place)
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { createSteps, npm, npx, packPackages, runReadmeExamples, tempProject, writeTestPng } from './lib/packed.mjs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { createSteps, npm, npx, packPackages, runReadmeExamples, tempProject, unmarkedProgramBlocks, writeTestPng } from './lib/packed.mjs';
 
 const PACKAGES = ['transport-msgpack', 'filesystem-media-server', 'bench'];
 const keep = process.argv.includes('--keep');
@@ -44,7 +47,7 @@ run('npm ls (every dependency resolved)', npm, ['ls', '--all'], { timeoutMs: 60_
 checkSourceMaps();
 
 // Media to read: enough bytes that the large-bin path (32 KiB and more) is taken.
-const png = writeTestPng(join(media, 'pixel.png'));
+writeTestPng(join(media, 'pixel.png'));
 
 // The server as a desktop client starts it, driven by the SDK's stock stdio client (JSON wire).
 writeFileSync(
@@ -52,7 +55,7 @@ writeFileSync(
   `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 const dir = process.argv[2];
 const client = new Client({ name: 'test-packed', version: '1.0.0' });
 await client.connect(new StdioClientTransport({ command: '${npx}', args: ['mcp-filesystem-media-server', dir], stderr: 'inherit' }));
@@ -76,18 +79,24 @@ run('npx mcp-msgpack-bench --scenario small-calls/stdio', npx, ['mcp-msgpack-ben
   check: (stdout) => (/small-calls\/stdio/.test(stdout) ? undefined : 'the output does not mention the scenario it ran'),
 });
 
-// The READMEs' examples marked `<!-- test-packed: ... -->`, as written, each with what it must print
+// The READMEs' program blocks, as written, each README's in a project made by its own shell blocks
 // (runReadmeExamples in scripts/lib/packed.mjs says how blocks are marked, and how a `start` server is run).
+// A program block without a marker would be run by nothing: that fails here, so docs and test cannot drift.
+const unmarked = unmarkedProgramBlocks();
+if (unmarked.length > 0) fail(`README program blocks that no script runs (mark each <!-- test-packed: run|write|start|excerpt ... -->):\n${unmarked.map((b) => `  ${b.readme}:${b.line}`).join('\n')}`);
 const EXPECTED_OUTPUT = {
-  'readme-client.mjs': (stdout) => /14 tools: .*read_media_file/.test(stdout) && stdout.includes(`image: ${png.length} bytes of image/png`),
+  // The top README's own 1x1 PNG, made by its shell block: 70 bytes.
+  'readme-client.mjs': (stdout) => /14 tools: .*read_media_file/.test(stdout) && stdout.includes('image: 70 bytes of image/png'),
   'stdio-client.mjs': (stdout) => stdout.includes("name: 'my-server'") && stdout.includes('hello over msgpack'),
   'stdio-client-v1.mjs': (stdout) => stdout.includes('hello from v1'),
   'http-client.mjs': (stdout) => stdout.includes('hello over msgpack'),
   'readme-server-check.mjs': (stdout) => stdout.includes('hello over msgpack'),
 };
+const readmeProject = (readme) => join(work, `readme-${readme === 'README.md' ? 'top' : basename(join(readme, '..'))}`);
 // The top README's server is only written there: a client of ours calls its tool.
+mkdirSync(readmeProject('README.md'));
 writeFileSync(
-  join(media, 'readme-server-check.mjs'),
+  join(readmeProject('README.md'), 'readme-server-check.mjs'),
   `import { Client } from '@modelcontextprotocol/client';
 import { StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 const transport = new StdioMsgpackClientTransport({ command: 'node', args: ['readme-server.mjs'] });
@@ -101,7 +110,14 @@ try {
 }
 `,
 );
-await runReadmeExamples({ run, fail }, 'test-packed', media, EXPECTED_OUTPUT, { extra: [{ readme: 'README.md', file: 'readme-server-check.mjs' }] });
+await runReadmeExamples({ run, fail }, 'test-packed', readmeProject, EXPECTED_OUTPUT, {
+  extra: [{ readme: 'README.md', file: 'readme-server-check.mjs' }],
+  tarballs,
+});
+for (const readme of ['README.md', 'packages/transport-msgpack/README.md', 'packages/filesystem-media-server/README.md']) {
+  const manifest = JSON.parse(readFileSync(join(readmeProject(readme), 'package.json'), 'utf8'));
+  if (manifest.type === 'module') fail(`${readme}'s project says "type": "module", so it does not show that the examples run in the project \`npm init -y\` makes`);
+}
 
 if (!keep) rmSync(work, { recursive: true, force: true });
 console.log(`test-packed: all three tarballs install and run on their own (${elapsed()})`);

@@ -2,11 +2,14 @@
 // publishable package, an empty project outside the workspace where the tarballs are copied and the command
 // INSTALL.txt gives for that package is run as written (the registry for everything else). The package must
 // then resolve completely (`npm ls --all`), load (its main entry, when it has one) and have its commands.
+// Then the desktop configs of the bridge's and the media server's READMEs, as a host launches them
+// (host-configs.mjs in scripts/lib says how).
 // Usage: node scripts/test-release.mjs [--keep]   (after `npm run build`)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkHostConfigs } from './lib/host-configs.mjs';
 import { publishablePackages } from './lib/workspaces.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -15,9 +18,9 @@ const work = mkdtempSync(join(tmpdir(), 'mcp-msgpack-release-'));
 const out = join(work, 'release');
 const started = Date.now();
 
-function run(step, command, args, cwd, timeoutMs = 180_000) {
+function run(step, command, args, cwd, timeoutMs = 180_000, env = process.env) {
   process.stdout.write(`test-release: ${step} ... `);
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs });
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env });
   if (result.status !== 0) fail(`$ (cd ${cwd} && ${command} ${args.join(' ')})\n${result.error?.message ?? ''}${result.stdout}${result.stderr}`);
   console.log(`ok (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   return result.stdout;
@@ -63,5 +66,6 @@ console.log(names);`;
     if (!existsSync(join(project, 'node_modules', '.bin', bin))) fail(`${pkg.name}: no node_modules/.bin/${bin} after the install`);
   }
 }
+await checkHostConfigs({ run, fail, work, projectOf: (name) => join(work, name.replace('/', '-')) });
 if (!keep) rmSync(work, { recursive: true, force: true });
 console.log(`test-release: each of ${packages.length} packages installs alone from its documented command (${((Date.now() - started) / 1000).toFixed(0)} s)`);

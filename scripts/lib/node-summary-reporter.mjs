@@ -1,12 +1,15 @@
 // A node:test reporter (`node --test --test-reporter=THIS`) that prints only the summary of test-summary.mjs;
 // scripts/run-tests.mjs sends the spec reporter's full output to the log file next to it. The log file's
 // path and the start time come from the environment run-tests.mjs sets.
+import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { formatSummary, ownFrame } from './test-summary.mjs';
 
 const root = process.env.MCP_MSGPACK_TEST_ROOT ?? process.cwd();
 const logFile = process.env.MCP_MSGPACK_TEST_LOG ?? "(the spec reporter's destination)";
 const started = Number(process.env.MCP_MSGPACK_TEST_STARTED ?? Date.now());
+// run-tests.mjs appends the summary to the log from this file, so the log ends as the terminal does.
+const summaryFile = process.env.MCP_MSGPACK_TEST_SUMMARY;
 const live = process.stdout.isTTY === true;
 
 export default async function* summaryReporter(source) {
@@ -14,6 +17,7 @@ export default async function* summaryReporter(source) {
   let failed = 0;
   let skipped = 0;
   const failures = [];
+  const skips = [];
   const files = new Set();
   // The names of the tests enclosing the one that runs now, by nesting level, to say `suite > test`.
   const enclosing = [];
@@ -27,6 +31,9 @@ export default async function* summaryReporter(source) {
     // A skipped suite (describe with `skip`) registers none of its tests: it counts as one skipped.
     if (event.type === 'test:pass' && (data.skip !== undefined || data.todo !== undefined)) {
       skipped++;
+      const why = data.skip ?? data.todo;
+      const reason = typeof why === 'string' ? why : data.skip === undefined ? 'todo' : 'no reason given';
+      skips.push({ kind: isSuite(data) ? 'suite' : 'test', file: data.file ? relative(root, data.file) : '(no file)', name: data.name, reason });
     } else if (event.type === 'test:pass' && !isSuite(data)) {
       passed++;
     } else if (event.type === 'test:fail' && !isSuite(data)) {
@@ -54,7 +61,9 @@ export default async function* summaryReporter(source) {
   }
   if (live) yield '\r\x1b[K';
   const seconds = (Date.now() - started) / 1000;
-  yield formatSummary('node', { passed, failed, skipped, failures, files: files.size, seconds, logFile });
+  const summary = formatSummary('node', { passed, failed, skipped, failures, skips, files: files.size, seconds, logFile });
+  if (summaryFile) writeFileSync(summaryFile, summary);
+  yield summary;
 }
 
 function isSuite(data) {

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -93,54 +93,154 @@ export function bunBinary() {
   }
 }
 
-/** The READMEs whose examples are run, as written, from the packed packages. */
-const READMES = ['README.md', 'packages/transport-msgpack/README.md', 'packages/filesystem-media-server/README.md', 'packages/bench/README.md'];
+/** The READMEs whose code blocks are run, as written, from the packed packages. */
+export const READMES = ['README.md', 'packages/transport-msgpack/README.md', 'packages/filesystem-media-server/README.md', 'packages/bench/README.md', 'packages/bridge/README.md'];
+/** Languages whose blocks are programs: each such block in a README must say how it is tested. */
+const PROGRAM_LANGUAGES = new Set(['js', 'mjs', 'ts', 'javascript', 'typescript']);
+const MARKER = /^<!-- ([\w-]+): (write|run|start|shell|excerpt|config)(?: (\S+))? -->$/;
 
 /**
- * The READMEs' examples for one script (`marker`: test-packed, test-frameworks): a block after `<!-- MARKER:
- * write FILE -->` is saved as FILE in `directory`; one after `<!-- MARKER: run FILE -->` is saved and run there
- * (with each of `runtimes`, [label, binary] pairs) and must exit by itself within the time limit: an example
- * that never closes its client fails. A block after `<!-- MARKER: start FILE -->` is an HTTP server: started
- * with PORT=0, its `MCP at URL` line gives the URL the later examples get as MCP_URL, and at the end SIGTERM
- * must make it close and exit 0. `extra` lists files the script wrote itself ({ readme, file }), run after
- * the READMEs' own. `expected` maps a file to a check of its stdout; each must be found.
+ * Every fenced block of the READMEs, with the marker on the line before it (blank lines between allowed):
+ * { readme, line, lang, code, marker?: { script, action, file } }.
  */
-export async function runReadmeExamples({ run, fail }, marker, directory, expected, { runtimes = [['node', process.execPath]], extra = [] } = {}) {
-  const examples = [];
-  const block = new RegExp(`<!-- ${marker}: (write|run|start) (\\S+) -->\\s*\`\`\`(?:js|ts)\\n([\\s\\S]*?)\`\`\``, 'g');
-  for (const readme of READMES) {
-    for (const [, action, file, code] of readFileSync(join(root, readme), 'utf8').matchAll(block)) {
-      writeFileSync(join(directory, file), code);
-      if (action !== 'write') examples.push({ readme, action, file });
+export function readmeBlocks(readmes = READMES) {
+  const blocks = [];
+  for (const readme of readmes) {
+    const lines = readFileSync(join(root, readme), 'utf8').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const fence = /^```(\S*)\s*$/.exec(lines[i]);
+      if (!fence) continue;
+      const end = lines.findIndex((line, j) => j > i && /^```\s*$/.test(line));
+      if (end < 0) break;
+      let before = i - 1;
+      while (before >= 0 && lines[before].trim() === '') before--;
+      const found = MARKER.exec(lines[before]?.trim() ?? '');
+      const marker = found ? { script: found[1], action: found[2], file: found[3] } : undefined;
+      blocks.push({ readme, line: i + 1, lang: fence[1], code: `${lines.slice(i + 1, end).join('\n')}\n`, marker });
+      i = end;
     }
   }
-  for (const { readme, file } of extra) examples.push({ readme, action: 'run', file });
+  return blocks;
+}
+
+/** The program blocks (js, ts) that carry no marker at all: nothing would run them. */
+export function unmarkedProgramBlocks() {
+  return readmeBlocks().filter((block) => PROGRAM_LANGUAGES.has(block.lang) && !block.marker);
+}
+
+/**
+ * A README's shell block with its `npm install` lines pointed at the packed tarballs: a package of ours named
+ * by its registry name, or by its release tarball's file name (`./mcp-msgpack-transport-0.1.0.tgz`), becomes
+ * the tarball's path. A tarball name that `npm pack` did not make (a stale version) is a failure.
+ */
+export function withTarballs({ fail }, script, tarballs, where) {
+  const byName = new Map();
+  for (const tarball of tarballs) {
+    const file = basename(tarball);
+    byName.set(file.replace(/-\d+\.\d+\.\d+[^/]*\.tgz$/, ''), tarball);
+    byName.set(`./${file}`, tarball);
+    byName.set(file, tarball);
+  }
+  return script
+    .split('\n')
+    .map((line) => {
+      if (!/^\s*npm (install|i)\b/.test(line)) return line;
+      return line
+        .split(' ')
+        .map((word) => {
+          if (byName.has(word)) return byName.get(word);
+          if (/^\.?\/?mcp-[\w-]+-\d[\w.-]*\.tgz$/.test(word)) fail(`${where} names ${word}, which the packed release does not have (${[...byName.keys()].filter((k) => k.startsWith('./')).join(', ')})`);
+          return word;
+        })
+        .join(' ');
+    })
+    .join('\n');
+}
+
+/**
+ * The READMEs' blocks for one script (`marker`: test-packed, test-frameworks), each README's in its own
+ * directory (`directoryFor(readme)`), in the README's order:
+ * - `<!-- MARKER: shell -->` before an sh block: the block runs there as one `sh -e` script, its `npm install`
+ *   lines pointed at the packed tarballs (`tarballs`; see withTarballs): this is how the README says to make
+ *   the project, so the project is made that way;
+ * - `<!-- MARKER: write FILE -->`: the block is saved as FILE (every block's file is saved before any runs);
+ * - `<!-- MARKER: run FILE -->`: saved and run (with each of `runtimes`, [label, binary] pairs); it must exit
+ *   by itself within the time limit: an example that never closes its client fails;
+ * - `<!-- MARKER: start FILE -->`: an HTTP server, started with PORT=0; its `MCP at URL` line gives the URL
+ *   the later examples get as MCP_URL, and at the end SIGTERM must make it close and exit 0;
+ * - `<!-- MARKER: excerpt -->`: part of a program (it uses names defined elsewhere), so not run; every name it
+ *   imports from one of our packages must be exported by the installed package.
+ * `extra` lists files the script wrote itself ({ readme, file }), run after that README's own. `expected`
+ * maps a file to a check of its stdout; each must be found.
+ */
+export async function runReadmeExamples({ run, fail }, marker, directoryFor, expected, { runtimes = [['node', process.execPath]], extra = [], tarballs = [] } = {}) {
+  const dirOf = typeof directoryFor === 'function' ? directoryFor : () => directoryFor;
+  const blocks = readmeBlocks().filter((block) => block.marker?.script === marker);
   for (const name of Object.keys(expected)) {
-    if (!examples.some((e) => e.file === name)) fail(`no README block marked <!-- ${marker}: run ${name} -->`);
+    if (!blocks.some((b) => b.marker.file === name) && !extra.some((e) => e.file === name)) fail(`no README block marked <!-- ${marker}: run ${name} -->`);
   }
   const servers = [];
   const env = {};
+  const runFile = (readme, file) => {
+    for (const [label, binary] of runtimes) {
+      run(`${readme}: ${label} ${file}`, binary, [file], {
+        cwd: dirOf(readme),
+        timeoutMs: 60_000,
+        env,
+        check: (stdout) => ((expected[file]?.(stdout) ?? true) ? undefined : 'unexpected output (see below)'),
+      });
+    }
+  };
+  // Every file first: an example may name a file a later block writes (the v1 client and "Server over stdio").
+  for (const { readme, code, marker: m } of blocks) {
+    mkdirSync(dirOf(readme), { recursive: true });
+    if (m.file) writeFileSync(join(dirOf(readme), m.file), code);
+  }
   try {
-    for (const { readme, action, file } of examples) {
-      if (action === 'start') {
-        const server = await startExampleServer({ fail }, marker, directory, readme, file);
+    for (const [index, { readme, line, code, marker: m }] of blocks.entries()) {
+      const where = `${readme}:${line}`;
+      const directory = dirOf(readme);
+      if (m.action === 'shell') {
+        run(`${where}: the shell block`, 'sh', ['-e', '-c', withTarballs({ fail }, code, tarballs, where)], { cwd: directory, timeoutMs: 240_000 });
+      } else if (m.action === 'excerpt') {
+        checkExcerptImports({ run, fail }, where, code, directory);
+      } else if (m.action === 'start') {
+        const server = await startExampleServer({ fail }, marker, directory, readme, m.file);
         servers.push(server);
         env.MCP_URL = server.url;
-        continue;
+      } else if (m.action === 'run') {
+        runFile(readme, m.file);
+      } else if (m.action !== 'write') {
+        fail(`${where}: <!-- ${marker}: ${m.action} --> is not something ${marker} does`);
       }
-      for (const [label, binary] of runtimes) {
-        run(`${readme}: ${label} ${file}`, binary, [file], {
-          cwd: directory,
-          timeoutMs: 60_000,
-          env,
-          check: (stdout) => ((expected[file]?.(stdout) ?? true) ? undefined : 'unexpected output (see below)'),
-        });
-      }
+      // This README's extra checks run once its own blocks have.
+      if (blocks[index + 1]?.readme !== readme) for (const e of extra.filter((e) => e.readme === readme)) runFile(readme, e.file);
     }
     for (const server of servers.splice(0)) await stopExampleServer({ fail }, marker, server);
   } finally {
     for (const server of servers) server.child.kill('SIGKILL');
   }
+}
+
+/** Our packages, whose names an excerpt imports must exist in the installed package. */
+const OWN_PACKAGE = /^(mcp-msgpack-transport|mcp-filesystem-media-server|mcp-msgpack-bridge)(\/|$)/;
+
+/** An excerpt is not run; what it imports from our packages is checked, so a renamed export fails here. */
+function checkExcerptImports({ run }, where, code, directory) {
+  const checks = [];
+  for (const [, names, from] of code.matchAll(/^import\s*\{([^}]*)\}\s*from\s*'([^']+)'/gm)) {
+    if (!OWN_PACKAGE.test(from)) continue;
+    const values = names
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name && !name.startsWith('type '))
+      .map((name) => name.split(/\s+as\s+/)[0]);
+    checks.push(
+      `{ const m = await import(${JSON.stringify(from)}); const gone = ${JSON.stringify(values)}.filter((n) => !(n in m)); if (gone.length) throw new Error(${JSON.stringify(from)} + ' does not export ' + gone.join(', ')); }`,
+    );
+  }
+  if (checks.length === 0) return;
+  run(`${where}: the excerpt's imports exist`, process.execPath, ['--input-type=module', '-e', checks.join('\n')], { cwd: directory, timeoutMs: 60_000 });
 }
 
 /** Starts a README's HTTP server on a free port and waits for its `MCP at URL` line. */

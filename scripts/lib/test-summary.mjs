@@ -10,13 +10,14 @@ const SHOWN_FAILURES = 15;
 
 /**
  * @typedef {{ file: string, name: string, message: string, where?: string }} Failure
- * @typedef {{ passed: number, failed: number, skipped: number, failures: Failure[], files: number, seconds: number, logFile: string, problem?: string }} RunSummary
+ * @typedef {{ kind: 'suite' | 'test', file: string, name: string, reason: string }} Skip
+ * @typedef {{ passed: number, failed: number, skipped: number, failures: Failure[], skips?: Skip[], unexplainedSkips?: number, files: number, seconds: number, logFile: string, problem?: string }} RunSummary
  */
 
 /** The summary's lines, failures first; `runtime` names the half ("node", "bun"). */
 export function formatSummary(runtime, summary) {
-  const { passed, failed, skipped, failures, files, seconds, logFile, problem } = summary;
-  const lines = [];
+  const { passed, failed, skipped, failures, skips = [], unexplainedSkips = 0, files, seconds, logFile, problem } = summary;
+  const lines = skipLines(skips, unexplainedSkips);
   const shown = failures.slice(0, SHOWN_FAILURES);
   for (const [i, failure] of shown.entries()) {
     lines.push(`${i + 1}) ${failure.file}`, `   ${failure.name}`);
@@ -29,6 +30,29 @@ export function formatSummary(runtime, summary) {
   lines.push(`${runtime}: ${files} test files in ${seconds.toFixed(0)} s; full log: ${logFile}`);
   lines.push(`${passed} passed, ${failed} failed, ${skipped} skipped`);
   return lines.join('\n') + '\n';
+}
+
+/**
+ * What was skipped and why, grouped by file and reason. Both runtimes count a skipped suite as one skip (its
+ * tests never run, so they cannot be counted), which the runners' own tallies do not: Node's spec reporter
+ * counts it under `suites`, Bun's output leaves it out.
+ */
+function skipLines(skips, unexplained) {
+  if (skips.length === 0 && unexplained === 0) return [];
+  const lines = [`skipped (${skips.length + unexplained}; a skipped suite counts as one, its tests do not run):`];
+  const groups = new Map();
+  for (const skip of skips) {
+    const key = `${skip.file}\0${skip.reason}`;
+    if (!groups.has(key)) groups.set(key, { file: skip.file, reason: skip.reason, entries: [] });
+    groups.get(key).entries.push(skip);
+  }
+  for (const { file, reason, entries } of groups.values()) {
+    lines.push(`  ${file}: ${reason}`);
+    for (const { kind, name } of entries) lines.push(`    - ${kind} "${name}"`);
+  }
+  if (unexplained > 0) lines.push(`  ${unexplained} skipped test(s) whose reason the runner did not report (see the log)`);
+  lines.push('');
+  return lines;
 }
 
 /** The first stack frame outside node's internals and node_modules (where the assertion is), relative to root. */

@@ -60,9 +60,8 @@ async function main(): Promise<void> {
     if (!isLoopbackAddress(options.http.host) && options.http.host !== 'localhost') {
       log(`Warning: listening on ${options.http.host}, not loopback: anyone who can reach this port can use the allowed directories`);
     }
-    const stop = () => void running.close().finally(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.once('SIGINT', () => stopOnSignal('SIGINT', running.close));
+    process.once('SIGTERM', () => stopOnSignal('SIGTERM', running.close));
     // The URL on stdout (one line) so scripts and tests can find the port when 0 was asked for.
     process.stdout.write(`${running.url.href}\n`);
     log(`mcp-filesystem-media-server listening on ${running.url.href} (Streamable HTTP, JSON or MessagePack)`);
@@ -76,6 +75,29 @@ async function main(): Promise<void> {
     onerror: (error) => log(`mcp-filesystem-media-server: ${error.message}`),
   });
   log('mcp-filesystem-media-server running on stdio (JSON or MessagePack)');
+}
+
+/** The longest a signal waits for sessions and connections to close before the process exits anyway. */
+const STOP_GRACE_MS = 5000;
+
+/**
+ * A process manager's stop: says so on stderr, closes every session and connection (answers in flight are
+ * cut), says how long that took, and exits 0; past STOP_GRACE_MS it says what it is still waiting for and
+ * exits 0 anyway, so a stop is never silent and never hangs.
+ */
+function stopOnSignal(signal: NodeJS.Signals, close: () => Promise<void>): void {
+  const started = performance.now();
+  log(`mcp-filesystem-media-server: ${signal}: closing sessions and connections`);
+  setTimeout(() => {
+    log(`mcp-filesystem-media-server: still closing after ${STOP_GRACE_MS} ms: exiting anyway`);
+    process.exit(0);
+  }, STOP_GRACE_MS).unref();
+  void close()
+    .catch((error: unknown) => log(`mcp-filesystem-media-server: while closing: ${error instanceof Error ? error.message : String(error)}`))
+    .finally(() => {
+      log(`mcp-filesystem-media-server: stopped in ${Math.round(performance.now() - started)} ms`);
+      process.exit(0);
+    });
 }
 
 /** The usual reasons a listen fails, said in one line; undefined for anything else (reported in full). */

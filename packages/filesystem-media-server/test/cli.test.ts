@@ -1,6 +1,6 @@
 // The mcp-filesystem-media-server binary: usage and errors, the media limit flag, --http on loopback.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import fs from 'node:fs/promises';
@@ -125,6 +125,27 @@ describe('command line', { timeout: LIMIT * 2 }, () => {
       assert.equal(good.status, 200);
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe('stopping', { timeout: LIMIT }, () => {
+  it('SIGTERM while idle: says so on stderr, closes and exits 0 at once, saying how long it took', async () => {
+    const child = spawn(process.execPath, [OUR_CLI, '--http', '127.0.0.1:0', layout.allowed], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+    try {
+      await new Promise((resolve) => child.stdout.once('data', resolve));
+      child.kill('SIGTERM');
+      const code = await exited;
+      assert.equal(code, 0, stderr);
+      assert.match(stderr, /SIGTERM: closing sessions and connections\n/);
+      // Idle, nothing to wait for: closed within the 5 s grace (the time is the server's own, not asserted).
+      assert.match(stderr, /stopped in \d+ ms\n/);
+      assert.doesNotMatch(stderr, /still closing/);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });
