@@ -170,6 +170,21 @@ for (const [scanName, scan, decodePath] of SCANS) {
         assert.doesNotThrow(() => guard(bytes(0x82, 0xa0, 0x01, 0xd9, 0x01, 0x61, 0x02)));
       });
 
+      it('judges a key at its first byte: a type refused everywhere as that type, any other non-str as non-string-key, whatever follows', () => {
+        // Cut short, NaN or claiming too much: still a key that is not a str, found at its first byte.
+        for (const key of [bytes(0xcc), bytes(0xcd, 0x01), bytes(0xca, 0xff, 0x80, 0x00, 0x00), bytes(0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0), bytes(0xdc, 0xff), bytes(0xdd, 0xff, 0xff, 0xff, 0xff)]) {
+          assert.throws(() => guard(bytes(0x81, key, 0x01)), payloadError('non-string-key', /map key at byte 1/), Buffer.from(key).toString('hex'));
+          // The payload's last bytes: the key is cut short, and there is no value.
+          assert.throws(() => guard(bytes(0x82, 0xa1, 0x61, 0x01, key)), payloadError('non-string-key', /map key at byte 4/), Buffer.from(key).toString('hex'));
+        }
+        // ext, 0xc1 and a bin (never a data or blob member's value) are refused for their type, at the same byte.
+        assert.throws(() => guard(bytes(0x81, 0xd4, 0x72, 0x00, 0x01)), payloadError('forbidden-type', /ext type 114/));
+        assert.throws(() => guard(bytes(0x81, 0xc1, 0x01)), payloadError('forbidden-type', /0xc1 at byte 1/));
+        assert.throws(() => guard(bytes(0x81, 0xc4, 0x01, 0x61, 0x01)), payloadError('forbidden-type', /only allowed once native bytes/));
+        const mediaOnly: GuardOptions = { maxDepth: 128, allowBin: true, binOnlyAtMediaKeys: true, maxContainers: Infinity };
+        assert.throws(() => scan(bytes(0x81, 0xc4, 0xff), mediaOnly), payloadError('forbidden-type', /outside a media field/));
+      });
+
       it('refuses a __proto__ key at any depth, in any string form, and pollutes nothing', () => {
         const proto = [...Buffer.from('__proto__')];
         const forms = [bytes(0xa9, proto), bytes(0xd9, 9, proto), bytes(0xda, 0, 9, proto), bytes(0xdb, 0, 0, 0, 9, proto)];

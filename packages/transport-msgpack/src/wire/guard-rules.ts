@@ -62,6 +62,22 @@ export function isMediaKey(bytes: Uint8Array, at: number, length: number): boole
   return (b0 === 0x64 && matches(bytes, at, 'data')) || (b0 === 0x62 && matches(bytes, at, 'blob'));
 }
 
+/** Whether `type` is the first byte of a str (fixstr, str 8, str 16, str 32). */
+export function isStrType(type: number): boolean {
+  return (type >= 0xa0 && type <= 0xbf) || (type >= 0xd9 && type <= 0xdb);
+}
+
+/**
+ * Whether a map key that is not a str is refused under the rule of its type rather than as a non-string key
+ * (SPEC.md 4.1, "order of checks"): 0xc1, an ext type, or a bin where bins are not allowed or are allowed
+ * only as a `data` or `blob` member's value (which a key never is). A key is judged at its first byte: any
+ * other type is non-string-key at once, whatever bytes follow it.
+ */
+export function isKeyRefusedAsType(type: number, options: GuardOptions): boolean {
+  if (type === 0xc1 || (type >= 0xc7 && type <= 0xc9) || (type >= 0xd4 && type <= 0xd8)) return true;
+  return type >= 0xc4 && type <= 0xc6 && (!options.allowBin || options.binOnlyAtMediaKeys === true);
+}
+
 // The refusals both decode paths give (the guard, guarded-decode.ts), worded once: a payload refused by one is
 // refused by the other with the same code and message (test/decode-paths.test.ts checks it).
 
