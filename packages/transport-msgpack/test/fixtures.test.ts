@@ -333,7 +333,7 @@ function checkMediaFields(message: unknown): void {
   }
 }
 
-/** 4.1.9's words of built values, counted on the decoded value: 1 a value, 7 more an array, map or bin, 3 more a str of 2-15 bytes. */
+/** 4.1.9's words of built values, counted on the decoded value: 1 a value, 7 more an array or map, 47 more a bin, 6 more a str of 2-15 bytes. */
 function checkWordBudget(message: unknown, payloadBytes: number): void {
   const allowance = 262_144 + payloadBytes;
   let words = 0;
@@ -343,8 +343,8 @@ function checkWordBudget(message: unknown, payloadBytes: number): void {
     words++;
     if (typeof value === 'string') {
       const bytes = Buffer.byteLength(value);
-      if (bytes >= 2 && bytes < 16) words += 3;
-    } else if (value instanceof Uint8Array) words += 7;
+      if (bytes >= 2 && bytes < 16) words += 6;
+    } else if (value instanceof Uint8Array) words += 47;
     else if (value !== null && typeof value === 'object') {
       words += 7;
       stack.push(...(Array.isArray(value) ? value : Object.values(value)));

@@ -20,6 +20,7 @@ import {
   isCountedString,
   SHORT_STRING_WORDS,
   VALUE_OBJECT_WORDS,
+  BIN_WORDS,
   TOP_KEY_ID,
   TOP_KEY_METHOD,
   TOP_KEY_OTHER,
@@ -148,7 +149,7 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
           need(length);
           // A bin is built as an object (a view of the payload), so it counts as a container does.
           if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, valueStart));
-          if ((words += VALUE_OBJECT_WORDS) > maxWords) fail('over-budget', overWordBudget(maxWords, end, valueStart));
+          if ((words += BIN_WORDS) > maxWords) fail('over-budget', overWordBudget(maxWords, end, valueStart));
           pos += length;
           clues.containsBin = true;
           break;

@@ -21,6 +21,7 @@ import {
   isCountedString,
   SHORT_STRING_WORDS,
   VALUE_OBJECT_WORDS,
+  BIN_WORDS,
   TOP_KEY_ID,
   TOP_KEY_METHOD,
   TOP_KEY_RESULT_OR_ERROR,
@@ -171,7 +172,7 @@ function readValue(depth: number): unknown {
       need(length);
       // A bin is built as an object (a view of the payload), so it counts as a container does.
       if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, start));
-      addWords(VALUE_OBJECT_WORDS, start);
+      addWords(BIN_WORDS, start);
       containsBin = true;
       return src.subarray(pos, (pos += length));
     }
