@@ -1,6 +1,7 @@
 // Decode amplification (issues 12 and 24): sends one hostile msgpack-v1 payload to the filesystem media
 // server, then a ping, and reports the server's peak RSS growth against the payload's size, the CPU it
-// spent, the time to the answer, and whether the ping was answered.
+// spent, the time to the answer, and whether the ping was answered. Both transports initialize first with
+// native bytes offered (the server confirms), as a client of the media server does.
 //   node packages/bench/measure/measure-amplification.mjs [MiB=60] [shape ...]         over stdio (the server as a child)
 //   node packages/bench/measure/measure-amplification.mjs --http [MiB=4] [shape ...]   over HTTP (POST to a session)
 //   bun packages/bench/measure/measure-amplification.mjs ...                           the same with the server on Bun
@@ -9,9 +10,9 @@
 //                          once the server has taken one that large (heap grown, code compiled), apart from
 //                          that one-off cost, which the default (a cold server) includes. HTTP only: the
 //                          stdio server cannot be asked to collect, and the warm payload's garbage would count.
-// Shapes: emptymap emptyarr map1 str2 nil bin0 uniqmap keyorders mixed pairs rows (rows: not hostile, a
-// directory listing's rows, for comparison), and uniqmap-edge,
-// keyorders-edge, mixed-edge, str2-edge, pairs-edge (as many such units as the decode budget accepts, then one
+// Shapes: emptymap emptyarr map1 str2 str3 nil bin0 imageblocks uniqmap keyorders mixed pairs rows (rows: not
+// hostile, a directory listing's rows, for comparison), and uniqmap-edge, keyorders-edge, mixed-edge,
+// str2-edge, pairs-edge, str3-edge, imageblocks-edge (as many such units as the decode budget accepts, then one
 // string), and filler (one string: what the payload's bytes alone cost, the baseline);
 // packages/bench/measure/lib/hostile-payloads.mjs.
 // Over HTTP the server is packages/bench/measure/lib/media-http-child.mjs (McpHttpHandler as the CLI's --http sets it up,
@@ -74,6 +75,10 @@ async function overStdio(payload) {
       }, 5);
     });
   try {
+    // As a client does, with native bytes negotiated (so bin may stand at media fields, as over HTTP).
+    child.stdin.write(encoder.encodeFrame(initializeWithNativeBytes));
+    await waitFor(0);
+    child.stdin.write(encoder.encodeFrame({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     child.stdin.write(encoder.encodeFrame({ jsonrpc: '2.0', id: 1, method: 'ping' }));
     await waitFor(1);
     const before = statusOf(child.pid, 'VmRSS');
@@ -89,6 +94,9 @@ async function overStdio(payload) {
     child.kill();
   }
 }
+
+const nativeBytesOffer = { extensions: { 'io.github.mcp-msgpack/native-bytes': { version: 1 } }, experimental: { 'mcp-msgpack/native-bytes': { version: 1 } } };
+const initializeWithNativeBytes = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: nativeBytesOffer, clientInfo: { name: 'amplification', version: '1' } } };
 
 const MSGPACK_HEADERS = { 'content-type': 'application/msgpack', accept: 'application/msgpack, application/vnd.mcp-msgpack.stream' };
 
@@ -107,12 +115,7 @@ async function post(url, sessionId, body) {
 async function overHttp(payload, warm) {
   const child = await startMediaChild({ runtime, dir: root, handlerOptions: { maxMessageBytes: payload.length + 1024 } });
   try {
-    const offer = { extensions: { 'io.github.mcp-msgpack/native-bytes': { version: 1 } }, experimental: { 'mcp-msgpack/native-bytes': { version: 1 } } };
-    const init = await post(
-      child.url,
-      undefined,
-      encoder.encode({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: offer, clientInfo: { name: 'amplification', version: '1' } } }),
-    );
+    const init = await post(child.url, undefined, encoder.encode(initializeWithNativeBytes));
     if (!init.message?.result?.capabilities?.extensions?.['io.github.mcp-msgpack/native-bytes']) throw new Error('native bytes not confirmed');
     await post(child.url, init.sessionId, encoder.encode({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     await post(child.url, init.sessionId, encoder.encode({ jsonrpc: '2.0', id: 1, method: 'ping' }));

@@ -20,6 +20,7 @@ const SHAPES = {
   'strings of 2 letters': (i) => letters(i, 2),
   'strings of 4 letters': (i) => letters(i, 4),
   'strings of 8 letters': (i) => letters(i, 8),
+  'rows [file, name, mode, size, owner]': (i) => ['file', `n${i % 100_000}.ts`, 'rw-', `${i % 999}K`, 'root'],
   'records {id, ok}': (i) => ({ id: i, ok: i % 3 === 0 }),
   'records {x, y}, small': (i) => ({ x: i % 100, y: i % 7 }),
   'numbers, small integers': (i) => i % 100,
@@ -60,7 +61,7 @@ function heapPerItem(build, count) {
 
 /** Words of built values an item costs, as SPEC.md 4.1.9 counts them. */
 function wordsOf(value) {
-  if (typeof value === 'string') return 1 + (Buffer.byteLength(value) >= 2 && Buffer.byteLength(value) < 16 ? 3 : 0);
+  if (typeof value === 'string') return 1 + (Buffer.byteLength(value) >= 2 && Buffer.byteLength(value) < 16 ? 6 : 0);
   if (value === null || typeof value !== 'object') return 1;
   return 8 + (Array.isArray(value) ? value : Object.values(value)).reduce((sum, v) => sum + wordsOf(v), 0);
 }

@@ -69,6 +69,19 @@ function comparable(value: unknown): unknown {
 
 const binAdapter: MessageAdapter = { toWire: (m) => m, fromWire: (v) => v, binAllowed: true };
 
+/**
+ * What a refuse/ source's `allowBin` means (fixtures/README.md): received on a connection where native bytes
+ * are in force, negotiated in initialize. A server's adapter, after it confirmed the client's offer.
+ */
+function inForceAdapter(): NativeBytesAdapter {
+  const adapter = new NativeBytesAdapter('server');
+  const capabilities = { extensions: { 'io.github.mcp-msgpack/native-bytes': { version: 1 } } };
+  adapter.fromWire({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'c', version: '1' } } }, 'msgpack', false);
+  adapter.toWire({ jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } } as JSONRPCMessage, 'msgpack');
+  assert.ok(adapter.negotiated, 'native bytes in force');
+  return adapter;
+}
+
 describe('golden fixtures', () => {
   it('has at least 30 fixtures, each with a frame', () => {
     assert.ok(fixtures.length >= 30, `only ${fixtures.length} fixtures`);
@@ -136,14 +149,14 @@ describe('golden fixtures', () => {
 describe('must-refuse fixtures (SPEC.md 4)', () => {
   it('cover every rule of section 4 with at least one payload', () => {
     const rules = new Set(refusals.map((r) => r.rule));
-    for (const rule of ['4.1.1', '4.1.2', '4.1.3', '4.1.4', '4.1.5', '4.1.6', '4.1.7', '4.1.8', '4.1.9', '4.1.10', '4.2']) assert.ok(rules.has(rule), rule);
+    for (const rule of ['4.1.1', '4.1.2', '4.1.3', '4.1.4', '4.1.5', '4.1.6', '4.1.7', '4.1.8', '4.1.9', '4.1.10', '4.2', '8.3']) assert.ok(rules.has(rule), rule);
   });
 
   it('each frame holds its payload, and this package refuses it with the code the source names', () => {
     for (const refusal of refusals) {
       const frame = new Uint8Array(readFileSync(refusal.framePath));
       assert.deepEqual(payloadOf(frame), refusal.payload, refusal.name);
-      const codec = new MsgpackMessageCodec(refusal.allowBin ? { adapter: binAdapter } : {});
+      const codec = new MsgpackMessageCodec(refusal.allowBin ? { adapter: inForceAdapter() } : {});
       assert.throws(
         () => codec.decodeMessage(refusal.payload),
         (e: unknown) => e instanceof PayloadError && e.code === refusal.code,
@@ -245,6 +258,7 @@ function referenceReceive(payload: Uint8Array, allowBin: boolean, options: { utf
   const message = walk(value, 0);
   checkKeyBudget(message, payload.length);
   checkWordBudget(message, payload.length);
+  if (allowBin) checkMediaFields(message);
   const problem = checkJsonRpcMessage(message);
   if (problem) throw new Error(`4.2: ${problem}`);
   return message;
@@ -281,7 +295,45 @@ describe('golden fixtures: native bytes per request (2026-07-28, SPEC.md 8.1)', 
  * map shapes (the sequences of a map's first k keys, k up to 1,024), each at most 8,192 + N / 128. Keys come
  * back in insertion order here, which holds for every key the fixtures use (none looks like an array index).
  */
-/** 4.1.9's words of built values, counted on the decoded value: 1 a value, 7 more an array, map or bin, 3 more a str of 2-15 bytes. */
+/** SPEC.md 8.3, from 8.2's list alone: every bin of the message stands at one of the media fields, or it is refused. */
+function checkMediaFields(message: unknown): void {
+  const allowed = new Set<unknown>();
+  const record = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Record<string, unknown>) : undefined);
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v]);
+  const block = (b: unknown, nested = true): void => {
+    const it = record(b);
+    if (!it) return;
+    if (it.type === 'image' || it.type === 'audio') allowed.add(it.data);
+    if (it.type === 'resource') allowed.add(record(it.resource)?.blob);
+    if (it.type === 'tool_result' && nested) for (const inner of list(it.content)) block(inner, false);
+  };
+  const blocks = (content: unknown): void => {
+    for (const b of list(content)) block(b);
+  };
+  const samplingMessages = (params: unknown): void => {
+    for (const m of list(record(params)?.messages)) blocks(record(m)?.content);
+  };
+  const top = record(message);
+  const result = record(top?.result);
+  const params = record(top?.params);
+  if (result) {
+    if ('content' in result) blocks(result.content);
+    for (const m of list(result.messages)) blocks(record(m)?.content);
+    for (const c of list(result.contents)) allowed.add(record(c)?.blob);
+    for (const r of Object.values(record(result.inputRequests) ?? {})) if (record(r)?.method === 'sampling/createMessage') samplingMessages(record(r)?.params);
+  }
+  if (params && top?.method === 'sampling/createMessage') samplingMessages(params);
+  for (const r of Object.values(record(params?.inputResponses) ?? {})) blocks(record(r)?.content);
+  const stack: unknown[] = [message];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value instanceof Uint8Array) {
+      if (!allowed.has(value)) throw new Error('8.3: bin outside the media fields of 8.2');
+    } else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
+  }
+}
+
+/** 4.1.9's words of built values, counted on the decoded value: 1 a value, 7 more an array or map, 47 more a bin, 6 more a str of 2-15 bytes. */
 function checkWordBudget(message: unknown, payloadBytes: number): void {
   const allowance = 262_144 + payloadBytes;
   let words = 0;
@@ -291,8 +343,8 @@ function checkWordBudget(message: unknown, payloadBytes: number): void {
     words++;
     if (typeof value === 'string') {
       const bytes = Buffer.byteLength(value);
-      if (bytes >= 2 && bytes < 16) words += 3;
-    } else if (value instanceof Uint8Array) words += 7;
+      if (bytes >= 2 && bytes < 16) words += 6;
+    } else if (value instanceof Uint8Array) words += 47;
     else if (value !== null && typeof value === 'object') {
       words += 7;
       stack.push(...(Array.isArray(value) ? value : Object.values(value)));

@@ -170,6 +170,21 @@ for (const [scanName, scan, decodePath] of SCANS) {
         assert.doesNotThrow(() => guard(bytes(0x82, 0xa0, 0x01, 0xd9, 0x01, 0x61, 0x02)));
       });
 
+      it('judges a key at its first byte: a type refused everywhere as that type, any other non-str as non-string-key, whatever follows', () => {
+        // Cut short, NaN or claiming too much: still a key that is not a str, found at its first byte.
+        for (const key of [bytes(0xcc), bytes(0xcd, 0x01), bytes(0xca, 0xff, 0x80, 0x00, 0x00), bytes(0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0), bytes(0xdc, 0xff), bytes(0xdd, 0xff, 0xff, 0xff, 0xff)]) {
+          assert.throws(() => guard(bytes(0x81, key, 0x01)), payloadError('non-string-key', /map key at byte 1/), Buffer.from(key).toString('hex'));
+          // The payload's last bytes: the key is cut short, and there is no value.
+          assert.throws(() => guard(bytes(0x82, 0xa1, 0x61, 0x01, key)), payloadError('non-string-key', /map key at byte 4/), Buffer.from(key).toString('hex'));
+        }
+        // ext, 0xc1 and a bin (never a data or blob member's value) are refused for their type, at the same byte.
+        assert.throws(() => guard(bytes(0x81, 0xd4, 0x72, 0x00, 0x01)), payloadError('forbidden-type', /ext type 114/));
+        assert.throws(() => guard(bytes(0x81, 0xc1, 0x01)), payloadError('forbidden-type', /0xc1 at byte 1/));
+        assert.throws(() => guard(bytes(0x81, 0xc4, 0x01, 0x61, 0x01)), payloadError('forbidden-type', /only allowed once native bytes/));
+        const mediaOnly: GuardOptions = { maxDepth: 128, allowBin: true, binOnlyAtMediaKeys: true, maxContainers: Infinity };
+        assert.throws(() => scan(bytes(0x81, 0xc4, 0xff), mediaOnly), payloadError('forbidden-type', /outside a media field/));
+      });
+
       it('refuses a __proto__ key at any depth, in any string form, and pollutes nothing', () => {
         const proto = [...Buffer.from('__proto__')];
         const forms = [bytes(0xa9, proto), bytes(0xd9, 9, proto), bytes(0xda, 0, 9, proto), bytes(0xdb, 0, 0, 0, 9, proto)];
@@ -359,33 +374,40 @@ for (const [scanName, scan, decodePath] of SCANS) {
     describe('guard: the decode budget (words of built values per payload byte)', () => {
       const options = (maxWords: number): GuardOptions => ({ maxDepth: 128, allowBin: false, maxContainers: Infinity, maxWords });
 
-      it('counts a word per value, 7 more per array or map, 3 more per str of 2 to 15 bytes, none per key', () => {
+      it('counts a word per value, 7 more per array or map, 47 more per bin, 6 more per str of 2 to 15 bytes, none per key', () => {
         // The array (1 + 7) and 9 nils: 17 words; the 9th nil, at byte 13, is the 17th.
         assert.doesNotThrow(() => scan(arrayOf([0xc0], 9), options(17)));
         assert.throws(() => scan(arrayOf([0xc0], 9), options(16)), payloadError('over-budget', /values that cost more than 16 words to build in a 14-byte payload \(the decode budget\) at byte 13/));
-        // "ab": 1 + 3; "a" and "": 1 (engines share them); a 16-byte str: 1 (it is as large on the wire).
-        assert.doesNotThrow(() => scan(arrayOf([0xa2, 0x61, 0x62], 3), options(8 + 12)));
-        assert.throws(() => scan(arrayOf([0xa2, 0x61, 0x62], 3), options(8 + 11)), payloadError('over-budget'));
+        // "ab": 1 + 6; "a" and "": 1 (engines share them); a 16-byte str: 1 (it is as large on the wire).
+        assert.doesNotThrow(() => scan(arrayOf([0xa2, 0x61, 0x62], 3), options(8 + 21)));
+        assert.throws(() => scan(arrayOf([0xa2, 0x61, 0x62], 3), options(8 + 20)), payloadError('over-budget'));
+        assert.doesNotThrow(() => scan(arrayOf([0xa3, 0x61, 0x62, 0x63], 3), options(8 + 21)));
+        assert.throws(() => scan(arrayOf([0xa3, 0x61, 0x62, 0x63], 3), options(8 + 20)), payloadError('over-budget'));
         assert.doesNotThrow(() => scan(arrayOf([0xa1, 0x61], 3), options(8 + 3)));
         assert.doesNotThrow(() => scan(arrayOf([0xa0], 3), options(8 + 3)));
         assert.doesNotThrow(() => scan(arrayOf([0xb0, ...Buffer.from('abcdefghijklmnop')], 3), options(8 + 3)));
-        // {"ab": "cd"}: the map 1 + 7, its value 1 + 3; the key nothing.
-        assert.doesNotThrow(() => scan(new Uint8Array([0x81, 0xa2, 0x61, 0x62, 0xa2, 0x63, 0x64]), options(12)));
-        assert.throws(() => scan(new Uint8Array([0x81, 0xa2, 0x61, 0x62, 0xa2, 0x63, 0x64]), options(11)), payloadError('over-budget', /at byte 4/));
-        // A bin is an object too.
-        assert.throws(() => scan(new Uint8Array([0x81, 0xa4, ...Buffer.from('data'), 0xc4, 0x00]), { ...options(8 + 7), allowBin: true }), payloadError('over-budget', /at byte 6/));
+        // {"ab": "cd"}: the map 1 + 7, its value 1 + 6; the key nothing.
+        assert.doesNotThrow(() => scan(new Uint8Array([0x81, 0xa2, 0x61, 0x62, 0xa2, 0x63, 0x64]), options(15)));
+        assert.throws(() => scan(new Uint8Array([0x81, 0xa2, 0x61, 0x62, 0xa2, 0x63, 0x64]), options(14)), payloadError('over-budget', /at byte 4/));
+        // A bin: {"data": bin 0} is the map 1 + 7 and the bin 1 + 47.
+        const dataBin = new Uint8Array([0x81, 0xa4, ...Buffer.from('data'), 0xc4, 0x00]);
+        assert.doesNotThrow(() => scan(dataBin, { ...options(8 + 48), allowBin: true }));
+        assert.throws(() => scan(dataBin, { ...options(8 + 47), allowBin: true }), payloadError('over-budget', /at byte 6/));
       });
 
-      it('defaults to 262,144 words plus one per byte: nils and small integers pass at any size, 2-letter strings and the container edge do not', () => {
+      it('defaults to 262,144 words plus one per byte: nils and small integers pass at any size, short strings and the container edge do not', () => {
         assert.equal(wordAllowance(0), 262_144);
         assert.equal(wordAllowance(1_000_000), 1_262_144);
         const decoder = new MsgpackDecoder({ decodePath });
         // 4 MiB of nils or of 0/1 values: one word a byte, inside at any size.
         assert.equal((decoder.decode(arrayOf([0xc0], 4 * 1024 * 1024)).value as unknown[]).length, 4 * 1024 * 1024);
         assert.equal((decoder.decode(arrayOf([0x01], 4 * 1024 * 1024)).value as unknown[]).length, 4 * 1024 * 1024);
-        // 2-letter strings: 4 words per 3 bytes; past about 262,000 of them (790 KB) the base no longer makes up for it.
-        assert.equal((decoder.decode(arrayOf([0xa2, 0x61, 0x62], 200_000)).value as unknown[]).length, 200_000);
-        assert.throws(() => decoder.decode(arrayOf([0xa2, 0x61, 0x62], 300_000)), payloadError('over-budget', /values that cost more than 1162149 words/));
+        // 2-letter strings: 7 words per 3 bytes; past about 65,500 of them (197 KB) the base no longer makes up for it.
+        assert.equal((decoder.decode(arrayOf([0xa2, 0x61, 0x62], 65_000)).value as unknown[]).length, 65_000);
+        assert.throws(() => decoder.decode(arrayOf([0xa2, 0x61, 0x62], 70_000)), payloadError('over-budget', /values that cost more than 472149 words/));
+        // 3-letter strings: 7 words per 4 bytes, past about 87,400 (350 KB).
+        assert.equal((decoder.decode(arrayOf([0xa3, 0x61, 0x62, 0x63], 87_000)).value as unknown[]).length, 87_000);
+        assert.throws(() => decoder.decode(arrayOf([0xa3, 0x61, 0x62, 0x63], 88_000)), payloadError('over-budget'));
         // One empty map per 8 bytes with 2-letter strings and nil between them: within the container budget, not this one.
         const mixed = arrayOf([0x80, 0xa2, 0x61, 0x62, 0xa2, 0x61, 0x62, 0xc0], 131_072);
         new DataView(mixed.buffer).setUint32(1, 4 * 131_072); // four items a unit

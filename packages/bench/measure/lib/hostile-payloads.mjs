@@ -9,6 +9,12 @@ export const UNITS = {
   emptyarr: [0x90],
   map1: [0x81, 0xa1, 0x61, 0x80],
   str2: [0xa2, 0x61, 0x62],
+  // 3-byte strings: one word a byte at the old prices (a slot and a string), so accepted at any size.
+  str3: [0xa3, 0x61, 0x62, 0x63],
+  // Image blocks {type: "image", data: bin of 1 byte} (20 bytes: a map, a short string, a bin) in a retried
+  // request's inputResponses, where native bytes may stand (SPEC.md 8.2): the server builds each bin, then
+  // its base64 string. In a session with native bytes negotiated (HEADS below).
+  imageblocks: [0x82, 0xa4, ...Buffer.from('type'), 0xa5, ...Buffer.from('image'), 0xa4, ...Buffer.from('data'), 0xc4, 0x01, 0x00],
   nil: [0xc0],
   // Empty bins: refused (no native bytes at an array item), but a server that may see bin on any message
   // (per-request negotiation, SPEC.md 8.1) built them all before refusing until bins were checked while decoding.
@@ -26,9 +32,11 @@ export const UNITS = {
 };
 // With -edge: as many units as the default decode budget accepts (then one string). mixed-edge, str2-edge and
 // pairs-edge meet the word budget (SPEC.md 4.1.9), uniqmap-edge and keyorders-edge the key budget.
-export const SHAPES = [...Object.keys(UNITS), 'uniqmap-edge', 'keyorders-edge', 'mixed-edge', 'str2-edge', 'pairs-edge', 'filler'];
+export const SHAPES = [...Object.keys(UNITS), 'uniqmap-edge', 'keyorders-edge', 'mixed-edge', 'str2-edge', 'pairs-edge', 'str3-edge', 'imageblocks-edge', 'filler'];
 // Array items per unit, where a unit holds more than one.
 const ITEMS_PER_UNIT = { mixed: 4 };
+// Where the array of units stands, for units that must stand elsewhere than params.junk (0: the array's place).
+const HEADS = { imageblocks: { name: 'echo', inputResponses: { r: { content: 0 } } } };
 // uniqmap: 8-byte one-entry maps, each with a key no other map has ({"00001": nil}, {"00002": nil}, ...).
 const UNIQ_BYTES = 8;
 function writeUniqueMap(payload, at, i) {
@@ -61,12 +69,12 @@ const encoder = new CanonicalEncoder();
  * The payload of `bytes` for `unit`; with `units`, only that many copies, then one string filling the rest
  * (cheap to build: one copy), so the payload keeps its size and its cost is the units'.
  */
-function unitPayload(unit, bytes, itemsPerUnit = 1, units = undefined) {
+function unitPayload(unit, bytes, itemsPerUnit = 1, units = undefined, params = { junk: 0 }) {
   const writer = WRITERS[unit];
   const unitBytes = writer ? writer[0] : unit.length;
   const count = Math.min(units ?? Infinity, Math.floor(bytes / unitBytes));
   const filler = units === undefined ? 0 : Math.max(5, bytes - count * unitBytes);
-  const head = Buffer.from(encoder.encode({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { junk: 0 } }));
+  const head = Buffer.from(encoder.encode({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }));
   const prefix = head.subarray(0, head.length - 1); // drop the placeholder 0, splice the array in its place
   const payload = Buffer.alloc(prefix.length + 5 + unitBytes * count + filler, 0x78);
   prefix.copy(payload);
@@ -84,11 +92,11 @@ function unitPayload(unit, bytes, itemsPerUnit = 1, units = undefined) {
 }
 
 /** `shape-edge`: the most units of `shape` a receiver with the default budget accepts in a payload of this size. */
-function edgePayload(unit, bytes, itemsPerUnit = 1) {
-  const decoder = new MsgpackDecoder({ decodePath: 'guard-then-msgpackr' });
+function edgePayload(unit, bytes, itemsPerUnit = 1, params = undefined) {
+  const decoder = new MsgpackDecoder({ decodePath: 'guard-then-msgpackr', allowBin: true });
   const accepted = (units) => {
     try {
-      decoder.decode(unitPayload(unit, bytes, itemsPerUnit, units));
+      decoder.decode(unitPayload(unit, bytes, itemsPerUnit, units, params));
       return true;
     } catch {
       return false;
@@ -100,16 +108,19 @@ function edgePayload(unit, bytes, itemsPerUnit = 1) {
     if (accepted(mid)) low = mid;
     else high = mid - 1;
   }
-  return unitPayload(unit, bytes, itemsPerUnit, low);
+  return unitPayload(unit, bytes, itemsPerUnit, low, params);
 }
 
 /** The payload of one shape (a name of UNITS, or one with `-edge`) of about `bytes`. */
 export function hostilePayload(shape, bytes) {
   // One string filling the payload: what its bytes alone cost, the baseline of the others.
   if (shape === 'filler') return unitPayload(UNITS.nil, bytes, 1, 0);
-  if (shape.endsWith('-edge')) return edgePayload(UNITS[shape.slice(0, -5)], bytes, ITEMS_PER_UNIT[shape.slice(0, -5)]);
+  if (shape.endsWith('-edge')) {
+    const base = shape.slice(0, -5);
+    return edgePayload(UNITS[base], bytes, ITEMS_PER_UNIT[base], HEADS[base]);
+  }
   if (!(shape in UNITS)) throw new Error(`unknown shape ${shape} (known: ${SHAPES.join(', ')})`);
-  return unitPayload(UNITS[shape], bytes, ITEMS_PER_UNIT[shape]);
+  return unitPayload(UNITS[shape], bytes, ITEMS_PER_UNIT[shape], undefined, HEADS[shape]);
 }
 
 /** The payload as a msgpack-v1 frame (4-byte big-endian length, then the payload). */

@@ -9,6 +9,12 @@ export const MSGPACK_STREAM_MEDIA_TYPE = 'application/vnd.mcp-msgpack.stream';
 export const JSON_MEDIA_TYPE = 'application/json';
 export const SSE_MEDIA_TYPE = 'text/event-stream';
 export { MSGPACK_MEDIA_TYPE };
+/**
+ * The name IANA registered for MessagePack in 2024, which other MessagePack HTTP stacks use. A receiver
+ * reads it as MSGPACK_MEDIA_TYPE wherever that is read (a body's Content-Type, a reply's, Accept); this
+ * package sends MSGPACK_MEDIA_TYPE, the only name a 0.1.0 peer reads (SPEC.md 9.1).
+ */
+export const MSGPACK_IANA_MEDIA_TYPE = 'application/vnd.msgpack';
 
 /**
  * What a MessagePack-capable client that expects MessagePack replies sends (0.1.0's client): MessagePack
@@ -38,7 +44,7 @@ export const WIRE_HEADER = 'mcp-msgpack-wire';
 export const WIRE_HEADER_VALUE = 'v1';
 
 /** `replies=any` on the MessagePack media range of an Accept (PER_MESSAGE_PARAMETER); parameter names and values are case-insensitive. */
-const PER_MESSAGE_RANGE = /application\/msgpack\s*;[^,]*\breplies\s*=\s*"?any"?\s*(?:[;,]|$)/i;
+const PER_MESSAGE_RANGE = /application\/(?:vnd\.)?msgpack\s*;[^,]*\breplies\s*=\s*"?any"?\s*(?:[;,]|$)/i;
 
 /** Whether a request says it reads replies in either encoding (PER_MESSAGE_PARAMETER in its Accept). */
 export function acceptsPerMessage(accept: string | null): boolean {
@@ -52,13 +58,17 @@ export function fromMsgpackServer(headers: { get(name: string): string | null })
   return type === MSGPACK_MEDIA_TYPE || type === MSGPACK_STREAM_MEDIA_TYPE;
 }
 
-/** The media type without parameters, lower-cased; undefined when absent or ambiguous (joined duplicates). */
+/**
+ * The media type without parameters, lower-cased; undefined when absent or ambiguous (joined duplicates).
+ * The IANA name `application/vnd.msgpack` comes back as `application/msgpack`, so every reader of a body's
+ * or reply's type takes both names as one.
+ */
 export function mediaTypeEssence(header: string | null | undefined): string | undefined {
   if (!header) return undefined;
   const semicolon = header.indexOf(';');
   const essence = (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();
   if (essence === '' || essence.includes(',') || (semicolon >= 0 && header.slice(semicolon).includes(','))) return undefined;
-  return essence;
+  return essence === MSGPACK_IANA_MEDIA_TYPE ? MSGPACK_MEDIA_TYPE : essence;
 }
 
 /** The wire a request body is written in, from its Content-Type; undefined for anything else (415). */
@@ -77,15 +87,21 @@ function wireVersionOf(header: string): string {
 }
 
 /**
- * Whether the client asked for MessagePack replies: Accept lists application/msgpack, and not after
- * application/json (a client that lists JSON first prefers it). Substring tests, as the SDK does for JSON.
+ * Whether the client asked for MessagePack replies: Accept lists application/msgpack (or the IANA name
+ * application/vnd.msgpack), and not after application/json (a client that lists JSON first prefers it).
+ * Substring tests, as the SDK does for JSON; neither name is a substring of the other or of the stream type.
  */
 export function prefersMsgpack(accept: string | null): boolean {
   if (!accept) return false;
-  const msgpack = accept.indexOf(MSGPACK_MEDIA_TYPE);
+  const msgpack = firstOf(accept.indexOf(MSGPACK_MEDIA_TYPE), accept.indexOf(MSGPACK_IANA_MEDIA_TYPE));
   if (msgpack < 0) return false;
   const json = accept.indexOf(JSON_MEDIA_TYPE);
   return json < 0 || msgpack < json;
+}
+
+/** The smaller of two indexOf results that are not -1; -1 when both are. */
+function firstOf(a: number, b: number): number {
+  return a < 0 ? b : b < 0 ? a : Math.min(a, b);
 }
 
 /** POST: the response wire, or undefined when Accept does not allow a full set of replies (406). */

@@ -17,7 +17,7 @@ export const DEFAULT_MAX_DEPTH = 128;
  * The decode budget (SPEC.md 4.1.9): a payload of N bytes may hold at most base + floor(N / bytesPerContainer)
  * arrays, maps and bins, keyBase + floor(N / bytesPerShortKey) distinct map keys shorter than 16 bytes and as
  * many distinct map shapes (key orders, KeyBudget), and values that cost wordBase + floor(N / bytesPerWord)
- * words to build (guard-rules.ts, VALUE_OBJECT_WORDS). Those are the costly things to build from few bytes (an empty map is
+ * words to build (guard-rules.ts: VALUE_OBJECT_WORDS, BIN_WORDS, SHORT_STRING_WORDS). Those are the costly things to build from few bytes (an empty map is
  * 1 byte on the wire and about 70 bytes in a JavaScript heap; a fresh short key, once validated by the SDK,
  * about 250 bytes on V8 and 650 on JavaScriptCore; a hidden class per key-order prefix about 170; a 2-letter
  * string 32 bytes with its slot), while real MCP messages (one container per 20-75 bytes, a few dozen distinct

@@ -32,15 +32,24 @@ export const SHORT_KEY_BYTES = 16;
 
 /**
  * What the values of a payload cost to build, in 8-byte words, as the decode budget counts it (SPEC.md 4.1.9):
- * every value takes a word (its slot in the array or map that holds it, or the payload's own), an array, map
- * or bin VALUE_OBJECT_WORDS more (its object: about 56 bytes for an empty one on V8, 64 on JavaScriptCore),
- * and a str of 2 to 15 bytes that is not a map key SHORT_STRING_WORDS more (its string: 24 bytes and up on
- * V8; a 1-char or empty string is shared by the engines, a key is the key budget's, and a str of 16 bytes or
- * more is at least as large on the wire as in memory). Map keys cost no word of their own: a member's slot is
- * its value's.
+ * every value takes a word (its slot in the array or map that holds it, or the payload's own); an array or
+ * map VALUE_OBJECT_WORDS more, a bin BIN_WORDS more, and a str of 2 to 15 bytes that is not a map key
+ * SHORT_STRING_WORDS more. Map keys cost no word of their own: a member's slot is its value's (the key budget
+ * prices keys). The prices are what a JavaScript receiver pays, on the dearer engine, measured
+ * (`packages/bench/measure/measure-amplification.mjs`, SPEC.md 4.1.9 has the figures):
+ * - an array or map: its object, about 56 bytes empty on V8, 64 on JavaScriptCore;
+ * - a bin: its view object (about 110 bytes on V8) and, at a media field, the base64 string and the copied
+ *   content block a receiver that hands base64 to its SDK makes of it: an image block of a 1-byte bin costs
+ *   about 320 bytes at peak on V8 and 490 on JavaScriptCore, of which the bin's share is about 370;
+ * - a short string: 24-32 bytes on V8, about 36 on JavaScriptCore, and as much again while it is young (the
+ *   young generation copies it before it is promoted: arrays of 2- to 4-byte strings cost a fresh Node
+ *   15-18x their size at the 3 words these strings were priced at before, 7-12x at 6).
+ * A 1-char or empty string is shared by the engines, and a str of 16 bytes or more is at least as large on
+ * the wire as in memory, so neither costs more than its slot.
  */
 export const VALUE_OBJECT_WORDS = 7;
-export const SHORT_STRING_WORDS = 3;
+export const BIN_WORDS = 47;
+export const SHORT_STRING_WORDS = 6;
 
 /**
  * Whether a str value of `length` bytes costs SHORT_STRING_WORDS of the word budget: from 2
@@ -60,6 +69,22 @@ export function isMediaKey(bytes: Uint8Array, at: number, length: number): boole
   if (length !== 4) return false;
   const b0 = bytes[at];
   return (b0 === 0x64 && matches(bytes, at, 'data')) || (b0 === 0x62 && matches(bytes, at, 'blob'));
+}
+
+/** Whether `type` is the first byte of a str (fixstr, str 8, str 16, str 32). */
+export function isStrType(type: number): boolean {
+  return (type >= 0xa0 && type <= 0xbf) || (type >= 0xd9 && type <= 0xdb);
+}
+
+/**
+ * Whether a map key that is not a str is refused under the rule of its type rather than as a non-string key
+ * (SPEC.md 4.1, "order of checks"): 0xc1, an ext type, or a bin where bins are not allowed or are allowed
+ * only as a `data` or `blob` member's value (which a key never is). A key is judged at its first byte: any
+ * other type is non-string-key at once, whatever bytes follow it.
+ */
+export function isKeyRefusedAsType(type: number, options: GuardOptions): boolean {
+  if (type === 0xc1 || (type >= 0xc7 && type <= 0xc9) || (type >= 0xd4 && type <= 0xd8)) return true;
+  return type >= 0xc4 && type <= 0xc6 && (!options.allowBin || options.binOnlyAtMediaKeys === true);
 }
 
 // The refusals both decode paths give (the guard, guarded-decode.ts), worded once: a payload refused by one is

@@ -20,11 +20,14 @@ import {
   isCountedString,
   SHORT_STRING_WORDS,
   VALUE_OBJECT_WORDS,
+  BIN_WORDS,
   TOP_KEY_ID,
   TOP_KEY_METHOD,
   TOP_KEY_OTHER,
   TOP_KEY_RESULT_OR_ERROR,
   isProtoKey,
+  isKeyRefusedAsType,
+  isStrType,
   topLevelKey,
   type GuardOptions,
 } from './guard-rules.js';
@@ -110,6 +113,9 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
     // Every value but a key takes a word of the budget (its slot), counted before its header is read.
     if (!atKey && ++words > maxWords) fail('over-budget', overWordBudget(maxWords, end, valueStart));
     const type = u8();
+    // A key is judged at its first byte (SPEC.md 4.1, "order of checks"): a type refused everywhere (ext, 0xc1,
+    // a bin) is reported as that type below; any other non-str is non-string-key before anything after it is read.
+    if (atKey && !isStrType(type) && !isKeyRefusedAsType(type, options)) fail('non-string-key', nonStringKey(type, valueStart));
 
     let strLength = -1;
     let childCount = -1;
@@ -143,7 +149,7 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
           need(length);
           // A bin is built as an object (a view of the payload), so it counts as a container does.
           if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, valueStart));
-          if ((words += VALUE_OBJECT_WORDS) > maxWords) fail('over-budget', overWordBudget(maxWords, end, valueStart));
+          if ((words += BIN_WORDS) > maxWords) fail('over-budget', overWordBudget(maxWords, end, valueStart));
           pos += length;
           clues.containsBin = true;
           break;
@@ -215,11 +221,6 @@ export function guardPayload(bytes: Uint8Array, options: GuardOptions): GuardRes
           childIsMap = true;
           break;
       }
-    }
-
-    // Checked after the type switch, so an ext or 0xc1 used as a key is reported as the forbidden type it is.
-    if (atKey && strLength < 0) {
-      fail('non-string-key', nonStringKey(type, valueStart));
     }
 
     if (strLength >= 0) {

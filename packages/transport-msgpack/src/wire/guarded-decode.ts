@@ -21,10 +21,12 @@ import {
   isCountedString,
   SHORT_STRING_WORDS,
   VALUE_OBJECT_WORDS,
+  BIN_WORDS,
   TOP_KEY_ID,
   TOP_KEY_METHOD,
   TOP_KEY_RESULT_OR_ERROR,
   isProtoKey,
+  isKeyRefusedAsType,
   topLevelKey,
   type GuardOptions,
 } from './guard-rules.js';
@@ -170,7 +172,7 @@ function readValue(depth: number): unknown {
       need(length);
       // A bin is built as an object (a view of the payload), so it counts as a container does.
       if (++containers > options.maxContainers) fail('over-budget', overContainerBudget(options.maxContainers, end, start));
-      addWords(VALUE_OBJECT_WORDS, start);
+      addWords(BIN_WORDS, start);
       containsBin = true;
       return src.subarray(pos, (pos += length));
     }
@@ -339,13 +341,13 @@ function readKey(): string {
   return length < SHORT_KEY_BYTES ? shortKey(length) : readString(length);
 }
 
-/** A key that is not a str: its header is checked as a value's would be (a forbidden type is reported as such), then refused. */
+/**
+ * A key that is not a str, judged at its first byte (SPEC.md 4.1, "order of checks"): a type refused everywhere
+ * (ext, 0xc1, a bin, as guardPayload decides with isKeyRefusedAsType) is refused as that type, by readValue;
+ * any other is non-string-key, whatever follows it.
+ */
 function refuseKey(type: number, start: number): never {
-  if (type <= 0x9f && type >= 0x80) {
-    // fixmap, fixarray: nothing more to read
-  } else if (type === 0xdc || type === 0xde) u16();
-  else if (type === 0xdd || type === 0xdf) u32();
-  else {
+  if (isKeyRefusedAsType(type, options)) {
     pos = start;
     atMediaKey = false;
     // A key takes no word of its own: readValue counts one, so it is given back first.

@@ -1,7 +1,7 @@
 // What the stdio server's JSON line limit (maxJsonLineBytes) costs: a 5 MiB image answer (a 7 MB JSON line)
 // written by StdioMsgpackServerTransport to a pipe another process reads, with the limit (the default) and
 // without it (maxJsonLineBytes: Infinity), interleaved round by round; CPU of this process per answer.
-//   node scripts/measure-line-limit.mjs [rounds]    (or with bun)
+//   node packages/bench/measure/measure-line-limit.mjs [rounds]    (or with bun)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
