@@ -1,0 +1,49 @@
+"""A Python MCPServer with a media tool on this package's Streamable HTTP app (run by the HTTP tests and bench).
+
+argv: PORT IMAGE_PATH [--json-sdk] (the SDK's own app instead of ours, for comparison)."""
+
+import base64
+import sys
+
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from mcp_types import ImageContent
+
+from mcp_msgpack.http import streamable_http_app
+
+port, image_path = int(sys.argv[1]), sys.argv[2]
+server = MCPServer("python-media")
+TEXT_64K = "The quick brown fox jumps over the lazy dog. " * 1456
+RECORDS = [{"id": i, "name": f"record {i}", "tags": ["a", "b"], "score": i * 1.5, "ok": i % 2 == 0} for i in range(500)]
+
+
+@server.tool()
+def echo(text: str) -> str:
+    """Returns its argument."""
+    return text
+
+
+@server.tool()
+def small() -> str:
+    return "ok"
+
+
+@server.tool()
+def text() -> str:
+    return TEXT_64K
+
+
+@server.tool()
+def records() -> dict:
+    """About 50 KB of records as structured content."""
+    return {"records": RECORDS}
+
+
+@server.tool()
+def read_image() -> ImageContent:
+    with open(image_path, "rb") as f:
+        return ImageContent(type="image", data=base64.b64encode(f.read()).decode(), mimeType="image/png")
+
+
+app = server.streamable_http_app() if "--json-sdk" in sys.argv else streamable_http_app(server)
+uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
