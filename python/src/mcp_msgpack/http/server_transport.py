@@ -46,7 +46,7 @@ from ..wire import ReceiveLimits, WireError
 from . import media_types, native_bytes
 from .codec import decode_msgpack, encode_msgpack, message_dict, session_message
 from .frame_stream import control_frame, frame
-from .server_replies import error_data, error_response, prefers_msgpack, with_vary
+from .server_replies import error_data, error_response, prefers_msgpack
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         accept = media_types.AcceptChoice(Request(scope).headers.get("accept"))
         token = prefers_msgpack.set(accept.prefers_msgpack)
         try:
-            await super()._handle_request(scope, receive, with_vary(send))
+            await super()._handle_request(scope, receive, send)
         finally:
             prefers_msgpack.reset(token)
 
