@@ -1,1 +1,21 @@
-"""msgpack-v1 transports for the official MCP Python SDK."""
+"""msgpack-v1 transports for the official MCP Python SDK: swap one import, keep the SDK.
+
+    from mcp_msgpack import stdio_client   # instead of mcp.client.stdio.stdio_client
+    from mcp_msgpack import stdio_server   # instead of mcp.server.stdio.stdio_server
+"""
+
+from .client_stdio import stdio_client
+from .messages import from_session_message, to_session_message
+from .native_call import call_tool_native
+from .server_stdio import stdio_server
+from .wire import ReceiveLimits, WireError
+
+__all__ = [
+    "ReceiveLimits",
+    "WireError",
+    "call_tool_native",
+    "from_session_message",
+    "stdio_client",
+    "stdio_server",
+    "to_session_message",
+]

@@ -28,6 +28,11 @@ def _round_big_ints(value: object) -> object:
 
 def decode_value(data: bytes | bytearray | memoryview, limits: ReceiveLimits | None = None) -> object:
     """One MessagePack value under the receive rules of SPEC 4.1 (no JSON-RPC check). Raises WireError."""
+    return decode_counting_bins(data, limits)[0]
+
+
+def decode_counting_bins(data: bytes | bytearray | memoryview, limits: ReceiveLimits | None = None) -> tuple[object, int]:
+    """decode_value, and how many bins the payload held (for the native-bytes check of SPEC 8.3)."""
     if type(data) is not bytes:
         data = bytes(data)
     result = guard_payload(data, limits or DEFAULT_LIMITS)
@@ -37,7 +42,7 @@ def decode_value(data: bytes | bytearray | memoryview, limits: ReceiveLimits | N
         raise WireError("malformed-msgpack", "4.1.8", f"the MessagePack library refused it: {exc}") from exc
     if result.big_ints:
         value = _round_big_ints(value)
-    return value
+    return value, result.bins
 
 
 def _is_id(value: object) -> bool:

@@ -1,0 +1,83 @@
+"""msgpack against ormsgpack for msgpack-v1: canonical bytes on the golden fixtures, and encode + decode time
+(interleaved rounds, best of each) on the fixtures, a 50 KB object result and a 5 MiB bin.
+
+    python python/scripts/measure_codec.py
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import msgpack
+import ormsgpack
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from fixtures import expand, sources  # noqa: E402
+
+from mcp_msgpack.wire.encode import _normalize, _utf8_safe  # noqa: E402
+
+CASES = [(name, _utf8_safe(_normalize(expand(src["message"]))), path.with_suffix(".frame").read_bytes()) for name, src, path in sources("cases")]
+
+
+def object_result() -> dict:
+    rows = [{"name": f"file-{i}.txt", "size": i * 37, "modified": "2026-11-26T12:00:00Z", "dir": i % 5 == 0} for i in range(800)]
+    return {"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "800 entries"}], "structuredContent": {"entries": rows}}}
+
+
+def media_result() -> dict:
+    return {"jsonrpc": "2.0", "id": 8, "result": {"content": [{"type": "image", "mimeType": "image/png", "data": bytes(range(256)) * 20480}]}}
+
+
+CODECS = {
+    "msgpack": (msgpack.Packer(use_bin_type=True).pack, lambda b: msgpack.unpackb(b, raw=False, strict_map_key=False)),
+    "ormsgpack": (ormsgpack.packb, ormsgpack.unpackb),
+}
+
+
+def canonical(name: str) -> list[str]:
+    pack = CODECS[name][0]
+    out = []
+    for case, value, frame in CASES:
+        try:
+            same = pack(value) == frame[4:]
+        except Exception as exc:  # noqa: BLE001
+            same = False
+            case = f"{case} ({type(exc).__name__})"
+        if not same:
+            out.append(case)
+    return out
+
+
+def timed(pack, unpack, value, repeat: int) -> float:
+    start = time.perf_counter()
+    for _ in range(repeat):
+        unpack(pack(value))
+    return (time.perf_counter() - start) / repeat
+
+
+def main() -> None:
+    for name in CODECS:
+        wrong = canonical(name)
+        print(f"{name}: {len(CASES) - len(wrong)}/{len(CASES)} golden fixtures byte-identical" + (f" (differs: {', '.join(wrong)})" if wrong else ""))
+    obj = object_result()
+    media = media_result()
+    print(f"object result: {len(msgpack.packb(obj))} bytes; media: {len(msgpack.packb(media, use_bin_type=True))} bytes")
+    workloads = {
+        "golden fixtures (all, one pass)": (lambda pack, unpack: sum(timed(pack, unpack, v, 1) for _, v, _ in CASES), 1),
+        "50 KB object result": (lambda pack, unpack: timed(pack, unpack, obj, 20), 1),
+        "5 MiB bin": (lambda pack, unpack: timed(pack, unpack, media, 5), 1),
+    }
+    best = {(w, c): float("inf") for w in workloads for c in CODECS}
+    for _ in range(15):  # interleaved rounds
+        for w, (run, _) in workloads.items():
+            for c, (pack, unpack) in CODECS.items():
+                best[(w, c)] = min(best[(w, c)], run(pack, unpack))
+    for w in workloads:
+        m, o = best[(w, "msgpack")], best[(w, "ormsgpack")]
+        print(f"{w}: msgpack {m * 1e3:.3f} ms, ormsgpack {o * 1e3:.3f} ms, ormsgpack/msgpack {o / m:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

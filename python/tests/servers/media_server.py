@@ -1,0 +1,68 @@
+"""A Python MCPServer on mcp_msgpack's stdio_server, with a media tool: the peer of the interop tests.
+
+    python media_server.py [--wire auto|json|msgpack] [--sdk]   (--sdk: the SDK's own JSON stdio_server)
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+
+import anyio
+import mcp_types as types
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer("py-media")
+
+
+def pattern(size: int) -> bytes:
+    """Deterministic bytes a client can check: a PNG signature, then a counter pattern."""
+    head = b"\x89PNG\r\n\x1a\n"
+    body = bytes((i * 7 + 3) % 256 for i in range(256)) * (size // 256 + 1)
+    return (head + body)[:size]
+
+
+@server.tool()
+def echo(text: str) -> str:
+    """Returns its text."""
+    return text
+
+
+@server.tool()
+def image(size: int) -> types.ImageContent:
+    """A PNG-like image of `size` bytes."""
+    return types.ImageContent(type="image", mime_type="image/png", data=base64.b64encode(pattern(size)).decode("ascii"))
+
+
+@server.tool()
+def digest(data: str) -> str:
+    """The sha256 of base64 data (to check media a client sends)."""
+    return hashlib.sha256(base64.b64decode(data)).hexdigest()
+
+
+@server.tool()
+def records(count: int) -> dict:
+    """An object result of `count` records."""
+    return {"entries": [{"name": f"file-{i}.txt", "size": i * 37, "dir": i % 5 == 0} for i in range(count)]}
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--wire", default="auto")
+    parser.add_argument("--sdk", action="store_true")
+    args = parser.parse_args()
+    if args.sdk:
+        from mcp.server.stdio import stdio_server as transport
+        context = transport()
+    else:
+        from mcp_msgpack import stdio_server
+
+        context = stdio_server(wire=args.wire)
+    lowlevel = server._lowlevel_server
+    async with context as (read_stream, write_stream):
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+
+if __name__ == "__main__":
+    anyio.run(main)
