@@ -10,6 +10,7 @@ import pytest
 from mcp.client.session import ClientSession
 
 from http_peers import IMAGE_BYTES, media_server, recording_client, write_image
+from mcp_msgpack import call_tool_native
 from mcp_msgpack.http import streamable_http_client
 
 pytestmark = pytest.mark.timeout(120)
@@ -69,3 +70,18 @@ def test_json_wire_is_the_sdk_transport(media):
     assert all(e["request_type"] in (None, "application/json") for e in exchanges)
     assert all("msgpack" not in (e["type"] or "") for e in exchanges)
     assert b"native-bytes" not in exchanges[0]["request_body"]  # never offered on JSON (SPEC 8.1 rule 1)
+
+
+def test_call_tool_native_hands_over_bytes(media):
+    url, path, data = media
+
+    async def call():
+        async with streamable_http_client(url, native_bytes=True) as (r, w), ClientSession(r, w) as session:
+            await session.initialize()
+            native = await call_tool_native(session, "read_media_file", {"path": str(path)})
+            plain = await session.call_tool("read_media_file", {"path": str(path)})
+        return native, plain
+
+    native, plain = anyio.run(call)
+    assert isinstance(native.content[0].data, bytes) and native.content[0].data == data
+    assert base64.b64decode(plain.content[0].data) == data  # other calls on the session still get base64

@@ -44,7 +44,8 @@ from mcp_types import (
 )
 
 from ..wire import ReceiveLimits, WireError
-from . import media_types, native_bytes
+from .. import native_bytes as nb
+from . import media_types, negotiation
 from .codec import decode_msgpack, encode_msgpack, message_dict, session_message
 from .frame_stream import is_control_map, read_frames
 
@@ -99,23 +100,27 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
     def _msgpack_body(self, message: SessionMessage) -> tuple[bytes, bool]:
         """The POST body and whether it offers native bytes (SPEC 8.1 rules 1 and 4)."""
         body = message_dict(message)
-        offered = False
-        if self.native_bytes and isinstance(body.get("params"), dict):
-            params = body["params"]
-            if body.get("method") == "initialize":
-                native_bytes.announce(params.setdefault("capabilities", {}))
-                offered = True
-            else:
-                meta = params.get("_meta")
-                capabilities = meta.get(native_bytes.CLIENT_CAPABILITIES_META) if isinstance(meta, dict) else None
-                if isinstance(capabilities, dict):
-                    native_bytes.announce(capabilities)
-                    offered = True
+        offered = self.native_bytes and negotiation.offer_in(body)
         return encode_msgpack(body, native=False), offered
+
+    def _take_native_result_marker(self, ctx: RequestContext) -> bool:
+        """`call_tool_native`'s private `_meta` marker: removed before the request leaves the process; whether
+        the request carried it (its result's media then reach the caller as bytes)."""
+        message = ctx.session_message.message
+        if not isinstance(message, JSONRPCRequest) or not isinstance(message.params, dict):
+            return False
+        meta = message.params.get("_meta")
+        if not isinstance(meta, dict) or nb.NATIVE_RESULT_META not in meta:
+            return False
+        meta = {k: v for k, v in meta.items() if k != nb.NATIVE_RESULT_META}
+        params = {**message.params, "_meta": meta} if meta else {k: v for k, v in message.params.items() if k != "_meta"}
+        ctx.session_message = SessionMessage(message.model_copy(update={"params": params}), metadata=ctx.session_message.metadata)
+        return True
 
     # --- POST ----------------------------------------------------------------------------------------------
 
     async def _handle_post_request(self, ctx: RequestContext) -> None:
+        wants_bytes = self._take_native_result_marker(ctx)
         if self.wire == "json":
             await super()._handle_post_request(ctx)
             return
@@ -166,9 +171,9 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                 return
             native = offered or self.native_bytes_in_force
             if reply_is_msgpack:
-                await self._read_msgpack_reply(response, ctx, message.id, native, confirms=offered)
+                await self._read_msgpack_reply(response, ctx, message.id, native, offered, wants_bytes)
             elif reply_is_frames:
-                await self._read_frame_stream(response, ctx, native, confirms=offered)
+                await self._read_frame_stream(response, ctx, native, offered, wants_bytes)
             elif media_types.is_json_body(content_type):
                 await self._handle_json_response(response, ctx.read_stream_writer, request_id=message.id)
             elif media_types.media_type(content_type)[0] == media_types.SSE:
@@ -222,17 +227,18 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         """A decoded reply as the SDK's message; an `initialize` result may confirm native bytes."""
         if confirms and isinstance(value, dict):
             result = value.get("result")
-            if isinstance(result, dict) and native_bytes.confirms(result.get("capabilities")):
-                if value.get("result", {}).get("protocolVersion") is not None:
-                    self.native_bytes_in_force = True
+            if isinstance(result, dict) and "protocolVersion" in result:
+                self.native_bytes_in_force = negotiation.confirms(result.get("capabilities"))
         return session_message(value)
 
     async def _read_msgpack_reply(
-        self, response: httpx2.Response, ctx: RequestContext, request_id: RequestId, native: bool, confirms: bool
+        self, response: httpx2.Response, ctx: RequestContext, request_id: RequestId, native: bool, confirms: bool,
+        keep_bytes: bool,
     ) -> None:
         try:
             body = await response.aread()
-            reply = self._deliverable(decode_msgpack(body, self.limits, native=native), confirms)
+            value = decode_msgpack(body, self.limits, native=native, keep_bytes=keep_bytes)
+            reply = self._deliverable(value, confirms)
         except (httpx2.StreamError, WireError, ValueError) as exc:
             logger.warning("refused a MessagePack reply: %s", exc)
             code = exc.jsonrpc_code if isinstance(exc, WireError) else -32700
@@ -251,6 +257,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         *,
         native: bool,
         confirms: bool = False,
+        keep_bytes: bool = False,
         original_request_id: RequestId | None = None,
         on_event_id: Callable[[str], Awaitable[None]] | None = None,
         cursor: dict[str, Any] | None = None,
@@ -260,7 +267,10 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         cursor = cursor if cursor is not None else {}
         async for payload in read_frames(response.aiter_bytes(), self.limits.max_frame_bytes):
             try:
-                value = decode_msgpack(payload, self.limits, native=native, control=True)
+                value = decode_msgpack(
+                    payload, self.limits, native=native, control=True,
+                    keep_bytes=keep_bytes and (lambda v: v.get("id") == original_request_id and "method" not in v),
+                )
             except WireError as exc:
                 # SPEC 9.4: a refused frame loses that message only; the stream goes on.
                 logger.warning("refused a frame: %s", exc)
@@ -298,7 +308,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         return False
 
     async def _read_frame_stream(
-        self, response: httpx2.Response, ctx: RequestContext, native: bool, confirms: bool
+        self, response: httpx2.Response, ctx: RequestContext, native: bool, confirms: bool, keep_bytes: bool
     ) -> None:
         assert isinstance(ctx.session_message.message, JSONRPCRequest)
         request_id = ctx.session_message.message.id
@@ -307,7 +317,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         for attempt in range(MAX_RECONNECTION_ATTEMPTS + 1):
             try:
                 if await self._consume_frames(
-                    response, ctx.read_stream_writer, native=native, confirms=confirms,
+                    response, ctx.read_stream_writer, native=native, confirms=confirms, keep_bytes=keep_bytes,
                     original_request_id=request_id, on_event_id=on_event_id, cursor=cursor,
                 ):
                     return
@@ -326,7 +336,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                     if resumed.status_code >= 400:
                         continue
                     if await self._consume_frames(
-                        resumed, ctx.read_stream_writer, native=native,
+                        resumed, ctx.read_stream_writer, native=native, keep_bytes=keep_bytes,
                         original_request_id=request_id, on_event_id=on_event_id, cursor=cursor,
                     ):
                         return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -9,38 +10,44 @@ import pydantic_core
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCMessage
 
+from .. import native_bytes as nb
 from ..messages import from_session_message, to_session_message
-from ..wire import ReceiveLimits, WireError, check_message, decode_value, encode_payload
-from . import native_bytes
+from ..wire import ReceiveLimits, WireError, check_message, encode_payload
+from ..wire.decode import decode_counting_bins
 
-_BIN_LIMITS_CACHE: dict[ReceiveLimits, ReceiveLimits] = {}
+_WITH_BIN: dict[ReceiveLimits, ReceiveLimits] = {}
 
 
 def _with_bin(limits: ReceiveLimits) -> ReceiveLimits:
-    allowed = _BIN_LIMITS_CACHE.get(limits)
+    allowed = _WITH_BIN.get(limits)
     if allowed is None:
-        allowed = _BIN_LIMITS_CACHE[limits] = replace(limits, allow_bin=True)
+        allowed = _WITH_BIN[limits] = replace(limits, allow_bin=True)
     return allowed
 
 
-def decode_msgpack(data: bytes, limits: ReceiveLimits, *, native: bool, control: bool = False) -> Any:
-    """One msgpack-v1 body or frame payload to plain values, its media bin (if `native`) turned to base64.
+def decode_msgpack(
+    data: bytes,
+    limits: ReceiveLimits,
+    *,
+    native: bool,
+    control: bool = False,
+    keep_bytes: bool | Callable[[Any], bool] = False,
+) -> Any:
+    """One msgpack-v1 body or frame payload to plain values.
 
-    A bin anywhere but a media field, or any bin while native bytes are not in force, is `forbidden-type`
-    (SPEC 8.3): the decoder refuses it outright without `native`; with it, a bin left after the media fields
-    were converted is refused here. With `control`, a map without `jsonrpc` is a frame stream's control map
-    (SPEC 9.3) and is returned as it is.
+    Without `native` any bin is refused (SPEC 4.1.3); with it, bin at the media fields becomes the base64
+    the SDK's models hold (or, where `keep_bytes` is true or says so of the value, a placeholder for `call_tool_native`), and a bin anywhere
+    else is refused (8.3). With `control`, a map without `jsonrpc` is a frame stream's control map (9.3),
+    returned as it is.
     """
-    value = decode_value(data, _with_bin(limits) if native else limits)
+    value, bins = decode_counting_bins(data, _with_bin(limits) if native else limits)
     if not (control and isinstance(value, dict) and "jsonrpc" not in value):
         check_message(value, allow_batch=True)
-    if not native or not native_bytes.may_hold_bin(data):
-        return value
-    for message in value if isinstance(value, list) else [value]:
-        if isinstance(message, dict):
-            native_bytes.media_to_base64(message)
-    if native_bytes.holds_bin(value):
-        raise WireError("forbidden-type", "8.3", "a bin outside the media fields")
+    keep = native and (keep_bytes(value) if callable(keep_bytes) else keep_bytes)
+    if bins or keep:
+        if not isinstance(value, dict):
+            raise WireError("forbidden-type", "8.3", "a bin in a batch")
+        nb.bin_to_media(value, bins, keep_bytes=keep)
     return value
 
 
@@ -49,14 +56,14 @@ def session_message(value: Any) -> SessionMessage:
 
 
 def message_dict(message: SessionMessage | JSONRPCMessage) -> dict[str, Any]:
-    return from_session_message(message if isinstance(message, SessionMessage) else SessionMessage(message))
+    return from_session_message(message)
 
 
 def encode_msgpack(message: SessionMessage | JSONRPCMessage | dict[str, Any], *, native: bool) -> bytes:
     """A message as one msgpack-v1 value; with `native`, its base64 media as bin."""
     value = message if isinstance(message, dict) else message_dict(message)
     if native:
-        native_bytes.media_to_bin(value)
+        nb.base64_to_bin(value)
     return encode_payload(value)
 
 

@@ -40,7 +40,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from ..wire import ReceiveLimits, WireError
-from . import media_types, native_bytes
+from . import media_types, negotiation
 from .codec import decode_msgpack, encode_json, encode_msgpack
 from .server_replies import error_data, error_response
 from .server_transport import WireAwareSecurity
@@ -54,10 +54,10 @@ def _decode(body: bytes, limits: ReceiveLimits, supports_native: bool) -> tuple[
         if exc.code != "forbidden-type" or not supports_native:
             raise
         value = decode_msgpack(body, limits, native=True)
-        if not (isinstance(value, dict) and native_bytes.request_offers(value)):
+        if not (isinstance(value, dict) and negotiation.request_offers(value)):
             raise WireError("forbidden-type", "8.3", "bin in a request that does not offer native bytes") from exc
         return value, True
-    return value, isinstance(value, dict) and native_bytes.request_offers(value)
+    return value, isinstance(value, dict) and negotiation.request_offers(value)
 
 
 async def handle_modern_msgpack_request(
@@ -180,6 +180,6 @@ async def handle_modern_msgpack_request(
     native = reply_msgpack and offered and supports_native
     value = outcome.model_dump(by_alias=True, exclude_none=True)
     if native and req.method == "server/discover" and isinstance(value.get("result"), dict):
-        native_bytes.announce(value["result"].setdefault("capabilities", {}))  # SPEC 8.1 rule 6
+        negotiation.confirm_in(value["result"])  # SPEC 8.1 rule 6
     status = ERROR_CODE_HTTP_STATUS.get(outcome.error.code, 200) if isinstance(outcome, JSONRPCError) else 200
     await reply(value, status, native=native)

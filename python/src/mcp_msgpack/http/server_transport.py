@@ -43,7 +43,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from ..wire import ReceiveLimits, WireError
-from . import media_types, native_bytes
+from . import media_types, negotiation
 from .codec import decode_msgpack, encode_msgpack, message_dict, session_message
 from .frame_stream import control_frame, frame
 from .server_replies import error_data, error_response, prefers_msgpack
@@ -158,7 +158,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 return
             if (
                 body_is_msgpack and reply_msgpack and self.supports_native_bytes and self.mcp_session_id
-                and native_bytes.request_offers(value)
+                and negotiation.request_offers(value)
             ):
                 self._confirm_native_for = message.id
         elif not await self._validate_request_headers(request, send):
@@ -197,7 +197,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             and message.id == self._confirm_native_for
         ):
             self._confirm_native_for = None
-            native_bytes.announce(value["result"].setdefault("capabilities", {}))
+            negotiation.confirm_in(value["result"])
             self.native_bytes_in_force = True
             return encode_msgpack(value, native=False)
         return encode_msgpack(value, native=self.native_bytes_in_force)
