@@ -68,7 +68,7 @@ def media_server(folder: Path) -> contextlib.AbstractContextManager[str]:
 
 def python_server(image: Path, *extra: str) -> contextlib.AbstractContextManager[str]:
     port = free_port()
-    script = Path(__file__).with_name("http_media_app.py")
+    script = Path(__file__).parent / "servers" / "http_media_app.py"
     src = str(ROOT / "python" / "src")
     env = {"PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
     return running([sys.executable, str(script), str(port), str(image), *extra], port, env)

@@ -29,7 +29,7 @@ def served(tmp_path_factory):
 
 
 def _run(url: str, mode: str) -> dict:
-    script = Path(__file__).with_name("ts_http_client.mjs")
+    script = Path(__file__).parent / "ts" / "http_client.mjs"
     out = subprocess.run(["node", str(script), url, mode], capture_output=True, text=True, timeout=90, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
