@@ -7,7 +7,7 @@ Part "ts": our Python client against the TS media server (packages/filesystem-me
 server process. Part "python": a Python MCPServer on this package's app (default: MessagePack to MessagePack
 clients) against the same server on the SDK's own app (`streamable_http_app()`, JSON), each called by its own
 kind of client (ours, with native bytes; the SDK's), for a small result, 64 KB of text, a 50 KB object and the
-5 MiB image. Server CPU is the server process's user+system time (/proc, Linux) over each batch of calls;
+5 MiB image. Server CPU is the CPU time of the server process's threads (/proc schedstat, Linux) over each batch of calls;
 wire bytes are the reply bodies as received. Each round runs every variant once, alternating their order;
 the ratio is the median of the rounds' ratios, with the range.
 """
@@ -36,13 +36,14 @@ from http_peers import RecordingTransport, media_server, python_server, write_im
 
 from mcp_msgpack.http import streamable_http_client  # noqa: E402
 
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process (and its reaped children are not counted: the servers fork none)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+    """CPU time of a process's threads, in nanoseconds' resolution (/proc/PID/task/*/schedstat, Linux): clock
+    ticks (/proc/PID/stat) are 10 ms, as coarse as a small call. Threads that ended are not counted."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(OSError):
+            total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[0])
+    return total / 1e9
 
 
 def server_pid(port_url: str) -> int:
@@ -105,7 +106,8 @@ def ratio_line(label: str, candidate: Variant, baseline: Variant, target: str) -
         return f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
 
     return (
-        f"| {label} | {statistics.median(candidate.cpu) * 1e3:.1f} ms | {statistics.median(baseline.cpu) * 1e3:.1f} ms"
+        f"| {label} | {statistics.median(candidate.bytes) / 1024:,.0f} KiB"
+        f" | {statistics.median(candidate.cpu) * 1e3:.1f} ms | {statistics.median(baseline.cpu) * 1e3:.1f} ms"
         f" | {summary(candidate.cpu, baseline.cpu)} | {summary(candidate.bytes, baseline.bytes)}"
         f" | {summary(candidate.wall, baseline.wall)} | {target} |"
     )
@@ -144,8 +146,8 @@ def any_result(result) -> None:
 
 
 HEADER = (
-    "| scenario | candidate CPU/call | baseline CPU/call | server CPU | reply bytes | client wall | target |\n"
-    "|---|---|---|---|---|---|---|"
+    "| scenario | candidate reply | candidate CPU/call | baseline CPU/call | server CPU | reply bytes | client wall"
+    " | target |\n|---|---|---|---|---|---|---|---|"
 )
 
 

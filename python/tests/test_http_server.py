@@ -45,7 +45,7 @@ def test_the_sdk_json_client_gets_json(server):
         _session_calls, url, lambda u, c: sdk_streamable_http_client(u, http_client=c, max_sse_event_size=None)
     )
     assert {"echo", "records", "read_image"} <= names and echoed == "héllo" and image == data
-    assert "record 499" in records
+    assert "record 599" in records
     for exchange in exchanges:
         assert "msgpack" not in (exchange["type"] or "")
         assert exchange["type"] is None or exchange["type"].startswith(("application/json", "text/event-stream"))
@@ -57,7 +57,7 @@ def test_our_client_speaks_msgpack_with_native_bytes(server):
         _session_calls, url, lambda u, c: streamable_http_client(u, native_bytes=True, http_client=c)
     )
     assert {"echo", "records", "read_image"} <= names and echoed == "héllo" and image == data
-    assert "record 499" in records
+    assert "record 599" in records
     posts = [e for e in exchanges if e["method"] == "POST"]
     assert all(e["request_type"] == "application/msgpack" for e in posts)
     replies = [e for e in posts if e["status"] == 200]

@@ -14,7 +14,7 @@ from mcp_msgpack.http import streamable_http_app
 port, image_path = int(sys.argv[1]), sys.argv[2]
 server = MCPServer("python-media")
 TEXT_64K = "The quick brown fox jumps over the lazy dog. " * 1456
-RECORDS = [{"id": i, "name": f"record {i}", "tags": ["a", "b"], "score": i * 1.5, "ok": i % 2 == 0} for i in range(500)]
+RECORDS = [{"id": i, "name": f"record {i}", "tags": ["a", "b"], "score": i * 1.5, "ok": i % 2 == 0} for i in range(600)]
 
 
 @server.tool()
@@ -35,7 +35,7 @@ def text() -> str:
 
 @server.tool()
 def records() -> dict:
-    """About 50 KB of records as structured content."""
+    """About 50 KB of records (JSON text)."""
     return {"records": RECORDS}
 
 

@@ -41,6 +41,7 @@ from mcp_types import (
     JSONRPCError,
     JSONRPCRequest,
     RequestId,
+    jsonrpc_message_adapter,
 )
 
 from ..wire import ReceiveLimits, WireError
@@ -203,8 +204,6 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
             if reply_is_msgpack:
                 parsed = session_message(decode_msgpack(body, self.limits, native=False)).message
             elif media_types.is_json_body(response.headers.get("content-type")):
-                from mcp_types import jsonrpc_message_adapter
-
                 parsed = jsonrpc_message_adapter.validate_json(body, by_name=False)
             else:
                 parsed = None

@@ -14,6 +14,7 @@ from http import HTTPStatus
 from typing import Any
 
 import anyio
+import pydantic_core
 from anyio.streams.memory import MemoryObjectReceiveStream
 from mcp.server.streamable_http import (
     LAST_EVENT_ID_HEADER,
@@ -25,6 +26,7 @@ from mcp.server.streamable_http import (
 )
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
+from mcp.shared.message import SessionMessage
 from mcp_types import (
     DEFAULT_NEGOTIATED_VERSION,
     INTERNAL_ERROR,
@@ -36,7 +38,6 @@ from mcp_types import (
     JSONRPCResponse,
     RequestId,
 )
-from mcp_types.version import is_version_at_least
 from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
@@ -50,7 +51,7 @@ from .server_replies import error_data, error_response, prefers_msgpack
 
 logger = logging.getLogger(__name__)
 
-_EMPTY_CONTROL = encode_msgpack({}, native=False)
+_KEEP_ALIVE = control_frame({})
 
 
 class WireAwareSecurity(TransportSecurityMiddleware):
@@ -132,8 +133,6 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             if body_is_msgpack:
                 value = decode_msgpack(body, self.limits, native=self.native_bytes_in_force)
             else:
-                import pydantic_core
-
                 value = pydantic_core.from_json(body)
             if isinstance(value, list):
                 raise WireError("not-json-rpc", "4.2", "batches are not part of this MCP revision")
@@ -178,7 +177,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         if self.is_json_response_enabled or not reply_msgpack:
             if not reply_msgpack:
                 # A MessagePack body from a client that reads JSON: the SDK's reply path, JSON or SSE.
-                await self._reply_as_json(scope, request, receive, send, message, stream_id, protocol_version)
+                await self._reply_as_json(scope, receive, send, message)
                 return
             await self._reply_single(scope, request, receive, send, message, stream_id)
             return
@@ -215,7 +214,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             request, on_request_unanswered=partial(self._terminate_unanswered_request, message.id)
         )
         assert self._read_stream_writer is not None
-        await self._read_stream_writer.send(type_session(message, metadata))
+        await self._read_stream_writer.send(SessionMessage(message, metadata=metadata))
         try:
             event = await reader.receive()
         except (anyio.EndOfStream, anyio.ClosedResourceError):
@@ -230,10 +229,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             await self._clean_up_memory_streams(stream_id)
         await response(scope, receive, send)
 
-    async def _reply_as_json(
-        self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest,
-        stream_id: str, protocol_version: str,
-    ) -> None:
+    async def _reply_as_json(self, scope: Scope, receive: Receive, send: Send, message: JSONRPCRequest) -> None:
         """Serve a request the SDK's way for a client that reads JSON, by handing the SDK its own JSON form.
 
         Only requests whose body was MessagePack but whose client asked for JSON replies come here; the
@@ -279,8 +275,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             control: dict[str, Any] = {"prime": priming["id"]}
             if "retry" in priming:
                 control["retry"] = priming["retry"]
-            await send({"type": "http.response.body", "body": frame(encode_msgpack(control, native=False)), "more_body": True})
-        resumable = self._event_store is not None and is_version_at_least(protocol_version, "2025-11-25")
+            await send({"type": "http.response.body", "body": control_frame(control), "more_body": True})
         request_session = self._create_session_message(message, request, stream_id, protocol_version)
         assert self._read_stream_writer is not None
 
@@ -294,20 +289,21 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             tg.start_soon(watch_disconnect)
             await self._read_stream_writer.send(request_session)
             try:
-                await self._write_events(reader, send, resumable)
+                await self._write_events(reader, send)
             finally:
                 await self._clean_up_memory_streams(stream_id)
             tg.cancel_scope.cancel()
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
     async def _write_events(
-        self, reader: MemoryObjectReceiveStream[EventMessage], send: Send, resumable: bool, *, until_response=True
+        self, reader: MemoryObjectReceiveStream[EventMessage], send: Send, *, until_response: bool = True
     ) -> None:
+        """Each message as a frame, after its event id's control frame when the store gave it one (SPEC 9.3)."""
         try:
             async for event in reader:
                 chunk = frame(self._encode(event.message))
                 if event.event_id is not None:
-                    chunk = frame(encode_msgpack({"id": event.event_id}, native=False)) + chunk
+                    chunk = control_frame({"id": event.event_id}) + chunk
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
                 if until_response and isinstance(event.message, JSONRPCResponse | JSONRPCError):
                     return
@@ -337,7 +333,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         ]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         # Starlette's servers send headers with the first body bytes only: a keep-alive opens the stream now.
-        await send({"type": "http.response.body", "body": frame(_EMPTY_CONTROL), "more_body": True})
+        await send({"type": "http.response.body", "body": _KEEP_ALIVE, "more_body": True})
         async with anyio.create_task_group() as tg:
 
             async def watch_disconnect() -> None:
@@ -351,7 +347,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             else:
                 reader = self._open_request_stream("_GET_stream")
                 try:
-                    await self._write_events(reader, send, True, until_response=False)
+                    await self._write_events(reader, send, until_response=False)
                 finally:
                     await self._clean_up_memory_streams("_GET_stream")
             tg.cancel_scope.cancel()
@@ -364,19 +360,14 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             return
 
         async def replay(event: EventMessage) -> None:
-            chunk = frame(encode_msgpack({"id": event.event_id}, native=False)) + frame(self._encode(event.message))
+            chunk = control_frame({"id": event.event_id}) + frame(self._encode(event.message))
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
 
         stream_id = await store.replay_events_after(last_event_id, replay)
         if stream_id and stream_id not in self._request_streams:
             reader = self._open_request_stream(stream_id)
             try:
-                await self._write_events(reader, send, True, until_response=stream_id != "_GET_stream")
+                await self._write_events(reader, send, until_response=stream_id != "_GET_stream")
             finally:
                 await self._clean_up_memory_streams(stream_id)
 
-
-def type_session(message: JSONRPCMessage, metadata: Any) -> Any:
-    from mcp.shared.message import SessionMessage
-
-    return SessionMessage(message, metadata=metadata)
