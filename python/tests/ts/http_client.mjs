@@ -14,9 +14,7 @@ const recordingFetch = async (input, init) => {
   contentTypes.add(response.headers.get('content-type'));
   return response;
 };
-const transport = ours
-  ? new HttpMsgpackClientTransport(url, { nativeBytes: true, fetch: recordingFetch })
-  : new StreamableHTTPClientTransport(url, { fetch: recordingFetch });
+const transport = ours ? new HttpMsgpackClientTransport(url, { nativeBytes: true, fetch: recordingFetch }) : new StreamableHTTPClientTransport(url, { fetch: recordingFetch });
 const client = new Client({ name: 'ts-http-client', version: '1.0.0' });
 await client.connect(transport);
 const tools = (await client.listTools()).tools.map((tool) => tool.name);
