@@ -150,3 +150,19 @@ def test_host_and_origin_are_checked(server):
     url, _ = server
     assert _post(url, _initialize_body(), host="evil.example").status_code == 421
     assert _post(url, _initialize_body(), origin="http://evil.example").status_code == 403
+
+
+def test_stateless_mode_speaks_msgpack_but_never_confirms_native_bytes(tmp_path):
+    path, data = write_image(tmp_path)
+    with python_server(path, "--stateless") as url:
+        names, echoed, _, image, exchanges = anyio.run(
+            _session_calls, url, lambda u, c: streamable_http_client(u, native_bytes=True, http_client=c)
+        )
+    assert "read_image" in names and echoed == "héllo" and image == data
+    posts = [e for e in exchanges if e["method"] == "POST"]
+    assert all(e["request_type"] == "application/msgpack" for e in posts)
+    assert "msgpack" in posts[0]["type"]
+    # A server that forgets the session after each request cannot keep the extension (SPEC 8.1 rule 2).
+    assert b"native-bytes" not in posts[0]["body"]
+    call = next(e for e in posts if b"read_image" in e["request_body"])
+    assert bytes(data[:4096]) not in call["body"]

@@ -1,6 +1,7 @@
 """A Python MCPServer with a media tool on this package's Streamable HTTP app (run by the HTTP tests and bench).
 
-argv: PORT IMAGE_PATH [--json-sdk] (the SDK's own app instead of ours, for comparison)."""
+argv: PORT IMAGE_PATH [--json-sdk] [--stateless]: the SDK's own app instead of ours (for comparison); the
+SDK's stateless mode (a fresh server per request)."""
 
 import base64
 import sys
@@ -45,5 +46,9 @@ def read_image() -> ImageContent:
         return ImageContent(type="image", data=base64.b64encode(f.read()).decode(), mimeType="image/png")
 
 
-app = server.streamable_http_app() if "--json-sdk" in sys.argv else streamable_http_app(server)
+stateless = "--stateless" in sys.argv
+if "--json-sdk" in sys.argv:
+    app = server.streamable_http_app(stateless_http=stateless)
+else:
+    app = streamable_http_app(server, stateless_http=stateless)
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
