@@ -78,3 +78,22 @@ def test_our_client_on_the_ts_media_server_in_auto_mode(image):
     call = _call(exchanges, "read_media_file")
     assert call["request_type"] == "application/msgpack"
     assert bytes(data[:4096]) in call["body"]
+
+
+def test_progress_streams_as_frames_on_2026_07_28(py_url):
+    seen: list[float] = []
+
+    async def call():
+        http, recorder = recording_client()
+        async with http, Client(streamable_http_client(py_url, http_client=http)) as client:
+
+            async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                seen.append(progress)
+
+            result = await client.call_tool("counted", {}, progress_callback=on_progress)
+        return result, recorder.exchanges
+
+    result, exchanges = anyio.run(call)
+    assert result.content[0].text == "counted" and seen == [1, 2, 3]
+    call_exchange = _call(exchanges, "counted")
+    assert call_exchange["type"] == "application/vnd.mcp-msgpack.stream"

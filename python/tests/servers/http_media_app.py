@@ -7,7 +7,7 @@ import base64
 import sys
 
 import uvicorn
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ImageContent
 
 from mcp_msgpack.http import streamable_http_app
@@ -38,6 +38,14 @@ def text() -> str:
 def records() -> dict:
     """About 50 KB of records (JSON text)."""
     return {"records": RECORDS}
+
+
+@server.tool()
+async def counted(ctx: Context) -> str:
+    """Reports progress three times, then answers: a reply that streams."""
+    for step in range(3):
+        await ctx.report_progress(step + 1, 3)
+    return "counted"
 
 
 @server.tool()

@@ -8,9 +8,12 @@ errors. Native bytes are negotiated by the request itself (SPEC 8.1 rules 4-7).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
+import anyio
 import pydantic_core
 from mcp.server._streamable_http_modern import (
     _INVALID_BODY,
@@ -33,7 +36,7 @@ from mcp.shared.inbound import (
 from mcp.shared.jsonrpc_dispatcher import progress_token_from_params
 from mcp.shared.message import ServerMessageMetadata
 from mcp.shared.transport_context import TransportContext
-from mcp_types import HEADER_MISMATCH, INVALID_REQUEST, JSONRPCError, JSONRPCRequest
+from mcp_types import HEADER_MISMATCH, INVALID_REQUEST, JSONRPCError, JSONRPCNotification, JSONRPCRequest
 from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
@@ -41,9 +44,28 @@ from starlette.types import Receive, Scope, Send
 
 from ..wire import ReceiveLimits, WireError
 from . import media_types, negotiation
-from .codec import decode_msgpack, encode_json, encode_msgpack
+from .codec import decode_msgpack, encode_json, encode_msgpack, message_dict
+from .frame_stream import control_frame, frame
 from .server_replies import error_data, error_response
 from .server_transport import WireAwareSecurity
+
+
+KEEP_ALIVE_SECONDS = 15.0
+"""How long a reply waits for its first message before it opens a frame stream, and between keep-alives."""
+
+
+@dataclass
+class _FrameDispatchContext(_SingleExchangeDispatchContext):
+    """The SDK's per-exchange context, its request-scoped notifications (progress above all) as frames."""
+
+    async def notify(self, method: str, params: Mapping[str, Any] | None, opts: Any = None) -> None:
+        if self.sink is None:
+            return
+        notification = JSONRPCNotification(jsonrpc="2.0", method=method, params=dict(params) if params else None)
+        try:
+            await self.sink.send(frame(encode_msgpack(message_dict(notification), native=False)))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            pass  # the client went away: nothing is owed to it
 
 
 def _decode(body: bytes, limits: ReceiveLimits, supports_native: bool) -> tuple[Any, bool]:
@@ -168,18 +190,74 @@ async def handle_modern_msgpack_request(
         return
 
     connection = Connection.from_envelope(verdict.protocol_version, verdict.client_info, verdict.client_capabilities)
-    dispatch = _SingleExchangeDispatchContext(
+    native = reply_msgpack and offered and supports_native
+    context_class = _FrameDispatchContext if reply_msgpack and not json_response else _SingleExchangeDispatchContext
+    dispatch = context_class(
         transport=TransportContext(kind="streamable-http", can_send_request=False, headers=request.headers),
         request_id=req.id,
         message_metadata=ServerMessageMetadata(request_context=request),
         progress_token=progress_token_from_params(req.params),
     )
-    outcome = await _to_jsonrpc_response(
-        req.id, serve_one(app, dispatch, req.method, req.params, connection=connection, lifespan_state=lifespan_state)
-    )
-    native = reply_msgpack and offered and supports_native
-    value = outcome.model_dump(by_alias=True, exclude_none=True)
-    if native and req.method == "server/discover" and isinstance(value.get("result"), dict):
-        negotiation.confirm_in(value["result"])  # SPEC 8.1 rule 6
-    status = ERROR_CODE_HTTP_STATUS.get(outcome.error.code, 200) if isinstance(outcome, JSONRPCError) else 200
-    await reply(value, status, native=native)
+
+    def final(outcome: Any) -> tuple[dict[str, Any], int]:
+        value = outcome.model_dump(by_alias=True, exclude_none=True)
+        if native and req.method == "server/discover" and isinstance(value.get("result"), dict):
+            negotiation.confirm_in(value["result"])  # SPEC 8.1 rule 6
+        status = ERROR_CODE_HTTP_STATUS.get(outcome.error.code, 200) if isinstance(outcome, JSONRPCError) else 200
+        return value, status
+
+    def served() -> Any:
+        return serve_one(app, dispatch, req.method, req.params, connection=connection, lifespan_state=lifespan_state)
+
+    if context_class is _SingleExchangeDispatchContext:
+        value, status = final(await _to_jsonrpc_response(req.id, served()))
+        await reply(value, status, native=native)
+        return
+    await _reply_frames_or_body(dispatch, req.id, served, final, reply, native, scope, receive, send)
+
+
+async def _reply_frames_or_body(dispatch, request_id, served, final, reply, native, scope, receive, send) -> None:
+    """The reply is held until its first message (SPEC 9.5): the answer alone goes as one body with the
+    revision's status; a notification first (or a silent handler past the keep-alive interval) opens a frame
+    stream, which then carries the notifications and ends with the answer."""
+    sink, events = anyio.create_memory_object_stream[bytes](0)
+    dispatch.sink = sink
+    outcome: list[Any] = []
+
+    async def run_handler() -> None:
+        async with sink:
+            outcome.append(await _to_jsonrpc_response(request_id, served()))
+
+    async def watch_disconnect(scope_to_cancel: anyio.CancelScope) -> None:
+        while (await receive()).get("type") != "http.disconnect":
+            pass
+        scope_to_cancel.cancel()
+
+    async with events, anyio.create_task_group() as tasks:
+        tasks.start_soon(run_handler)
+        tasks.start_soon(watch_disconnect, tasks.cancel_scope)
+        first: bytes | None = None
+        done = False
+        with anyio.move_on_after(KEEP_ALIVE_SECONDS):
+            try:
+                first = await events.receive()
+            except anyio.EndOfStream:
+                done = True
+        if done:
+            value, status = final(outcome[0])
+            await reply(value, status, native=native)
+        else:
+            headers = [(b"content-type", media_types.FRAME_STREAM.encode()), (b"cache-control", b"no-cache, no-transform")]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            chunk = first if first is not None else control_frame({})
+            while True:
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                chunk = control_frame({})
+                with anyio.move_on_after(KEEP_ALIVE_SECONDS):
+                    try:
+                        chunk = await events.receive()
+                    except anyio.EndOfStream:
+                        break
+            value, _ = final(outcome[0])
+            await send({"type": "http.response.body", "body": frame(encode_msgpack(value, native=native)), "more_body": False})
+        tasks.cancel_scope.cancel()
