@@ -69,7 +69,8 @@ async def hostile_app(scope, receive, send):
             "protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
             "serverInfo": {"name": "hostile", "version": "1"},
         }}
-        headers = [(b"content-type", b"application/msgpack"), (b"mcp-session-id", b"s1")]
+        # The IANA name, which other MessagePack stacks send: read as application/msgpack (SPEC 9.1).
+        headers = [(b"content-type", b"application/vnd.msgpack"), (b"mcp-session-id", b"s1")]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": msgpack.packb(reply)})
         return
