@@ -51,3 +51,12 @@ def test_the_ts_sdk_json_client_gets_json(served):
     assert not report["native"]
     assert all(t is None or t.startswith(("application/json", "text/event-stream")) for t in report["contentTypes"])
     assert report["sha256"] == hashlib.sha256(data).hexdigest()
+
+
+def test_an_sdk_v2_client_on_2026_07_28_reads_native_bytes(served):
+    url, data = served
+    report = _run(url, "modern")
+    assert report["protocolVersion"] == "2026-07-28" and report["wire"] == "msgpack"
+    assert report["native"]  # advertised in server/discover on MessagePack (SPEC 8.1 rule 6)
+    assert report["contentTypes"] == ["application/msgpack"]
+    assert report["length"] == len(data) and report["sha256"] == hashlib.sha256(data).hexdigest()
