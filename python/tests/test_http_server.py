@@ -166,3 +166,20 @@ def test_stateless_mode_speaks_msgpack_but_never_confirms_native_bytes(tmp_path)
     assert b"native-bytes" not in posts[0]["body"]
     call = next(e for e in posts if b"read_image" in e["request_body"])
     assert bytes(data[:4096]) not in call["body"]
+
+
+@pytest.mark.parametrize("stateless", [False, True], ids=["sessions", "stateless"])
+def test_our_client_falls_back_to_json_on_the_sdk_stock_server(tmp_path, stateless):
+    path, data = write_image(tmp_path)
+    extra = ("--json-sdk", "--stateless") if stateless else ("--json-sdk",)
+    with python_server(path, *extra) as url:
+        names, echoed, _, image, exchanges = anyio.run(
+            _session_calls, url,
+            lambda u, c: streamable_http_client(u, native_bytes=True, http_client=c, max_sse_event_size=None),
+        )
+    assert "read_image" in names and echoed == "héllo" and image == data
+    posts = [e for e in exchanges if e["method"] == "POST"]
+    # The first POST tries MessagePack, the SDK refuses its Content-Type (400), the same message goes as JSON.
+    assert posts[0]["request_type"] == "application/msgpack" and posts[0]["status"] == 400
+    assert all(e["request_type"] == "application/json" for e in posts[1:])
+    assert b"native-bytes" not in posts[1]["request_body"]  # never offered on JSON (SPEC 8.1 rule 1)
