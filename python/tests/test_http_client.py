@@ -4,12 +4,13 @@ checked on the bytes that crossed the wire, JSON when asked."""
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 
 import anyio
 import pytest
 from mcp.client.session import ClientSession
 
-from http_peers import IMAGE_BYTES, media_server, recording_client, write_image
+from http_peers import IMAGE_BYTES, free_port, media_server, recording_client, running, write_image
 from mcp_msgpack import call_tool_native
 from mcp_msgpack.http import streamable_http_client
 
@@ -85,3 +86,23 @@ def test_call_tool_native_hands_over_bytes(media):
     native, plain = anyio.run(call)
     assert isinstance(native.content[0].data, bytes) and native.content[0].data == data
     assert base64.b64decode(plain.content[0].data) == data  # other calls on the session still get base64
+
+
+def test_our_client_falls_back_to_json_on_the_ts_sdk_stock_server():
+    port = free_port()
+    script = Path(__file__).parent / "ts" / "sdk_server.mjs"
+
+    async def call(url):
+        client, recorder = recording_client()
+        async with client, streamable_http_client(url, native_bytes=True, http_client=client) as (r, w):
+            async with ClientSession(r, w) as session:
+                await session.initialize()
+                echoed = (await session.call_tool("echo", {"text": "héllo"})).content[0].text
+        return echoed, recorder.exchanges
+
+    with running(["node", str(script), str(port)], port) as url:
+        echoed, exchanges = anyio.run(call, url)
+    assert echoed == "héllo"
+    posts = [e for e in exchanges if e["method"] == "POST"]
+    assert posts[0]["request_type"] == "application/msgpack" and posts[0]["status"] == 415
+    assert all(e["request_type"] == "application/json" for e in posts[1:])
