@@ -183,3 +183,32 @@ def test_our_client_falls_back_to_json_on_the_sdk_stock_server(tmp_path, statele
     assert posts[0]["request_type"] == "application/msgpack" and posts[0]["status"] == 400
     assert all(e["request_type"] == "application/json" for e in posts[1:])
     assert b"native-bytes" not in posts[1]["request_body"]  # never offered on JSON (SPEC 8.1 rule 1)
+
+
+def test_a_request_id_already_in_flight_is_refused_and_the_first_goes_on(server):
+    url, _ = server
+    headers = _native_session(url)
+    call = msgpack.packb({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                          "params": {"name": "slow", "arguments": {"seconds": 1.5}}})
+
+    async def both():
+        async with httpx2.AsyncClient(timeout=30) as http:
+            post_headers = {"accept": MSGPACK_ACCEPT, "content-type": "application/msgpack", **headers}
+            replies = {}
+
+            async def first():
+                replies["first"] = await http.post(url, content=call, headers=post_headers)
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(first)
+                await anyio.sleep(0.5)
+                replies["second"] = await http.post(url, content=call, headers=post_headers)
+        return replies
+
+    replies = anyio.run(both)
+    second = replies["second"]
+    assert second.status_code == 400
+    reply = msgpack.unpackb(second.content)
+    assert reply["id"] == 5 and reply["error"]["code"] == -32600 and reply["error"]["data"]["reason"] == "duplicate-id"
+    first = replies["first"]
+    assert first.status_code == 200 and b"slow" in first.content  # the first request is unaffected

@@ -49,6 +49,15 @@ async def counted(ctx: Context) -> str:
 
 
 @server.tool()
+async def slow(seconds: float) -> str:
+    """Answers after `seconds`: a request that stays in flight."""
+    import anyio
+
+    await anyio.sleep(seconds)
+    return "slow"
+
+
+@server.tool()
 def read_image() -> ImageContent:
     with open(image_path, "rb") as f:
         return ImageContent(type="image", data=base64.b64encode(f.read()).decode(), mimeType="image/png")

@@ -174,6 +174,13 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             else request.headers.get(MCP_PROTOCOL_VERSION_HEADER, DEFAULT_NEGOTIATED_VERSION)
         )
         stream_id = str(message.id)
+        if stream_id in self._request_streams:
+            # SPEC 5.3: a second request under an id still in flight would take the first one's place.
+            await refuse(
+                HTTPStatus.BAD_REQUEST, INVALID_REQUEST, f"Request id {message.id!r} is already in flight",
+                request_id=message.id, data={"reason": "duplicate-id"},
+            )
+            return
         if self.is_json_response_enabled or not reply_msgpack:
             if not reply_msgpack:
                 # A MessagePack body from a client that reads JSON: the SDK's reply path, JSON or SSE.
