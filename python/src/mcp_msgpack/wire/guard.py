@@ -11,6 +11,8 @@ places where SPEC.md leaves this order open.
 
 from __future__ import annotations
 
+import re
+
 from .errors import WireError
 from .limits import DEFAULT_LIMITS, ReceiveLimits
 
@@ -25,6 +27,13 @@ _BIN_LEN = {0xC4: 1, 0xC5: 2, 0xC6: 4}
 _ARRAY_LEN = {0xDC: 2, 0xDD: 4}
 _MAP_LEN = {0xDE: 2, 0xDF: 4}
 _INT_SIZE = {0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8, 0xD0: 1, 0xD1: 2, 0xD2: 4, 0xD3: 8}
+
+
+# One-byte values (ints -32..127, nil, booleans): an array's runs of them are counted at once.
+_SCALAR_RUN = re.compile(rb"[\x00-\x7f\xc0\xc2\xc3\xe0-\xff]{2,}")
+# The ones CPython builds an int object for (-32..-6); the others are shared.
+_NOT_UNCACHED = bytes(range(0xE0)) + bytes(range(0xFB, 0x100))
+_ONE_BYTE = frozenset([*range(0x80), 0xC0, 0xC2, 0xC3, *range(0xE0, 0x100)])
 
 
 class GuardResult:
@@ -47,15 +56,18 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
     max_containers = limits.container_base + n // limits.bytes_per_container
     max_words = limits.word_base + n // limits.bytes_per_word
     max_keys = limits.key_base + n // limits.bytes_per_key
+    max_heap = limits.heap_base + n * limits.heap_per_byte
     # Each key and shape takes two bytes at least: below this size neither can break its allowance.
     count_keys = n // 2 > max_keys
     max_depth = limits.max_depth
     allow_bin = limits.allow_bin
 
-    keys: set[bytes] = set()
-    shapes: dict[tuple[int, bytes], int] = {}
+    keys: dict[bytes, int] = {}  # every distinct key (by its bytes), numbered
+    short_keys = 0  # of which shorter than 16 bytes: the ones the key allowance counts
+    shapes: dict[int, int] = {}
     containers = 0
     words = 0
+    heap = 0  # estimated CPython bytes of the built value (see ReceiveLimits.heap_per_byte)
     big_ints = False
     bins = 0
 
@@ -85,6 +97,16 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
     while True:
         depth = len(left)
         at_key = depth > 0 and is_map[-1] and left[-1] % 2 == 0
+        if depth and not is_map[-1] and left[-1] > 2 and pos < n and data[pos] in _ONE_BYTE:
+            run = _SCALAR_RUN.match(data, pos, pos + left[-1])
+            if run:
+                k = run.end() - pos - 1  # all but the last, which the code below reads (and closes the array)
+                words += k
+                if words > max_words:
+                    raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
+                heap += 32 * len(data[pos : pos + k].translate(None, _NOT_UNCACHED))
+                pos += k
+                left[-1] -= k
         if pos >= n:
             raise fail("malformed-msgpack", "4.1.8", "the payload ends inside a value")
         b = data[pos]
@@ -101,6 +123,8 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
 
         value_done = True
         if b <= 0x7F or b >= 0xE0 or b in (0xC0, 0xC2, 0xC3):
+            if 0xE0 <= b < 0xFB:
+                heap += 32  # -32..-6: CPython caches ints from -5 to 256 only
             if depth == 1 and top_key == b"id":
                 found_id[:] = [b - 0x100 if b >= 0xE0 else b] if b <= 0x7F or b >= 0xE0 else []
             pos += 1
@@ -125,13 +149,17 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
                     top_key = key
                     seen.add(key)
                 if count_keys:
-                    if length < 16 and key not in keys:
-                        keys.add(key)
-                        if len(keys) > max_keys:
-                            raise fail("over-budget", "4.1.9", f"more than {max_keys} distinct short map keys")
+                    key_id = keys.get(key)
+                    if key_id is None:
+                        key_id = keys[key] = len(keys)
+                        if length < 16:
+                            short_keys += 1
+                            heap += 96 + length  # an interned str, and its place in the intern table
+                            if short_keys > max_keys:
+                                raise fail("over-budget", "4.1.9", f"more than {max_keys} distinct short map keys")
                     k = nkeys[-1]
                     if k < _SHAPE_KEYS_PER_MAP:
-                        node = (shape[-1], key)
+                        node = shape[-1] << 32 | key_id  # a trie node: (parent node, key), as one int
                         found = shapes.get(node)
                         if found is None:
                             found = len(shapes) + 1
@@ -145,6 +173,10 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
                     words += 3
                     if words > max_words:
                         raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
+                if length >= 2 or (length == 1 and data[start] >= 0x80):
+                    heap += 80 + length
+                    if heap > max_heap:
+                        raise fail("over-budget", "4.1.9", f"an estimated {heap} bytes of CPython heap, over {max_heap}")
                 if depth == 1 and top_key == b"id":
                     found_id[:] = [data[start:end].decode("utf-8", "replace")]
             pos = end
@@ -154,6 +186,8 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
             if end > n:
                 raise fail("malformed-msgpack", "4.1.8", "the payload ends inside an int")
             value = int.from_bytes(data[pos + 1 : end], "big", signed=b >= 0xD0)
+            if value > 256 or value < -5:
+                heap += 32
             if value > _SAFE or value < -_SAFE:
                 big_ints = True
             elif depth == 1 and top_key == b"id":
@@ -170,6 +204,7 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
             )
             if exponent == (0xFF if b == 0xCA else 0x7FF):
                 raise fail("non-finite-number", "4.1.10", "a NaN or Infinity")
+            heap += 24
             pos = end
         else:
             # array, map or bin
@@ -192,6 +227,7 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
                 words += 7
                 if words > max_words:
                     raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
+                heap += 40 + length
                 pos = start + length
             else:
                 if 0x90 <= b <= 0x9F:
@@ -215,6 +251,12 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
                 words += 7
                 if words > max_words:
                     raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
+                if mapping:
+                    heap += 64 if count == 0 else (184 if count <= 5 else 64 + 40 * count)
+                else:
+                    heap += 56 + 8 * count
+                if heap > max_heap:
+                    raise fail("over-budget", "4.1.9", f"an estimated {heap} bytes of CPython heap, over {max_heap}")
                 pos = start
                 if count:
                     left.append(count * 2 if mapping else count)
@@ -238,5 +280,7 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
                 break
     if pos != n:
         raise fail("malformed-msgpack", "4.1.8", f"{n - pos} bytes after the value")
+    if heap > max_heap:  # scalars are counted without a check each: the guard builds nothing, the build is next
+        raise fail("over-budget", "4.1.9", f"an estimated {heap} bytes of CPython heap, over {max_heap}")
     return GuardResult(big_ints, bins)
 

@@ -29,6 +29,12 @@ class ReceiveLimits:
     bytes_per_word: int = 1
     # bin is refused unless native bytes are in force for this message (SPEC 4.1.3, 8.3).
     allow_bin: bool = False
+    # CPython's own bound (beyond SPEC 4.1.9, whose word sizes are a JavaScript engine's): the estimated
+    # CPython heap of the built value, at most heap_base + heap_per_byte * N. CPython objects are larger
+    # (a 1-entry dict 184 bytes, an int outside -5..256 32, a short str 56-64) so that SPEC's budget alone
+    # lets some shapes cost 25-40x their size here. See SPEC-NOTES.md.
+    heap_base: int = 4 * 1024 * 1024
+    heap_per_byte: int = 12
 
     def __post_init__(self) -> None:
         if self.max_depth < 64:
