@@ -2,9 +2,12 @@
 
     from mcp_msgpack import stdio_client   # instead of mcp.client.stdio.stdio_client
     from mcp_msgpack import stdio_server   # instead of mcp.server.stdio.stdio_server
+    from mcp_msgpack import streamable_http_client  # instead of mcp.client.streamable_http.streamable_http_client
+    from mcp_msgpack import streamable_http_app     # instead of server.streamable_http_app()
 """
 
 from .client_stdio import stdio_client
+from .http import streamable_http_app, streamable_http_client
 from .messages import from_session_message, to_session_message
 from .native_call import call_tool_native, native_audio, native_image
 from .server_stdio import stdio_server
@@ -19,5 +22,7 @@ __all__ = [
     "from_session_message",
     "stdio_client",
     "stdio_server",
+    "streamable_http_app",
+    "streamable_http_client",
     "to_session_message",
 ]

@@ -1,0 +1,441 @@
+"""`streamable_http_client`: the SDK's Streamable HTTP client transport, on msgpack-v1 where the server speaks it.
+
+The SDK's transport does everything MCP's HTTP transport asks (sessions, both protocol revisions with their
+`Mcp-Method`/`Mcp-Name` headers, which the SDK's session stamps on each message, redirects kept on the
+endpoint's origin, resumption, 2026-07-28 cancellation). This subclass changes only what the wire decides: the
+headers it negotiates with, the body it posts, and how it reads `application/msgpack` replies and frame streams
+(SPEC 9). JSON and SSE replies go through the SDK's own code, so a stock server is served exactly as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any, Literal
+
+import anyio
+import httpx2
+from mcp.client._transport import TransportStreams
+from mcp.client.streamable_http import (
+    DEFAULT_MAX_SSE_EVENT_SIZE,
+    DEFAULT_RECONNECTION_DELAY_MS,
+    LAST_EVENT_ID,
+    MAX_RECONNECTION_ATTEMPTS,
+    RequestContext,
+    StreamableHTTPTransport,
+    StreamWriter,
+    _unfollowed_redirect,
+)
+from mcp.shared._compat import resync_tracer
+from mcp.shared._context_streams import create_context_streams
+from mcp.shared._httpx_utils import create_mcp_http_client, stream_within_origin
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    CONNECTION_CLOSED,
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCRequest,
+    RequestId,
+    jsonrpc_message_adapter,
+)
+
+from ..wire import ReceiveLimits, WireError
+from .. import native_bytes as nb
+from . import media_types, negotiation
+from .codec import decode_msgpack, encode_msgpack, message_dict, session_message
+from .frame_stream import is_control_map, read_frames
+
+logger = logging.getLogger(__name__)
+
+Wire = Literal["auto", "msgpack", "json"]
+
+
+class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
+    """The SDK's client transport, posting and reading msgpack-v1 (SPEC 9) with JSON fallback.
+
+    `wire='auto'` posts MessagePack and falls back to JSON for good when the server shows it does not speak
+    msgpack-v1 (SPEC 9.2: a 4xx that is not MessagePack before any MessagePack reply, or a JSON reply to a
+    MessagePack POST without `Mcp-Msgpack-Wire`); the message that found out is re-sent as JSON.
+    `wire='msgpack'` never falls back; `wire='json'` is the SDK's transport unchanged.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        wire: Wire = "auto",
+        native_bytes: bool = False,
+        limits: ReceiveLimits | None = None,
+        max_sse_event_size: int | None = DEFAULT_MAX_SSE_EVENT_SIZE,
+    ) -> None:
+        if wire not in ("auto", "msgpack", "json"):
+            raise ValueError("wire must be 'auto', 'msgpack' or 'json'")
+        super().__init__(url, max_sse_event_size=max_sse_event_size)
+        self.wire: Literal["msgpack", "json"] = "json" if wire == "json" else "msgpack"
+        self._may_fall_back = wire == "auto"
+        self.server_speaks_msgpack = False
+        self.native_bytes = native_bytes and self.wire == "msgpack"
+        self.native_bytes_in_force = False
+        """True once the server confirmed native bytes for this session (SPEC 8.1 rule 3)."""
+        self.limits = limits or ReceiveLimits()
+
+    # --- headers and bodies ------------------------------------------------------------------------------
+
+    def _prepare_headers(self) -> dict[str, str]:
+        headers = super()._prepare_headers()
+        if self.wire == "msgpack":
+            headers["accept"] = media_types.CLIENT_ACCEPT
+            headers["content-type"] = media_types.MSGPACK
+        return headers
+
+    def _fall_back_to_json(self, why: str) -> None:
+        logger.info("%s does not speak msgpack-v1 (%s): speaking JSON from now on", self.url, why)
+        self.wire = "json"
+        self.native_bytes = False
+
+    def _msgpack_body(self, message: SessionMessage) -> tuple[bytes, bool]:
+        """The POST body and whether it offers native bytes (SPEC 8.1 rules 1 and 4)."""
+        body = message_dict(message)
+        offered = self.native_bytes and negotiation.offer_in(body)
+        return encode_msgpack(body, native=False), offered
+
+    def _take_native_result_marker(self, ctx: RequestContext) -> bool:
+        """`call_tool_native`'s private `_meta` marker: removed before the request leaves the process; whether
+        the request carried it (its result's media then reach the caller as bytes)."""
+        message = ctx.session_message.message
+        if not isinstance(message, JSONRPCRequest) or not isinstance(message.params, dict):
+            return False
+        meta = message.params.get("_meta")
+        if not isinstance(meta, dict) or nb.NATIVE_RESULT_META not in meta:
+            return False
+        meta = {k: v for k, v in meta.items() if k != nb.NATIVE_RESULT_META}
+        params = {**message.params, "_meta": meta} if meta else {k: v for k, v in message.params.items() if k != "_meta"}
+        ctx.session_message = SessionMessage(message.model_copy(update={"params": params}), metadata=ctx.session_message.metadata)
+        return True
+
+    # --- POST ----------------------------------------------------------------------------------------------
+
+    async def _handle_post_request(self, ctx: RequestContext) -> None:
+        wants_bytes = self._take_native_result_marker(ctx)
+        if self.wire == "json":
+            await super()._handle_post_request(ctx)
+            return
+        message = ctx.session_message.message
+        is_request = isinstance(message, JSONRPCRequest)
+        headers = self._prepare_headers()
+        if ctx.metadata is not None and ctx.metadata.headers is not None:
+            headers.update(ctx.metadata.headers)
+        content, offered = self._msgpack_body(ctx.session_message)
+
+        async with stream_within_origin(ctx.client, "POST", self.url, content=content, headers=headers) as response:
+            content_type = response.headers.get("content-type")
+            reply_is_msgpack = media_types.is_msgpack_body(content_type)
+            reply_is_frames = media_types.media_type(content_type)[0] == media_types.FRAME_STREAM
+            if reply_is_msgpack or reply_is_frames or response.headers.get(media_types.WIRE_HEADER):
+                self.server_speaks_msgpack = True
+            elif self._may_fall_back and not self.server_speaks_msgpack and self._refused_msgpack(response):
+                # Nothing was served: the same message goes again as JSON (SPEC 9.2).
+                self._fall_back_to_json(f"HTTP {response.status_code}, {content_type or 'no content type'}")
+                await super()._handle_post_request(ctx)
+                return
+            elif self._may_fall_back and not self.server_speaks_msgpack and media_types.is_json_body(content_type):
+                # Served, in JSON, without the header: a JSON-only server (SPEC 9.6 rule 5); this reply counts.
+                self._fall_back_to_json("a JSON reply without Mcp-Msgpack-Wire")
+
+            if response.status_code == 202:
+                if is_request:
+                    await self._resolve_abandoned_request(
+                        ctx.read_stream_writer, message.id, "server answered a request with 202 Accepted",
+                        code=INVALID_REQUEST,
+                    )
+                return
+            if (redirect := _unfollowed_redirect(response)) is not None:
+                logger.warning(redirect)
+                if is_request:
+                    await self._resolve_abandoned_request(
+                        ctx.read_stream_writer, message.id, redirect, code=INVALID_REQUEST
+                    )
+                return
+            if response.status_code >= 400:
+                if is_request:
+                    await self._answer_http_error(response, ctx, message.id, reply_is_msgpack)
+                return
+
+            if self._is_initialization_request(message):
+                self._maybe_extract_session_id_from_response(response)
+            if not is_request:
+                return
+            native = offered or self.native_bytes_in_force
+            if reply_is_msgpack:
+                await self._read_msgpack_reply(response, ctx, message.id, native, offered, wants_bytes)
+            elif reply_is_frames:
+                await self._read_frame_stream(response, ctx, native, offered, wants_bytes)
+            elif media_types.is_json_body(content_type):
+                await self._handle_json_response(response, ctx.read_stream_writer, request_id=message.id)
+            elif media_types.media_type(content_type)[0] == media_types.SSE:
+                await self._handle_sse_response(response, ctx)
+            else:
+                await self._resolve_abandoned_request(
+                    ctx.read_stream_writer, message.id, f"Unexpected content type: {content_type}",
+                    code=INVALID_REQUEST,
+                )
+
+    @staticmethod
+    def _refused_msgpack(response: httpx2.Response) -> bool:
+        """A refusal of a MessagePack POST by a server that does not read MessagePack (SPEC 9.2).
+
+        Stock servers answer a MessagePack body with 415, or 400 (the Python SDK's Content-Type check), in JSON
+        or plain text; a server that read it answers its errors in MessagePack (SPEC 9.2, "Errors").
+        """
+        return response.status_code in (400, 406, 415)
+
+    async def _answer_http_error(
+        self, response: httpx2.Response, ctx: RequestContext, request_id: RequestId, reply_is_msgpack: bool
+    ) -> None:
+        """A 4xx/5xx to a request: its JSON-RPC error if the body holds one, else one made from the status."""
+        body = await response.aread()
+        error: ErrorData | None = None
+        try:
+            if reply_is_msgpack:
+                parsed = session_message(decode_msgpack(body, self.limits, native=False)).message
+            elif media_types.is_json_body(response.headers.get("content-type")):
+                parsed = jsonrpc_message_adapter.validate_json(body, by_name=False)
+            else:
+                parsed = None
+            if isinstance(parsed, JSONRPCError):
+                error = parsed.error
+        except Exception:  # a body that is not a JSON-RPC error: the status speaks instead
+            logger.debug("non-2xx body was not a JSON-RPC error", exc_info=True)
+        if error is None:
+            if response.status_code == 404:
+                error = (
+                    ErrorData(code=METHOD_NOT_FOUND, message="Not Found")
+                    if self.session_id is None
+                    else ErrorData(code=INVALID_REQUEST, message="Session terminated")
+                )
+            else:
+                error = ErrorData(code=INTERNAL_ERROR, message=f"Server returned HTTP {response.status_code}")
+        await ctx.read_stream_writer.send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id, error=error)))
+
+    def _deliverable(self, value: Any, confirms: bool) -> SessionMessage:
+        """A decoded reply as the SDK's message; an `initialize` result may confirm native bytes."""
+        if confirms and isinstance(value, dict):
+            result = value.get("result")
+            if isinstance(result, dict) and "protocolVersion" in result:
+                self.native_bytes_in_force = negotiation.confirms(result.get("capabilities"))
+        return session_message(value)
+
+    async def _read_msgpack_reply(
+        self, response: httpx2.Response, ctx: RequestContext, request_id: RequestId, native: bool, confirms: bool,
+        keep_bytes: bool,
+    ) -> None:
+        try:
+            body = await response.aread()
+            value = decode_msgpack(body, self.limits, native=native, keep_bytes=keep_bytes)
+            reply = self._deliverable(value, confirms)
+        except (httpx2.StreamError, WireError, ValueError) as exc:
+            logger.warning("refused a MessagePack reply: %s", exc)
+            code = exc.jsonrpc_code if isinstance(exc, WireError) else -32700
+            data = {"reason": exc.code} if isinstance(exc, WireError) else None
+            reply = SessionMessage(
+                JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=str(exc), data=data))
+            )
+        await ctx.read_stream_writer.send(reply)
+
+    # --- frame streams (SPEC 9.3) --------------------------------------------------------------------------
+
+    async def _consume_frames(
+        self,
+        response: httpx2.Response,
+        read_stream_writer: StreamWriter,
+        *,
+        native: bool,
+        confirms: bool = False,
+        keep_bytes: bool = False,
+        original_request_id: RequestId | None = None,
+        on_event_id: Callable[[str], Awaitable[None]] | None = None,
+        cursor: dict[str, Any] | None = None,
+    ) -> bool:
+        """Read one frame stream; True once the request's response arrived. `cursor` keeps the last event id."""
+        pending_event: str | None = None
+        cursor = cursor if cursor is not None else {}
+        async for payload in read_frames(response.aiter_bytes(), self.limits.max_frame_bytes):
+            try:
+                value = decode_msgpack(
+                    payload, self.limits, native=native, control=True,
+                    keep_bytes=keep_bytes and (lambda v: v.get("id") == original_request_id and "method" not in v),
+                )
+            except WireError as exc:
+                # SPEC 9.4: a refused frame loses that message only; the stream goes on.
+                logger.warning("refused a frame: %s", exc)
+                if exc.has_id and exc.kind == "response" and original_request_id is not None:
+                    error = ErrorData(code=exc.jsonrpc_code, message=str(exc), data={"reason": exc.code})
+                    await read_stream_writer.send(
+                        SessionMessage(JSONRPCError(jsonrpc="2.0", id=original_request_id, error=error))
+                    )
+                    return True
+                pending_event = None
+                continue
+            if is_control_map(value):
+                if isinstance(value.get("id"), str):
+                    pending_event = value["id"]
+                prime = value.get("prime")
+                if isinstance(prime, str):
+                    cursor["last_event_id"] = prime
+                    if isinstance(value.get("retry"), int):
+                        cursor["retry_ms"] = value["retry"]
+                    if on_event_id is not None:
+                        await on_event_id(prime)
+                continue
+            message = self._deliverable(value, confirms)
+            is_response = "result" in value or "error" in value
+            if is_response and original_request_id is not None and "method" not in value:
+                message.message.id = original_request_id
+            await read_stream_writer.send(message)
+            if pending_event is not None:
+                cursor["last_event_id"] = pending_event
+                if on_event_id is not None:
+                    await on_event_id(pending_event)
+                pending_event = None
+            if is_response and "method" not in value:
+                return True
+        return False
+
+    async def _read_frame_stream(
+        self, response: httpx2.Response, ctx: RequestContext, native: bool, confirms: bool, keep_bytes: bool
+    ) -> None:
+        assert isinstance(ctx.session_message.message, JSONRPCRequest)
+        request_id = ctx.session_message.message.id
+        on_event_id = ctx.metadata.on_resumption_token_update if ctx.metadata else None
+        cursor: dict[str, Any] = {}
+        for attempt in range(MAX_RECONNECTION_ATTEMPTS + 1):
+            try:
+                if await self._consume_frames(
+                    response, ctx.read_stream_writer, native=native, confirms=confirms, keep_bytes=keep_bytes,
+                    original_request_id=request_id, on_event_id=on_event_id, cursor=cursor,
+                ):
+                    return
+            except (WireError, httpx2.TransportError) as exc:
+                logger.info("frame stream for %r ended: %s", request_id, exc)
+            last_event_id = cursor.get("last_event_id")
+            if last_event_id is None or attempt == MAX_RECONNECTION_ATTEMPTS:
+                break
+            # Resume (SPEC 9.3): GET with Last-Event-ID, the server replays what came after it.
+            await anyio.sleep(cursor.get("retry_ms", DEFAULT_RECONNECTION_DELAY_MS) / 1000)
+            headers = self._prepare_headers()
+            headers["accept"] = media_types.CLIENT_GET_ACCEPT
+            headers[LAST_EVENT_ID] = last_event_id
+            try:
+                async with stream_within_origin(ctx.client, "GET", self.url, headers=headers) as resumed:
+                    if resumed.status_code >= 400:
+                        continue
+                    if await self._consume_frames(
+                        resumed, ctx.read_stream_writer, native=native, keep_bytes=keep_bytes,
+                        original_request_id=request_id, on_event_id=on_event_id, cursor=cursor,
+                    ):
+                        return
+            except (WireError, httpx2.TransportError) as exc:
+                logger.info("resumed frame stream for %r ended: %s", request_id, exc)
+        await self._resolve_abandoned_request(
+            ctx.read_stream_writer, request_id, "frame stream ended without a response", code=CONNECTION_CLOSED
+        )
+
+    # --- the GET stream --------------------------------------------------------------------------------------
+
+    async def handle_get_stream(self, client: httpx2.AsyncClient, read_stream_writer: StreamWriter) -> None:
+        if self.wire == "json" or not self.server_speaks_msgpack:
+            await super().handle_get_stream(client, read_stream_writer)
+            return
+        cursor: dict[str, Any] = {}
+        attempt = 0
+        while attempt < MAX_RECONNECTION_ATTEMPTS:
+            if not self.session_id:
+                return
+            headers = self._prepare_headers()
+            headers["accept"] = media_types.CLIENT_GET_ACCEPT
+            if cursor.get("last_event_id"):
+                headers[LAST_EVENT_ID] = cursor["last_event_id"]
+            try:
+                async with stream_within_origin(client, "GET", self.url, headers=headers) as response:
+                    if response.status_code in (405, 409) or _unfollowed_redirect(response) is not None:
+                        return  # no GET stream on this server (or one is open already): nothing to retry
+                    response.raise_for_status()
+                    kind = media_types.media_type(response.headers.get("content-type"))[0]
+                    if kind == media_types.FRAME_STREAM:
+                        await self._consume_frames(
+                            response, read_stream_writer, native=self.native_bytes_in_force, cursor=cursor
+                        )
+                    else:
+                        async for sse in httpx2.EventSource(response, max_event_size=self.max_sse_event_size):
+                            if sse.id:
+                                cursor["last_event_id"] = sse.id
+                            if sse.retry is not None:
+                                cursor["retry_ms"] = sse.retry
+                            await self._handle_sse_event(sse, read_stream_writer)
+                    attempt = 0
+            except Exception:
+                logger.debug("GET stream error", exc_info=True)
+                attempt += 1
+            await anyio.sleep(cursor.get("retry_ms", DEFAULT_RECONNECTION_DELAY_MS) / 1000)
+
+
+@asynccontextmanager
+async def streamable_http_client(
+    url: str,
+    *,
+    native_bytes: bool = False,
+    wire: Wire = "auto",
+    http_client: httpx2.AsyncClient | None = None,
+    headers: dict[str, str] | None = None,
+    auth: httpx2.Auth | None = None,
+    terminate_on_close: bool = True,
+    max_sse_event_size: int | None = DEFAULT_MAX_SSE_EVENT_SIZE,
+    limits: ReceiveLimits | None = None,
+) -> AsyncGenerator[TransportStreams, None]:
+    """Drop-in for `mcp.client.streamable_http.streamable_http_client`, on msgpack-v1 where the server speaks it.
+
+    Args:
+        url: The MCP server endpoint URL.
+        native_bytes: Offer the native-bytes extension (SPEC 8) on MessagePack; media then arrive as bin and
+            reach the SDK as the base64 its models hold.
+        wire: 'auto' (MessagePack, JSON with any server that does not speak it), 'msgpack' or 'json'.
+        http_client: An `httpx2.AsyncClient` to use, as the SDK's function takes it (its headers and auth
+            apply); when None, one is made with the SDK's timeouts and `headers`/`auth`.
+        headers, auth: For the client made when `http_client` is None.
+        terminate_on_close: DELETE the session when the context exits.
+        max_sse_event_size: Bytes in one SSE event (JSON servers); None disables the limit.
+        limits: What a MessagePack reply may hold (SPEC 4); the defaults are SPEC's.
+
+    Yields:
+        (read_stream, write_stream) of `SessionMessage`, as the SDK's function does.
+    """
+    client = http_client if http_client is not None else create_mcp_http_client(headers=headers, auth=auth)
+    transport = MsgpackStreamableHTTPTransport(
+        url, wire=wire, native_bytes=native_bytes, limits=limits, max_sse_event_size=max_sse_event_size
+    )
+    async with contextlib.AsyncExitStack() as stack:
+        if http_client is None:
+            await stack.enter_async_context(client)
+        read_stream_writer, read_stream = create_context_streams[SessionMessage | Exception](0)
+        write_stream, write_stream_reader = create_context_streams[SessionMessage](0)
+        async with read_stream_writer, read_stream, write_stream, write_stream_reader, anyio.create_task_group() as tg:
+
+            def start_get_stream() -> None:
+                tg.start_soon(transport.handle_get_stream, client, read_stream_writer)
+
+            tg.start_soon(
+                transport.post_writer, client, write_stream_reader, read_stream_writer, write_stream,
+                start_get_stream, tg,
+            )
+            try:
+                yield read_stream, write_stream
+            finally:
+                if transport.session_id and terminate_on_close:
+                    await transport.terminate_session(client)
+                tg.cancel_scope.cancel()
+        await resync_tracer()

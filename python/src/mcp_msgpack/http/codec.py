@@ -1,0 +1,91 @@
+"""SessionMessages to HTTP bodies and back, on either wire, with native bytes at the edge (SPEC 8)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pydantic_core
+from mcp.shared.message import SessionMessage
+from mcp_types import JSONRPCMessage
+
+from .. import native_bytes as nb
+from ..messages import from_session_message, to_session_message
+from ..wire import ReceiveLimits, WireError, check_message, encode_payload
+from ..wire.decode import decode_counting_bins
+
+try:  # SIMD base64 (optional, `pip install mcp-msgpack[fast]`): decodes 5 MiB of media in ~15 ms where
+    # binascii takes ~80 ms on the same machine, the larger part of a native-bytes reply's server CPU.
+    from pybase64 import b64decode as _fast_b64decode
+except ImportError:  # pragma: no cover - the stdlib path of native_bytes.base64_to_bin serves
+    _fast_b64decode = None
+
+_WITH_BIN: dict[ReceiveLimits, ReceiveLimits] = {}
+
+
+def _with_bin(limits: ReceiveLimits) -> ReceiveLimits:
+    allowed = _WITH_BIN.get(limits)
+    if allowed is None:
+        allowed = _WITH_BIN[limits] = replace(limits, allow_bin=True)
+    return allowed
+
+
+def decode_msgpack(
+    data: bytes,
+    limits: ReceiveLimits,
+    *,
+    native: bool,
+    control: bool = False,
+    keep_bytes: bool | Callable[[Any], bool] = False,
+) -> Any:
+    """One msgpack-v1 body or frame payload to plain values.
+
+    Without `native` any bin is refused (SPEC 4.1.3); with it, bin at the media fields becomes the base64
+    the SDK's models hold (or, where `keep_bytes` is true or says so of the value, a placeholder for `call_tool_native`), and a bin anywhere
+    else is refused (8.3). With `control`, a map without `jsonrpc` is a frame stream's control map (9.3),
+    returned as it is.
+    """
+    value, bins = decode_counting_bins(data, _with_bin(limits) if native else limits)
+    if not (control and isinstance(value, dict) and "jsonrpc" not in value):
+        check_message(value, allow_batch=True)
+    keep = native and (keep_bytes(value) if callable(keep_bytes) else keep_bytes)
+    if bins or keep:
+        if not isinstance(value, dict):
+            raise WireError("forbidden-type", "8.3", "a bin in a batch")
+        nb.bin_to_media(value, bins, keep_bytes=keep)
+    return value
+
+
+def session_message(value: Any) -> SessionMessage:
+    return to_session_message(value)
+
+
+def message_dict(message: SessionMessage | JSONRPCMessage) -> dict[str, Any]:
+    return from_session_message(message)
+
+
+def encode_msgpack(message: SessionMessage | JSONRPCMessage | dict[str, Any], *, native: bool) -> bytes:
+    """A message as one msgpack-v1 value; with `native`, its base64 media as bin."""
+    value = message if isinstance(message, dict) else message_dict(message)
+    if native:
+        if _fast_b64decode is not None:
+            _media_to_bin_fast(value)
+        nb.base64_to_bin(value)  # what is left: every field without pybase64, none with it
+    return encode_payload(value)
+
+
+def _media_to_bin_fast(value: dict[str, Any]) -> None:
+    for holder, key in list(nb.media_slots(value)):
+        media = holder.get(key)
+        if isinstance(media, str) and media:
+            try:
+                holder[key] = _fast_b64decode(media, validate=True)
+            except ValueError:
+                pass  # not standard base64: left for base64_to_bin, which leaves it as the application wrote it
+
+
+def encode_json(message: JSONRPCMessage | dict[str, Any]) -> bytes:
+    if isinstance(message, dict):
+        return pydantic_core.to_json(message)
+    return message.model_dump_json(by_alias=True, exclude_unset=True).encode()

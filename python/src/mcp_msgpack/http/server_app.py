@@ -1,0 +1,213 @@
+"""The Streamable HTTP endpoint for an SDK server, on both wires: the SDK's session manager with our transport.
+
+`streamable_http_app(server)` is `server.streamable_http_app()` with msgpack-v1 added: the same Starlette app
+(one route, the session manager's lifespan), the same options, loopback Host/Origin checks by default.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+from uuid import uuid4
+
+import anyio
+from anyio.abc import TaskStatus
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, authorization_context
+from mcp.server.connection import Connection
+from mcp.server.runner import serve_connection
+from mcp.server.streamable_http import MCP_SESSION_ID_HEADER, EventStore
+from mcp.server.streamable_http_manager import (
+    DEFAULT_MAX_REQUEST_BODY_SIZE,
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_SESSION_IDLE_TIMEOUT,
+    StreamableHTTPASGIApp,
+    StreamableHTTPSessionManager,
+)
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+from mcp.shared.transport_context import TransportContext
+from mcp_types import DEFAULT_NEGOTIATED_VERSION, INTERNAL_ERROR, INVALID_REQUEST
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from ..wire import ReceiveLimits
+from .server_modern import handle_modern_msgpack_request
+from .server_replies import RequestBodyLimit, accept_of, error_response, prefers_msgpack, with_vary
+from .server_transport import MsgpackStreamableHTTPServerTransport
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def loopback_security() -> TransportSecuritySettings:
+    """The SDK's DNS-rebinding protection for a loopback server: Host and Origin must name loopback."""
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+        allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+    )
+
+
+class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
+    """`StreamableHTTPSessionManager` whose sessions speak msgpack-v1 besides JSON (SPEC 9).
+
+    Extra options: `native_bytes` (confirm the extension to clients that offer it, SPEC 8; default True) and
+    `limits` (SPEC 4's receive limits for MessagePack bodies). Everything else is the SDK's.
+    """
+
+    def __init__(
+        self,
+        app: Any,
+        event_store: EventStore | None = None,
+        json_response: bool = False,
+        stateless: bool = False,
+        security_settings: TransportSecuritySettings | None = None,
+        retry_interval: int | None = None,
+        session_idle_timeout: float | None = DEFAULT_SESSION_IDLE_TIMEOUT,
+        max_request_body_size: int = DEFAULT_MAX_REQUEST_BODY_SIZE,
+        max_sessions: int | None = DEFAULT_MAX_SESSIONS,
+        *,
+        native_bytes: bool = True,
+        limits: ReceiveLimits | None = None,
+    ) -> None:
+        super().__init__(
+            app, event_store, json_response, stateless, security_settings, retry_interval, session_idle_timeout,
+            max_request_body_size, max_sessions,
+        )
+        self.native_bytes = native_bytes
+        self.limits = limits or ReceiveLimits()
+        self.asgi_app = RequestBodyLimit(self._handle_request, max_request_body_size)
+
+    def _new_transport(self, session_id: str | None) -> MsgpackStreamableHTTPServerTransport:
+        return MsgpackStreamableHTTPServerTransport(
+            mcp_session_id=session_id,
+            is_json_response_enabled=self.json_response,
+            event_store=self.event_store if session_id else None,
+            security_settings=self.security_settings,
+            retry_interval=self.retry_interval if session_id else None,
+            idle_timeout=self.session_idle_timeout if session_id else None,
+            native_bytes=self.native_bytes,
+            limits=self.limits,
+        )
+
+    async def _handle_request(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self._task_group is None:
+            raise RuntimeError("Task group is not initialized. Make sure to use run().")
+        send = with_vary(send)
+        token = prefers_msgpack.set(accept_of(scope).prefers_msgpack)
+        try:
+            version = Headers(scope=scope).get(MCP_PROTOCOL_VERSION_HEADER)
+            if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
+                await handle_modern_msgpack_request(
+                    self.app, self.security_settings, self.json_response, self._lifespan_state, scope, receive, send,
+                    limits=self.limits, supports_native=self.native_bytes,
+                )
+            elif self.stateless:
+                await self._handle_stateless_request(version, scope, receive, send)
+            elif (refusal := self._session_refusal(scope)) is not None:
+                await refusal(scope, receive, send)
+            else:
+                await self._handle_stateful_request(scope, receive, send)
+        finally:
+            prefers_msgpack.reset(token)
+
+    def _session_refusal(self, scope: Scope) -> Any:
+        """The SDK's 404 (unknown session, another credential's session) and 503 (session cap), on the wire
+        the request prefers; the SDK's own checks run after these and find nothing left to refuse."""
+        session_id = Headers(scope=scope).get(MCP_SESSION_ID_HEADER)
+        user = scope.get("user")
+        requestor = authorization_context(user) if isinstance(user, AuthenticatedUser) else None
+        if session_id is not None:
+            if session_id not in self._server_instances or requestor != self._session_owners.get(session_id):
+                return error_response(HTTPStatus.NOT_FOUND, INVALID_REQUEST, "Session not found")
+            return None
+        if self.max_sessions is not None and len(self._server_instances) >= self.max_sessions:
+            return error_response(
+                HTTPStatus.SERVICE_UNAVAILABLE, INTERNAL_ERROR, "Too many open sessions",
+                data={"reason": "too-many-sessions"}, headers={"retry-after": "1"},
+            )
+        return None
+
+    def _admit_session(self, requestor: Any) -> MsgpackStreamableHTTPServerTransport | None:
+        if self.max_sessions is not None and len(self._server_instances) >= self.max_sessions:
+            return None
+        transport = self._new_transport(uuid4().hex)
+        assert transport.mcp_session_id is not None
+        if requestor is not None:
+            self._session_owners[transport.mcp_session_id] = requestor
+        self._server_instances[transport.mcp_session_id] = transport
+        return transport
+
+    async def _handle_stateless_request(
+        self, protocol_version_hint: str | None, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        """A fresh transport and server loop for one request, as the SDK's stateless mode runs them."""
+        transport = self._new_transport(None)
+
+        async def serve(*, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+            async with transport.connect() as (read_stream, write_stream):
+                task_status.started()
+                dispatcher: JSONRPCDispatcher[TransportContext] = JSONRPCDispatcher(
+                    read_stream,
+                    write_stream,
+                    inline_methods=frozenset({"initialize"}),
+                    transport_builder=lambda _md: TransportContext(kind="streamable-http", can_send_request=False),
+                )
+                connection = Connection.from_envelope(protocol_version_hint or DEFAULT_NEGOTIATED_VERSION, None, None)
+                await serve_connection(self.app, dispatcher, connection=connection, lifespan_state=self._lifespan_state)
+
+        assert self._task_group is not None
+        try:
+            await self._task_group.start(serve)
+            await transport.handle_request(scope, receive, send)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await transport.terminate()
+
+
+def streamable_http_app(
+    server: Any,
+    *,
+    streamable_http_path: str = "/mcp",
+    json_response: bool = False,
+    stateless_http: bool = False,
+    event_store: EventStore | None = None,
+    retry_interval: int | None = None,
+    max_request_body_size: int = DEFAULT_MAX_REQUEST_BODY_SIZE,
+    session_idle_timeout: float | None = DEFAULT_SESSION_IDLE_TIMEOUT,
+    max_sessions: int | None = DEFAULT_MAX_SESSIONS,
+    transport_security: TransportSecuritySettings | None = None,
+    host: str = "127.0.0.1",
+    native_bytes: bool = True,
+    limits: ReceiveLimits | None = None,
+    debug: bool = False,
+) -> Starlette:
+    """The Starlette app of `server.streamable_http_app(...)` on both wires (an `MCPServer` or a low-level
+    `Server`). Mount it, or run it with uvicorn. For a loopback `host` (the default) Host and Origin must name
+    loopback, as the SDK's app checks them; give `transport_security` for anything else."""
+    lowlevel = getattr(server, "_lowlevel_server", server)
+    if transport_security is None and host in LOOPBACK_HOSTS:
+        transport_security = loopback_security()
+    manager = MsgpackStreamableHTTPSessionManager(
+        app=lowlevel,
+        event_store=event_store,
+        json_response=json_response,
+        stateless=stateless_http,
+        security_settings=transport_security,
+        retry_interval=retry_interval,
+        session_idle_timeout=session_idle_timeout,
+        max_request_body_size=max_request_body_size,
+        max_sessions=max_sessions,
+        native_bytes=native_bytes,
+        limits=limits,
+    )
+    app = Starlette(
+        debug=debug,
+        routes=[Route(streamable_http_path, endpoint=StreamableHTTPASGIApp(manager))],
+        lifespan=lambda _app: manager.run(),
+    )
+    app.state.session_manager = manager
+    return app

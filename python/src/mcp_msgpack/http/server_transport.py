@@ -1,0 +1,380 @@
+"""One 2025-11-25 session's server transport: the SDK's, with msgpack-v1 bodies and frame streams (SPEC 9).
+
+A request that posts JSON and prefers JSON replies goes through the SDK's own code untouched, so JSON clients
+get exactly the SDK's behaviour. Any other (a MessagePack body, or an `Accept` that prefers MessagePack) is
+decoded by its own `Content-Type` and answered by its `Accept` (SPEC 9.2): `application/msgpack` or the frame
+stream, with the session's routing, event store and resumption still the SDK's.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from http import HTTPStatus
+from typing import Any
+
+import anyio
+import pydantic_core
+from anyio.streams.memory import MemoryObjectReceiveStream
+from mcp.server.streamable_http import (
+    LAST_EVENT_ID_HEADER,
+    MCP_SESSION_ID_HEADER,
+    REQUEST_STREAM_BUFFER_SIZE,
+    EventMessage,
+    EventStore,
+    StreamableHTTPServerTransport,
+)
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    DEFAULT_NEGOTIATED_VERSION,
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    JSONRPCError,
+    JSONRPCMessage,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    RequestId,
+)
+from pydantic import ValidationError
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from ..wire import ReceiveLimits, WireError
+from . import media_types, negotiation
+from .codec import decode_msgpack, encode_msgpack, message_dict, session_message
+from .frame_stream import control_frame, frame
+from .server_replies import error_data, error_response, prefers_msgpack
+
+logger = logging.getLogger(__name__)
+
+_KEEP_ALIVE = control_frame({})
+
+
+class WireAwareSecurity(TransportSecurityMiddleware):
+    """The SDK's Host/Origin checks; the body's type is judged by the transport (415, SPEC 9.2), not here."""
+
+    def _validate_content_type(self, content_type: str | None) -> bool:
+        return True
+
+
+class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
+    def __init__(
+        self,
+        mcp_session_id: str | None,
+        is_json_response_enabled: bool = False,
+        event_store: EventStore | None = None,
+        security_settings: TransportSecuritySettings | None = None,
+        retry_interval: int | None = None,
+        idle_timeout: float | None = None,
+        *,
+        native_bytes: bool = True,
+        limits: ReceiveLimits | None = None,
+    ) -> None:
+        super().__init__(
+            mcp_session_id, is_json_response_enabled, event_store, security_settings, retry_interval, idle_timeout
+        )
+        self._security = WireAwareSecurity(security_settings)
+        self.supports_native_bytes = native_bytes
+        self.native_bytes_in_force = False
+        self._confirm_native_for: RequestId | None = None
+        self.limits = limits or ReceiveLimits()
+
+    # --- every request -----------------------------------------------------------------------------------
+
+    async def _handle_request(self, scope: Scope, receive: Receive, send: Send) -> None:
+        accept = media_types.AcceptChoice(Request(scope).headers.get("accept"))
+        token = prefers_msgpack.set(accept.prefers_msgpack)
+        try:
+            await super()._handle_request(scope, receive, send)
+        finally:
+            prefers_msgpack.reset(token)
+
+    def _create_error_response(self, error_message, status_code, error_code=INVALID_REQUEST, headers=None):  # type: ignore[override]
+        if not prefers_msgpack.get():
+            return super()._create_error_response(error_message, status_code, error_code, headers)
+        extra = dict(headers or {})
+        if self.mcp_session_id:
+            extra[MCP_SESSION_ID_HEADER] = self.mcp_session_id
+        return error_response(status_code, error_code, error_message, msgpack=True, headers=extra)
+
+    # --- POST --------------------------------------------------------------------------------------------
+
+    async def _handle_post_request(self, scope: Scope, request: Request, receive: Receive, send: Send) -> None:
+        accept = media_types.AcceptChoice(request.headers.get("accept"))
+        content_type = request.headers.get("content-type")
+        if not accept.prefers_msgpack and media_types.is_json_body(content_type):
+            await super()._handle_post_request(scope, request, receive, send)
+            return
+        writer = self._read_stream_writer
+        assert writer is not None, "connect() first"
+
+        async def refuse(status: int, code: int, message: str, **kw: Any) -> None:
+            extra = {MCP_SESSION_ID_HEADER: self.mcp_session_id} if self.mcp_session_id else {}
+            await error_response(status, code, message, headers=extra, **kw)(scope, receive, send)
+
+        reply_msgpack = accept.prefers_msgpack
+        if not reply_msgpack and not accept.json_complete and not (self.is_json_response_enabled and accept.json):
+            await refuse(HTTPStatus.NOT_ACCEPTABLE, INVALID_REQUEST, "Not Acceptable: no complete set of replies")
+            return
+        body_is_msgpack = media_types.is_msgpack_body(content_type)
+        if not body_is_msgpack and not media_types.is_json_body(content_type):
+            await refuse(
+                HTTPStatus.UNSUPPORTED_MEDIA_TYPE, INVALID_REQUEST,
+                "Unsupported Media Type: Content-Type must be application/json or application/msgpack",
+            )
+            return
+
+        body = await request.body()
+        try:
+            if body_is_msgpack:
+                value = decode_msgpack(body, self.limits, native=self.native_bytes_in_force)
+            else:
+                value = pydantic_core.from_json(body)
+            if isinstance(value, list):
+                raise WireError("not-json-rpc", "4.2", "batches are not part of this MCP revision")
+            incoming = session_message(value)
+        except WireError as exc:
+            request_id = exc.request_id if exc.has_id and exc.kind == "request" else None
+            await refuse(
+                HTTPStatus.BAD_REQUEST, exc.jsonrpc_code, f"Refused: {exc}", request_id=request_id,
+                data=error_data(exc.code),
+            )
+            return
+        except (ValueError, ValidationError) as exc:
+            await refuse(HTTPStatus.BAD_REQUEST, PARSE_ERROR, f"Parse error: {exc}")
+            return
+        message = incoming.message
+
+        is_initialize = isinstance(message, JSONRPCRequest) and message.method == "initialize"
+        if is_initialize:
+            request_session = request.headers.get(MCP_SESSION_ID_HEADER)
+            if self.mcp_session_id and request_session and request_session != self.mcp_session_id:
+                await refuse(HTTPStatus.NOT_FOUND, INVALID_REQUEST, "Not Found: Invalid or expired session ID")
+                return
+            if (
+                body_is_msgpack and reply_msgpack and self.supports_native_bytes and self.mcp_session_id
+                and negotiation.request_offers(value)
+            ):
+                self._confirm_native_for = message.id
+        elif not await self._validate_request_headers(request, send):
+            return
+
+        if not isinstance(message, JSONRPCRequest):
+            await Response(status_code=HTTPStatus.ACCEPTED, headers=self._session_header())(scope, receive, send)
+            await writer.send(type(incoming)(message, metadata=self._message_metadata(request)))
+            return
+
+        protocol_version = (
+            str((message.params or {}).get("protocolVersion", DEFAULT_NEGOTIATED_VERSION))
+            if is_initialize
+            else request.headers.get(MCP_PROTOCOL_VERSION_HEADER, DEFAULT_NEGOTIATED_VERSION)
+        )
+        stream_id = str(message.id)
+        if stream_id in self._request_streams:
+            # SPEC 5.3: a second request under an id still in flight would take the first one's place.
+            await refuse(
+                HTTPStatus.BAD_REQUEST, INVALID_REQUEST, f"Request id {message.id!r} is already in flight",
+                request_id=message.id, data={"reason": "duplicate-id"},
+            )
+            return
+        if self.is_json_response_enabled or not reply_msgpack:
+            if not reply_msgpack:
+                # A MessagePack body from a client that reads JSON: the SDK's reply path, JSON or SSE.
+                await self._reply_as_json(scope, receive, send, message)
+                return
+            await self._reply_single(scope, request, receive, send, message, stream_id)
+            return
+        await self._reply_frame_stream(scope, request, receive, send, message, stream_id, protocol_version)
+
+    def _session_header(self) -> dict[str, str]:
+        return {MCP_SESSION_ID_HEADER: self.mcp_session_id} if self.mcp_session_id else {}
+
+    def _encode(self, message: JSONRPCMessage) -> bytes:
+        """A message for this session's MessagePack replies, confirming native bytes on the `initialize` result
+        that answers an offer (SPEC 8.1 rule 2), and with bin media once the extension is in force."""
+        value = message_dict(message)
+        if (
+            self._confirm_native_for is not None
+            and isinstance(message, JSONRPCResponse)
+            and message.id == self._confirm_native_for
+        ):
+            self._confirm_native_for = None
+            negotiation.confirm_in(value["result"])
+            self.native_bytes_in_force = True
+            return encode_msgpack(value, native=False)
+        return encode_msgpack(value, native=self.native_bytes_in_force)
+
+    def _open_request_stream(self, stream_id: str) -> MemoryObjectReceiveStream[EventMessage]:
+        self._request_streams[stream_id] = anyio.create_memory_object_stream[EventMessage](REQUEST_STREAM_BUFFER_SIZE)
+        return self._request_streams[stream_id][1]
+
+    async def _reply_single(
+        self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest, stream_id: str
+    ) -> None:
+        """One `application/msgpack` body holding the response (the server's `json_response` mode)."""
+        reader = self._open_request_stream(stream_id)
+        metadata = self._message_metadata(
+            request, on_request_unanswered=partial(self._terminate_unanswered_request, message.id)
+        )
+        assert self._read_stream_writer is not None
+        await self._read_stream_writer.send(SessionMessage(message, metadata=metadata))
+        try:
+            event = await reader.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            response = error_response(
+                HTTPStatus.INTERNAL_SERVER_ERROR, INTERNAL_ERROR, "Session terminated before the request completed",
+                msgpack=True, headers=self._session_header(), data=error_data("server-error"),
+            )
+        else:
+            headers = {**self._session_header(), "content-type": media_types.MSGPACK}
+            response = Response(self._encode(event.message), headers=headers)
+        finally:
+            await self._clean_up_memory_streams(stream_id)
+        await response(scope, receive, send)
+
+    async def _reply_as_json(self, scope: Scope, receive: Receive, send: Send, message: JSONRPCRequest) -> None:
+        """Serve a request the SDK's way for a client that reads JSON, by handing the SDK its own JSON form.
+
+        Only requests whose body was MessagePack but whose client asked for JSON replies come here; the
+        reply, the only text on this exchange, is the SDK's. `Mcp-Msgpack-Wire` tells the client this
+        server read its MessagePack (SPEC 9.6 rule 5)."""
+
+        async def send_with_wire(event: dict[str, Any]) -> None:
+            if event["type"] == "http.response.start":
+                event = {**event, "headers": [*event.get("headers", []), (b"mcp-msgpack-wire", b"v1")]}
+            await send(event)
+
+        body = message.model_dump_json(by_alias=True, exclude_unset=True).encode()
+        replay_scope = {
+            **scope,
+            "headers": [(k, v) for k, v in scope["headers"] if k != b"content-type"]
+            + [(b"content-type", media_types.JSON.encode())],
+        }
+        sent = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await super()._handle_post_request(replay_scope, Request(replay_scope, replay), replay, send_with_wire)
+
+    async def _reply_frame_stream(
+        self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest,
+        stream_id: str, protocol_version: str,
+    ) -> None:
+        """A frame stream (SPEC 9.3): the request's messages as they come, each event's id in a control map."""
+        priming = await self._mint_priming_event(stream_id, protocol_version)
+        reader = self._open_request_stream(stream_id)
+        headers = [
+            (b"content-type", media_types.FRAME_STREAM.encode()),
+            (b"cache-control", b"no-cache, no-transform"),
+            *[(k.encode(), v.encode()) for k, v in self._session_header().items()],
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        if priming is not None:
+            control: dict[str, Any] = {"prime": priming["id"]}
+            if "retry" in priming:
+                control["retry"] = priming["retry"]
+            await send({"type": "http.response.body", "body": control_frame(control), "more_body": True})
+        request_session = self._create_session_message(message, request, stream_id, protocol_version)
+        assert self._read_stream_writer is not None
+
+        async with anyio.create_task_group() as tg:
+
+            async def watch_disconnect() -> None:
+                while (await receive())["type"] != "http.disconnect":
+                    pass
+                tg.cancel_scope.cancel()
+
+            tg.start_soon(watch_disconnect)
+            await self._read_stream_writer.send(request_session)
+            try:
+                await self._write_events(reader, send)
+            finally:
+                await self._clean_up_memory_streams(stream_id)
+            tg.cancel_scope.cancel()
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def _write_events(
+        self, reader: MemoryObjectReceiveStream[EventMessage], send: Send, *, until_response: bool = True
+    ) -> None:
+        """Each message as a frame, after its event id's control frame when the store gave it one (SPEC 9.3)."""
+        try:
+            async for event in reader:
+                chunk = frame(self._encode(event.message))
+                if event.event_id is not None:
+                    chunk = control_frame({"id": event.event_id}) + chunk
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                if until_response and isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                    return
+        except (anyio.ClosedResourceError, anyio.EndOfStream):
+            logger.debug("frame stream closed by close_sse_stream()")
+
+    # --- GET ---------------------------------------------------------------------------------------------
+
+    async def _handle_get_request(self, request: Request, send: Send) -> None:
+        accept = media_types.AcceptChoice(request.headers.get("accept"))
+        if not accept.frames:
+            await super()._handle_get_request(request, send)
+            return
+        if not await self._validate_request_headers(request, send):
+            return
+        scope, receive = request.scope, request.receive
+        last_event_id = request.headers.get(LAST_EVENT_ID_HEADER)
+        if last_event_id is None and "_GET_stream" in self._request_streams:
+            await self._create_error_response(
+                "Conflict: Only one stream is allowed per session", HTTPStatus.CONFLICT
+            )(scope, receive, send)
+            return
+        headers = [
+            (b"content-type", media_types.FRAME_STREAM.encode()),
+            (b"cache-control", b"no-cache, no-transform"),
+            *[(k.encode(), v.encode()) for k, v in self._session_header().items()],
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        # Starlette's servers send headers with the first body bytes only: a keep-alive opens the stream now.
+        await send({"type": "http.response.body", "body": _KEEP_ALIVE, "more_body": True})
+        async with anyio.create_task_group() as tg:
+
+            async def watch_disconnect() -> None:
+                while (await receive())["type"] != "http.disconnect":
+                    pass
+                tg.cancel_scope.cancel()
+
+            tg.start_soon(watch_disconnect)
+            if last_event_id is not None:
+                await self._replay_frames(last_event_id, send)
+            else:
+                reader = self._open_request_stream("_GET_stream")
+                try:
+                    await self._write_events(reader, send, until_response=False)
+                finally:
+                    await self._clean_up_memory_streams("_GET_stream")
+            tg.cancel_scope.cancel()
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def _replay_frames(self, last_event_id: str, send: Send) -> None:
+        """Resumption on the frame stream (SPEC 9.3): stored events after `last_event_id`, then live."""
+        store = self._event_store
+        if store is None:
+            return
+
+        async def replay(event: EventMessage) -> None:
+            chunk = control_frame({"id": event.event_id}) + frame(self._encode(event.message))
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+        stream_id = await store.replay_events_after(last_event_id, replay)
+        if stream_id and stream_id not in self._request_streams:
+            reader = self._open_request_stream(stream_id)
+            try:
+                await self._write_events(reader, send, until_response=stream_id != "_GET_stream")
+            finally:
+                await self._clean_up_memory_streams(stream_id)
+

@@ -1,0 +1,71 @@
+"""A Python MCPServer with a media tool on this package's Streamable HTTP app (run by the HTTP tests and bench).
+
+argv: PORT IMAGE_PATH [--json-sdk] [--stateless]: the SDK's own app instead of ours (for comparison); the
+SDK's stateless mode (a fresh server per request)."""
+
+import base64
+import sys
+
+import uvicorn
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ImageContent
+
+from mcp_msgpack.http import streamable_http_app
+
+port, image_path = int(sys.argv[1]), sys.argv[2]
+server = MCPServer("python-media")
+TEXT_64K = "The quick brown fox jumps over the lazy dog. " * 1456
+RECORDS = [{"id": i, "name": f"record {i}", "tags": ["a", "b"], "score": i * 1.5, "ok": i % 2 == 0} for i in range(600)]
+
+
+@server.tool()
+def echo(text: str) -> str:
+    """Returns its argument."""
+    return text
+
+
+@server.tool()
+def small() -> str:
+    return "ok"
+
+
+@server.tool()
+def text() -> str:
+    return TEXT_64K
+
+
+@server.tool()
+def records() -> dict:
+    """About 50 KB of records (JSON text)."""
+    return {"records": RECORDS}
+
+
+@server.tool()
+async def counted(ctx: Context) -> str:
+    """Reports progress three times, then answers: a reply that streams."""
+    for step in range(3):
+        await ctx.report_progress(step + 1, 3)
+    return "counted"
+
+
+@server.tool()
+async def slow(seconds: float) -> str:
+    """Answers after `seconds`: a request that stays in flight."""
+    import anyio
+
+    await anyio.sleep(seconds)
+    return "slow"
+
+
+@server.tool()
+def read_image() -> ImageContent:
+    with open(image_path, "rb") as f:
+        return ImageContent(type="image", data=base64.b64encode(f.read()).decode(), mimeType="image/png")
+
+
+stateless = "--stateless" in sys.argv
+if "--json-sdk" in sys.argv:
+    app = server.streamable_http_app(stateless_http=stateless)
+else:
+    app = streamable_http_app(server, stateless_http=stateless)
+uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
