@@ -42,6 +42,8 @@ export {
   isInitializedNotification,
   type InitializeRequest,
 } from './jsonrpc/kinds.js';
+// The kind of a message already checked (what a transport's onmessage hands on), read from its shape alone
+export { isRequest, isNotification, isResponse } from './jsonrpc/kinds.js';
 // What counts as a plain object in a decoded message (not null, not an array, not bytes), for every check above
 export { isRecord } from './jsonrpc/is-record.js';
 

@@ -217,7 +217,8 @@ export class HostToRemote {
   private fromRemote(message: JSONRPCMessage): void {
     if (isResponse(message)) {
       this.reached = true;
-      const entry = this.settle(message.id);
+      // An error without an id (the remote could not read some message) answers nothing the host awaits.
+      const entry = message.id === undefined ? undefined : this.settle(message.id);
       // Not (or no longer) awaited: answered after a timeout or a cancellation, or a duplicate.
       if (!entry) return;
       const result = (message as { result?: { protocolVersion?: unknown } }).result;

@@ -123,7 +123,7 @@ export class ChildSession implements ConnectableServer, ServedSession {
   private async fromChild(message: JSONRPCMessage): Promise<void> {
     if (isResponse(message)) {
       // An answer after the deadline's error (or to a request cancelled) is not sent twice.
-      if (this.answered(message.id)) await this.sendToClient(message, message.id);
+      if (message.id !== undefined && this.answered(message.id)) await this.sendToClient(message, message.id);
       return;
     }
     if (isNotification(message)) {
