@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from . import native_bytes as nb
 from .messages import from_session_message, to_session_message
 from .wire import FRAME, ReceiveLimits, WireError, encode_payload, frame_payload
-from .wire.decode import check_message, decode_counting_bins
+from .wire.decode import check_decoded, decode_counting_bins
 from .wire.limits import DEFAULT_MAX_FRAME_BYTES, MIXED_FRAME_LIMIT
 
 logger = logging.getLogger("mcp_msgpack")
@@ -118,7 +118,7 @@ class WireState:
         limits = self.limits if not self.native_receive or self.limits.allow_bin else replace(self.limits, allow_bin=True)
         try:
             value, bins = decode_counting_bins(payload, limits)
-            check_message(value)
+            check_decoded(value, bins)
             if type(value) is dict and self.native_receive:
                 keep = value.get("id") in self.native_results and "method" not in value
                 if bins or keep:

@@ -165,6 +165,44 @@ class _Aside:
 ASIDE = _Aside()
 
 
+def _bins_within(value: object) -> int:
+    """How many bins (bytes) stand anywhere in `value`."""
+    if isinstance(value, bytes):
+        return 1
+    if isinstance(value, dict):
+        return sum(_bins_within(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_bins_within(item) for item in value)
+    return 0
+
+
+def _media_bins(message: dict) -> int:
+    return sum(1 for holder, key in media_slots(message) if isinstance(holder.get(key), bytes))
+
+
+def _outside_media(message: dict) -> WireError:
+    error = WireError("forbidden-type", "8.3", "a bin outside the media fields of SPEC 8.2")
+    if "id" in message:
+        error.with_id(message["id"], "request" if "method" in message else "response")
+    return error
+
+
+def check_bin_places(value: object, bins: int) -> None:
+    """SPEC 8.3 on a decoded value that held `bins` bins (4.1.3 let each through at a data or blob member):
+    each must stand at a media field of 8.2 in its message. Raises WireError forbidden-type, rule 8.3. A map
+    is one message, an array a batch of them (SPEC 9.4); what is not a map is no message, and is left to
+    4.2, which comes after this check (SPEC 4.3 step 4)."""
+    if not bins:
+        return
+    if isinstance(value, dict):
+        if _media_bins(value) != bins:
+            raise _outside_media(value)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, dict) and _media_bins(item) != _bins_within(item):
+                raise _outside_media(item)
+
+
 def bin_to_media(message: dict, bins: int, *, keep_bytes: bool = False) -> None:
     """On receipt: every bin at a media field becomes the base64 the SDK's models require (in place), or with
     `keep_bytes` a placeholder for call_tool_native. `bins` is how many bins the payload held: one anywhere
@@ -177,7 +215,4 @@ def bin_to_media(message: dict, bins: int, *, keep_bytes: bool = False) -> None:
             holder[key] = convert(value)
             found += 1
     if found != bins:
-        error = WireError("forbidden-type", "8.3", "a bin outside the media fields of SPEC 8.2")
-        if "id" in message:
-            error.with_id(message["id"], "request" if "method" in message else "response")
-        raise error
+        raise _outside_media(message)

@@ -134,6 +134,17 @@ def check_message(value: object, *, allow_batch: bool = False) -> object:
     return value
 
 
+def check_decoded(value: object, bins: int, *, allow_batch: bool = False) -> object:
+    """The checks on a decoded value, in SPEC 4.3's order (step 4): 8.3 (each of its `bins` bins at a media
+    field of its message), then 4.2. Raises WireError. Returns `value`."""
+    if bins:
+        from ..native_bytes import check_bin_places  # the media fields are the extension's; it imports this
+
+        check_bin_places(value, bins)
+    return check_message(value, allow_batch=allow_batch)
+
+
 def decode_payload(data: bytes | bytearray | memoryview, limits: ReceiveLimits | None = None) -> object:
-    """One JSON-RPC message from a msgpack-v1 payload, refusing everything SPEC 4 refuses (WireError)."""
-    return check_message(decode_value(data, limits))
+    """One JSON-RPC message from a msgpack-v1 payload, refusing everything SPEC 4 and 8.3 refuse, and for
+    the first fault SPEC 4.3 names (WireError)."""
+    return check_decoded(*decode_counting_bins(data, limits))

@@ -1,12 +1,15 @@
 """The receive rules of SPEC 4.1, checked on a payload's bytes before anything is built.
 
-One pass in byte order; the first fault found wins. At each value's first byte its word is counted (not for a
-map key), then, in this order: forbidden bytes (ext, c1: 4.1.1, 4.1.2), a non-str key (4.1.4), the header
-being complete (4.1.8), and for an array, map or bin: depth (4.1.6), entries against bytes left (4.1.7), bin's
-place (4.1.3), the container and word allowances (4.1.9); for a str: its bytes being there, then for a key
-`__proto__` (4.1.5), the key and shape allowances (4.1.9), for any other str its string words (4.1.9); for a
-float, NaN and Infinity (4.1.10). After the value: no bytes left over (4.1.8). See SPEC-NOTES.md for the
-places where SPEC.md leaves this order open.
+One pass in byte order; the first fault found wins, in the order of SPEC 4.3. At each value: its slot word,
+before its first byte is read (not for a map key); the first byte being there (4.1.8); for a key, a first byte
+that starts no str, c1, ext or bin is non-string-key at once (4.1.4); c1 (4.1.2) and ext (4.1.1) at their
+first byte; a bin's place (native bytes in force, the value of a data or blob member: 4.1.3) before its length
+and bytes (4.1.8), then the container allowance and its 47 words (4.1.9); a float's bytes, then NaN or
+Infinity (4.1.10); a str's length and bytes, then for a key `__proto__` (4.1.5) and the key and shape
+allowances, for any other str of 2-15 bytes its 6 words (4.1.9); an array's or map's count, then the count
+against the bytes left (4.1.7), the depth (4.1.6), the container allowance and its 7 words (4.1.9). After the
+value: no bytes left over (4.1.8). This receiver's CPython heap bound (SPEC-NOTES.md 1) is checked with the
+allowances of 4.1.9.
 """
 
 from __future__ import annotations
@@ -107,18 +110,22 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
                 heap += 32 * len(data[pos : pos + k].translate(None, _NOT_UNCACHED))
                 pos += k
                 left[-1] -= k
-        if pos >= n:
-            raise fail("malformed-msgpack", "4.1.8", "the payload ends inside a value")
-        b = data[pos]
         if not at_key:
+            # Its slot word, before its first byte is read (SPEC 4.3 a): a payload that ends where the word
+            # allowance is exceeded is over budget, not truncated.
             words += 1
             if words > max_words:
                 raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
+        if pos >= n:
+            raise fail("malformed-msgpack", "4.1.8", "the payload ends inside a value")
+        b = data[pos]
         if b >= 0xC1 and (b == 0xC1 or 0xC7 <= b <= 0xC9 or 0xD4 <= b <= 0xD8):
             what = "the reserved byte c1" if b == 0xC1 else f"an ext value ({b:#04x})"
             raise fail("forbidden-type", "4.1.2" if b == 0xC1 else "4.1.1", f"{what} has no place in msgpack-v1")
         is_str = (0xA0 <= b <= 0xBF) or b in _STR_LEN
-        if at_key and not is_str:
+        if at_key and not is_str and b not in _BIN_LEN:
+            # A key is judged at its first byte (SPEC 4.3 c): c1 and ext were refused above, a bin key goes on
+            # to 4.1.3 below, anything else is refused without reading past that byte.
             raise fail("non-string-key", "4.1.4", f"a map key of type byte {b:#04x}")
 
         value_done = True
@@ -170,7 +177,7 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
                     nkeys[-1] = k + 1
             else:
                 if 2 <= length < 16:
-                    words += 3
+                    words += 6  # its string (SPEC 4.1.9: 7 words in all with its slot)
                     if words > max_words:
                         raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
                 if length >= 2 or (length == 1 and data[start] >= 0x80):
@@ -209,22 +216,23 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
         else:
             # array, map or bin
             if b in _BIN_LEN:
+                # SPEC 4.3 f: its place is judged at its first byte, before its length is read.
+                if not allow_bin:
+                    raise fail("forbidden-type", "4.1.3", "a bin where native bytes are not in force")
+                if at_key or not (depth > 0 and is_map[-1] and last_key in _MEDIA_KEYS):
+                    raise fail("forbidden-type", "4.1.3", "a bin that is not the value of a data or blob member")
                 size = _BIN_LEN[b]
                 start = pos + 1 + size
                 if start > n:
                     raise fail("malformed-msgpack", "4.1.8", "the payload ends inside a bin header")
                 length = int.from_bytes(data[pos + 1 : start], "big")
-                if not allow_bin:
-                    raise fail("forbidden-type", "4.1.3", "a bin where native bytes are not in force")
-                if not (depth > 0 and is_map[-1] and last_key in _MEDIA_KEYS):
-                    raise fail("forbidden-type", "4.1.3", "a bin that is not the value of a data or blob member")
                 if start + length > n:
                     raise fail("malformed-msgpack", "4.1.8", "the payload ends inside a bin")
                 containers += 1
                 bins += 1
                 if containers > max_containers:
                     raise fail("over-budget", "4.1.9", f"more than {max_containers} arrays, maps and bins")
-                words += 7
+                words += 47  # its object and view (SPEC 4.1.9: 48 words in all with its slot)
                 if words > max_words:
                     raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
                 heap += 40 + length
@@ -241,10 +249,10 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
                     if start > n:
                         raise fail("malformed-msgpack", "4.1.8", "the payload ends inside a header")
                     count = int.from_bytes(data[pos + 1 : start], "big")
-                if depth + 1 > max_depth:
-                    raise fail("too-deep", "4.1.6", f"nesting deeper than {max_depth}")
                 if count * (2 if mapping else 1) > n - start:
                     raise fail("malformed-msgpack", "4.1.7", f"a header claiming {count} entries, {n - start} bytes left")
+                if depth + 1 > max_depth:
+                    raise fail("too-deep", "4.1.6", f"nesting deeper than {max_depth}")
                 containers += 1
                 if containers > max_containers:
                     raise fail("over-budget", "4.1.9", f"more than {max_containers} arrays, maps and bins")
@@ -278,9 +286,11 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
                 nkeys.pop()
             if not left:
                 break
+    # Scalars add to the heap estimate without a check each (the guard builds nothing, the build is next);
+    # the value is complete here, so its heap fault comes before the bytes after it (SPEC 4.3 steps 2, 3).
+    if heap > max_heap:
+        raise fail("over-budget", "4.1.9", f"an estimated {heap} bytes of CPython heap, over {max_heap}")
     if pos != n:
         raise fail("malformed-msgpack", "4.1.8", f"{n - pos} bytes after the value")
-    if heap > max_heap:  # scalars are counted without a check each: the guard builds nothing, the build is next
-        raise fail("over-budget", "4.1.9", f"an estimated {heap} bytes of CPython heap, over {max_heap}")
     return GuardResult(big_ints, bins)
 
