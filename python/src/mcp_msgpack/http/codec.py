@@ -12,7 +12,8 @@ from mcp_types import JSONRPCMessage
 
 from .. import native_bytes as nb
 from ..messages import from_session_message, to_session_message
-from ..wire import ReceiveLimits, WireError, check_message, encode_payload
+from ..wire import ReceiveLimits, WireError, encode_payload
+from ..wire.decode import check_decoded
 from ..wire.decode import decode_counting_bins
 
 try:  # SIMD base64 (optional, `pip install mcp-msgpack[fast]`): decodes 5 MiB of media in ~15 ms where
@@ -47,12 +48,13 @@ def decode_msgpack(
     returned as it is.
     """
     value, bins = decode_counting_bins(data, _with_bin(limits) if native else limits)
+    if bins and not isinstance(value, dict):
+        raise WireError("forbidden-type", "8.3", "a bin in a batch")
     if not (control and isinstance(value, dict) and "jsonrpc" not in value):
-        check_message(value, allow_batch=True)
+        # SPEC 4.3: a bin's place (8.3) is judged before the message's shape (4.2).
+        check_decoded(value, bins, allow_batch=True)
     keep = native and (keep_bytes(value) if callable(keep_bytes) else keep_bytes)
     if bins or keep:
-        if not isinstance(value, dict):
-            raise WireError("forbidden-type", "8.3", "a bin in a batch")
         nb.bin_to_media(value, bins, keep_bytes=keep)
     return value
 
