@@ -98,13 +98,15 @@ class Variant:
         self.bytes.append(sum(len(e["body"]) for e in self.recorder.exchanges if e["method"] == "POST") / calls)
 
 
-def ratio_line(label: str, candidate: Variant, baseline: Variant, target: str) -> str:
-    def summary(a: list[float], b: list[float]) -> str:
-        ratios = [x / y for x, y in zip(a, b, strict=True) if y > 0]
-        if not ratios:
-            return "n/a (baseline 0)"
-        return f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
+def summary(a: list[float], b: list[float]) -> str:
+    """The median of the per-round ratios a/b, with their range."""
+    ratios = [x / y for x, y in zip(a, b, strict=True) if y > 0]
+    if not ratios:
+        return "n/a (baseline 0)"
+    return f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
 
+
+def ratio_line(label: str, candidate: Variant, baseline: Variant, target: str) -> str:
     return (
         f"| {label} | {statistics.median(candidate.bytes) / 1024:,.0f} KiB"
         f" | {statistics.median(candidate.cpu) * 1e3:.1f} ms | {statistics.median(baseline.cpu) * 1e3:.1f} ms"
@@ -113,7 +115,7 @@ def ratio_line(label: str, candidate: Variant, baseline: Variant, target: str) -
     )
 
 
-async def run_pairs(pairs: list[tuple[str, Variant, Variant, str]], rounds: int, calls: int) -> list[str]:
+async def run_pairs(pairs: list[tuple[str, Variant, Variant, str]], rounds: int, calls: int, line=ratio_line) -> list[str]:
     async with contextlib.AsyncExitStack() as stack:
         for _, candidate, baseline, _ in pairs:
             await candidate.open(stack)
@@ -123,7 +125,7 @@ async def run_pairs(pairs: list[tuple[str, Variant, Variant, str]], rounds: int,
                 order = (candidate, baseline) if round_index % 2 == 0 else (baseline, candidate)
                 for variant in order:
                     await variant.batch(calls)
-        return [ratio_line(label, c, b, target) for label, c, b, target in pairs]
+        return [line(label, c, b, target) for label, c, b, target in pairs]
 
 
 def ours(native: bool, wire: str = "auto"):

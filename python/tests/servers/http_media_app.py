@@ -1,7 +1,7 @@
 """A Python MCPServer with a media tool on this package's Streamable HTTP app (run by the HTTP tests and bench).
 
 argv: PORT IMAGE_PATH [--json-sdk] [--stateless]: the SDK's own app instead of ours (for comparison); the
-SDK's stateless mode (a fresh server per request)."""
+SDK's stateless mode (a fresh server per request). Importable: the stdio bench serves the same tools."""
 
 import base64
 import sys
@@ -12,7 +12,7 @@ from mcp_types import ImageContent
 
 from mcp_msgpack.http import streamable_http_app
 
-port, image_path = int(sys.argv[1]), sys.argv[2]
+image_path = ""  # set from argv below, or by a module that imports the server
 server = MCPServer("python-media")
 TEXT_64K = "The quick brown fox jumps over the lazy dog. " * 1456
 RECORDS = [{"id": i, "name": f"record {i}", "tags": ["a", "b"], "score": i * 1.5, "ok": i % 2 == 0} for i in range(600)]
@@ -63,9 +63,11 @@ def read_image() -> ImageContent:
         return ImageContent(type="image", data=base64.b64encode(f.read()).decode(), mimeType="image/png")
 
 
-stateless = "--stateless" in sys.argv
-if "--json-sdk" in sys.argv:
-    app = server.streamable_http_app(stateless_http=stateless)
-else:
-    app = streamable_http_app(server, stateless_http=stateless)
-uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+if __name__ == "__main__":
+    port, image_path = int(sys.argv[1]), sys.argv[2]
+    stateless = "--stateless" in sys.argv
+    if "--json-sdk" in sys.argv:
+        app = server.streamable_http_app(stateless_http=stateless)
+    else:
+        app = streamable_http_app(server, stateless_http=stateless)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")

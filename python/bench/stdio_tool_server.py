@@ -1,0 +1,45 @@
+"""The HTTP bench's Python MCPServer (same tools) on stdio, for measure_stdio.py.
+
+    python bench/stdio_tool_server.py IMAGE_PATH PID_FILE [--sdk]
+
+`--sdk`: the SDK's own `mcp.server.stdio.stdio_server` (JSON lines); otherwise `mcp_msgpack.stdio_server` with
+its defaults. Writes its pid to PID_FILE, so the bench reads this process's CPU whatever client spawned it.
+Adds `read_image_native`: the image as `native_image` (bytes, base64 made only for a JSON client); the SDK's
+transport cannot send that placeholder, so its variant calls `read_image` (base64), as an SDK tool would.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+import anyio
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "servers"))
+
+import http_media_app  # noqa: E402
+from mcp_types import ImageContent  # noqa: E402
+
+from mcp_msgpack import native_image  # noqa: E402
+
+server = http_media_app.server
+
+
+@server.tool()
+def read_image_native() -> ImageContent:
+    return native_image(Path(http_media_app.image_path).read_bytes(), "image/png")
+
+
+async def main() -> None:
+    http_media_app.image_path = sys.argv[1]
+    Path(sys.argv[2]).write_text(str(os.getpid()))
+    if "--sdk" in sys.argv:
+        from mcp.server.stdio import stdio_server
+    else:
+        from mcp_msgpack import stdio_server
+    lowlevel = server._lowlevel_server
+    async with stdio_server() as (read_stream, write_stream):
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+
+if __name__ == "__main__":
+    anyio.run(main)
