@@ -54,6 +54,13 @@ logger = logging.getLogger(__name__)
 _KEEP_ALIVE = control_frame({})
 
 
+async def _cancel_on_disconnect(receive: Receive, scope: anyio.CancelScope) -> None:
+    """Ends a frame stream's task group when its client goes away (ASGI's http.disconnect)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    scope.cancel()
+
+
 class WireAwareSecurity(TransportSecurityMiddleware):
     """The SDK's Host/Origin checks; the body's type is judged by the transport (415, SPEC 9.2), not here."""
 
@@ -287,13 +294,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         assert self._read_stream_writer is not None
 
         async with anyio.create_task_group() as tg:
-
-            async def watch_disconnect() -> None:
-                while (await receive())["type"] != "http.disconnect":
-                    pass
-                tg.cancel_scope.cancel()
-
-            tg.start_soon(watch_disconnect)
+            tg.start_soon(_cancel_on_disconnect, receive, tg.cancel_scope)
             await self._read_stream_writer.send(request_session)
             try:
                 await self._write_events(reader, send)
@@ -342,13 +343,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         # Starlette's servers send headers with the first body bytes only: a keep-alive opens the stream now.
         await send({"type": "http.response.body", "body": _KEEP_ALIVE, "more_body": True})
         async with anyio.create_task_group() as tg:
-
-            async def watch_disconnect() -> None:
-                while (await receive())["type"] != "http.disconnect":
-                    pass
-                tg.cancel_scope.cancel()
-
-            tg.start_soon(watch_disconnect)
+            tg.start_soon(_cancel_on_disconnect, receive, tg.cancel_scope)
             if last_event_id is not None:
                 await self._replay_frames(last_event_id, send)
             else:
