@@ -1,6 +1,6 @@
 """Server CPU per call over stdio, side by side in interleaved rounds (ratios): the stdio twin of measure_http.py.
 
-    python bench/measure_stdio.py [--rounds 7] [--calls 10]
+    python bench/measure_stdio.py [--rounds 7] [--calls 10] [--only small,image-b64]
 
 The HTTP bench's Python MCPServer (bench/stdio_tool_server.py: a small result, 64 KB of text, a 50 KB object,
 a 5 MiB image) runs as a child process on `mcp_msgpack.stdio_server` (defaults) and, as the baseline, on the
@@ -104,7 +104,7 @@ def native_image_check(data: bytes):
     return check
 
 
-async def measure(folder: Path, image: Path, data: bytes, rounds: int, calls: int) -> list[str]:
+async def measure(folder: Path, image: Path, data: bytes, rounds: int, calls: int, only: str | None) -> list[str]:
     def variant(name: str, sdk_server: bool, make_client, call, check) -> StdioVariant:
         return StdioVariant(name, folder, image, sdk_server, make_client, call, check)
 
@@ -128,6 +128,8 @@ async def measure(folder: Path, image: Path, data: bytes, rounds: int, calls: in
         variant("sdk-image-b64", True, sdk_stdio_client, calling("read_image"), image_check(data)),
         "<= 0.5x",
     ))
+    if only:
+        pairs = [pair for pair in pairs if any(word in pair[1].name for word in only.split(","))]
     return await run_pairs(pairs, rounds, calls, ratio_line)
 
 
@@ -135,10 +137,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--calls", type=int, default=10, help="calls per variant per round")
+    parser.add_argument("--only", help="scenarios whose variant name holds one of these words (comma-separated: small,text,records,image,image-b64)")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         image, data = write_image(Path(folder))
-        lines = anyio.run(measure, Path(folder), image, data, options.rounds, options.calls)
+        lines = anyio.run(measure, Path(folder), image, data, options.rounds, options.calls, options.only)
     print(f"rounds {options.rounds} x {options.calls} calls per variant; medians of per-round ratios (range)")
     print("\n".join([HEADER, *lines]))
 

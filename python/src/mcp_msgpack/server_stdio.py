@@ -12,6 +12,7 @@ from typing import Any, BinaryIO
 
 import anyio
 import anyio.lowlevel
+import anyio.to_thread
 import mcp_types as types
 from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
@@ -149,12 +150,18 @@ async def stdio_server(
 
         read_stream_writer, read_stream = create_context_streams[SessionMessage | Exception](0)
         write_stream, write_stream_reader = create_context_streams[SessionMessage](0)
-        write_lock = anyio.Lock()
+        # Taken without a checkpoint when free (nearly always: only a refusal's reply races the writer).
+        write_lock = anyio.Lock(fast_acquire=True)
+        out_file = stdout.wrapped if isinstance(stdout, anyio.AsyncFile) else None
 
         async def write(data: bytes) -> None:
             async with write_lock:
-                await stdout.write(data)
-                await stdout.flush()
+                if out_file is not None:
+                    # One worker-thread round trip per message where AsyncFile's write + flush take two.
+                    await anyio.to_thread.run_sync(_write_and_flush, out_file, data)
+                else:
+                    await stdout.write(data)
+                    await stdout.flush()
 
         async def stdin_reader() -> None:
             reader = state.reader
@@ -205,6 +212,11 @@ async def stdio_server(
         for release in reversed(restore):
             if release is not None:
                 release()
+
+
+def _write_and_flush(file: Any, data: bytes) -> None:
+    file.write(data)
+    file.flush()
 
 
 class _suppress_closed:
