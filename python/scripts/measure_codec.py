@@ -1,5 +1,7 @@
 """msgpack against ormsgpack for msgpack-v1: canonical bytes on the golden fixtures, and encode + decode time
-(interleaved rounds, best of each) on the fixtures, a 50 KB object result and a 5 MiB bin.
+(interleaved rounds, best of each) on the fixtures, a 50 KB object result and a 5 MiB bin. Then the guarded
+decode (SPEC 4.1) on the same payloads: the exact guard's Python reading + msgpack's build, against this
+package's decode (the bulk path for payloads of many values, wire/bulk.py), against msgpack's unguarded build.
 
     python python/scripts/measure_codec.py
 """
@@ -16,7 +18,10 @@ import ormsgpack
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fixtures import expand, sources  # noqa: E402
 
+from mcp_msgpack.wire import ReceiveLimits, encode_payload  # noqa: E402
+from mcp_msgpack.wire.decode import build, decode_counting_bins  # noqa: E402
 from mcp_msgpack.wire.encode import _normalize, _utf8_safe  # noqa: E402
+from mcp_msgpack.wire.guard import guard_payload  # noqa: E402
 
 CASES = [(name, _utf8_safe(_normalize(expand(src["message"]))), path.with_suffix(".frame").read_bytes()) for name, src, path in sources("cases")]
 
@@ -77,6 +82,42 @@ def main() -> None:
     for w in workloads:
         m, o = best[(w, "msgpack")], best[(w, "ormsgpack")]
         print(f"{w}: msgpack {m * 1e3:.3f} ms, ormsgpack {o * 1e3:.3f} ms, ormsgpack/msgpack {o / m:.2f}x")
+
+    guarded(obj, media)
+
+
+def guarded(obj: dict, media: dict) -> None:
+    text = {"jsonrpc": "2.0", "id": 9, "result": {"content": [{"type": "text", "text": "x" * 65536}]}}
+    small = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "small", "arguments": {}}}
+    native = ReceiveLimits(allow_bin=True)
+    payloads = {
+        "small request": (encode_payload(small), ReceiveLimits()),
+        "64 KB text result": (encode_payload(text), ReceiveLimits()),
+        "50 KB object result": (encode_payload(obj), ReceiveLimits()),
+        "5 MiB bin (native bytes)": (encode_payload(media), native),
+    }
+    ways = {
+        "exact guard + build": lambda data, limits: build(data, guard_payload(data, limits).big_ints),
+        "decode (bulk path)": lambda data, limits: decode_counting_bins(data, limits)[0],
+        "msgpack unguarded": lambda data, limits: msgpack.unpackb(data, raw=False, strict_map_key=False),
+    }
+    best = {(p, w): float("inf") for p in payloads for w in ways}
+    for _ in range(15):  # interleaved rounds
+        for p, (data, limits) in payloads.items():
+            repeat = 3 if len(data) > 1 << 20 else 20
+            for w, decode in ways.items():
+                assert decode(data, limits) == ways["msgpack unguarded"](data, limits)
+                start = time.perf_counter()
+                for _ in range(repeat):
+                    decode(data, limits)
+                best[(p, w)] = min(best[(p, w)], (time.perf_counter() - start) / repeat)
+    print("guarded decode, best of 15 interleaved rounds:")
+    for p in payloads:
+        exact, bulk, bare = (best[(p, w)] for w in ways)
+        print(
+            f"{p}: exact guard + build {exact * 1e3:.3f} ms, decode {bulk * 1e3:.3f} ms ({bulk / exact:.2f}x),"
+            f" msgpack unguarded {bare * 1e3:.3f} ms (decode {bulk / bare:.1f}x of it)"
+        )
 
 
 if __name__ == "__main__":

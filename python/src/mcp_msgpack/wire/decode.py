@@ -5,10 +5,14 @@ from __future__ import annotations
 import msgpack
 
 from .errors import WireError
-from .guard import guard_payload
+from .bulk import bulk_decode
+from .guard import ManyValues, guard_payload
 from .limits import DEFAULT_LIMITS, ReceiveLimits
 
 _SAFE = 2**53 - 1
+# A payload whose exact reading counts more budget words than this (a few hundred values) is tried on the
+# bulk path first: reading on costs ~3 us a value in Python, the bulk path's C passes less than 0.1 us.
+HANDOFF_WORDS = 256
 
 
 def _round_big_ints(value: object) -> object:
@@ -35,7 +39,14 @@ def decode_counting_bins(data: bytes | bytearray | memoryview, limits: ReceiveLi
     """decode_value, and how many bins the payload held (for the native-bytes check of SPEC 8.3)."""
     if type(data) is not bytes:
         data = bytes(data)
-    result = guard_payload(data, limits or DEFAULT_LIMITS)
+    limits = limits or DEFAULT_LIMITS
+    try:
+        result = guard_payload(data, limits, HANDOFF_WORDS)
+    except ManyValues:
+        decoded = bulk_decode(data, limits)
+        if decoded is not None:
+            return decoded
+        result = guard_payload(data, limits)  # the bulk path could not tell: the exact reading, to the end
     return build(data, result.big_ints), result.bins
 
 

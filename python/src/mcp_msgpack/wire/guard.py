@@ -50,14 +50,22 @@ class GuardResult:
         self.bins = bins
 
 
-def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardResult:
+class ManyValues(Exception):
+    """Raised by guard_payload with `handoff_words` once it has counted more words than that, no fault found."""
+
+
+def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_words: int = 0) -> GuardResult:
     """Checks every rule of SPEC 4.1 on `data` (one payload). Raises WireError, with the top-level id read
-    before the fault when there was one (SPEC 5.2)."""
+    before the fault when there was one (SPEC 5.2). With `handoff_words`, raises ManyValues instead once the
+    words counted pass it, before any fault (a payload of many values, for bulk.py to try first)."""
     n = len(data)
     if n == 0:
         raise WireError("empty-payload", "4.1.8", "the payload is empty")
     max_containers = limits.container_base + n // limits.bytes_per_container
     max_words = limits.word_base + n // limits.bytes_per_word
+    # Where reading stops for the bulk path (bulk.py) to take over: the words counted so far bound the
+    # values read, so a payload of few values never leaves this exact reading.
+    word_cap = min(max_words, handoff_words) if handoff_words else max_words
     max_keys = limits.key_base + n // limits.bytes_per_key
     max_heap = limits.heap_base + n * limits.heap_per_byte
     # Each key and shape takes two bytes at least: below this size neither can break its allowance.
@@ -97,6 +105,11 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
             error.kind = kind
         return error
 
+    def over_words(words: int) -> Exception:
+        if words > max_words:
+            return fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
+        return ManyValues()
+
     while True:
         depth = len(left)
         at_key = depth > 0 and is_map[-1] and left[-1] % 2 == 0
@@ -105,8 +118,8 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
             if run:
                 k = run.end() - pos - 1  # all but the last, which the code below reads (and closes the array)
                 words += k
-                if words > max_words:
-                    raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
+                if words > word_cap:
+                    raise over_words(words)
                 heap += 32 * len(data[pos : pos + k].translate(None, _NOT_UNCACHED))
                 pos += k
                 left[-1] -= k
@@ -114,8 +127,8 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
             # Its slot word, before its first byte is read (SPEC 4.3 a): a payload that ends where the word
             # allowance is exceeded is over budget, not truncated.
             words += 1
-            if words > max_words:
-                raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
+            if words > word_cap:
+                raise over_words(words)
         if pos >= n:
             raise fail("malformed-msgpack", "4.1.8", "the payload ends inside a value")
         b = data[pos]
@@ -178,8 +191,8 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
             else:
                 if 2 <= length < 16:
                     words += 6  # its string (SPEC 4.1.9: 7 words in all with its slot)
-                    if words > max_words:
-                        raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
+                    if words > word_cap:
+                        raise over_words(words)
                 if length >= 2 or (length == 1 and data[start] >= 0x80):
                     heap += 80 + length
                     if heap > max_heap:
@@ -233,8 +246,8 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
                 if containers > max_containers:
                     raise fail("over-budget", "4.1.9", f"more than {max_containers} arrays, maps and bins")
                 words += 47  # its object and view (SPEC 4.1.9: 48 words in all with its slot)
-                if words > max_words:
-                    raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
+                if words > word_cap:
+                    raise over_words(words)
                 heap += 40 + length
                 pos = start + length
             else:
@@ -257,8 +270,8 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS) -> GuardR
                 if containers > max_containers:
                     raise fail("over-budget", "4.1.9", f"more than {max_containers} arrays, maps and bins")
                 words += 7
-                if words > max_words:
-                    raise fail("over-budget", "4.1.9", f"more than {max_words} words of built values")
+                if words > word_cap:
+                    raise over_words(words)
                 if mapping:
                     heap += 64 if count == 0 else (184 if count <= 5 else 64 + 40 * count)
                 else:

@@ -1,0 +1,182 @@
+"""A payload of many values, decoded at C speed when it is plainly within every receive rule of SPEC 4.1.
+
+The exact guard (guard.py) reads a payload value by value in Python: about 3 us a value, most of a 50 KB
+object's receive. This path answers only "certainly accepted" (the value, built once by msgpack's C code) or
+"cannot tell" (None: the exact guard then reads the payload and names its first fault), so every refusal
+stays the exact guard's, code and rule included. It never accepts what the exact guard refuses:
+
+- budgets (4.1.9 and this receiver's heap bound): bounded from above from the bytes alone, before anything
+  is built. Each byte, read as if a value started there, is charged the most that value could add to the
+  guard's counts and to CPython's heap (a str header 160 heap bytes, a map header 700, ...; any byte 8).
+  The bound is loose for non-ASCII text (its bytes look like headers), which then goes to the exact guard.
+  Distinct short keys and shapes: each needs a str header, so their number bounds both.
+- structure (4.1.7, 4.1.8: truncation, counts no bytes back, bytes after the value): msgpack's C skip reads
+  the payload without building anything; it must read exactly all of it. Only then is anything built, so a
+  header's count cannot make the build reserve more than the entries the payload holds.
+- c1, ext and non-string keys (4.1.1, 4.1.2, 4.1.4): the build fails on them.
+- repeated keys (a dict would merge them, hiding the earlier value from every check) and anything else a
+  dict or str would not give back as sent: the built value must re-encode to the payload's exact bytes. A
+  canonical payload (SPEC 3.2, what every sender of this project writes) does; any other is read exactly.
+- depth (4.1.6): the containers, level by level, found by C-level filters; where the payload holds a float,
+  a 64-bit int, a bin or the bytes `__proto__`, one Python walk over every value also checks 4.1.3, 4.1.5
+  and 4.1.10 and finds the ints to round.
+"""
+
+from __future__ import annotations
+
+from itertools import chain, compress
+
+import msgpack
+
+from .limits import ReceiveLimits
+
+_SAFE = 2**53 - 1
+_MEDIA_KEYS = ("data", "blob")
+_PROTO = b"__proto__"
+
+# Byte classes: 0 any other byte (a fixint, nil, a bool, or inside a str or bin), 1 a number with its own
+# object (an int outside fixint, a negative fixint), 2 a str header, 3 an array or map header, 4 a bin
+# header, 5 a float, 6 a 64-bit int (the only ints beyond +-(2^53-1)), 7 an ext header (msgpack builds a
+# Timestamp from ext -1 without calling ext_hook). Per class: heap bytes (the larger of the guard's estimate
+# and CPython's own) and budget words.
+_CLASS = bytearray(256)
+for _b in [*range(0xE0, 0x100), *range(0xCC, 0xD3)]:
+    _CLASS[_b] = 1
+for _b in [*range(0xA0, 0xC0), 0xD9, 0xDA, 0xDB]:
+    _CLASS[_b] = 2
+for _b in [*range(0x80, 0xA0), 0xDC, 0xDD, 0xDE, 0xDF]:
+    _CLASS[_b] = 3
+for _b in (0xC4, 0xC5, 0xC6):
+    _CLASS[_b] = 4
+_CLASS[0xCA] = _CLASS[0xCB] = 5
+_CLASS[0xCF] = _CLASS[0xD3] = 6
+for _b in (0xC7, 0xC8, 0xC9, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8):
+    _CLASS[_b] = 7
+_CLASS_TABLE = bytes(_CLASS)
+# A map of up to 15 entries: the guard counts 64 + 40 per entry, CPython up to 464; a larger map's entries are
+# charged to its keys (each key's str header: 46 for its dict entry, 96 + its length for the interned key).
+_HEAP = (8, 40, 160, 700, 48, 40, 40, 8)
+_WORDS = (1, 1, 7, 8, 48, 1, 1, 1)
+_CLASS_BYTES = b"\x01\x02\x03\x04\x05\x06\x07"
+
+_pack = msgpack.Packer(use_bin_type=True, autoreset=True).pack
+_CONTAINER = frozenset((dict, list)).__contains__
+_IS_DICT = frozenset((dict,)).__contains__
+_IS_LIST = frozenset((list,)).__contains__
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def _no_ext(code: int, data: bytes) -> object:
+    raise ValueError("ext")
+
+
+def bulk_decode(data: bytes, limits: ReceiveLimits) -> tuple[object, int] | None:
+    """(value, bins) for a payload the exact guard would accept, built by msgpack's C code, with ints beyond
+    +-(2^53-1) rounded (SPEC 3.3); None when it cannot tell cheaply."""
+    n = len(data)
+    if n == 0:
+        return None
+    classes = data.translate(_CLASS_TABLE)
+    # The rare classes are looked for first (memchr), counted only when there.
+    counts = [classes.count(c) if c < 5 or c in classes else 0 for c in _CLASS_BYTES]
+    del classes
+    counts.insert(0, n - sum(counts))
+    heap = sum(c * w for c, w in zip(counts, _HEAP))
+    words = sum(c * w for c, w in zip(counts, _WORDS))
+    strs, containers, bins, floats, wide_ints, exts = counts[2:]
+    max_keys = limits.key_base + n // limits.bytes_per_key
+    if (
+        heap + n > limits.heap_base + n * limits.heap_per_byte  # n: the re-encoding, held with the value
+        or words > limits.word_base + n // limits.bytes_per_word
+        or containers + bins > limits.container_base + n // limits.bytes_per_container
+        or (n // 2 > max_keys and strs > max_keys)
+    ):
+        return None
+    skipper = msgpack.Unpacker(max_buffer_size=n)
+    skipper.feed(data)
+    try:
+        skipper.skip()
+    except Exception:  # noqa: BLE001 - any failure: the exact guard names it
+        return None
+    if skipper.tell() != n:
+        return None
+    del skipper  # its copy of the payload
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=True, unicode_errors="replace", ext_hook=_no_ext)
+        if _pack(value) != data:
+            return None
+    except Exception:  # noqa: BLE001
+        return None
+    if floats or wide_ints or bins or exts or _PROTO in data:
+        found = _walk(value, limits.max_depth, limits.allow_bin)
+        if found is None:
+            return None
+        bins_found, big_ints = found
+        if big_ints:
+            from .decode import _round_big_ints  # decode imports this module
+
+            value = _round_big_ints(value)
+        return value, bins_found
+    if not _depth_within(value, limits.max_depth):
+        return None
+    return value, 0
+
+
+def _depth_within(value: object, max_depth: int) -> bool:
+    """Whether no container nests deeper than `max_depth` (the top-level one is at 1), level by level."""
+    level: list = [value] if _CONTAINER(type(value)) else []
+    depth = 1
+    while level:
+        if depth > max_depth:
+            return False
+        kinds = list(map(type, level))
+        dicts = compress(level, map(_IS_DICT, kinds))
+        lists = compress(level, map(_IS_LIST, kinds))
+        items = list(chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists)))
+        level = list(compress(items, map(_CONTAINER, map(type, items))))
+        depth += 1
+    return True
+
+
+def _walk(value: object, max_depth: int, allow_bin: bool) -> tuple[int, bool] | None:
+    """(bins, any int beyond +-(2^53-1)) if every value passes SPEC 4.1.3-4.1.6 and 4.1.10, else None."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        if (kind is float and value - value != 0) or kind not in _SCALARS:  # inf - inf and nan - nan are nan
+            return None
+        return 0, kind is int and not -_SAFE <= value <= _SAFE  # type: ignore[operator]
+    bins = 0
+    big_ints = False
+    stack: list[tuple[object, int]] = [(value, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, level = pop()
+        if level > max_depth:
+            return None
+        inner = level + 1
+        is_map = type(node) is dict
+        if is_map:
+            for key in node:  # type: ignore[attr-defined]
+                if type(key) is not str or key == "__proto__":
+                    return None
+        here = 0  # bins in this container
+        for item in node.values() if is_map else node:  # type: ignore[attr-defined]
+            kind = type(item)
+            if kind is dict or kind is list:
+                push((item, inner))
+            elif kind is int:
+                if item > _SAFE or item < -_SAFE:
+                    big_ints = True
+            elif kind is float:
+                if item - item != 0:
+                    return None
+            elif kind is bytes:
+                here += 1
+            elif kind is not str and kind is not bool and item is not None:
+                return None  # an ext msgpack built itself (4.1.1)
+        if here:
+            # A bin stands only as the value of a data or blob member (4.1.3), never in an array.
+            if not (allow_bin and is_map and here == sum(type(node.get(k)) is bytes for k in _MEDIA_KEYS)):  # type: ignore[attr-defined]
+                return None
+            bins += here
+    return bins, big_ints
