@@ -17,14 +17,15 @@ stays the exact guard's, code and rule included. It never accepts what the exact
 - repeated keys (a dict would merge them, hiding the earlier value from every check) and anything else a
   dict or str would not give back as sent: the built value must re-encode to the payload's exact bytes. A
   canonical payload (SPEC 3.2, what every sender of this project writes) does; any other is read exactly.
-- depth (4.1.6): the containers, level by level, found by C-level filters; where the payload holds a float,
-  a 64-bit int, a bin or the bytes `__proto__`, one Python walk over every value also checks 4.1.3, 4.1.5
-  and 4.1.10 and finds the ints to round.
+- depth, ext, NaN and Infinity (4.1.6, 4.1.1, 4.1.10) and the ints to round: the value level by level, by
+  C-level filters over each level's values; where the payload holds a bin header byte or the bytes
+  `__proto__`, one Python walk over every value with its member (4.1.3, 4.1.4, 4.1.5) instead.
 """
 
 from __future__ import annotations
 
 from itertools import chain, compress
+from math import isfinite
 
 import msgpack
 
@@ -35,12 +36,10 @@ _MEDIA_KEYS = ("data", "blob")
 _PROTO = b"__proto__"
 
 # Byte classes: 0 any other byte (a fixint, nil, a bool, or inside a str or bin), 1 a number with its own
-# object (an int outside fixint, a negative fixint), 2 a str header, 3 an array or map header, 4 a bin
-# header, 5 a float, 6 a 64-bit int (the only ints beyond +-(2^53-1)), 7 an ext header (msgpack builds a
-# Timestamp from ext -1 without calling ext_hook). Per class: heap bytes (the larger of the guard's estimate
-# and CPython's own) and budget words.
+# object (an int outside fixint, a negative fixint, a float), 2 a str header, 3 an array or map header, 4 a
+# bin header. Per class: heap bytes (the larger of the guard's estimate and CPython's own) and budget words.
 _CLASS = bytearray(256)
-for _b in [*range(0xE0, 0x100), *range(0xCC, 0xD3)]:
+for _b in [*range(0xE0, 0x100), *range(0xCA, 0xD4)]:
     _CLASS[_b] = 1
 for _b in [*range(0xA0, 0xC0), 0xD9, 0xDA, 0xDB]:
     _CLASS[_b] = 2
@@ -48,21 +47,20 @@ for _b in [*range(0x80, 0xA0), 0xDC, 0xDD, 0xDE, 0xDF]:
     _CLASS[_b] = 3
 for _b in (0xC4, 0xC5, 0xC6):
     _CLASS[_b] = 4
-_CLASS[0xCA] = _CLASS[0xCB] = 5
-_CLASS[0xCF] = _CLASS[0xD3] = 6
-for _b in (0xC7, 0xC8, 0xC9, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8):
-    _CLASS[_b] = 7
 _CLASS_TABLE = bytes(_CLASS)
 # A map of up to 15 entries: the guard counts 64 + 40 per entry, CPython up to 464; a larger map's entries are
 # charged to its keys (each key's str header: 46 for its dict entry, 96 + its length for the interned key).
-_HEAP = (8, 40, 160, 700, 48, 40, 40, 8)
-_WORDS = (1, 1, 7, 8, 48, 1, 1, 1)
-_CLASS_BYTES = b"\x01\x02\x03\x04\x05\x06\x07"
+_HEAP = (8, 40, 160, 700, 48)
+_WORDS = (1, 1, 7, 8, 48)
+_CLASS_BYTES = b"\x01\x02\x03\x04"
 
 _pack = msgpack.Packer(use_bin_type=True, autoreset=True).pack
-_CONTAINER = frozenset((dict, list)).__contains__
+_CONTAINERS = frozenset((dict, list))
+_PLAIN_TYPES = frozenset((dict, list, str, int, float, bool, type(None)))
 _IS_DICT = frozenset((dict,)).__contains__
 _IS_LIST = frozenset((list,)).__contains__
+_IS_FLOAT = frozenset((float,)).__contains__
+_IS_INT = frozenset((int,)).__contains__
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
@@ -77,13 +75,12 @@ def bulk_decode(data: bytes, limits: ReceiveLimits) -> tuple[object, int] | None
     if n == 0:
         return None
     classes = data.translate(_CLASS_TABLE)
-    # The rare classes are looked for first (memchr), counted only when there.
-    counts = [classes.count(c) if c < 5 or c in classes else 0 for c in _CLASS_BYTES]
+    counts = [classes.count(c) for c in _CLASS_BYTES]
     del classes
     counts.insert(0, n - sum(counts))
     heap = sum(c * w for c, w in zip(counts, _HEAP))
     words = sum(c * w for c, w in zip(counts, _WORDS))
-    strs, containers, bins, floats, wide_ints, exts = counts[2:]
+    strs, containers, bins = counts[2:]
     max_keys = limits.key_base + n // limits.bytes_per_key
     if (
         heap + n > limits.heap_base + n * limits.heap_per_byte  # n: the re-encoding, held with the value
@@ -107,35 +104,43 @@ def bulk_decode(data: bytes, limits: ReceiveLimits) -> tuple[object, int] | None
             return None
     except Exception:  # noqa: BLE001
         return None
-    if floats or wide_ints or bins or exts or _PROTO in data:
-        found = _walk(value, limits.max_depth, limits.allow_bin)
-        if found is None:
-            return None
-        bins_found, big_ints = found
-        if big_ints:
-            from .decode import _round_big_ints  # decode imports this module
-
-            value = _round_big_ints(value)
-        return value, bins_found
-    if not _depth_within(value, limits.max_depth):
+    # A bin (or a bin key) and `__proto__` need each value's member: one Python walk; else C-level filters.
+    found = _walk(value, limits.max_depth, limits.allow_bin) if bins or _PROTO in data else _scan(value, limits.max_depth)
+    if found is None:
         return None
-    return value, 0
+    bins_found, big_ints = found
+    if big_ints:
+        from .decode import _round_big_ints  # decode imports this module
+
+        value = _round_big_ints(value)
+    return value, bins_found
 
 
-def _depth_within(value: object, max_depth: int) -> bool:
-    """Whether no container nests deeper than `max_depth` (the top-level one is at 1), level by level."""
-    level: list = [value] if _CONTAINER(type(value)) else []
-    depth = 1
-    while level:
-        if depth > max_depth:
-            return False
-        kinds = list(map(type, level))
-        dicts = compress(level, map(_IS_DICT, kinds))
-        lists = compress(level, map(_IS_LIST, kinds))
-        items = list(chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists)))
-        level = list(compress(items, map(_CONTAINER, map(type, items))))
+def _scan(value: object, max_depth: int) -> tuple[int, bool] | None:
+    """_walk for a value without bins, `__proto__` or bin keys (the caller knows from the bytes), level by level
+    with C-level filters: depth (4.1.6), no ext (4.1.1), finite floats (4.1.10), ints beyond +-(2^53-1)."""
+    items: list = [value]
+    depth = 0
+    big_ints = False
+    while items:
+        kinds = list(map(type, items))
+        present = set(kinds)
+        if not present <= _PLAIN_TYPES:
+            return None  # an ext msgpack built itself (a bin cannot be here: the caller walks those)
+        if float in present and not all(map(isfinite, compress(items, map(_IS_FLOAT, kinds)))):
+            return None
+        if int in present:
+            ints = list(compress(items, map(_IS_INT, kinds)))
+            big_ints = big_ints or max(ints) > _SAFE or min(ints) < -_SAFE
+        if not present & _CONTAINERS:
+            break
         depth += 1
-    return True
+        if depth > max_depth:
+            return None
+        dicts = compress(items, map(_IS_DICT, kinds))
+        lists = compress(items, map(_IS_LIST, kinds))
+        items = list(chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists)))
+    return 0, big_ints
 
 
 def _walk(value: object, max_depth: int, allow_bin: bool) -> tuple[int, bool] | None:
