@@ -87,9 +87,11 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
         record = {
             "method": request.method,
             "request_type": request.headers.get("content-type"),
+            "accept": request.headers.get("accept"),
             "request_body": body,
             "status": response.status_code,
             "type": response.headers.get("content-type"),
+            "wire": response.headers.get("mcp-msgpack-wire"),
             "body": bytearray(),
         }
         self.exchanges.append(record)

@@ -1,7 +1,9 @@
 """A Python MCPServer with a media tool on this package's Streamable HTTP app (run by the HTTP tests and bench).
 
-argv: PORT IMAGE_PATH [--json-sdk] [--stateless]: the SDK's own app instead of ours (for comparison); the
-SDK's stateless mode (a fresh server per request). Importable: the stdio bench serves the same tools."""
+argv: PORT IMAGE_PATH [--json-sdk] [--stateless] [--json-response] [--option=VALUE ...]: the SDK's own app
+instead of ours (for comparison); the SDK's stateless mode (a fresh server per request); one body per reply;
+our app's `encoding`, `reply_streams` and `hold_interval` (e.g. `--encoding=smallest`). Importable: the stdio
+bench serves the same tools."""
 
 import base64
 import sys
@@ -66,8 +68,14 @@ def read_image() -> ImageContent:
 if __name__ == "__main__":
     port, image_path = int(sys.argv[1]), sys.argv[2]
     stateless = "--stateless" in sys.argv
+    json_response = "--json-response" in sys.argv
+    options: dict = {}
+    for arg in sys.argv[3:]:
+        name, sep, value = arg[2:].partition("=")
+        if sep:
+            options[name.replace("-", "_")] = float(value) if name == "hold-interval" else value
     if "--json-sdk" in sys.argv:
-        app = server.streamable_http_app(stateless_http=stateless)
+        app = server.streamable_http_app(stateless_http=stateless, json_response=json_response)
     else:
-        app = streamable_http_app(server, stateless_http=stateless)
+        app = streamable_http_app(server, stateless_http=stateless, json_response=json_response, **options)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
