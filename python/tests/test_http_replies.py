@@ -147,11 +147,14 @@ def test_a_client_gone_while_held_leaves_nothing_and_the_session_goes_on(default
         headers = {"accept": ANY, "content-type": "application/msgpack", **session.headers}
         async with httpx2.AsyncClient() as http:
             with anyio.move_on_after(0.2):
-                await http.post(default_server, content=msgpack.packb(_call("slow", {"seconds": 0.3}, 9)), headers=headers)
+                await http.post(default_server, content=msgpack.packb(_call("slow", {"seconds": 1.5}, 9)), headers=headers)
 
     anyio.run(go_away)
-    anyio.run(anyio.sleep, 0.5)  # the handler ended; its answer had nowhere to go
-    reply = session.post(_call("echo", {"text": "after"}, 9))  # the id is free again (SPEC 5.3)
+    # While the request runs its id is still in flight (SPEC 5.3): a new request under it is refused ...
+    refused = session.post(_call("echo", {"text": "too early"}, 9))
+    assert refused.status_code == 400 and msgpack.unpackb(refused.content)["error"]["data"]["reason"] == "duplicate-id"
+    anyio.run(anyio.sleep, 1.6)  # ... and once it is answered (the answer dropped), the id is free again
+    reply = session.post(_call("echo", {"text": "after"}, 9))
     assert reply.status_code == 200 and json.loads(reply.content)["result"]["content"][0]["text"] == "after"
 
 

@@ -369,8 +369,17 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             tasks.cancel_scope.cancel()
 
         if gone:
-            # The client went away while held (rule 6): nothing written; the request runs on, its answer dropped.
-            await self._clean_up_memory_streams(stream_id)
+            # The client went away while held (rule 6): nothing is written; the request runs on and what it
+            # sends is read and dropped here, so its id stays in flight (5.3) until it is answered and its
+            # answer cannot reach a later request that reuses the id.
+            try:
+                async for event in reader:
+                    if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                        break
+            except (anyio.EndOfStream, anyio.ClosedResourceError):
+                pass
+            finally:
+                await self._clean_up_memory_streams(stream_id)
             return
         if held and isinstance(held[0].message, JSONRPCResponse | JSONRPCError):
             await self._clean_up_memory_streams(stream_id)
