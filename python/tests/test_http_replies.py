@@ -195,3 +195,24 @@ def test_the_options(image, options, small, text, stream):
         assert long_text.headers["content-type"] == text
         if stream:
             assert [v for v in _frames(echoed.content) if "jsonrpc" in v][-1]["result"]["content"][0]["text"] == "x"
+
+
+def test_a_stock_json_client_gets_one_json_body_or_sse_as_needed(default_server, sdk_single):
+    """SPEC 9.6.2 rule 3, JSON reply wire: the SDK's own JSON body, byte for byte; SSE when progress comes first."""
+    headers = {"accept": JSON_READER, "content-type": "application/json"}
+    first = httpx2.post(default_server, json=_initialize(), headers=headers)
+    assert first.headers["content-type"] == "application/json" and "mcp-msgpack-wire" not in first.headers
+    headers |= {"mcp-session-id": first.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+    accepted = httpx2.post(default_server, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+    assert accepted.status_code == 202
+    reply = httpx2.post(default_server, json=_call("echo", {"text": "héllo"}), headers=headers)
+    assert reply.headers["content-type"] == "application/json" and "mcp-msgpack-wire" not in reply.headers
+    assert reply.content == _sdk_json_reply(sdk_single, _call("echo", {"text": "héllo"}))
+    message = _call("counted")
+    message["params"]["_meta"] = {"progressToken": "p1"}
+    streamed = httpx2.post(default_server, json=message, headers=headers)
+    assert streamed.headers["content-type"].startswith("text/event-stream")
+    assert streamed.text.count("notifications/progress") == 3 and '"counted"' in streamed.text
+    # Refused as the SDK refuses: a body that is JSON but not a message.
+    bad = httpx2.post(default_server, json={"jsonrpc": "2.0", "id": 3}, headers=headers)
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == -32602

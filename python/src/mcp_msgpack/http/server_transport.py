@@ -34,6 +34,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import (
     DEFAULT_NEGOTIATED_VERSION,
     INTERNAL_ERROR,
+    INVALID_PARAMS,
     INVALID_REQUEST,
     PARSE_ERROR,
     JSONRPCError,
@@ -177,19 +178,27 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
     async def _handle_post_request(self, scope: Scope, request: Request, receive: Receive, send: Send) -> None:
         accept = media_types.AcceptChoice(request.headers.get("accept"))
         content_type = request.headers.get("content-type")
-        if not accept.prefers_msgpack and media_types.is_json_body(content_type):
+        json_client = not accept.prefers_msgpack and media_types.is_json_body(content_type)
+        if json_client and (self.is_json_response_enabled or self.reply_streams == "always"):
             await super()._handle_post_request(scope, request, receive, send)
             return
         writer = self._read_stream_writer
         assert writer is not None, "connect() first"
 
         async def refuse(status: int, code: int, message: str, **kw: Any) -> None:
+            if json_client and "data" not in kw:
+                # A JSON client held here (9.6.2) is refused exactly as the SDK's own code refuses it.
+                await self._create_error_response(message, status, code)(scope, receive, send)
+                return
             extra = {MCP_SESSION_ID_HEADER: self.mcp_session_id} if self.mcp_session_id else {}
             await error_response(status, code, message, headers=extra, **kw)(scope, receive, send)
 
         reply_msgpack = accept.prefers_msgpack
         if not reply_msgpack and not accept.json_complete and not (self.is_json_response_enabled and accept.json):
-            await refuse(HTTPStatus.NOT_ACCEPTABLE, INVALID_REQUEST, "Not Acceptable: no complete set of replies")
+            await refuse(
+                HTTPStatus.NOT_ACCEPTABLE, INVALID_REQUEST,
+                "Not Acceptable: Client must accept both application/json and text/event-stream",
+            )
             return
         body_is_msgpack = media_types.is_msgpack_body(content_type)
         if not body_is_msgpack and not media_types.is_json_body(content_type):
@@ -205,7 +214,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 value = decode_msgpack(body, self.limits, native=self.native_bytes_in_force)
             else:
                 value = pydantic_core.from_json(body)
-            if isinstance(value, list):
+            if isinstance(value, list) and not json_client:
                 raise WireError("not-json-rpc", "4.2", "batches are not part of this MCP revision")
             incoming = session_message(value)
         except WireError as exc:
@@ -215,7 +224,13 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 data=error_data(exc.code),
             )
             return
-        except (ValueError, ValidationError) as exc:
+        except ValidationError as exc:
+            if json_client:  # the SDK's code and text for a body that is JSON but not a message
+                await refuse(HTTPStatus.BAD_REQUEST, INVALID_PARAMS, f"Validation error: {exc}")
+            else:
+                await refuse(HTTPStatus.BAD_REQUEST, PARSE_ERROR, f"Parse error: {exc}")
+            return
+        except ValueError as exc:
             await refuse(HTTPStatus.BAD_REQUEST, PARSE_ERROR, f"Parse error: {exc}")
             return
         message = incoming.message
@@ -235,7 +250,12 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             return
 
         if not isinstance(message, JSONRPCRequest):
-            await Response(status_code=HTTPStatus.ACCEPTED, headers=self._session_header())(scope, receive, send)
+            accepted = (
+                self._create_json_response(None, HTTPStatus.ACCEPTED)
+                if json_client
+                else Response(status_code=HTTPStatus.ACCEPTED, headers=self._session_header())
+            )
+            await accepted(scope, receive, send)
             await writer.send(type(incoming)(message, metadata=self._message_metadata(request)))
             return
 
