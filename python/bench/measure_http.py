@@ -9,7 +9,8 @@ server process. Part "python": a Python MCPServer on this package's app (default
 clients) against the same server on the SDK's own app (`streamable_http_app()`, JSON), each called by its own
 kind of client (ours, with native bytes; the SDK's), for a small result, 64 KB of text, a 50 KB object and the
 5 MiB image. Part "ab": this tree's app against the app from the sources in `--before`, both called by this
-tree's client (native bytes) for the small result, 64 KB of text and the 50 KB object. Server CPU is the CPU time of the server process's threads (/proc schedstat, Linux) over each batch of calls;
+tree's client (native bytes) for the small result, 64 KB of text and the 50 KB object, and by the SDK's JSON
+client for the small result and the 50 KB object. Server CPU is the CPU time of the server process's threads (/proc schedstat, Linux) over each batch of calls;
 wire bytes are the reply bodies as received. Each round runs every variant once, alternating their order;
 the ratio is the median of the rounds' ratios, with the range.
 """
@@ -200,6 +201,14 @@ async def part_ab(image: Path, before: Path, rounds: int, calls: int) -> list[st
                 "",
             )
             for tool, label in (("small", "small result"), ("text", "64 KB text"), ("records", "50 KB object"))
+        ] + [
+            (
+                f"Python server, {label}, the SDK's JSON client: this tree's app / the app before",
+                Variant(f"after-sdk-{tool}", after_url, sdk, tool, {}, any_result),
+                Variant(f"before-sdk-{tool}", before_url, sdk, tool, {}, any_result),
+                "",
+            )
+            for tool, label in (("small", "small result"), ("records", "50 KB object"))
         ]
         return await run_pairs(pairs, rounds, calls)
 
