@@ -60,6 +60,13 @@ async def slow(seconds: float) -> str:
 
 
 @server.tool()
+async def changed(ctx: Context) -> str:
+    """Tells `subscriptions/listen` subscribers the tool list changed."""
+    await ctx.notify_tools_changed()
+    return "changed"
+
+
+@server.tool()
 def read_image() -> ImageContent:
     with open(image_path, "rb") as f:
         return ImageContent(type="image", data=base64.b64encode(f.read()).decode(), mimeType="image/png")

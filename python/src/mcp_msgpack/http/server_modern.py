@@ -190,9 +190,10 @@ async def handle_modern_msgpack_request(
     except ValidationError:
         await reply(_INVALID_BODY, ERROR_CODE_HTTP_STATUS.get(_INVALID_BODY.error.code, 400))
         return
-    if req.method == "subscriptions/listen" and reply_msgpack:
-        # A listen stream on the frame stream is not served by this version: the client may listen over SSE.
-        await error_response(HTTPStatus.NOT_ACCEPTABLE, INVALID_REQUEST, "subscriptions/listen: use SSE")(
+    listen = req.method == "subscriptions/listen"
+    if listen and not reply_msgpack:
+        # A listen reply is a stream: SSE for a client that reads JSON (the SDK's, for a JSON body).
+        await error_response(HTTPStatus.NOT_ACCEPTABLE, INVALID_REQUEST, "subscriptions/listen: post it as JSON")(
             scope, receive, send
         )
         return
@@ -210,7 +211,9 @@ async def handle_modern_msgpack_request(
 
     connection = Connection.from_envelope(verdict.protocol_version, verdict.client_info, verdict.client_capabilities)
     native = reply_msgpack and offered and supports_native
-    context_class = _FrameDispatchContext if reply_msgpack and not json_response else _SingleExchangeDispatchContext
+    # A listen reply IS a notification stream (9.5), so it takes the frame path even with json_response.
+    streams = reply_msgpack and (not json_response or listen)
+    context_class = _FrameDispatchContext if streams else _SingleExchangeDispatchContext
     dispatch = context_class(
         transport=TransportContext(kind="streamable-http", can_send_request=False, headers=request.headers),
         request_id=req.id,
