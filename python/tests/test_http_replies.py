@@ -216,3 +216,21 @@ def test_a_stock_json_client_gets_one_json_body_or_sse_as_needed(default_server,
     # Refused as the SDK refuses: a body that is JSON but not a message.
     bad = httpx2.post(default_server, json={"jsonrpc": "2.0", "id": 3}, headers=headers)
     assert bad.status_code == 400 and bad.json()["error"]["code"] == -32602
+
+
+def test_held_replies_with_an_event_store(image):
+    """SPEC 9.6.2 rules 3-4 with resumability: a one-body reply is never stored; a reply that needs a stream
+    stores its priming event first, then its messages, and opens primed (9.3), each message after its id."""
+    with python_server(image[0], "--event-store", "--reply-streams=when-needed") as url:
+        session = Session(url)
+        echoed = session.post(_call("echo", {"text": "x"}, 11))
+        assert echoed.headers["content-type"] == "application/json"
+        message = _call("counted", request_id=12)
+        message["params"]["_meta"] = {"progressToken": "p1"}
+        streamed = session.post(message)
+        assert streamed.headers["content-type"] == "application/vnd.mcp-msgpack.stream"
+        frames = _frames(streamed.content)
+        assert "prime" in frames[0]
+        assert [("jsonrpc" not in f, f.get("method")) for f in frames[1:]] == [(True, None), (False, "notifications/progress")] * 3 + [(True, None), (False, None)]
+        held = json.loads(session.post(_call("stored", request_id=13)).content)["result"]["content"][0]["text"]
+    assert held.splitlines() == ["12 prime"] + ["12 notifications/progress"] * 3 + ["12 answer"]

@@ -9,6 +9,7 @@ body for a client that reads either), anything else opening the frame stream (or
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Any
 import anyio
 import pydantic_core
 from anyio.streams.memory import MemoryObjectReceiveStream
+
 from mcp.server.streamable_http import (
     LAST_EVENT_ID_HEADER,
     MCP_SESSION_ID_HEADER,
@@ -31,6 +33,7 @@ from mcp.server.streamable_http import (
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from mcp.shared.message import SessionMessage
+from mcp_types.version import is_version_at_least
 from mcp_types import (
     DEFAULT_NEGOTIATED_VERSION,
     INTERNAL_ERROR,
@@ -53,6 +56,7 @@ from ..wire import ReceiveLimits, WireError
 from . import media_types, negotiation
 from .codec import decode_msgpack, encode_msgpack, message_dict, session_message
 from .frame_stream import control_frame, frame
+from .held_store import HoldingEventStore
 from .reply_encoding import check_encoding, cheaper_as_msgpack
 from .server_replies import error_data, error_response, prefers_msgpack
 
@@ -107,14 +111,12 @@ async def _cancel_on_disconnect(receive: Receive, scope: anyio.CancelScope) -> N
 def reply_streams_for(reply_streams: str | None, event_store: EventStore | None) -> str:
     """`reply_streams` (SPEC 9.6.2): 'when-needed' holds a one-request POST's reply until its first message,
     'always' opens the stream at once. Default: 'when-needed', 'always' with an event store (a resumable
-    reply is then a stream from its first byte). Holding with an event store is not built yet here: the
-    SDK's router stores every message before this transport sees it, and a one-body reply must not be stored."""
+    reply is then a stream from its first byte, as the TS package's default). 'when-needed' with an event
+    store holds through `HoldingEventStore`."""
     if reply_streams is None:
         return "always" if event_store is not None else "when-needed"
     if reply_streams not in REPLY_STREAMS:
         raise ValueError(f"reply_streams must be one of {REPLY_STREAMS}")
-    if reply_streams == "when-needed" and event_store is not None:
-        raise ValueError("reply_streams='when-needed' with an event store is not supported yet: use 'always'")
     return reply_streams
 
 
@@ -149,6 +151,10 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         if not 0 < hold_interval <= 30:
             raise ValueError("hold_interval must be more than 0 and at most 30 seconds (SPEC 9.6.2 rule 5)")
         self.hold_interval = hold_interval
+        self._holding: HoldingEventStore | None = None
+        if event_store is not None and self.reply_streams == "when-needed":
+            self._holding = HoldingEventStore(event_store, retry_interval)
+            self._event_store = self._holding
         self._security = WireAwareSecurity(security_settings)
         self.supports_native_bytes = native_bytes
         self.native_bytes_in_force = False
@@ -368,6 +374,22 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         request_session = self._create_session_message(message, request, stream_id, protocol_version)
         assert self._read_stream_writer is not None
         held: list[EventMessage] = []
+        if self._holding is not None:
+            self._holding.hold(stream_id, needs_priming=is_version_at_least(protocol_version, "2025-11-25"))
+        try:
+            await self._hold_and_reply(
+                scope, request, receive, send, message, stream_id, protocol_version, wire, reader, request_session, held
+            )
+        finally:
+            if self._holding is not None:
+                self._holding.release(stream_id)
+
+    async def _hold_and_reply(
+        self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest,
+        stream_id: str, protocol_version: str, wire: ReplyWire, reader: MemoryObjectReceiveStream[EventMessage],
+        request_session: SessionMessage, held: list[EventMessage],
+    ) -> None:
+        assert self._read_stream_writer is not None
         gone = False
 
         async with anyio.create_task_group() as tasks:
@@ -392,6 +414,8 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             # The client went away while held (rule 6): nothing is written; the request runs on and what it
             # sends is read and dropped here, so its id stays in flight (5.3) until it is answered and its
             # answer cannot reach a later request that reuses the id.
+            if self._holding is not None:
+                self._holding.abandon(stream_id)
             try:
                 async for event in reader:
                     if isinstance(event.message, JSONRPCResponse | JSONRPCError):
@@ -401,25 +425,34 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             finally:
                 await self._clean_up_memory_streams(stream_id)
             return
+        if not held and self._holding is not None and self._holding.settled_as_body(stream_id):
+            # The hold interval passed just as the final response was being stored (not stored: one body).
+            with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
+                held.append(await reader.receive())
         if held and isinstance(held[0].message, JSONRPCResponse | JSONRPCError):
             await self._clean_up_memory_streams(stream_id)
             await self._one_body(held[0].message, wire)(scope, receive, send)
             return
+        priming = await self._holding.open(stream_id) if self._holding is not None else None
         await self._reply_stream(
-            scope, request, receive, send, message, stream_id, protocol_version, wire, held=held, reader=reader
+            scope, request, receive, send, message, stream_id, protocol_version, wire, held=held, reader=reader,
+            priming=priming,
         )
 
     async def _reply_stream(
         self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest,
         stream_id: str, protocol_version: str, wire: ReplyWire, *, held: list[EventMessage] | None = None,
-        reader: MemoryObjectReceiveStream[EventMessage] | None = None,
+        reader: MemoryObjectReceiveStream[EventMessage] | None = None, priming: SSEEvent | None = None,
     ) -> None:
         """The reply stream: frames for a MessagePack reply wire (SPEC 9.3), else SSE (the SDK's writer).
-        With `reader`, the request was dispatched already (a held reply) and `held` is written first."""
+        With `reader`, the request was dispatched already (a held reply: its `priming`, if any, then `held`)."""
         if not wire.msgpack:
-            await self._reply_sse(scope, request, receive, send, message, stream_id, protocol_version, wire, held, reader)
+            await self._reply_sse(
+                scope, request, receive, send, message, stream_id, protocol_version, wire, held, reader, priming
+            )
             return
-        priming = None if reader is not None else await self._mint_priming_event(stream_id, protocol_version)
+        if reader is None:
+            priming = await self._mint_priming_event(stream_id, protocol_version)
         dispatch = reader is None
         if reader is None:
             reader = self._open_request_stream(stream_id)
@@ -457,11 +490,12 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
     async def _reply_sse(
         self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest,
         stream_id: str, protocol_version: str, wire: ReplyWire, held: list[EventMessage] | None,
-        reader: MemoryObjectReceiveStream[EventMessage] | None,
+        reader: MemoryObjectReceiveStream[EventMessage] | None, priming: SSEEvent | None,
     ) -> None:
-        """SSE for a client that reads JSON but posted MessagePack: the SDK's SSE writer and headers, fed the
-        decoded request (no JSON text made of it) and, for a held reply, the held message first."""
-        priming = None if reader is not None else await self._mint_priming_event(stream_id, protocol_version)
+        """SSE (a JSON reader): the SDK's SSE writer and headers, fed the decoded request (no JSON text made of
+        a MessagePack body) and, for a held reply, its priming and the held message first."""
+        if reader is None:
+            priming = await self._mint_priming_event(stream_id, protocol_version)
         dispatch = reader is None
         if reader is None:
             reader = self._open_request_stream(stream_id)
