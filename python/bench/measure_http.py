@@ -1,13 +1,16 @@
 """Server CPU per call and wire bytes over Streamable HTTP, side by side in interleaved rounds (ratios).
 
     python bench/measure_http.py [--rounds 7] [--calls 10] [--part ts|python|both]
+    python bench/measure_http.py --part ab --before DIR   # DIR: another copy of python/src (e.g. git archive)
 
 Part "ts": our Python client against the TS media server (packages/filesystem-media-server --http, built), a
 5 MiB `read_media_file`: MessagePack with native bytes against the same client on JSON (`wire='json'`), same
 server process. Part "python": a Python MCPServer on this package's app (default: MessagePack to MessagePack
 clients) against the same server on the SDK's own app (`streamable_http_app()`, JSON), each called by its own
 kind of client (ours, with native bytes; the SDK's), for a small result, 64 KB of text, a 50 KB object and the
-5 MiB image. Server CPU is the CPU time of the server process's threads (/proc schedstat, Linux) over each batch of calls;
+5 MiB image. Part "ab": this tree's app against the app from the sources in `--before`, both called by this
+tree's client (native bytes) for the small result, 64 KB of text and the 50 KB object, and by the SDK's JSON
+client for the small result and the 50 KB object. Server CPU is the CPU time of the server process's threads (/proc schedstat, Linux) over each batch of calls;
 wire bytes are the reply bodies as received. Each round runs every variant once, alternating their order;
 the ratio is the median of the rounds' ratios, with the range.
 """
@@ -188,11 +191,34 @@ async def part_python(image: Path, data: bytes, rounds: int, calls: int) -> list
         return await run_pairs(pairs, rounds, calls)
 
 
+async def part_ab(image: Path, before: Path, rounds: int, calls: int) -> list[str]:
+    with python_server(image) as after_url, python_server(image, src_dir=before) as before_url:
+        pairs = [
+            (
+                f"Python server, {label}: this tree's app / the app before",
+                Variant(f"after-{tool}", after_url, ours(True), tool, {}, any_result),
+                Variant(f"before-{tool}", before_url, ours(True), tool, {}, any_result),
+                "",
+            )
+            for tool, label in (("small", "small result"), ("text", "64 KB text"), ("records", "50 KB object"))
+        ] + [
+            (
+                f"Python server, {label}, the SDK's JSON client: this tree's app / the app before",
+                Variant(f"after-sdk-{tool}", after_url, sdk, tool, {}, any_result),
+                Variant(f"before-sdk-{tool}", before_url, sdk, tool, {}, any_result),
+                "",
+            )
+            for tool, label in (("small", "small result"), ("records", "50 KB object"))
+        ]
+        return await run_pairs(pairs, rounds, calls)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--calls", type=int, default=10, help="calls per variant per round")
-    parser.add_argument("--part", choices=("ts", "python", "both"), default="both")
+    parser.add_argument("--part", choices=("ts", "python", "both", "ab"), default="both")
+    parser.add_argument("--before", type=Path, help="part ab: the sources (python/src) of the app before")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         image, data = write_image(Path(folder))
@@ -201,6 +227,8 @@ def main() -> None:
             lines += anyio.run(part_ts, Path(folder), image, data, options.rounds, options.calls)
         if options.part in ("python", "both"):
             lines += anyio.run(part_python, image, data, options.rounds, options.calls)
+        if options.part == "ab":
+            lines += anyio.run(part_ab, image, options.before.resolve(), options.rounds, options.calls)
     print(f"rounds {options.rounds} x {options.calls} calls per variant; medians of per-round ratios (range)")
     print("\n".join(lines))
 

@@ -4,6 +4,13 @@ decode (SPEC 4.1) on the same payloads: the exact guard's Python reading + msgpa
 package's decode (the bulk path for payloads of many values, wire/bulk.py), against msgpack's unguarded build.
 
     python python/scripts/measure_codec.py
+
+With `--policy`: the HTTP server's per-reply choice (SPEC 9.6, `encoding='cheapest-cpu'`), per reply shape,
+what each encoding costs this CPython: the server's encode (the SDK's `model_dump_json` against plain values
++ the canonical encoder) and a Python client's decode (the SDK's `validate_json` against the guarded decoder
++ validation), interleaved rounds, best of each.
+
+    python python/scripts/measure_codec.py --policy
 """
 
 from __future__ import annotations
@@ -120,5 +127,62 @@ def guarded(obj: dict, media: dict) -> None:
         )
 
 
+def policy_shapes() -> dict[str, object]:
+    """Reply shapes as the SDK's models, the sizes the TS calibration uses (its README's table)."""
+    from mcp_types import JSONRPCResponse
+
+    def reply(result: dict) -> JSONRPCResponse:
+        return JSONRPCResponse(jsonrpc="2.0", id=7, result=result)
+
+    def text(chars: int) -> JSONRPCResponse:
+        body = ("def f(x):\n    return x  # \"quoted\"\n" * (chars // 36 + 1))[:chars]
+        return reply({"content": [{"type": "text", "text": body}], "isError": False})
+
+    shapes: dict[str, object] = {
+        "small (ok result)": reply({"content": [{"type": "text", "text": "ok"}], "isError": False}),
+        "tools list (3 tools)": reply({"tools": [{"name": f"t{i}", "description": "A tool.", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}} for i in range(3)]}),
+    }
+    for chars in (128, 512, 1024, 2048, 4096, 16384, 65536):
+        shapes[f"text {chars} chars"] = text(chars)
+    shapes["records 50 KB"] = reply(object_result()["result"])
+    shapes["records 200 KB"] = reply({"structuredContent": {"entries": object_result()["result"]["structuredContent"]["entries"] * 4}, "content": []})
+    shapes["short strings 50 KB"] = reply({"structuredContent": {"words": [f"w{i % 977}" for i in range(6000)]}, "content": []})
+    shapes["embedding 1536 floats"] = reply({"structuredContent": {"vector": [i / 7 for i in range(1536)]}, "content": []})
+    return shapes
+
+
+def policy() -> None:
+    from mcp_types import jsonrpc_message_adapter
+
+    from mcp_msgpack.http.codec import decode_msgpack, encode_msgpack, session_message
+    from mcp_msgpack.wire import ReceiveLimits
+
+    limits = ReceiveLimits()
+    shapes = policy_shapes()
+    sides = {
+        "json encode": lambda m, j, b: m.model_dump_json(by_alias=True, exclude_unset=True),
+        "msgpack encode": lambda m, j, b: encode_msgpack(m, native=False),
+        "json decode": lambda m, j, b: jsonrpc_message_adapter.validate_json(j, by_name=False),
+        "msgpack decode": lambda m, j, b: session_message(decode_msgpack(b, limits, native=False)),
+    }
+    best = {(s, k): float("inf") for s in shapes for k in sides}
+    encoded = {s: (m.model_dump_json(by_alias=True, exclude_unset=True), encode_msgpack(m, native=False)) for s, m in shapes.items()}
+    for _ in range(9):  # interleaved rounds
+        for s, m in shapes.items():
+            j, b = encoded[s]
+            repeat = max(1, 200_000 // max(len(j), 1))
+            for k, run in sides.items():
+                start = time.perf_counter()
+                for _ in range(repeat):
+                    run(m, j, b)
+                best[(s, k)] = min(best[(s, k)], (time.perf_counter() - start) / repeat)
+    print("shape | JSON bytes | msgpack/JSON server encode | msgpack/JSON client decode | JSON encode us")
+    for s in shapes:
+        j, b = encoded[s]
+        enc = best[(s, "msgpack encode")] / best[(s, "json encode")]
+        dec = best[(s, "msgpack decode")] / best[(s, "json decode")]
+        print(f"{s} | {len(j)} ({len(b) / len(j):.2f}x) | {enc:.2f}x | {dec:.2f}x | {best[(s, 'json encode')] * 1e6:.1f}")
+
+
 if __name__ == "__main__":
-    main()
+    policy() if "--policy" in sys.argv else main()

@@ -66,10 +66,11 @@ def media_server(folder: Path) -> contextlib.AbstractContextManager[str]:
     return running(["node", str(MEDIA_SERVER), "--http", f"127.0.0.1:{port}", str(folder)], port)
 
 
-def python_server(image: Path, *extra: str) -> contextlib.AbstractContextManager[str]:
+def python_server(image: Path, *extra: str, src_dir: Path | None = None) -> contextlib.AbstractContextManager[str]:
+    """The test app on a loopback port; `src_dir`: another copy of this package's sources (A/B measures)."""
     port = free_port()
     script = Path(__file__).parent / "servers" / "http_media_app.py"
-    src = str(ROOT / "python" / "src")
+    src = str(src_dir or ROOT / "python" / "src")
     env = {"PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
     return running([sys.executable, str(script), str(port), str(image), *extra], port, env)
 
@@ -87,9 +88,11 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
         record = {
             "method": request.method,
             "request_type": request.headers.get("content-type"),
+            "accept": request.headers.get("accept"),
             "request_body": body,
             "status": response.status_code,
             "type": response.headers.get("content-type"),
+            "wire": response.headers.get("mcp-msgpack-wire"),
             "body": bytearray(),
         }
         self.exchanges.append(record)

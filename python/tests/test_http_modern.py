@@ -97,3 +97,48 @@ def test_progress_streams_as_frames_on_2026_07_28(py_url):
     assert result.content[0].text == "counted" and seen == [1, 2, 3]
     call_exchange = _call(exchanges, "counted")
     assert call_exchange["type"] == "application/vnd.mcp-msgpack.stream"
+
+
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
+}
+
+
+def test_subscriptions_listen_is_a_frame_stream(py_url):
+    """SPEC 9.5: the listen stream on the reply wire 9.2 negotiates, here frames: the acknowledgement first,
+    then the change notifications asked for, each tagged with the listen request's id."""
+    from mcp_msgpack.wire import FrameReader
+
+    accept = "application/msgpack;replies=any, application/vnd.mcp-msgpack.stream, application/json, text/event-stream"
+    listen = {"jsonrpc": "2.0", "id": "L1", "method": "subscriptions/listen",
+              "params": {"notifications": {"toolsListChanged": True}, "_meta": MODERN_META}}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "changed", "arguments": {}, "_meta": MODERN_META}}
+
+    def headers(method: str, **extra: str) -> dict[str, str]:
+        return {"accept": accept, "content-type": "application/msgpack", "mcp-protocol-version": "2026-07-28",
+                "mcp-method": method, **extra}
+
+    async def run() -> list[dict]:
+        got: list[dict] = []
+        async with httpx2.AsyncClient(timeout=30) as http:
+            async with http.stream("POST", py_url, content=msgpack.packb(listen), headers=headers("subscriptions/listen")) as response:
+                assert response.headers["content-type"] == "application/vnd.mcp-msgpack.stream"
+                reader = FrameReader(1 << 20)
+                async for chunk in response.aiter_bytes():
+                    for payload in reader.feed(chunk):
+                        value = msgpack.unpackb(payload)
+                        if "jsonrpc" not in value:
+                            continue
+                        got.append(value)
+                        if value["method"] == "notifications/subscriptions/acknowledged":
+                            reply = await http.post(py_url, content=msgpack.packb(call), headers=headers("tools/call", **{"mcp-name": "changed"}))
+                            assert reply.status_code == 200
+                        else:
+                            return got
+        return got
+
+    got = anyio.run(run)
+    assert [m["method"] for m in got] == ["notifications/subscriptions/acknowledged", "notifications/tools/list_changed"]
+    assert got[1]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "L1"

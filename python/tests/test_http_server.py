@@ -60,8 +60,18 @@ def test_our_client_speaks_msgpack_with_native_bytes(server):
     assert "record 599" in records
     posts = [e for e in exchanges if e["method"] == "POST"]
     assert all(e["request_type"] == "application/msgpack" for e in posts)
+    assert all("application/msgpack;replies=any" in e["accept"] for e in posts)  # SPEC 9.6 rule 1
     replies = [e for e in posts if e["status"] == 200]
-    assert replies and all(e["type"] == "application/vnd.mcp-msgpack.stream" for e in replies)
+    # Held replies (SPEC 9.6.2), each one body chosen per reply (9.6, 'cheapest-cpu'): MessagePack for the
+    # initialize result that confirms native bytes and for the image (bin), JSON for the small ones.
+    kinds = [(e["type"], e["wire"]) for e in replies]
+    assert kinds == [
+        ("application/msgpack", None),  # initialize: the confirmation counts on msgpack-v1 only (rule 4)
+        ("application/json", "v1"),  # tools/list
+        ("application/json", "v1"),  # echo
+        ("application/msgpack", None),  # records: one 88 KB str (the tool's JSON text), cheaper as MessagePack
+        ("application/msgpack", None),  # read_image: bin
+    ]
     call = next(e for e in posts if b"read_image" in e["request_body"])
     assert bytes(data[:4096]) in call["body"] and len(call["body"]) < len(data) * 1.01
     assert b"io.github.mcp-msgpack/native-bytes" in posts[0]["body"]  # the confirmation (SPEC 8.1 rule 2)
@@ -143,7 +153,7 @@ def test_the_iana_name_is_read_as_msgpack(server):
     url, _ = server
     response = _post(url, _initialize_body(), "application/vnd.msgpack")
     assert response.status_code == 200
-    assert response.headers["content-type"] == "application/vnd.mcp-msgpack.stream"
+    assert response.headers["content-type"] == "application/msgpack"  # a held reply: one body (SPEC 9.6.2)
 
 
 def test_host_and_origin_are_checked(server):
@@ -161,11 +171,13 @@ def test_stateless_mode_speaks_msgpack_but_never_confirms_native_bytes(tmp_path)
     assert "read_image" in names and echoed == "héllo" and image == data
     posts = [e for e in exchanges if e["method"] == "POST"]
     assert all(e["request_type"] == "application/msgpack" for e in posts)
-    assert "msgpack" in posts[0]["type"]
+    # No confirmation to send, so a small initialize result goes as JSON, saying the server read MessagePack.
+    assert (posts[0]["type"], posts[0]["wire"]) == ("application/json", "v1")
     # A server that forgets the session after each request cannot keep the extension (SPEC 8.1 rule 2).
     assert b"native-bytes" not in posts[0]["body"]
     call = next(e for e in posts if b"read_image" in e["request_body"])
     assert bytes(data[:4096]) not in call["body"]
+    assert call["type"] == "application/msgpack"  # 7 MB of base64 text: MessagePack costs less (one long str)
 
 
 @pytest.mark.parametrize("stateless", [False, True], ids=["sessions", "stateless"])

@@ -40,7 +40,9 @@ def test_our_ts_client_reads_native_bytes(served):
     report = _run(url, "msgpack")
     assert {"echo", "read_image"} <= set(report["tools"]) and report["echoed"] == "héllo"
     assert report["wire"] == "msgpack" and report["native"]
-    assert "application/vnd.mcp-msgpack.stream" in report["contentTypes"]
+    # Held one-body replies chosen per reply (SPEC 9.6, 9.6.2): MessagePack for the confirming initialize
+    # result and the image, JSON with Mcp-Msgpack-Wire for the small ones, and this client stays on MessagePack.
+    assert {"application/msgpack", "application/json"} <= set(report["contentTypes"])
     assert report["length"] == len(data) and report["sha256"] == hashlib.sha256(data).hexdigest()
 
 
@@ -58,5 +60,7 @@ def test_an_sdk_v2_client_on_2026_07_28_reads_native_bytes(served):
     report = _run(url, "modern")
     assert report["protocolVersion"] == "2026-07-28" and report["wire"] == "msgpack"
     assert report["native"]  # advertised in server/discover on MessagePack (SPEC 8.1 rule 6)
-    assert report["contentTypes"] == ["application/msgpack"]
+    # One body per reply (SPEC 9.6.2), chosen per reply (9.6): server/discover advertises native bytes, so
+    # MessagePack; the small ones JSON (with Mcp-Msgpack-Wire, which keeps this client on MessagePack).
+    assert report["contentTypes"] == ["application/msgpack", "application/json"]
     assert report["length"] == len(data) and report["sha256"] == hashlib.sha256(data).hexdigest()

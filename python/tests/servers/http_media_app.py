@@ -1,7 +1,9 @@
 """A Python MCPServer with a media tool on this package's Streamable HTTP app (run by the HTTP tests and bench).
 
-argv: PORT IMAGE_PATH [--json-sdk] [--stateless]: the SDK's own app instead of ours (for comparison); the
-SDK's stateless mode (a fresh server per request). Importable: the stdio bench serves the same tools."""
+argv: PORT IMAGE_PATH [--json-sdk] [--stateless] [--json-response] [--event-store] [--option=VALUE ...]: the
+SDK's own app instead of ours (for comparison); the SDK's stateless mode (a fresh server per request); one body
+per reply; an in-memory event store (what it holds is the `stored` tool's answer); our app's `encoding`, `reply_streams` and `hold_interval` (e.g. `--encoding=smallest`). Importable: the stdio
+bench serves the same tools."""
 
 import base64
 import sys
@@ -58,6 +60,49 @@ async def slow(seconds: float) -> str:
 
 
 @server.tool()
+async def changed(ctx: Context) -> str:
+    """Tells `subscriptions/listen` subscribers the tool list changed."""
+    await ctx.notify_tools_changed()
+    return "changed"
+
+
+class ListEventStore:
+    """An in-memory event store (the SDK ships none): every event in order, replayed per stream."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, str, object]] = []
+
+    async def store_event(self, stream_id, message):
+        event_id = str(len(self.events) + 1)
+        self.events.append((event_id, stream_id, message))
+        return event_id
+
+    async def replay_events_after(self, last_event_id, send_callback):
+        from mcp.server.streamable_http import EventMessage
+
+        stream = next((s for e, s, _ in self.events if e == last_event_id), None)
+        after = False
+        for event_id, stream_id, message in self.events:
+            if after and stream_id == stream and message is not None:
+                await send_callback(EventMessage(message, event_id))
+            after = after or event_id == last_event_id
+        return stream
+
+
+event_store = ListEventStore()
+
+
+@server.tool()
+def stored() -> str:
+    """What the event store holds: one line per event, `stream-id kind` (prime, a method, or answer)."""
+    kinds = []
+    for _, stream_id, message in event_store.events:
+        kind = "prime" if message is None else getattr(message, "method", None) or "answer"
+        kinds.append(f"{stream_id} {kind}")
+    return "\n".join(kinds)
+
+
+@server.tool()
 def read_image() -> ImageContent:
     with open(image_path, "rb") as f:
         return ImageContent(type="image", data=base64.b64encode(f.read()).decode(), mimeType="image/png")
@@ -66,8 +111,14 @@ def read_image() -> ImageContent:
 if __name__ == "__main__":
     port, image_path = int(sys.argv[1]), sys.argv[2]
     stateless = "--stateless" in sys.argv
+    json_response = "--json-response" in sys.argv
+    options: dict = {"event_store": event_store} if "--event-store" in sys.argv else {}
+    for arg in sys.argv[3:]:
+        name, sep, value = arg[2:].partition("=")
+        if sep:
+            options[name.replace("-", "_")] = float(value) if name == "hold-interval" else value
     if "--json-sdk" in sys.argv:
-        app = server.streamable_http_app(stateless_http=stateless)
+        app = server.streamable_http_app(stateless_http=stateless, json_response=json_response)
     else:
-        app = streamable_http_app(server, stateless_http=stateless)
+        app = streamable_http_app(server, stateless_http=stateless, json_response=json_response, **options)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")

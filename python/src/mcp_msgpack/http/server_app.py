@@ -37,7 +37,8 @@ from starlette.types import Receive, Scope, Send
 from ..wire import ReceiveLimits
 from .server_modern import handle_modern_msgpack_request
 from .server_replies import RequestBodyLimit, accept_of, error_response, prefers_msgpack, with_vary
-from .server_transport import MsgpackStreamableHTTPServerTransport
+from .reply_encoding import check_encoding
+from .server_transport import HOLD_INTERVAL, MsgpackStreamableHTTPServerTransport, reply_streams_for
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -54,8 +55,12 @@ def loopback_security() -> TransportSecuritySettings:
 class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
     """`StreamableHTTPSessionManager` whose sessions speak msgpack-v1 besides JSON (SPEC 9).
 
-    Extra options: `native_bytes` (confirm the extension to clients that offer it, SPEC 8; default True) and
-    `limits` (SPEC 4's receive limits for MessagePack bodies). Everything else is the SDK's.
+    Extra options: `native_bytes` (confirm the extension to clients that offer it, SPEC 8; default True),
+    `limits` (SPEC 4's receive limits for MessagePack bodies), `encoding` (a one-body reply's encoding when
+    the client reads either, SPEC 9.6: 'cheapest-cpu', 'smallest', 'json'), `reply_streams` ('when-needed'
+    holds a one-request POST's reply until its first message, SPEC 9.6.2; 'always'; default 'when-needed',
+    'always' with an event store) and `hold_interval` (seconds, 15: the hold, and a stream's keep-alives).
+    Everything else is the SDK's.
     """
 
     def __init__(
@@ -72,6 +77,9 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         *,
         native_bytes: bool = True,
         limits: ReceiveLimits | None = None,
+        encoding: str = "cheapest-cpu",
+        reply_streams: str | None = None,
+        hold_interval: float = HOLD_INTERVAL,
     ) -> None:
         super().__init__(
             app, event_store, json_response, stateless, security_settings, retry_interval, session_idle_timeout,
@@ -79,6 +87,9 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         )
         self.native_bytes = native_bytes
         self.limits = limits or ReceiveLimits()
+        self.encoding = check_encoding(encoding)
+        self.reply_streams = reply_streams_for(reply_streams, event_store)
+        self.hold_interval = hold_interval
         self.asgi_app = RequestBodyLimit(self._handle_request, max_request_body_size)
 
     def _new_transport(self, session_id: str | None) -> MsgpackStreamableHTTPServerTransport:
@@ -91,6 +102,9 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
             idle_timeout=self.session_idle_timeout if session_id else None,
             native_bytes=self.native_bytes,
             limits=self.limits,
+            encoding=self.encoding,
+            reply_streams=self.reply_streams,
+            hold_interval=self.hold_interval,
         )
 
     async def _handle_request(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -103,7 +117,8 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
             if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
                 await handle_modern_msgpack_request(
                     self.app, self.security_settings, self.json_response, self._lifespan_state, scope, receive, send,
-                    limits=self.limits, supports_native=self.native_bytes,
+                    limits=self.limits, supports_native=self.native_bytes, encoding=self.encoding,
+                    hold_interval=self.hold_interval,
                 )
             elif self.stateless:
                 await self._handle_stateless_request(version, scope, receive, send)
@@ -183,6 +198,9 @@ def streamable_http_app(
     host: str = "127.0.0.1",
     native_bytes: bool = True,
     limits: ReceiveLimits | None = None,
+    encoding: str = "cheapest-cpu",
+    reply_streams: str | None = None,
+    hold_interval: float = HOLD_INTERVAL,
     debug: bool = False,
 ) -> Starlette:
     """The Starlette app of `server.streamable_http_app(...)` on both wires (an `MCPServer` or a low-level
@@ -203,6 +221,9 @@ def streamable_http_app(
         max_sessions=max_sessions,
         native_bytes=native_bytes,
         limits=limits,
+        encoding=encoding,
+        reply_streams=reply_streams,
+        hold_interval=hold_interval,
     )
     app = Starlette(
         debug=debug,

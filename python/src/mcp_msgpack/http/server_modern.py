@@ -46,6 +46,7 @@ from ..wire import ReceiveLimits, WireError
 from . import media_types, negotiation
 from .codec import decode_msgpack, encode_json, encode_msgpack, message_dict
 from .frame_stream import control_frame, frame
+from .reply_encoding import cheaper_as_msgpack
 from .server_replies import error_data, error_response
 from .server_transport import WireAwareSecurity
 
@@ -93,6 +94,8 @@ async def handle_modern_msgpack_request(
     *,
     limits: ReceiveLimits,
     supports_native: bool,
+    encoding: str = "cheapest-cpu",
+    hold_interval: float = KEEP_ALIVE_SECONDS,
 ) -> None:
     request = Request(scope, receive)
     accept = media_types.AcceptChoice(request.headers.get("accept"))
@@ -118,16 +121,32 @@ async def handle_modern_msgpack_request(
         return
 
     body_is_msgpack = media_types.is_msgpack_body(content_type)
-    extra_headers = {} if reply_msgpack or not body_is_msgpack else {media_types.WIRE_HEADER: "v1"}
+    wire_header = {media_types.WIRE_HEADER: "v1"} if body_is_msgpack else {}
 
-    async def reply(message: dict[str, Any] | JSONRPCError, status: int, native: bool = False) -> None:
-        if reply_msgpack:
+    def as_msgpack(message: dict[str, Any] | JSONRPCError, native: bool, confirms: bool) -> bool:
+        """SPEC 9.6 rules 3-4 and the `encoding` option, for one reply (errors have no long strings)."""
+        if not reply_msgpack:
+            return False
+        if not accept.replies_any or encoding == "smallest":
+            return True
+        if encoding == "json" or not isinstance(message, dict):
+            return False
+        return confirms or cheaper_as_msgpack(message.get("result"), native=native)
+
+    async def reply(
+        message: dict[str, Any] | JSONRPCError, status: int, native: bool = False, confirms: bool = False
+    ) -> None:
+        if as_msgpack(message, native, confirms):
             value = message if isinstance(message, dict) else message.model_dump(by_alias=True, exclude_none=True)
             if isinstance(message, JSONRPCError) and message.id is None:
                 value["id"] = None
+            if confirms and isinstance(value.get("result"), dict):
+                negotiation.confirm_in(value["result"])  # SPEC 8.1 rule 6: on msgpack-v1 only
             content, kind = encode_msgpack(value, native=native), media_types.MSGPACK
+            extra_headers = {}
         else:
             content, kind = encode_json(message), media_types.JSON
+            extra_headers = wire_header
         await Response(content, status_code=status, headers={**extra_headers, "content-type": kind})(
             scope, receive, send
         )
@@ -171,9 +190,10 @@ async def handle_modern_msgpack_request(
     except ValidationError:
         await reply(_INVALID_BODY, ERROR_CODE_HTTP_STATUS.get(_INVALID_BODY.error.code, 400))
         return
-    if req.method == "subscriptions/listen" and reply_msgpack:
-        # A listen stream on the frame stream is not served by this version: the client may listen over SSE.
-        await error_response(HTTPStatus.NOT_ACCEPTABLE, INVALID_REQUEST, "subscriptions/listen: use SSE")(
+    listen = req.method == "subscriptions/listen"
+    if listen and not reply_msgpack:
+        # A listen reply is a stream: SSE for a client that reads JSON (the SDK's, for a JSON body).
+        await error_response(HTTPStatus.NOT_ACCEPTABLE, INVALID_REQUEST, "subscriptions/listen: post it as JSON")(
             scope, receive, send
         )
         return
@@ -191,7 +211,9 @@ async def handle_modern_msgpack_request(
 
     connection = Connection.from_envelope(verdict.protocol_version, verdict.client_info, verdict.client_capabilities)
     native = reply_msgpack and offered and supports_native
-    context_class = _FrameDispatchContext if reply_msgpack and not json_response else _SingleExchangeDispatchContext
+    # A listen reply IS a notification stream (9.5), so it takes the frame path even with json_response.
+    streams = reply_msgpack and (not json_response or listen)
+    context_class = _FrameDispatchContext if streams else _SingleExchangeDispatchContext
     dispatch = context_class(
         transport=TransportContext(kind="streamable-http", can_send_request=False, headers=request.headers),
         request_id=req.id,
@@ -201,22 +223,26 @@ async def handle_modern_msgpack_request(
 
     def final(outcome: Any) -> tuple[dict[str, Any], int]:
         value = outcome.model_dump(by_alias=True, exclude_none=True)
-        if native and req.method == "server/discover" and isinstance(value.get("result"), dict):
-            negotiation.confirm_in(value["result"])  # SPEC 8.1 rule 6
         status = ERROR_CODE_HTTP_STATUS.get(outcome.error.code, 200) if isinstance(outcome, JSONRPCError) else 200
         return value, status
+
+    confirms = native and req.method == "server/discover"
 
     def served() -> Any:
         return serve_one(app, dispatch, req.method, req.params, connection=connection, lifespan_state=lifespan_state)
 
     if context_class is _SingleExchangeDispatchContext:
         value, status = final(await _to_jsonrpc_response(req.id, served()))
-        await reply(value, status, native=native)
+        await reply(value, status, native=native, confirms=confirms)
         return
-    await _reply_frames_or_body(dispatch, req.id, served, final, reply, native, scope, receive, send)
+    await _reply_frames_or_body(
+        dispatch, req.id, served, final, reply, native, confirms, hold_interval, scope, receive, send
+    )
 
 
-async def _reply_frames_or_body(dispatch, request_id, served, final, reply, native, scope, receive, send) -> None:
+async def _reply_frames_or_body(
+    dispatch, request_id, served, final, reply, native, confirms, hold_interval, scope, receive, send
+) -> None:
     """The reply is held until its first message (SPEC 9.5): the answer alone goes as one body with the
     revision's status; a notification first (or a silent handler past the keep-alive interval) opens a frame
     stream, which then carries the notifications and ends with the answer."""
@@ -238,14 +264,14 @@ async def _reply_frames_or_body(dispatch, request_id, served, final, reply, nati
         tasks.start_soon(watch_disconnect, tasks.cancel_scope)
         first: bytes | None = None
         done = False
-        with anyio.move_on_after(KEEP_ALIVE_SECONDS):
+        with anyio.move_on_after(hold_interval):
             try:
                 first = await events.receive()
             except anyio.EndOfStream:
                 done = True
         if done:
             value, status = final(outcome[0])
-            await reply(value, status, native=native)
+            await reply(value, status, native=native, confirms=confirms)
         else:
             headers = [(b"content-type", media_types.FRAME_STREAM.encode()), (b"cache-control", b"no-cache, no-transform")]
             await send({"type": "http.response.start", "status": 200, "headers": headers})
@@ -253,11 +279,13 @@ async def _reply_frames_or_body(dispatch, request_id, served, final, reply, nati
             while True:
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
                 chunk = control_frame({})
-                with anyio.move_on_after(KEEP_ALIVE_SECONDS):
+                with anyio.move_on_after(hold_interval):
                     try:
                         chunk = await events.receive()
                     except anyio.EndOfStream:
                         break
             value, _ = final(outcome[0])
+            if confirms and isinstance(value.get("result"), dict):
+                negotiation.confirm_in(value["result"])
             await send({"type": "http.response.body", "body": frame(encode_msgpack(value, native=native)), "more_body": False})
         tasks.cancel_scope.cancel()

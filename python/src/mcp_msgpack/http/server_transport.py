@@ -2,13 +2,17 @@
 
 A request that posts JSON and prefers JSON replies goes through the SDK's own code untouched, so JSON clients
 get exactly the SDK's behaviour. Any other (a MessagePack body, or an `Accept` that prefers MessagePack) is
-decoded by its own `Content-Type` and answered by its `Accept` (SPEC 9.2): `application/msgpack` or the frame
-stream, with the session's routing, event store and resumption still the SDK's.
+decoded by its own `Content-Type` and answered by its `Accept` (SPEC 9.2), with the session's routing, event
+store and resumption still the SDK's: its reply is held until its first message (9.6.2), the final response
+alone going as one body whose encoding is chosen per reply (9.6: `application/msgpack`, or the SDK's own JSON
+body for a client that reads either), anything else opening the frame stream (or SSE for a JSON reader).
 """
-
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from functools import partial
 from http import HTTPStatus
 from typing import Any
@@ -16,20 +20,24 @@ from typing import Any
 import anyio
 import pydantic_core
 from anyio.streams.memory import MemoryObjectReceiveStream
+
 from mcp.server.streamable_http import (
     LAST_EVENT_ID_HEADER,
     MCP_SESSION_ID_HEADER,
     REQUEST_STREAM_BUFFER_SIZE,
     EventMessage,
     EventStore,
+    SSEEvent,
     StreamableHTTPServerTransport,
 )
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from mcp.shared.message import SessionMessage
+from mcp_types.version import is_version_at_least
 from mcp_types import (
     DEFAULT_NEGOTIATED_VERSION,
     INTERNAL_ERROR,
+    INVALID_PARAMS,
     INVALID_REQUEST,
     PARSE_ERROR,
     JSONRPCError,
@@ -39,6 +47,7 @@ from mcp_types import (
     RequestId,
 )
 from pydantic import ValidationError
+from sse_starlette import EventSourceResponse
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
@@ -47,11 +56,49 @@ from ..wire import ReceiveLimits, WireError
 from . import media_types, negotiation
 from .codec import decode_msgpack, encode_msgpack, message_dict, session_message
 from .frame_stream import control_frame, frame
+from .held_store import HoldingEventStore
+from .reply_encoding import check_encoding, cheaper_as_msgpack
 from .server_replies import error_data, error_response, prefers_msgpack
 
 logger = logging.getLogger(__name__)
 
 _KEEP_ALIVE = control_frame({})
+
+HOLD_INTERVAL = 15.0
+"""Seconds a held reply waits for its first message before it opens the stream, and between a stream's
+keep-alives (SPEC 9.3, 9.6.2 rule 5: at most the keep-alive interval and 30 s)."""
+
+REPLY_STREAMS = ("when-needed", "always")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyWire:
+    """What one POST's headers allow its reply (SPEC 9.2, 9.6): MessagePack or JSON, the per-reply choice,
+    and whether the body was MessagePack (a JSON reply then carries `Mcp-Msgpack-Wire`)."""
+
+    msgpack: bool
+    replies_any: bool
+    body_is_msgpack: bool
+
+
+class _HeldFirst:
+    """A request stream read by the SDK's SSE writer, the messages held before the stream opened first."""
+
+    def __init__(self, held: list[EventMessage], reader: MemoryObjectReceiveStream[EventMessage]) -> None:
+        self._held = held
+        self._reader = reader
+
+    async def __aenter__(self) -> _HeldFirst:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._reader.aclose()
+
+    async def __aiter__(self) -> AsyncIterator[EventMessage]:
+        for event in self._held:
+            yield event
+        async for event in self._reader:
+            yield event
 
 
 async def _cancel_on_disconnect(receive: Receive, scope: anyio.CancelScope) -> None:
@@ -59,6 +106,18 @@ async def _cancel_on_disconnect(receive: Receive, scope: anyio.CancelScope) -> N
     while (await receive())["type"] != "http.disconnect":
         pass
     scope.cancel()
+
+
+def reply_streams_for(reply_streams: str | None, event_store: EventStore | None) -> str:
+    """`reply_streams` (SPEC 9.6.2): 'when-needed' holds a one-request POST's reply until its first message,
+    'always' opens the stream at once. Default: 'when-needed', 'always' with an event store (a resumable
+    reply is then a stream from its first byte, as the TS package's default). 'when-needed' with an event
+    store holds through `HoldingEventStore`."""
+    if reply_streams is None:
+        return "always" if event_store is not None else "when-needed"
+    if reply_streams not in REPLY_STREAMS:
+        raise ValueError(f"reply_streams must be one of {REPLY_STREAMS}")
+    return reply_streams
 
 
 class WireAwareSecurity(TransportSecurityMiddleware):
@@ -80,10 +139,22 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         *,
         native_bytes: bool = True,
         limits: ReceiveLimits | None = None,
+        encoding: str = "cheapest-cpu",
+        reply_streams: str | None = None,
+        hold_interval: float = HOLD_INTERVAL,
     ) -> None:
         super().__init__(
             mcp_session_id, is_json_response_enabled, event_store, security_settings, retry_interval, idle_timeout
         )
+        self.encoding = check_encoding(encoding)
+        self.reply_streams = reply_streams_for(reply_streams, event_store)
+        if not 0 < hold_interval <= 30:
+            raise ValueError("hold_interval must be more than 0 and at most 30 seconds (SPEC 9.6.2 rule 5)")
+        self.hold_interval = hold_interval
+        self._holding: HoldingEventStore | None = None
+        if event_store is not None and self.reply_streams == "when-needed":
+            self._holding = HoldingEventStore(event_store, retry_interval)
+            self._event_store = self._holding
         self._security = WireAwareSecurity(security_settings)
         self.supports_native_bytes = native_bytes
         self.native_bytes_in_force = False
@@ -113,19 +184,27 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
     async def _handle_post_request(self, scope: Scope, request: Request, receive: Receive, send: Send) -> None:
         accept = media_types.AcceptChoice(request.headers.get("accept"))
         content_type = request.headers.get("content-type")
-        if not accept.prefers_msgpack and media_types.is_json_body(content_type):
+        json_client = not accept.prefers_msgpack and media_types.is_json_body(content_type)
+        if json_client and (self.is_json_response_enabled or self.reply_streams == "always"):
             await super()._handle_post_request(scope, request, receive, send)
             return
         writer = self._read_stream_writer
         assert writer is not None, "connect() first"
 
         async def refuse(status: int, code: int, message: str, **kw: Any) -> None:
+            if json_client and "data" not in kw:
+                # A JSON client held here (9.6.2) is refused exactly as the SDK's own code refuses it.
+                await self._create_error_response(message, status, code)(scope, receive, send)
+                return
             extra = {MCP_SESSION_ID_HEADER: self.mcp_session_id} if self.mcp_session_id else {}
             await error_response(status, code, message, headers=extra, **kw)(scope, receive, send)
 
         reply_msgpack = accept.prefers_msgpack
         if not reply_msgpack and not accept.json_complete and not (self.is_json_response_enabled and accept.json):
-            await refuse(HTTPStatus.NOT_ACCEPTABLE, INVALID_REQUEST, "Not Acceptable: no complete set of replies")
+            await refuse(
+                HTTPStatus.NOT_ACCEPTABLE, INVALID_REQUEST,
+                "Not Acceptable: Client must accept both application/json and text/event-stream",
+            )
             return
         body_is_msgpack = media_types.is_msgpack_body(content_type)
         if not body_is_msgpack and not media_types.is_json_body(content_type):
@@ -141,7 +220,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 value = decode_msgpack(body, self.limits, native=self.native_bytes_in_force)
             else:
                 value = pydantic_core.from_json(body)
-            if isinstance(value, list):
+            if isinstance(value, list) and not json_client:
                 raise WireError("not-json-rpc", "4.2", "batches are not part of this MCP revision")
             incoming = session_message(value)
         except WireError as exc:
@@ -151,7 +230,13 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 data=error_data(exc.code),
             )
             return
-        except (ValueError, ValidationError) as exc:
+        except ValidationError as exc:
+            if json_client:  # the SDK's code and text for a body that is JSON but not a message
+                await refuse(HTTPStatus.BAD_REQUEST, INVALID_PARAMS, f"Validation error: {exc}")
+            else:
+                await refuse(HTTPStatus.BAD_REQUEST, PARSE_ERROR, f"Parse error: {exc}")
+            return
+        except ValueError as exc:
             await refuse(HTTPStatus.BAD_REQUEST, PARSE_ERROR, f"Parse error: {exc}")
             return
         message = incoming.message
@@ -171,7 +256,12 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             return
 
         if not isinstance(message, JSONRPCRequest):
-            await Response(status_code=HTTPStatus.ACCEPTED, headers=self._session_header())(scope, receive, send)
+            accepted = (
+                self._create_json_response(None, HTTPStatus.ACCEPTED)
+                if json_client
+                else Response(status_code=HTTPStatus.ACCEPTED, headers=self._session_header())
+            )
+            await accepted(scope, receive, send)
             await writer.send(type(incoming)(message, metadata=self._message_metadata(request)))
             return
 
@@ -188,41 +278,72 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 request_id=message.id, data={"reason": "duplicate-id"},
             )
             return
-        if self.is_json_response_enabled or not reply_msgpack:
-            if not reply_msgpack:
-                # A MessagePack body from a client that reads JSON: the SDK's reply path, JSON or SSE.
-                await self._reply_as_json(scope, receive, send, message)
-                return
-            await self._reply_single(scope, request, receive, send, message, stream_id)
-            return
-        await self._reply_frame_stream(scope, request, receive, send, message, stream_id, protocol_version)
+        wire = ReplyWire(reply_msgpack, accept.replies_any, body_is_msgpack)
+        if self.is_json_response_enabled:
+            await self._reply_single(scope, request, receive, send, message, stream_id, wire)
+        elif self.reply_streams == "always":
+            await self._reply_stream(scope, request, receive, send, message, stream_id, protocol_version, wire)
+        else:
+            await self._reply_held(scope, request, receive, send, message, stream_id, protocol_version, wire)
 
     def _session_header(self) -> dict[str, str]:
         return {MCP_SESSION_ID_HEADER: self.mcp_session_id} if self.mcp_session_id else {}
+
+    def _confirms_native(self, message: JSONRPCMessage) -> bool:
+        return (
+            self._confirm_native_for is not None
+            and isinstance(message, JSONRPCResponse)
+            and message.id == self._confirm_native_for
+        )
 
     def _encode(self, message: JSONRPCMessage) -> bytes:
         """A message for this session's MessagePack replies, confirming native bytes on the `initialize` result
         that answers an offer (SPEC 8.1 rule 2), and with bin media once the extension is in force."""
         value = message_dict(message)
-        if (
-            self._confirm_native_for is not None
-            and isinstance(message, JSONRPCResponse)
-            and message.id == self._confirm_native_for
-        ):
+        if self._confirms_native(message):
             self._confirm_native_for = None
             negotiation.confirm_in(value["result"])
             self.native_bytes_in_force = True
             return encode_msgpack(value, native=False)
         return encode_msgpack(value, native=self.native_bytes_in_force)
 
+    def _as_msgpack(self, message: JSONRPCMessage, wire: ReplyWire) -> bool:
+        """The encoding of one one-body reply (SPEC 9.6 rules 3-4, the `encoding` option)."""
+        if not wire.msgpack:
+            return False
+        if not wire.replies_any or self.encoding == "smallest":
+            return True
+        if self.encoding == "json":
+            if self._confirms_native(message):
+                self._confirm_native_for = None  # a confirmation counts on msgpack-v1 only (8.1): none is sent
+            return False
+        if self._confirms_native(message):
+            return True
+        return isinstance(message, JSONRPCResponse) and cheaper_as_msgpack(
+            message.result, native=self.native_bytes_in_force
+        )
+
+    def _one_body(self, message: JSONRPCMessage, wire: ReplyWire) -> Response:
+        """A reply as one body: `application/msgpack`, or the SDK's own JSON body, by `_as_msgpack`; a JSON
+        reply to a MessagePack body says the server read it (`Mcp-Msgpack-Wire`, SPEC 9.6 rule 5)."""
+        if self._as_msgpack(message, wire):
+            headers = {**self._session_header(), "content-type": media_types.MSGPACK}
+            return Response(self._encode(message), headers=headers)
+        return self._create_json_response(message, headers=self._json_reply_headers(wire))
+
+    @staticmethod
+    def _json_reply_headers(wire: ReplyWire) -> dict[str, str] | None:
+        return {media_types.WIRE_HEADER: "v1"} if wire.body_is_msgpack else None
+
     def _open_request_stream(self, stream_id: str) -> MemoryObjectReceiveStream[EventMessage]:
         self._request_streams[stream_id] = anyio.create_memory_object_stream[EventMessage](REQUEST_STREAM_BUFFER_SIZE)
         return self._request_streams[stream_id][1]
 
     async def _reply_single(
-        self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest, stream_id: str
+        self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest, stream_id: str,
+        wire: ReplyWire,
     ) -> None:
-        """One `application/msgpack` body holding the response (the server's `json_response` mode)."""
+        """One body holding the response (the server's `json_response` mode), its encoding chosen per reply."""
         reader = self._open_request_stream(stream_id)
         metadata = self._message_metadata(
             request, on_request_unanswered=partial(self._terminate_unanswered_request, message.id)
@@ -234,51 +355,107 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         except (anyio.EndOfStream, anyio.ClosedResourceError):
             response = error_response(
                 HTTPStatus.INTERNAL_SERVER_ERROR, INTERNAL_ERROR, "Session terminated before the request completed",
-                msgpack=True, headers=self._session_header(), data=error_data("server-error"),
+                msgpack=wire.msgpack, headers=self._session_header(), data=error_data("server-error"),
             )
         else:
-            headers = {**self._session_header(), "content-type": media_types.MSGPACK}
-            response = Response(self._encode(event.message), headers=headers)
+            response = self._one_body(event.message, wire)
         finally:
             await self._clean_up_memory_streams(stream_id)
         await response(scope, receive, send)
 
-    async def _reply_as_json(self, scope: Scope, receive: Receive, send: Send, message: JSONRPCRequest) -> None:
-        """Serve a request the SDK's way for a client that reads JSON, by handing the SDK its own JSON form.
-
-        Only requests whose body was MessagePack but whose client asked for JSON replies come here; the
-        reply, the only text on this exchange, is the SDK's. `Mcp-Msgpack-Wire` tells the client this
-        server read its MessagePack (SPEC 9.6 rule 5)."""
-
-        async def send_with_wire(event: dict[str, Any]) -> None:
-            if event["type"] == "http.response.start":
-                event = {**event, "headers": [*event.get("headers", []), (b"mcp-msgpack-wire", b"v1")]}
-            await send(event)
-
-        body = message.model_dump_json(by_alias=True, exclude_unset=True).encode()
-        replay_scope = {
-            **scope,
-            "headers": [(k, v) for k, v in scope["headers"] if k != b"content-type"]
-            + [(b"content-type", media_types.JSON.encode())],
-        }
-        sent = False
-
-        async def replay() -> dict[str, Any]:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await super()._handle_post_request(replay_scope, Request(replay_scope, replay), replay, send_with_wire)
-
-    async def _reply_frame_stream(
+    async def _reply_held(
         self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest,
-        stream_id: str, protocol_version: str,
+        stream_id: str, protocol_version: str, wire: ReplyWire,
     ) -> None:
-        """A frame stream (SPEC 9.3): the request's messages as they come, each event's id in a control map."""
-        priming = await self._mint_priming_event(stream_id, protocol_version)
+        """A held reply (SPEC 9.6.2): nothing is sent until the first message bound for this POST. The final
+        response first goes as one body, chosen per reply; anything else first (progress, logging, a server
+        request), or silence past `hold_interval`, opens the reply stream with the held message first."""
         reader = self._open_request_stream(stream_id)
+        request_session = self._create_session_message(message, request, stream_id, protocol_version)
+        assert self._read_stream_writer is not None
+        held: list[EventMessage] = []
+        if self._holding is not None:
+            self._holding.hold(stream_id, needs_priming=is_version_at_least(protocol_version, "2025-11-25"))
+        try:
+            await self._hold_and_reply(
+                scope, request, receive, send, message, stream_id, protocol_version, wire, reader, request_session, held
+            )
+        finally:
+            if self._holding is not None:
+                self._holding.release(stream_id)
+
+    async def _hold_and_reply(
+        self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest,
+        stream_id: str, protocol_version: str, wire: ReplyWire, reader: MemoryObjectReceiveStream[EventMessage],
+        request_session: SessionMessage, held: list[EventMessage],
+    ) -> None:
+        assert self._read_stream_writer is not None
+        gone = False
+
+        async with anyio.create_task_group() as tasks:
+
+            async def watch_disconnect() -> None:
+                nonlocal gone
+                while (await receive())["type"] != "http.disconnect":
+                    pass
+                gone = True
+                tasks.cancel_scope.cancel()
+
+            tasks.start_soon(watch_disconnect)
+            await self._read_stream_writer.send(request_session)
+            with anyio.move_on_after(self.hold_interval):
+                try:
+                    held.append(await reader.receive())
+                except (anyio.EndOfStream, anyio.ClosedResourceError):
+                    pass  # the session ended or the stream was closed while held: the stream opens and ends (rule 7)
+            tasks.cancel_scope.cancel()
+
+        if gone:
+            # The client went away while held (rule 6): nothing is written; the request runs on and what it
+            # sends is read and dropped here, so its id stays in flight (5.3) until it is answered and its
+            # answer cannot reach a later request that reuses the id.
+            if self._holding is not None:
+                self._holding.abandon(stream_id)
+            try:
+                async for event in reader:
+                    if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                        break
+            except (anyio.EndOfStream, anyio.ClosedResourceError):
+                pass
+            finally:
+                await self._clean_up_memory_streams(stream_id)
+            return
+        if not held and self._holding is not None and self._holding.settled_as_body(stream_id):
+            # The hold interval passed just as the final response was being stored (not stored: one body).
+            with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
+                held.append(await reader.receive())
+        if held and isinstance(held[0].message, JSONRPCResponse | JSONRPCError):
+            await self._clean_up_memory_streams(stream_id)
+            await self._one_body(held[0].message, wire)(scope, receive, send)
+            return
+        priming = await self._holding.open(stream_id) if self._holding is not None else None
+        await self._reply_stream(
+            scope, request, receive, send, message, stream_id, protocol_version, wire, held=held, reader=reader,
+            priming=priming,
+        )
+
+    async def _reply_stream(
+        self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest,
+        stream_id: str, protocol_version: str, wire: ReplyWire, *, held: list[EventMessage] | None = None,
+        reader: MemoryObjectReceiveStream[EventMessage] | None = None, priming: SSEEvent | None = None,
+    ) -> None:
+        """The reply stream: frames for a MessagePack reply wire (SPEC 9.3), else SSE (the SDK's writer).
+        With `reader`, the request was dispatched already (a held reply: its `priming`, if any, then `held`)."""
+        if not wire.msgpack:
+            await self._reply_sse(
+                scope, request, receive, send, message, stream_id, protocol_version, wire, held, reader, priming
+            )
+            return
+        if reader is None:
+            priming = await self._mint_priming_event(stream_id, protocol_version)
+        dispatch = reader is None
+        if reader is None:
+            reader = self._open_request_stream(stream_id)
         headers = [
             (b"content-type", media_types.FRAME_STREAM.encode()),
             (b"cache-control", b"no-cache, no-transform"),
@@ -290,29 +467,85 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             if "retry" in priming:
                 control["retry"] = priming["retry"]
             await send({"type": "http.response.body", "body": control_frame(control), "more_body": True})
-        request_session = self._create_session_message(message, request, stream_id, protocol_version)
-        assert self._read_stream_writer is not None
+        elif not held:
+            # Starlette's servers send headers with the first body bytes only: a keep-alive opens the stream now.
+            await send({"type": "http.response.body", "body": _KEEP_ALIVE, "more_body": True})
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(_cancel_on_disconnect, receive, tg.cancel_scope)
-            await self._read_stream_writer.send(request_session)
             try:
+                for event in held or ():
+                    await send({"type": "http.response.body", "body": self._event_frames(event), "more_body": True})
+                if dispatch:
+                    assert self._read_stream_writer is not None
+                    await self._read_stream_writer.send(
+                        self._create_session_message(message, request, stream_id, protocol_version)
+                    )
                 await self._write_events(reader, send)
             finally:
                 await self._clean_up_memory_streams(stream_id)
             tg.cancel_scope.cancel()
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
+    async def _reply_sse(
+        self, scope: Scope, request: Request, receive: Receive, send: Send, message: JSONRPCRequest,
+        stream_id: str, protocol_version: str, wire: ReplyWire, held: list[EventMessage] | None,
+        reader: MemoryObjectReceiveStream[EventMessage] | None, priming: SSEEvent | None,
+    ) -> None:
+        """SSE (a JSON reader): the SDK's SSE writer and headers, fed the decoded request (no JSON text made of
+        a MessagePack body) and, for a held reply, its priming and the held message first."""
+        if reader is None:
+            priming = await self._mint_priming_event(stream_id, protocol_version)
+        dispatch = reader is None
+        if reader is None:
+            reader = self._open_request_stream(stream_id)
+        sse_writer, sse_reader = anyio.create_memory_object_stream[SSEEvent](0)
+        self._sse_stream_writers[stream_id] = sse_writer
+        headers = {
+            "Cache-Control": "no-cache, no-transform",
+            "Connection": "keep-alive",
+            "Content-Type": media_types.SSE,
+            **self._session_header(),
+            **(self._json_reply_headers(wire) or {}),
+        }
+        source = _HeldFirst(held or [], reader)
+        response = EventSourceResponse(
+            content=sse_reader,
+            data_sender_callable=partial(self._run_sse_writer, stream_id, sse_writer, source, priming),
+            headers=headers,
+        )
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(response, scope, receive, send)
+                if dispatch:
+                    assert self._read_stream_writer is not None
+                    await self._read_stream_writer.send(
+                        self._create_session_message(message, request, stream_id, protocol_version)
+                    )
+        finally:
+            await sse_reader.aclose()
+            await self._clean_up_memory_streams(stream_id)
+
+    def _event_frames(self, event: EventMessage) -> bytes:
+        """A message as a frame, after its event id's control frame when the store gave it one (SPEC 9.3)."""
+        chunk = frame(self._encode(event.message))
+        if event.event_id is not None:
+            chunk = control_frame({"id": event.event_id}) + chunk
+        return chunk
+
     async def _write_events(
         self, reader: MemoryObjectReceiveStream[EventMessage], send: Send, *, until_response: bool = True
     ) -> None:
-        """Each message as a frame, after its event id's control frame when the store gave it one (SPEC 9.3)."""
+        """Each message as frames (`_event_frames`), a keep-alive after each `hold_interval` of silence (9.3)."""
         try:
-            async for event in reader:
-                chunk = frame(self._encode(event.message))
-                if event.event_id is not None:
-                    chunk = control_frame({"id": event.event_id}) + chunk
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            while True:
+                event = None
+                with anyio.move_on_after(self.hold_interval):
+                    event = await reader.receive()
+                if event is None:
+                    await send({"type": "http.response.body", "body": _KEEP_ALIVE, "more_body": True})
+                    continue
+                await send({"type": "http.response.body", "body": self._event_frames(event), "more_body": True})
                 if until_response and isinstance(event.message, JSONRPCResponse | JSONRPCError):
                     return
         except (anyio.ClosedResourceError, anyio.EndOfStream):
@@ -362,8 +595,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             return
 
         async def replay(event: EventMessage) -> None:
-            chunk = control_frame({"id": event.event_id}) + frame(self._encode(event.message))
-            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body", "body": self._event_frames(event), "more_body": True})
 
         stream_id = await store.replay_events_after(last_event_id, replay)
         if stream_id and stream_id not in self._request_streams:
