@@ -16,12 +16,6 @@ from ..wire import ReceiveLimits, WireError, encode_payload
 from ..wire.decode import check_decoded
 from ..wire.decode import decode_counting_bins
 
-try:  # SIMD base64 (optional, `pip install mcp-msgpack[fast]`): decodes 5 MiB of media in ~15 ms where
-    # binascii takes ~80 ms on the same machine, the larger part of a native-bytes reply's server CPU.
-    from pybase64 import b64decode as _fast_b64decode
-except ImportError:  # pragma: no cover - the stdlib path of native_bytes.base64_to_bin serves
-    _fast_b64decode = None
-
 _WITH_BIN: dict[ReceiveLimits, ReceiveLimits] = {}
 
 
@@ -71,20 +65,8 @@ def encode_msgpack(message: SessionMessage | JSONRPCMessage | dict[str, Any], *,
     """A message as one msgpack-v1 value; with `native`, its base64 media as bin."""
     value = message if isinstance(message, dict) else message_dict(message)
     if native:
-        if _fast_b64decode is not None:
-            _media_to_bin_fast(value)
-        nb.base64_to_bin(value)  # what is left: every field without pybase64, none with it
+        nb.base64_to_bin(value)  # SIMD base64 there when pybase64 is installed (the [fast] extra)
     return encode_payload(value)
-
-
-def _media_to_bin_fast(value: dict[str, Any]) -> None:
-    for holder, key in list(nb.media_slots(value)):
-        media = holder.get(key)
-        if isinstance(media, str) and media:
-            try:
-                holder[key] = _fast_b64decode(media, validate=True)
-            except ValueError:
-                pass  # not standard base64: left for base64_to_bin, which leaves it as the application wrote it
 
 
 def encode_json(message: JSONRPCMessage | dict[str, Any]) -> bytes:
