@@ -124,5 +124,5 @@ def test_the_stock_python_sdk_client_reads_a_5_mib_image_from_the_ts_media_serve
                 return await session.call_tool("read_media_file", {"path": str(path)})
 
     result = anyio.run(call)
-    assert not result.isError, result.content
+    assert not result.is_error, result.content
     assert base64.b64decode(result.content[0].data) == data

@@ -4,9 +4,12 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { decode } from '@msgpack/msgpack';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { McpHttpHandler, listenBun, listenNode, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
+import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
 import { MemoryEventStore } from './fixtures/http-helpers.js';
 import { streamEvents, type StreamEvent } from './fixtures/stream-events.js';
 
@@ -51,7 +54,8 @@ function makeServer(probe: Probe, slowMs: number): McpServer {
   const none = z.object({});
   server.registerTool('small', { inputSchema: none }, async () => ({ content: [{ type: 'text', text: 'hi' }] }));
   server.registerTool('progress', { inputSchema: none }, async (_args, ctx) => {
-    await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: 'p1', progress: 1, total: 2 } });
+    const progressToken = ctx.mcpReq._meta?.progressToken ?? 'p1';
+    await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: 1, total: 2 } });
     return { content: [{ type: 'text', text: 'done' }] };
   });
   server.registerTool('slow', { inputSchema: none }, async () => {
@@ -245,6 +249,39 @@ for (const kind of kinds) {
     });
   }
 
+  describe(`held replies: every client that accepts a stream reads the one body (${kind})`, { timeout: 60_000 }, () => {
+    type Made = { connect(): Promise<void>; call(name: string, onprogress?: () => void): Promise<unknown>; close(): Promise<void> };
+    const clients: [string, (url: URL, fetch: typeof globalThis.fetch) => Made][] = [
+      ['the stock SDK v1 client', (url, fetch) => sdkV1(new StreamableHTTPClientTransportV1(url, { fetch }))],
+      ['the stock SDK v2 client', (url, fetch) => sdkV2(new StreamableHTTPClientTransport(url, { fetch }))],
+      ['our client under SDK v1', (url, fetch) => sdkV1(new HttpMsgpackClientTransport(url, { fetch }))],
+      ['our client under SDK v2', (url, fetch) => sdkV2(new HttpMsgpackClientTransport(url, { fetch }) as never)],
+    ];
+    for (const [name, make] of clients) {
+      it(`${name}: a result alone is one body, progress first a stream; both read`, async () => {
+        const { url } = await serve(kind);
+        const types: string[] = [];
+        const recording = (async (input: string | URL | Request, init?: RequestInit) => {
+          const response = await fetch(input, init);
+          if (init?.method === 'POST' && response.status === 200) types.push(response.headers.get('content-type') ?? '');
+          return response;
+        }) as typeof fetch;
+        const client = make(url, recording);
+        await client.connect();
+        try {
+          assert.deepEqual(await client.call('small'), [{ type: 'text', text: 'hi' }]);
+          assert.match(types.at(-1)!, /^application\/(json|msgpack)$/);
+          let progressed = 0;
+          assert.deepEqual(await client.call('progress', () => progressed++), [{ type: 'text', text: 'done' }]);
+          assert.match(types.at(-1)!, /^(text\/event-stream|application\/vnd\.mcp-msgpack\.stream)$/);
+          assert.equal(progressed, 1);
+        } finally {
+          await client.close();
+        }
+      });
+    }
+  });
+
   describe(`held replies with an event store (${kind})`, { timeout: 60_000 }, () => {
     it("default 'always': the reply is a resumable stream from its first byte", async () => {
       const eventStore = new MemoryEventStore();
@@ -282,4 +319,22 @@ for (const kind of kinds) {
       );
     });
   });
+}
+
+function sdkV1(transport: StreamableHTTPClientTransportV1 | HttpMsgpackClientTransport) {
+  const client = new ClientV1({ name: 'v1', version: '1.0.0' });
+  return {
+    connect: () => client.connect(transport),
+    call: async (name: string, onprogress?: () => void) => (await client.callTool({ name, arguments: {} }, undefined, onprogress ? { onprogress } : undefined)).content,
+    close: () => client.close(),
+  };
+}
+
+function sdkV2(transport: StreamableHTTPClientTransport) {
+  const client = new Client({ name: 'v2', version: '1.0.0' });
+  return {
+    connect: () => client.connect(transport),
+    call: async (name: string, onprogress?: () => void) => (await client.callTool({ name, arguments: {} }, onprogress ? { onprogress } : undefined)).content,
+    close: () => client.close(),
+  };
 }
