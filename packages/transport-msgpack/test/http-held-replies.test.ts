@@ -218,6 +218,20 @@ for (const kind of kinds) {
         }
       });
 
+      it('a request cancelled while held: its POST gets 202 and its id is free again', async () => {
+        if (path === 'per-request') return; // a cancellation names a request of a session
+        const { raw, probe } = await client('json', { keepAliveMs: 60_000 });
+        const pending = raw.call('wait');
+        while (probe.waiting === 0) await sleep(5);
+        const cancelled = await raw.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'test' } });
+        assert.equal(cancelled.status, 202);
+        const held = await pending;
+        assert.equal(held.status, 202, 'nothing of it was answered');
+        const again = await raw.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'small', arguments: {} } });
+        assert.deepEqual((await oneBody(again)).result!.content, [{ type: 'text', text: 'hi' }]);
+        probe.release();
+      });
+
       it("replyStreams: 'always' opens the stream at once, as before", async () => {
         const { raw } = await client('json', { replyStreams: 'always' });
         const response = await raw.call('small');
