@@ -106,3 +106,23 @@ def test_our_client_falls_back_to_json_on_the_ts_sdk_stock_server():
     posts = [e for e in exchanges if e["method"] == "POST"]
     assert posts[0]["request_type"] == "application/msgpack" and posts[0]["status"] == 415
     assert all(e["request_type"] == "application/json" for e in posts[1:])
+
+
+def test_the_stock_python_sdk_client_reads_a_5_mib_image_from_the_ts_media_server(media):
+    """The SDK's own streamable_http_client on its defaults: its SSE reader refuses an event over 1 MiB
+    (max_sse_event_size), so a tool result that is the reply's only message must come as one JSON body
+    (SPEC 9.6.2), which it reads whatever its size."""
+    from mcp.client.streamable_http import streamable_http_client as sdk_streamable_http_client
+
+    url, path, data = media
+
+    async def call():
+        # Bounded: on a stream the SDK's reader fails the event and the call would wait for its timeout.
+        with anyio.fail_after(60):
+            async with sdk_streamable_http_client(url) as (r, w), ClientSession(r, w) as session:
+                await session.initialize()
+                return await session.call_tool("read_media_file", {"path": str(path)})
+
+    result = anyio.run(call)
+    assert not result.is_error, result.content
+    assert base64.b64decode(result.content[0].data) == data

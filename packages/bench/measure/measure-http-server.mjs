@@ -4,6 +4,7 @@
 //
 // Run as a child process: `node packages/bench/measure/measure-http-server.mjs ours|sdk` prints `listening <url>` and then
 // answers IPC messages `{ type: 'cpu' }` with `{ type: 'cpu', micros }` (its process CPU time so far).
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -54,10 +55,18 @@ export const PAYLOADS = {
   'image-5MiB': { tool: 'image', arguments: { size: '5MiB' } },
 };
 
+/** Further shapes (measure-reply-streams.mjs): a long text, and numbers (an embedding-like array). */
+export const MORE_PAYLOADS = {
+  'text-64KB': { tool: 'text', arguments: { size: '64KB' } },
+  numeric: { tool: 'numeric', arguments: { count: 8192 } },
+};
+
 /** The MCP server every measured transport serves. Payloads are built once and shared. */
 export function createPayloadServerFactory() {
   const objects = { '50KB': objectPayload(50 * 1024), '1MB': objectPayload(1024 * 1024) };
   const images = { '1MiB': imageBase64(MiB), '5MiB': imageBase64(5 * MiB) };
+  const text = 'The quick brown fox jumps over the lazy dog. '.repeat(Math.ceil((64 * 1024) / 45)).slice(0, 64 * 1024);
+  const numbers = Array.from({ length: 8192 }, (_, i) => Math.sin(i) * 1000);
   return () => {
     const server = new McpServer({ name: 'measure-http', version: '1.0.0' });
     server.registerTool('small', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
@@ -67,6 +76,11 @@ export function createPayloadServerFactory() {
     }));
     server.registerTool('image', { inputSchema: { size: z.enum(['1MiB', '5MiB']) } }, async ({ size }) => ({
       content: [{ type: 'image', data: images[size], mimeType: 'image/png' }],
+    }));
+    server.registerTool('text', { inputSchema: { size: z.enum(['64KB']) } }, async () => ({ content: [{ type: 'text', text }] }));
+    server.registerTool('numeric', { inputSchema: { count: z.number() } }, async ({ count }) => ({
+      content: [{ type: 'text', text: `${count} numbers` }],
+      structuredContent: { values: numbers.slice(0, count) },
     }));
     return server;
   };
@@ -80,7 +94,9 @@ export async function startMeasureServer(kind, createServer_ = createPayloadServ
   if (kind === 'ours') {
     // MEASURE_JSON_RESPONSE=1: one-body replies, where the per-message encoding (SPEC.md 9.6) applies.
     const enableJsonResponse = process.env.MEASURE_JSON_RESPONSE === '1';
-    const running = await listenNode(new McpHttpHandler({ createServer: createServer_, maxMessageBytes: 64 * MiB, enableJsonResponse }));
+    // MEASURE_REPLY_STREAMS=always|when-needed: SPEC.md 9.6.2 (default: the handler's).
+    const replyStreams = process.env.MEASURE_REPLY_STREAMS || undefined;
+    const running = await listenNode(new McpHttpHandler({ createServer: createServer_, maxMessageBytes: 64 * MiB, enableJsonResponse, replyStreams }));
     return { url: running.url, close: running.close };
   }
   const transports = new Map();
@@ -104,6 +120,33 @@ export async function startMeasureServer(kind, createServer_ = createPayloadServ
       await new Promise((resolve) => http.close(resolve));
     },
   };
+}
+
+/**
+ * This file as a child process serving `kind` ('ours' or 'sdk'; `env` adds variables, such as
+ * MEASURE_REPLY_STREAMS): its URL, its CPU time so far over IPC, and a stop.
+ */
+export function forkMeasureServer(kind, env = {}) {
+  const child = fork(new URL(import.meta.url), [kind], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+  const pending = [];
+  child.on('message', (message) => {
+    if (message?.type === 'cpu') pending.shift()?.(message.micros);
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening (\S+)/.exec(output);
+      if (match) {
+        resolve({
+          url: new URL(match[1]),
+          cpu: () => new Promise((done) => (pending.push(done), child.send({ type: 'cpu' }))),
+          stop: () => child.disconnect(),
+        });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${kind} server exited (${code})`)));
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,10 +9,9 @@
 // configuration, 'ours adaptive', is our client on its default per-message encoding (SPEC.md 9.6).
 //   bun packages/bench/measure/measure-http.mjs   (servers and clients then run on Bun)
 // Not a test: numbers depend on the machine. Loopback only.
-import { fork } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
-import { PAYLOADS } from './measure-http-server.mjs';
+import { PAYLOADS, forkMeasureServer } from './measure-http-server.mjs';
 
 const option = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -45,29 +44,6 @@ const CONFIGS = [
   { name: 'sdk json', server: 'sdk', wire: 'json' },
   ...(JSON_RESPONSE ? [{ name: 'ours adaptive', server: 'ours', wire: 'msgpack', encoding: 'cheapest-cpu' }] : []),
 ];
-
-function startChild(kind) {
-  const child = fork(new URL('./measure-http-server.mjs', import.meta.url), [kind], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  const pending = [];
-  child.on('message', (message) => {
-    if (message?.type === 'cpu') pending.shift()?.(message.micros);
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening (\S+)/.exec(output);
-      if (match) {
-        resolve({
-          url: new URL(match[1]),
-          cpu: () => new Promise((done) => (pending.push(done), child.send({ type: 'cpu' }))),
-          stop: () => child.disconnect(),
-        });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${kind} server exited (${code})`)));
-  });
-}
 
 async function connectClients(url, wire, count, encoding) {
   const clients = [];
@@ -105,7 +81,7 @@ async function round(clients, payload, ms) {
   return { calls, failures, ms: performance.now() - start };
 }
 
-const servers = { ours: await startChild('ours'), sdk: await startChild('sdk') };
+const servers = { ours: await forkMeasureServer('ours'), sdk: await forkMeasureServer('sdk') };
 const runtime = typeof Bun !== 'undefined' ? `Bun ${Bun.version}` : `Node ${process.version}`;
 console.log(`measure-http on ${runtime}, client fetch ${FETCH}: ${ROUNDS} alternating rounds of ${ROUND_MS} ms per configuration\n`);
 const rows = [];

@@ -61,8 +61,9 @@ for (const kind of serverKinds) {
   for (const wire of ['msgpack', 'json'] as const) {
     describe(`HTTP client send options (SDK v2), ${wire} wire, ${kind}`, { timeout: LIMIT }, () => {
       let server: TestHttpServer;
+      // Reply streams at once, as before held replies (SPEC.md 9.6.2): these options are about reply streams.
       before(async () => {
-        server = await startTestServer(kind);
+        server = await startTestServer(kind, { replyStreams: 'always' });
       });
       after(async () => {
         await server.close();
@@ -119,7 +120,7 @@ for (const kind of serverKinds) {
 
       it('requestSignal, while the reply streams: ends that stream silently; the transport goes on', async () => {
         // A server of its own, so its open streams are this client's: the GET stream, then the reply stream.
-        const own = await startTestServer(kind);
+        const own = await startTestServer(kind, { replyStreams: 'always' });
         const h = await connect(own.url, wire);
         try {
           await waitUntil(() => own.handler.openStreamCount === 1, 'the GET stream to open');

@@ -49,8 +49,8 @@ describe('listenNode connection limits', { timeout: 20_000 }, () => {
       const connection = rawConnection(running.url, 10_000);
       const answered = new Promise<number>((resolve) => {
         connection.socket.on('data', () => {
-          // One JSON body (enableJsonResponse is off: an event stream that ends with the answer).
-          if (/"id":0/.test(connection.received()) && /\r\n0\r\n\r\n$/.test(connection.received())) resolve(Date.now());
+          // The answer whole: one JSON body (a held reply, SPEC.md 9.6.2), or an event stream that ends with it.
+          if (/"id":0/.test(connection.received()) && wholeReply(connection.received())) resolve(Date.now());
         });
       });
       connection.socket.write(`${postHead(running.url, INITIALIZE_BODY.length)}${INITIALIZE_BODY}`);
@@ -79,3 +79,12 @@ describe('listenNode connection limits', { timeout: 20_000 }, () => {
     }
   });
 });
+
+/** Whether a raw HTTP/1.1 response is all in: its Content-Length read, or its last chunk. */
+function wholeReply(text: string): boolean {
+  const head = text.indexOf('\r\n\r\n');
+  if (head < 0) return false;
+  const length = /^content-length: *(\d+)/im.exec(text.slice(0, head));
+  if (length) return Buffer.byteLength(text.slice(head + 4)) >= Number(length[1]);
+  return /\r\n0\r\n\r\n$/.test(text);
+}

@@ -46,8 +46,9 @@ for (const kind of serverKinds) {
     const post = (body: BodyInit, headers: Record<string, string>) => fetch(server.url, { method: 'POST', body, headers: { 'mcp-session-id': sessionId, ...headers } });
 
     before(async () => {
-      // A small decode budget (1,024 containers plus one per 8 bytes), so a 64 KiB body can exceed it.
-      server = await startTestServer(kind, { maxMessageBytes: 64 * 1024, decodeBudget: { base: 1024, wordBase: 8192 } });
+      // A small decode budget (1,024 containers plus one per 8 bytes), so a 64 KiB body can exceed it. Reply
+      // streams at once (SPEC.md 9.6.2's 'always'): these tests read a slow call's stream while it runs.
+      server = await startTestServer(kind, { maxMessageBytes: 64 * 1024, decodeBudget: { base: 1024, wordBase: 8192 }, replyStreams: 'always' });
       const response = await fetch(server.url, {
         method: 'POST',
         headers: { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT },

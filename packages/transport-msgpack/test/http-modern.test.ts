@@ -185,6 +185,12 @@ async function postMsgpack(url: URL, body: unknown, headers: Record<string, stri
 }
 
 /** The JSON-RPC messages of a msgpack-v1 frame stream (control maps, which have no jsonrpc, left out). */
+/** The messages of a MessagePack reply: a frame stream's, or a one-body reply's one (SPEC.md 9.6.2). */
+function msgpackReplies(type: string | null, bytes: Uint8Array): Record<string, any>[] {
+  if (type === 'application/msgpack') return [unpackr.unpack(bytes)];
+  return type === 'application/vnd.mcp-msgpack.stream' ? framedMessages(bytes) : [];
+}
+
 function framedMessages(bytes: Uint8Array): Record<string, any>[] {
   const messages: Record<string, any>[] = [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -257,7 +263,7 @@ for (const kind of serverKinds) {
       });
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('mcp-session-id'), null);
-      const reply = framedMessages(new Uint8Array(await response.arrayBuffer())).find((m) => m.id === 7)!;
+      const reply = msgpackReplies(response.headers.get('content-type'), new Uint8Array(await response.arrayBuffer())).find((m) => m.id === 7)!;
       assert.deepEqual(reply.result.supportedVersions, [MODERN]);
       assert.equal(reply.result.resultType, 'complete');
     });
@@ -422,14 +428,14 @@ for (const kind of serverKinds) {
     });
 
     /** A fetch that keeps every request and reply body (each reply read whole: 2026-07-28 streams end with the answer). */
-    function recordingFetch(): { fetch: typeof fetch; sent: Uint8Array[]; received: Uint8Array[] } {
+    function recordingFetch(): { fetch: typeof fetch; sent: Uint8Array[]; received: { type: string | null; body: Uint8Array }[] } {
       const sent: Uint8Array[] = [];
-      const received: Uint8Array[] = [];
+      const received: { type: string | null; body: Uint8Array }[] = [];
       const recording = (async (url: string | URL, init?: RequestInit) => {
         if (init?.body instanceof Uint8Array) sent.push(init.body);
         const response = await fetch(url, init);
         const body = new Uint8Array(await response.arrayBuffer());
-        received.push(body);
+        received.push({ type: response.headers.get('content-type'), body });
         return new Response(response.status === 202 ? null : body, { status: response.status, headers: response.headers });
       }) as typeof fetch;
       return { fetch: recording, sent, received };
@@ -451,7 +457,7 @@ for (const kind of serverKinds) {
         const requests = recorder.sent.map((body) => unpackr.unpack(body) as Record<string, any>);
         const call = requests.find((request) => request.method === 'tools/call')!;
         assert.deepEqual(call.params._meta['io.modelcontextprotocol/clientCapabilities'].experimental, { 'mcp-msgpack/native-bytes': { version: 1 } });
-        const replies = recorder.received.flatMap((bytes) => (bytes.length > 0 && bytes[0] === 0 ? framedMessages(bytes) : []));
+        const replies = recorder.received.flatMap(({ type, body }) => msgpackReplies(type, body));
         const discover = replies.find((reply) => reply.result?.supportedVersions)!;
         assert.deepEqual(discover.result.capabilities.experimental, { 'mcp-msgpack/native-bytes': { version: 1 } });
         const image = replies.find((reply) => reply.id === call.id)!.result.content[0].data;
@@ -578,15 +584,19 @@ describe('2026-07-28 over HTTP: server instances are reused between requests, on
 
   const modernCall = (id: number) => modernToolCall(id, 'whoami');
 
-  for (const enableJsonResponse of [true, false]) {
-    const reply = enableJsonResponse ? 'a reply in memory gives its instance back before it is read' : 'a reply stream keeps its instance until it is read';
+  const forms = [
+    ['a reply in memory (enableJsonResponse) gives its instance back before it is read', { enableJsonResponse: true }, 1],
+    ['a held reply answered at once (one body) gives its instance back before it is read', {}, 1],
+    ['a reply stream keeps its instance until it is read', { replyStreams: 'always' }, 2],
+  ] as const;
+  for (const [reply, options, made] of forms) {
     it(`${reply}`, async () => {
       const factory = countingFactory();
-      const handler = new McpHttpHandler({ createServer: factory.make as never, enableJsonResponse });
+      const handler = new McpHttpHandler({ createServer: factory.make as never, ...options });
       try {
         const first = await handler.handle(modernCall(1));
         const second = await handler.handle(modernCall(2));
-        assert.equal(factory.made(), enableJsonResponse ? 1 : 2);
+        assert.equal(factory.made(), made);
         for (const response of [first, second]) assert.match(await response.text(), /:raw/);
       } finally {
         await handler.close();

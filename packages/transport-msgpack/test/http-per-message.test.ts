@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { decode } from '@msgpack/msgpack';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { HttpMsgpackClientTransport, McpHttpHandler, callToolNative, listenBun, listenNode, type EncodingPolicy } from 'mcp-msgpack-transport';
+import { HttpMsgpackClientTransport, McpHttpHandler, callToolNative, listenBun, listenNode, type EncodingPolicy, type ReplyStreams } from 'mcp-msgpack-transport';
 import { CanonicalEncoder } from 'mcp-msgpack-transport/wire';
 // Internal (not exported): tests import such modules by relative path to the sources, compiled with them.
 import { chooseWire, shapeOf, type EncodingBreakEven } from '../src/codec/encoding-policy.js';
@@ -98,8 +98,14 @@ function recordingFetch(seen: { sent: string; type: string; signal: string | nul
 }
 
 for (const kind of kinds) {
-  async function serve(options: { encoding?: EncodingPolicy; enableJsonResponse?: boolean } = {}): Promise<URL> {
-    const handler = new McpHttpHandler({ createServer: createNativeServer, nativeBytes: true, enableJsonResponse: options.enableJsonResponse ?? true, encoding: options.encoding });
+  async function serve(options: { encoding?: EncodingPolicy; enableJsonResponse?: boolean; replyStreams?: ReplyStreams } = {}): Promise<URL> {
+    const handler = new McpHttpHandler({
+      createServer: createNativeServer,
+      nativeBytes: true,
+      enableJsonResponse: options.enableJsonResponse ?? true,
+      encoding: options.encoding,
+      replyStreams: options.replyStreams,
+    });
     const running = kind === 'Bun.serve' ? await listenBun(handler) : await listenNode(handler);
     cleanups.push(() => running.close());
     return running.url;
@@ -201,9 +207,18 @@ for (const kind of kinds) {
 
     it('streamed replies keep the wire they open with (frame stream for a MessagePack client)', async () => {
       const seen: { sent: string; type: string; signal: string | null }[] = [];
-      const { client } = await connect(await serve({ enableJsonResponse: false }), seen);
+      const { client } = await connect(await serve({ enableJsonResponse: false, replyStreams: 'always' }), seen);
       await client.listTools();
       assert.equal(seen.at(-1)!.type, 'application/vnd.mcp-msgpack.stream');
+    });
+
+    it('held replies (the default without enableJsonResponse) are chosen per reply like one-body replies', async () => {
+      const seen: { sent: string; type: string; signal: string | null }[] = [];
+      const { client } = await connect(await serve({ enableJsonResponse: false }), seen);
+      await client.listTools();
+      assert.equal(seen.at(-1)!.type, 'application/json', 'a small reply is cheaper as JSON');
+      await callToolNative(client, { name: 'image', arguments: { bytes: 4096 } });
+      assert.equal(seen.at(-1)!.type, 'application/msgpack', 'media as bytes goes as MessagePack');
     });
 
     it('a 0.1.0 client (asks for MessagePack, does not say it reads both) gets MessagePack; the same POST saying so gets JSON', async () => {

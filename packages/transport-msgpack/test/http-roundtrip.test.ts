@@ -6,7 +6,6 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HttpMsgpackClientTransport, type EncodingPolicy, type WireFallback } from 'mcp-msgpack-transport';
-import { MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport/wire';
 import { MemoryEventStore, serverKinds, startTestServer, textOf, waitUntil, type TestHttpServer } from './fixtures/http-helpers.js';
 
 const LIMIT = 20_000;
@@ -210,13 +209,14 @@ for (const kind of serverKinds) {
 describe('HTTP wire on the network', { timeout: LIMIT }, () => {
   let server: TestHttpServer;
   before(async () => {
-    server = await startTestServer('node:http');
+    // 'smallest' on the server too: every reply MessagePack, whatever its shape (SPEC.md 9.6).
+    server = await startTestServer('node:http', { encoding: 'smallest' });
   });
   after(async () => {
     await server.close();
   });
 
-  it('sends application/msgpack and gets msgpack-v1 streams back: no JSON on the way', async () => {
+  it('sends application/msgpack and gets msgpack-v1 back: no JSON on the way', async () => {
     const seen: { request?: string | null; response: string | null }[] = [];
     const recording: typeof fetch = async (url, init) => {
       const response = await fetch(url, init);
@@ -232,7 +232,8 @@ describe('HTTP wire on the network', { timeout: LIMIT }, () => {
       for (const post of posts) assert.equal(post.request, 'application/msgpack');
       const bodies = posts.map((post) => post.response).filter(Boolean);
       assert.ok(bodies.length >= 2);
-      for (const type of bodies) assert.equal(type, MSGPACK_STREAM_MEDIA_TYPE);
+      // Each request answered by its result alone: one MessagePack body, no stream (SPEC.md 9.6.2).
+      for (const type of bodies) assert.equal(type, 'application/msgpack');
       assert.ok(!seen.some((entry) => /json|event-stream/.test(entry.response ?? '')), JSON.stringify(seen));
     } finally {
       await client.close();

@@ -30,12 +30,29 @@ export function nodeRequest(req: IncomingMessage, res?: ServerResponse): HttpReq
     },
   };
   const method = req.method ?? 'GET';
+  let signal: AbortSignal | undefined;
   return {
     method,
     url: `http://${raw.host ?? 'localhost'}${req.url ?? '/'}`,
     headers,
     body: method === 'POST' ? requestChunks(req, continueOnRead(req, res)) : null,
+    // Made on first use (a held reply, a stream): most requests never ask.
+    get signal() {
+      if (res) signal ??= closedEarlySignal(res);
+      return signal;
+    },
   };
+}
+
+/**
+ * Fires when the connection closes before the response was written whole: the client went away. A held
+ * reply (SPEC.md 9.6.2) has written nothing, so only this tells it.
+ */
+function closedEarlySignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  if (res.closed || res.socket?.destroyed) controller.abort();
+  else res.once('close', () => res.writableFinished || controller.abort());
+  return controller.signal;
 }
 
 /**

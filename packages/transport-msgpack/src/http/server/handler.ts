@@ -216,17 +216,18 @@ export class WebMcpHttpHandler {
       return refusalResponse(req, SESSION_GONE);
     }
     if (this.sessions.full) return refusalResponse(req, SESSION_CAP_REACHED);
-    return this.sessions.opened(() => this.openSession(req, options, era));
+    return this.sessions.opened((added) => this.openSession(req, options, era, added));
   }
 
   /** A request without a session id (an initialize, or refused by the new session's transport). */
-  private async openSession(req: HttpRequestLike, options: HttpHandleOptions, era: RequestEra): Promise<Response> {
+  private async openSession(req: HttpRequestLike, options: HttpHandleOptions, era: RequestEra, added: () => void): Promise<Response> {
     const session: Session = await this.open({
       // A modern body without its headers lands here (the headers route those): it gets -32020.
       modernRevisions: SUPPORTED_MODERN_PROTOCOL_VERSIONS,
       sessionIdGenerator: this.options.sessionIdGenerator ?? (() => crypto.randomUUID()),
       onsessioninitialized: async (id) => {
         this.sessions.add(id, session);
+        added();
         await this.options.onsessioninitialized?.(id, session.server);
       },
       // DELETE: the session's end is announced, and awaited, before its 200.

@@ -16,6 +16,7 @@ import { idOf, listenRequestOf, postWires, readPostMessages, requestInfoOf, type
 import { SESSION_GONE, isRefusal, refusalResponse, respond, serverFailure, singleResponse, streamResponse, type Refusal, type ReplyCodec } from './responses.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './server-options.js';
 import { StreamTable } from './stream-table.js';
+import { HeldReply, holdInterval } from './held-reply.js';
 
 /** What every message of one POST is handed to the server with. */
 export type RequestExtra = Pick<MessageExtraInfo, 'authInfo' | 'requestInfo' | 'request'>;
@@ -73,6 +74,8 @@ export abstract class ExchangeTransport implements Transport {
   private readonly maxBodyBytes: number;
   /** @internal */
   protected readonly keepAliveMs: number;
+  /** Whether a POST of one request waits for its first message before choosing a body or a stream (SPEC.md 9.6.2). */
+  private readonly holdsReplies: boolean;
   private readonly codecs: TypedWireCodecs;
   /** Whether a body must go as MessagePack (native bytes), for the per-message policy; made on first use. */
   private needsMsgpack: ((body: unknown) => boolean) | undefined;
@@ -93,6 +96,8 @@ export abstract class ExchangeTransport implements Transport {
     const limits = resolveReceiveLimits(options, DEFAULT_MAX_REQUEST_BODY_BYTES);
     this.maxBodyBytes = limits.maxMessageBytes;
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+    // With an event store every reply is resumable from its first byte unless the operator says otherwise.
+    this.holdsReplies = (options.replyStreams ?? (options.eventStore ? 'always' : 'when-needed')) === 'when-needed';
     // One adapter per transport, i.e. per session (or per request when stateless), shared by both wires.
     const adapter = options.adapterFactory?.() ?? adapterFromOption('server', options.nativeBytes, { stateless: !options.sessionIdGenerator });
     this.codecs = createWireCodecs({ adapter, maxDepth: limits.maxDepth, decodeBudget: limits.decodeBudget });
@@ -213,12 +218,14 @@ export abstract class ExchangeTransport implements Transport {
 
   /**
    * Notifications alone get 202; requests get one body (enableJsonResponse) or a stream of their own,
-   * resumable when `replay` is given.
+   * resumable when `replay` is given; one request alone is held until its first message says which
+   * (replyStreams 'when-needed').
    */
   /** @internal */
   protected answer(req: HttpRequestLike, messages: JSONRPCMessage[], wires: PostWires, extra: RequestExtra, replay?: StreamReplay): Promise<Response> | Response {
     if (!messages.some(isRequest)) return this.acceptNotifications(messages, extra);
     if (this.options.enableJsonResponse) return this.replyInOneBody(messages, this.replyCodec(wires), extra);
+    if (this.holdsReplies && messages.length === 1) return this.replyHeld(req, messages, wires, extra, replay);
     return this.replyOnStream(req, messages, wires.reply, extra, replay);
   }
 
@@ -248,6 +255,45 @@ export abstract class ExchangeTransport implements Transport {
     this.needsMsgpack ??= adapterNeedsMsgpack(this.codecs.msgpack.adapter);
     const needsMsgpack = this.needsMsgpack;
     return { choose: (body) => this.codecs[chooseWire(body, policy, runtime.encodingBreakEven, needsMsgpack)], signalJson: wires.signalJsonReply };
+  }
+
+  /**
+   * One request's reply, held (SPEC.md 9.6.2): one body, chosen as single bodies are, when its final
+   * response is the first message for it; otherwise (another message first, the hold interval passed, the
+   * server ending it) the stream replyOnStream would have opened, primed when resumable, with the held
+   * messages first. A client that leaves meanwhile ends the hold with nothing written or stored.
+   */
+  private replyHeld(req: HttpRequestLike, messages: JSONRPCMessage[], wires: PostWires, extra: RequestExtra, replay: StreamReplay | undefined): Promise<Response> {
+    const streamId = crypto.randomUUID();
+    return new Promise<Response>((resolve, reject) => {
+      const openStream = async () => {
+        const stream = new EventStream(this.formats[wires.reply], (gone) => this.table.forgetStream(streamId, gone), req.signal);
+        try {
+          if (replay && !this.closed) await replay.prime(stream, streamId, messages);
+        } catch (error) {
+          stream.close();
+          this.table.abandon(streamId, messages);
+          this.report(error as Error);
+          return resolve(this.refuse(req, serverFailure(error)));
+        }
+        if (!this.table.install(streamId, held, stream)) return stream.close();
+        stream.startKeepAlive(this.keepAliveMs);
+        resolve(streamResponse(stream, this.sessionId));
+      };
+      const gone = () => {
+        // Nobody reads this answer: the client's connection is closed.
+        if (this.table.dropHeld(streamId, held)) resolve(respond(202, null, {}));
+      };
+      const held = new HeldReply(openStream, holdInterval(this.keepAliveMs), req.signal, gone);
+      this.table.hold(streamId, held, this.replyCodec(wires), resolve);
+      this.table.bind(messages, streamId);
+      try {
+        for (const message of messages) this.onmessage?.(message, replay ? replay.extraFor(message, extra) : { ...extra });
+      } catch (error) {
+        this.table.abandon(streamId, messages);
+        reject(error);
+      }
+    });
   }
 
   /** The replies on a stream of their own, primed first when the client may resume it from the event store. */

@@ -4,6 +4,7 @@ import type { EncodingPolicy } from '../../../codec/encoding-policy.js';
 import type { NativeBytesOptions } from '../../../native-bytes/adapter.js';
 import type { OldLimitNames, ReceiveLimits } from '../../../wire/receive-limits.js';
 import type { BodyChunks } from './body.js';
+import type { ReplyStreams } from './held-reply.js';
 import type { HostCheckOptions } from './host-check.js';
 import type { SessionPrincipal } from './principal.js';
 
@@ -58,6 +59,16 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions, ReceiveLimit
    * encoding chosen when they open.
    */
   encoding?: EncodingPolicy;
+  /**
+   * How a POST carrying one request is answered when its reply may be a stream (SPEC.md 9.6.2):
+   * 'when-needed' holds the reply until its first message, so a request answered by its result alone gets
+   * one body (encoded as `encoding` picks, for a client that reads both), and one that sends progress,
+   * logging or a request first, or is silent for the keep-alive interval, gets the stream; 'always' opens
+   * the stream at once (the behaviour before this option). Default 'when-needed', or 'always' with an
+   * `eventStore`, so every reply is resumable from its first byte where resumability was configured.
+   * Ignored with enableJsonResponse (always one body).
+   */
+  replyStreams?: ReplyStreams;
   /** Stores sent events so a client can resume a cut stream (Last-Event-ID), on both wires. */
   eventStore?: EventStore;
   /** Sent to clients as the reconnection delay with the priming event. */

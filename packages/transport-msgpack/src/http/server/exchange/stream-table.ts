@@ -2,6 +2,7 @@ import { isRequest, isResponse as isReply } from '../../../jsonrpc/kinds.js';
 import type { EventStore, JSONRPCMessage, RequestId, TransportSendOptions } from '../../../mcp/types.js';
 import type { EventFormat } from './event-format.js';
 import { EventStream } from './event-stream.js';
+import type { HeldReply } from './held-reply.js';
 import { respond, sessionHeaders, singleResponse, type ReplyCodec } from './responses.js';
 import type { SharedEventStore } from './shared-event-store.js';
 
@@ -15,11 +16,15 @@ const NO_ANSWER = Symbol('no answer: cancelled');
  */
 const MAX_HELD_FOR_GET_STREAM = 100;
 
-/** Where a POST's replies go: its stream, or (enableJsonResponse) the one body that answers it. */
+/**
+ * Where a POST's replies go: its stream, or the one body that answers it (enableJsonResponse, or a held
+ * reply, which may still open its stream: SPEC.md 9.6.2).
+ */
 interface StreamEntry {
   stream?: EventStream;
   resolveSingle?: (response: Response) => void;
   codec?: ReplyCodec;
+  held?: HeldReply;
 }
 
 export interface StreamTableOptions {
@@ -92,6 +97,39 @@ export class StreamTable {
     this.streams.set(streamId, { resolveSingle, codec });
   }
 
+  /** A held reply (SPEC.md 9.6.2): one body if its final response comes first, else `held` opens its stream. */
+  hold(streamId: string, held: HeldReply, codec: ReplyCodec, resolveSingle: (response: Response) => void): void {
+    this.streams.set(streamId, { resolveSingle, codec, held });
+  }
+
+  /**
+   * A held reply's stream, opened and primed, takes its place; false if the reply is held no more (client
+   * gone). The entry keeps `held`: every later message waits for its (settled) opening as the first did, so
+   * none overtakes another.
+   */
+  install(streamId: string, held: HeldReply, stream: EventStream): boolean {
+    if (!this.isHeld(streamId, held)) return false;
+    held.dispose();
+    this.streams.set(streamId, { stream, held });
+    return true;
+  }
+
+  private isHeld(streamId: string, held: HeldReply): boolean {
+    const entry = this.streams.get(streamId);
+    return entry?.held === held && !entry.stream;
+  }
+
+  /**
+   * The client left a held reply: nothing was written, and nothing of it will be stored (no client holds
+   * an event id of it to resume from). Its request's answer then meets no connection, as on a cut stream.
+   */
+  dropHeld(streamId: string, held: HeldReply): boolean {
+    if (!this.isHeld(streamId, held)) return false;
+    this.streams.delete(streamId);
+    this.unstored.add(streamId);
+    return true;
+  }
+
   /** The first request of `messages` whose id is in flight in this session already, or in the same POST. */
   inFlightId(messages: JSONRPCMessage[]): RequestId | undefined {
     const seen = new Set<RequestId>();
@@ -110,7 +148,11 @@ export class StreamTable {
 
   /** Undoes open and bind for a POST that failed before its stream was returned. */
   abandon(streamId: string, messages: JSONRPCMessage[]): void {
-    this.close(streamId);
+    const entry = this.streams.get(streamId);
+    if (entry?.held && !entry.stream) {
+      entry.held.dispose();
+      this.streams.delete(streamId);
+    } else this.close(streamId);
     this.resumable.delete(streamId);
     for (const message of messages) if (isRequest(message)) this.requestToStream.delete(message.id);
   }
@@ -141,12 +183,25 @@ export class StreamTable {
     return this.streams.get(streamId)?.stream === stream;
   }
 
-  /** Ends a stream (or a pending single reply) by id; the client may resume a stream from the event store. */
+  /**
+   * Ends a stream (or a pending single reply) by id; the client may resume a stream from the event store.
+   * A held reply is opened as its stream first and that stream ended (SPEC.md 9.6.2 rule 7), so a
+   * resumable one carries its priming event.
+   */
   close(streamId: string): void {
     const entry = this.streams.get(streamId);
     if (!entry) return;
     if (entry.stream) this.endStream(streamId, entry.stream);
+    else if (entry.held) this.closeHeld(streamId, entry.held);
     else this.streams.delete(streamId);
+  }
+
+  private closeHeld(streamId: string, held: HeldReply): void {
+    const opening = held.open();
+    const opened = this.streams.get(streamId)?.stream;
+    // Opened at once (nothing to prime, or the table is closing): ended now, before closeAll clears the table.
+    if (opened) this.endStream(streamId, opened);
+    else void opening.then(() => this.close(streamId));
   }
 
   closeRequestStream(requestId: RequestId): void {
@@ -239,6 +294,13 @@ export class StreamTable {
   private async routeToRequest(message: JSONRPCMessage, requestId: RequestId, isResponse: boolean): Promise<void> {
     const streamId = this.requestToStream.get(requestId);
     if (!streamId) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    const held = this.streams.get(streamId)?.held;
+    if (held) {
+      // The request's final response before anything else: one body, nothing stored (SPEC.md 9.6.2 rule 3).
+      if (isResponse && !held.opened) return this.settle(streamId, requestId, message, this.streams.get(streamId));
+      // Anything else opens the stream, and this message and every later one wait for it (rule 4).
+      await held.open();
+    }
     const streaming = !this.options.enableJsonResponse;
     const eventId = streaming ? await this.store(streamId, message) : undefined;
     const entry = this.streams.get(streamId);
@@ -273,9 +335,15 @@ export class StreamTable {
       this.responses.delete(id);
       this.requestToStream.delete(id);
     }
-    if (!entry) return message === NO_ANSWER ? undefined : this.settleWithoutConnection(streamId, requestId);
+    if (!entry) {
+      // A held reply whose client left was never stored: forgotten with its request.
+      this.unstored.delete(streamId);
+      return message === NO_ANSWER ? undefined : this.settleWithoutConnection(streamId, requestId);
+    }
     if (replies.length === 0 && this.resumable.has(streamId)) return;
-    if (this.options.enableJsonResponse && entry.resolveSingle) {
+    if (entry.resolveSingle && !entry.stream) {
+      entry.held?.dispose();
+      this.streams.delete(streamId);
       const sessionId = this.options.sessionId();
       entry.resolveSingle(replies.length === 0 ? respond(202, null, sessionHeaders(sessionId)) : singleResponse(entry.codec!, sessionId, replies.length === 1 ? replies[0]! : replies));
     }

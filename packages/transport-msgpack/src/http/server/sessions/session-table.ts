@@ -61,13 +61,22 @@ export class SessionTable {
     return this.sessions.size + this.opening >= this.options.maxSessions;
   }
 
-  /** Runs the opening of a session, counted against maxSessions while it runs. */
-  async opened<T>(open: () => Promise<T>): Promise<T> {
+  /**
+   * Runs the opening of a session, counted against maxSessions until `added` says the session is in the
+   * table (from then on it counts as a session), or the opening ends. A held initialize reply (SPEC.md
+   * 9.6.2) ends after the session was added, so it must not count twice meanwhile.
+   */
+  async opened<T>(open: (added: () => void) => Promise<T>): Promise<T> {
     this.opening++;
+    let counted = true;
+    const added = () => {
+      if (counted) this.opening--;
+      counted = false;
+    };
     try {
-      return await open();
+      return await open(added);
     } finally {
-      this.opening--;
+      added();
     }
   }
 
