@@ -52,10 +52,13 @@ export function bunServeResponse(response: Response, taken: () => void = () => {
   let length = 0;
   for (const piece of pieces) length += piece.byteLength;
   if (length < WHOLE_BODY_BYTES) {
-    const whole = Buffer.concat(pieces, length);
+    // new Response(bytes) copies them on Bun (into a store of its own, not a JavaScript buffer), so one
+    // piece is handed over as it is: a Buffer.concat first would be a second copy and a fresh
+    // ArrayBuffer per reply for the collector.
+    const response = new Response((pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, length)) as BodyInit, init);
     giveBackAll(pieces); // copied
     taken();
-    return new Response(whole, init);
+    return response;
   }
   let next = 0;
   return new Response(
