@@ -1,18 +1,27 @@
 // The servers packages/bench/measure/measure-http.mjs measures, in a reusable form (the benchmark package can import
 // startMeasureServer): an McpServer with payload tools, behind either our HTTP transport (which speaks
-// MessagePack and JSON) or the SDK's own StreamableHTTPServerTransport (JSON only), on node:http, loopback.
+// MessagePack and JSON) or the SDK's own Streamable HTTP transport (JSON only), loopback. Served on node:http
+// (our listenNode, the SDK's StreamableHTTPServerTransport), or with `bun` on Bun.serve as each is served
+// there (our listenBun, the SDK's WebStandardStreamableHTTPServerTransport as the benchmark's stock server).
 //
-// Run as a child process: `node packages/bench/measure/measure-http-server.mjs ours|sdk` prints `listening <url>` and then
-// answers IPC messages `{ type: 'cpu' }` with `{ type: 'cpu', micros }` (its process CPU time so far).
+// Run as a child process: `node packages/bench/measure/measure-http-server.mjs ours|sdk [node|bun]` prints
+// `listening <url>` and then answers IPC messages `{ type: 'cpu' }` with `{ type: 'cpu', micros }` (its process
+// CPU time so far). MEASURE_JSON_RESPONSE=1: replies in one body; on Bun.serve the SDK's too, as the benchmark
+// serves both (on node:http the SDK's stays on its default, SSE). MEASURE_REPLY_STREAMS=always|when-needed: SPEC.md
+// 9.6.2 (default: the handler's).
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { listenNode, McpHttpHandler } from 'mcp-msgpack-transport';
+import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { diffText, embeddingResult } from '../dist/esm/payloads.js';
+import { listenStock } from '../dist/esm/servers/http-host.js';
 
 const MiB = 1024 * 1024;
+// MEASURE_TRANSPORT: another build's entry (its dist/esm/index.js), to set two builds side by side (measure-http.mjs --before).
+const { listenBun, listenNode, McpHttpHandler } = await import(process.env.MEASURE_TRANSPORT ? pathToFileURL(process.env.MEASURE_TRANSPORT).href : 'mcp-msgpack-transport');
 
 /** Deterministic object-heavy data of about `bytes` bytes of JSON: records with strings, numbers, flags. */
 export function objectPayload(bytes) {
@@ -51,22 +60,19 @@ export const PAYLOADS = {
   small: { tool: 'small', arguments: { text: 'hello' } },
   'objects-50KB': { tool: 'objects', arguments: { size: '50KB' } },
   'objects-1MB': { tool: 'objects', arguments: { size: '1MB' } },
+  'text-64KB': { tool: 'text', arguments: { kind: 'diff' } },
+  numeric: { tool: 'numeric', arguments: { kind: 'embedding' } },
   'image-1MiB': { tool: 'image', arguments: { size: '1MiB' } },
   'image-5MiB': { tool: 'image', arguments: { size: '5MiB' } },
-};
-
-/** Further shapes (measure-reply-streams.mjs): a long text, and numbers (an embedding-like array). */
-export const MORE_PAYLOADS = {
-  'text-64KB': { tool: 'text', arguments: { size: '64KB' } },
-  numeric: { tool: 'numeric', arguments: { count: 8192 } },
 };
 
 /** The MCP server every measured transport serves. Payloads are built once and shared. */
 export function createPayloadServerFactory() {
   const objects = { '50KB': objectPayload(50 * 1024), '1MB': objectPayload(1024 * 1024) };
   const images = { '1MiB': imageBase64(MiB), '5MiB': imageBase64(5 * MiB) };
-  const text = 'The quick brown fox jumps over the lazy dog. '.repeat(Math.ceil((64 * 1024) / 45)).slice(0, 64 * 1024);
-  const numbers = Array.from({ length: 8192 }, (_, i) => Math.sin(i) * 1000);
+  // The benchmark's text and numeric venues' payloads (a 64 KB diff; 1,536 floats and 1,536 integers).
+  const texts = { diff: diffText(64 * 1024) };
+  const numeric = { embedding: embeddingResult() };
   return () => {
     const server = new McpServer({ name: 'measure-http', version: '1.0.0' });
     server.registerTool('small', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
@@ -74,30 +80,41 @@ export function createPayloadServerFactory() {
       content: [{ type: 'text', text: `${objects[size].items.length} items` }],
       structuredContent: objects[size],
     }));
+    server.registerTool('text', { inputSchema: { kind: z.enum(['diff']) } }, async ({ kind }) => ({ content: [{ type: 'text', text: texts[kind] }] }));
+    server.registerTool('numeric', { inputSchema: { kind: z.enum(['embedding']) } }, async ({ kind }) => ({
+      content: [{ type: 'text', text: `${kind} result` }],
+      structuredContent: numeric[kind],
+    }));
     server.registerTool('image', { inputSchema: { size: z.enum(['1MiB', '5MiB']) } }, async ({ size }) => ({
       content: [{ type: 'image', data: images[size], mimeType: 'image/png' }],
-    }));
-    server.registerTool('text', { inputSchema: { size: z.enum(['64KB']) } }, async () => ({ content: [{ type: 'text', text }] }));
-    server.registerTool('numeric', { inputSchema: { count: z.number() } }, async ({ count }) => ({
-      content: [{ type: 'text', text: `${count} numbers` }],
-      structuredContent: { values: numbers.slice(0, count) },
     }));
     return server;
   };
 }
 
 /**
- * Starts one measured server on 127.0.0.1: 'ours' (McpHttpHandler on node:http) or 'sdk' (the SDK's
- * StreamableHTTPServerTransport, one per session, on node:http). Returns its URL and a close function.
+ * Starts one measured server on 127.0.0.1: 'ours' (McpHttpHandler on listenNode, or listenBun) or 'sdk' (the
+ * SDK's transport, one per session: StreamableHTTPServerTransport on node:http, or on Bun.serve the
+ * benchmark's stock server). Returns its URL and a close function.
  */
-export async function startMeasureServer(kind, createServer_ = createPayloadServerFactory()) {
+export async function startMeasureServer(kind, createServer_ = createPayloadServerFactory(), serve = 'node') {
+  // MEASURE_JSON_RESPONSE=1: one-body replies, where the per-message encoding (SPEC.md 9.6) applies.
+  const enableJsonResponse = process.env.MEASURE_JSON_RESPONSE === '1';
+  if (serve === 'bun' && typeof Bun === 'undefined') throw new Error('serving on Bun.serve needs the Bun runtime');
   if (kind === 'ours') {
-    // MEASURE_JSON_RESPONSE=1: one-body replies, where the per-message encoding (SPEC.md 9.6) applies.
-    const enableJsonResponse = process.env.MEASURE_JSON_RESPONSE === '1';
-    // MEASURE_REPLY_STREAMS=always|when-needed: SPEC.md 9.6.2 (default: the handler's).
+    const listen = serve === 'bun' ? listenBun : listenNode;
+    // MEASURE_ENCODING: the per-message policy ('smallest': MessagePack replies always, as the benchmark's msgpack variant).
+    const encoding = process.env.MEASURE_ENCODING;
     const replyStreams = process.env.MEASURE_REPLY_STREAMS || undefined;
-    const running = await listenNode(new McpHttpHandler({ createServer: createServer_, maxMessageBytes: 64 * MiB, enableJsonResponse, replyStreams }));
+    const running = await listen(new McpHttpHandler({ createServer: createServer_, maxMessageBytes: 64 * MiB, enableJsonResponse, replyStreams, ...(encoding ? { encoding } : {}) }));
     return { url: running.url, close: running.close };
+  }
+  if (serve === 'bun') {
+    if (!enableJsonResponse) throw new Error('the SDK on Bun.serve is measured with one-body replies (MEASURE_JSON_RESPONSE=1), as the benchmark serves it');
+    // The benchmark's own stock server: the web-standard transport on Bun.serve, JSON responses, the SDK's
+    // per-reply leak released after each reply (servers/sdk-leak.ts says why).
+    const port = await listenStock(createServer_);
+    return { url: new URL(`http://127.0.0.1:${port}/mcp`), close: async () => {} };
   }
   const transports = new Map();
   const http = createServer(async (req, res) => {
@@ -123,11 +140,11 @@ export async function startMeasureServer(kind, createServer_ = createPayloadServ
 }
 
 /**
- * This file as a child process serving `kind` ('ours' or 'sdk'; `env` adds variables, such as
- * MEASURE_REPLY_STREAMS): its URL, its CPU time so far over IPC, and a stop.
+ * This file as a child process serving `kind` ('ours' or 'sdk') on `serve` ('node' or 'bun'; `env` adds
+ * variables, such as MEASURE_REPLY_STREAMS): its URL, its CPU time so far over IPC, and a stop.
  */
-export function forkMeasureServer(kind, env = {}) {
-  const child = fork(new URL(import.meta.url), [kind], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+export function forkMeasureServer(kind, env = {}, serve = 'node') {
+  const child = fork(new URL(import.meta.url), [kind, serve], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, ...env } });
   const pending = [];
   child.on('message', (message) => {
     if (message?.type === 'cpu') pending.shift()?.(message.micros);
@@ -150,12 +167,12 @@ export function forkMeasureServer(kind, env = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const kind = process.argv[2];
-  if (kind !== 'ours' && kind !== 'sdk') {
-    console.error('usage: measure-http-server.mjs ours|sdk');
+  const [kind, serve = 'node'] = process.argv.slice(2);
+  if ((kind !== 'ours' && kind !== 'sdk') || (serve !== 'node' && serve !== 'bun')) {
+    console.error('usage: measure-http-server.mjs ours|sdk [node|bun]');
     process.exit(2);
   }
-  const running = await startMeasureServer(kind);
+  const running = await startMeasureServer(kind, undefined, serve);
   process.on('message', (message) => {
     if (message?.type === 'cpu') {
       const usage = process.cpuUsage();

@@ -1,15 +1,26 @@
 // Streamable HTTP, measured side by side in one run with alternating rounds: our server on MessagePack,
-// our server on JSON, and the SDK's own StreamableHTTPServerTransport (JSON), for small, object-heavy
-// (50 KB, 1 MB) and media (1, 5 MiB image, base64 on both wires) payloads, with 1 and 16 concurrent
-// clients. Reports requests per second and server CPU time per call (the server runs in a child process;
-// its CPU is read over IPC around each round), and each as a ratio to the SDK's server.
+// our server on JSON, and the SDK's own Streamable HTTP server (JSON), for small, object-heavy (50 KB, 1 MB),
+// text (a 64 KB diff), numeric (an embedding) and media (1, 5 MiB image, base64 on both wires) payloads, with
+// 1 and 16 concurrent clients. Reports requests per second and server CPU time per call (the server runs in
+// a child process; its CPU is read over IPC around each round), and each as a ratio to the SDK's server.
 //
 //   node packages/bench/measure/measure-http.mjs [--ms 1000] [--rounds 3] [--only small,objects-50KB] [--clients 1,16] [--json-response]
+//        [--serve node|bun] [--stock-client] [--before CHECKOUT]
 // --json-response: our server answers each request in one body (enableJsonResponse), and a fourth
-// configuration, 'ours adaptive', is our client on its default per-message encoding (SPEC.md 9.6).
-//   bun packages/bench/measure/measure-http.mjs   (servers and clients then run on Bun)
+// configuration, 'ours adaptive', is our client on its default per-message encoding (SPEC.md 9.6); the
+// 'ours msgpack' row is then a server of its own on `encoding: 'smallest'`, so its replies are MessagePack.
+//   bun packages/bench/measure/measure-http.mjs   (servers and clients then run on Bun, servers on node:http)
+// --serve bun (under bun; implies --json-response and --stock-client): the servers on Bun.serve as the
+// benchmark's `--runtime bun` serves them, ours with listenBun, the SDK's web-standard transport in
+// JSON-response mode. --stock-client: the SDK's server is called by the SDK's own client (as the benchmark's
+// stock variant is), not by ours on its JSON wire.
+// --before CHECKOUT: two more rows, 'before msgpack' and 'before json', our server from that checkout's build
+// (its packages/transport-msgpack/dist/esm), in the same rounds, so a change is measured against the SDK's
+// server and its own before in one run ('ours adaptive' is left out then).
 // Not a test: numbers depend on the machine. Loopback only.
+import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { PAYLOADS, forkMeasureServer } from './measure-http-server.mjs';
 
@@ -34,25 +45,38 @@ async function fetchFor() {
   return undefined;
 }
 
-const JSON_RESPONSE = process.argv.includes('--json-response');
+const SERVE = option('serve', 'node');
+const JSON_RESPONSE = process.argv.includes('--json-response') || SERVE === 'bun';
 if (JSON_RESPONSE) process.env.MEASURE_JSON_RESPONSE = '1';
 const CONFIGS = [
-  // MessagePack always: the client's requests too ('smallest'); with --json-response the server still picks
-  // each reply per message for a client that reads both, so this row is MessagePack requests only there.
-  { name: 'ours msgpack', server: 'ours', wire: 'msgpack', encoding: 'smallest' },
+  // MessagePack always: the client's requests ('smallest') and, with --json-response, the replies of a server
+  // on 'smallest' (one on its default would pick each reply per message for a client that reads both).
+  { name: 'ours msgpack', server: JSON_RESPONSE ? 'ours-smallest' : 'ours', wire: 'msgpack', encoding: 'smallest' },
   { name: 'ours json', server: 'ours', wire: 'json' },
-  { name: 'sdk json', server: 'sdk', wire: 'json' },
-  ...(JSON_RESPONSE ? [{ name: 'ours adaptive', server: 'ours', wire: 'msgpack', encoding: 'cheapest-cpu' }] : []),
+  { name: 'sdk json', server: 'sdk', wire: 'json', stock: SERVE === 'bun' || process.argv.includes('--stock-client') },
 ];
+const BEFORE = option('before', undefined);
+if (BEFORE) {
+  CONFIGS.push({ name: 'before msgpack', server: JSON_RESPONSE ? 'before-smallest' : 'before', wire: 'msgpack', encoding: 'smallest' }, { name: 'before json', server: 'before', wire: 'json' });
+} else if (JSON_RESPONSE) CONFIGS.push({ name: 'ours adaptive', server: 'ours', wire: 'msgpack', encoding: 'cheapest-cpu' });
 
-async function connectClients(url, wire, count, encoding) {
+function startChild(server) {
+  const kind = server === 'sdk' ? 'sdk' : 'ours';
+  const env = server.endsWith('-smallest') ? { MEASURE_ENCODING: 'smallest' } : {};
+  if (server.startsWith('before')) env.MEASURE_TRANSPORT = resolve(BEFORE, 'packages/transport-msgpack/dist/esm/index.js');
+  return forkMeasureServer(kind, env, SERVE);
+}
+
+async function connectClients(url, { wire, encoding, stock }, count) {
   const clients = [];
   for (let i = 0; i < count; i++) {
     const fetchOption = await fetchFor();
-    const transport = new HttpMsgpackClientTransport(url, { wire, ...(encoding ? { encoding } : {}), ...(fetchOption ? { fetch: fetchOption } : {}) });
+    const transport = stock
+      ? new StreamableHTTPClientTransport(url, fetchOption ? { fetch: fetchOption } : {})
+      : new HttpMsgpackClientTransport(url, { wire, ...(encoding ? { encoding } : {}), ...(fetchOption ? { fetch: fetchOption } : {}) });
     const client = new Client({ name: `measure-${i}`, version: '1.0.0' });
     await client.connect(transport);
-    if (transport.wire !== wire) throw new Error(`client fell back to ${transport.wire}`);
+    if (!stock && transport.wire !== wire) throw new Error(`client fell back to ${transport.wire}`);
     clients.push(client);
   }
   return clients;
@@ -81,16 +105,17 @@ async function round(clients, payload, ms) {
   return { calls, failures, ms: performance.now() - start };
 }
 
-const servers = { ours: await forkMeasureServer('ours'), sdk: await forkMeasureServer('sdk') };
+const servers = {};
+for (const config of CONFIGS) servers[config.server] ??= await startChild(config.server);
 const runtime = typeof Bun !== 'undefined' ? `Bun ${Bun.version}` : `Node ${process.version}`;
-console.log(`measure-http on ${runtime}, client fetch ${FETCH}: ${ROUNDS} alternating rounds of ${ROUND_MS} ms per configuration\n`);
+console.log(`measure-http on ${runtime}, servers on ${SERVE === 'bun' ? 'Bun.serve' : 'node:http'}, client fetch ${FETCH}: ${ROUNDS} alternating rounds of ${ROUND_MS} ms per configuration\n`);
 const rows = [];
 try {
   for (const payloadName of ONLY) {
     const payload = PAYLOADS[payloadName];
     for (const count of CLIENT_COUNTS) {
       const sets = [];
-      for (const config of CONFIGS) sets.push({ config, clients: await connectClients(servers[config.server].url, config.wire, count, config.encoding), calls: 0, failures: 0, ms: 0, cpu: 0 });
+      for (const config of CONFIGS) sets.push({ config, clients: await connectClients(servers[config.server].url, config, count), calls: 0, failures: 0, ms: 0, cpu: 0, perRound: [] });
       for (const set of sets) await round(set.clients, payload, 100); // warm-up
       for (let r = 0; r < ROUNDS; r++) {
         // Rotate the order each round so no configuration always runs first or last.
@@ -99,7 +124,9 @@ try {
           const server = servers[set.config.server];
           const before = await server.cpu();
           const result = await round(set.clients, payload, ROUND_MS);
-          set.cpu += (await server.cpu()) - before;
+          const cpu = (await server.cpu()) - before;
+          set.perRound.push(cpu / result.calls);
+          set.cpu += cpu;
           set.calls += result.calls;
           set.failures += result.failures;
           set.ms += result.ms;
@@ -111,15 +138,18 @@ try {
       for (const set of sets) {
         const rate = (set.calls / set.ms) * 1000;
         const cpu = set.cpu / set.calls;
-        rows.push({ payload: payloadName, clients: count, config: set.config.name, rate, cpu, rateRatio: rate / sdkRate, cpuRatio: cpu / sdkCpu, calls: set.calls, failures: set.failures });
+        // Per round too: each round's CPU per call over the SDK's in the same round, so load that drifts
+        // between rounds cancels; the median and the range are what to quote on a loaded machine.
+        const ratios = set.perRound.map((perCall, r) => perCall / sdk.perRound[r]).sort((a, b) => a - b);
+        const roundRatio = { median: ratios[ratios.length >> 1], min: ratios[0], max: ratios.at(-1) };
+        rows.push({ payload: payloadName, clients: count, config: set.config.name, rate, cpu, rateRatio: rate / sdkRate, cpuRatio: cpu / sdkCpu, roundRatio, calls: set.calls, failures: set.failures });
       }
       for (const set of sets) await Promise.all(set.clients.map((client) => client.close()));
       printRows(rows.filter((row) => row.payload === payloadName && row.clients === count));
     }
   }
 } finally {
-  servers.ours.stop();
-  servers.sdk.stop();
+  for (const server of Object.values(servers)) server.stop();
 }
 
 function printRows(part) {
@@ -128,11 +158,11 @@ function printRows(part) {
       [
         row.payload.padEnd(13),
         `${String(row.clients).padStart(2)} client${row.clients === 1 ? ' ' : 's'}`,
-        row.config.padEnd(13),
+        row.config.padEnd(14),
         `${row.rate.toFixed(1).padStart(8)} req/s`,
         `${(row.cpu / 1000).toFixed(3).padStart(8)} ms CPU/call`,
         `req/s x${row.rateRatio.toFixed(2)}`,
-        `CPU x${row.cpuRatio.toFixed(2)} (vs sdk json)`,
+        `CPU x${row.cpuRatio.toFixed(2)} (vs sdk json; per round median x${row.roundRatio.median.toFixed(2)}, ${row.roundRatio.min.toFixed(2)}..${row.roundRatio.max.toFixed(2)})`,
         `${row.calls} calls${row.failures ? `, ${row.failures} FAILED` : ''}`,
       ].join('  '),
     );

@@ -12,13 +12,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
-import { MORE_PAYLOADS, PAYLOADS, forkMeasureServer } from './measure-http-server.mjs';
+import { PAYLOADS, forkMeasureServer } from './measure-http-server.mjs';
 
 const option = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
   return index > 0 ? process.argv[index + 1] : fallback;
 };
-const ALL = { ...PAYLOADS, ...MORE_PAYLOADS };
+const ALL = PAYLOADS;
 const ROUND_MS = Number(option('ms', '1000'));
 const ROUNDS = Number(option('rounds', '4'));
 const ONLY = option('only', 'small,objects-50KB,objects-1MB,text-64KB,numeric').split(',');

@@ -1,10 +1,14 @@
 // Where our HTTP server's CPU goes on small calls, per client variant: the server runs in a child process
-// under --cpu-prof (Node) while one client makes N small calls, and the profile's self time is summed by
-// function. Compares our JSON-wire client with our per-message client (SPEC.md 9.6), both of which post and
-// receive JSON on small calls, so any difference is the per-message path's own (Accept parameter, policy).
-//   node packages/bench/measure/profile-http-small.mjs [calls=3000] [top=25] [rounds=2]
-// Rounds alternate the two variants (json first, then adaptive first), and shares are summed over them, so
-// the machine's load drifts over both alike.
+// under --cpu-prof (Node, or Bun's own --cpu-prof) while one client makes N small calls, and the profile's self
+// time is summed by function. By default compares our JSON-wire client with our per-message client (SPEC.md
+// 9.6), both of which post and receive JSON on small calls, so any difference is the per-message path's own
+// (Accept parameter, policy).
+//   node packages/bench/measure/profile-http-small.mjs [calls=3000] [top=25] [rounds=2] [--compare json,msgpack] [--serve bun]
+// --compare A,B: two of json, adaptive, msgpack (MessagePack both ways: client and server on 'smallest').
+// --serve bun (run under bun): the server on Bun.serve (listenBun), as measure-http.mjs --serve bun.
+// Rounds alternate the two variants (A first, then B first), and shares are summed over them, so
+// the machine's load drifts over both alike. Bun's profiles hold the JavaScript thread only: the collector's
+// threads and Bun's native HTTP work show as the unnamed root (or not at all), so compare named rows.
 import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,16 +16,20 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
 
-const calls = Number(process.argv[2] ?? 3000);
-const top = Number(process.argv[3] ?? 25);
-const rounds = Number(process.argv[4] ?? 2);
+const flag = (name) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
+const positional = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && !all[i - 1]?.startsWith('--'));
+const calls = Number(positional[0] ?? 3000);
+const top = Number(positional[1] ?? 25);
+const rounds = Number(positional[2] ?? 2);
+const serve = flag('serve') ?? 'node';
+const [nameA, nameB] = (flag('compare') ?? 'json,adaptive').split(',');
 
 async function profile(variant) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-prof-'));
-  const child = fork(new URL('./measure-http-server.mjs', import.meta.url), ['ours'], {
+  const child = fork(new URL('./measure-http-server.mjs', import.meta.url), ['ours', serve], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-    env: { ...process.env, MEASURE_JSON_RESPONSE: '1' },
+    env: { ...process.env, MEASURE_JSON_RESPONSE: '1', ...(variant.serverEncoding ? { MEASURE_ENCODING: variant.serverEncoding } : {}) },
   });
   const url = await new Promise((resolve) => {
     let out = '';
@@ -54,11 +62,14 @@ async function profile(variant) {
   return { total, self };
 }
 
-const variants = [
-  { name: 'json', options: { wire: 'json' } },
-  { name: 'adaptive', options: { wire: 'msgpack', encoding: 'cheapest-cpu' } },
-];
-const results = { json: { total: 0, self: new Map() }, adaptive: { total: 0, self: new Map() } };
+const known = {
+  json: { name: 'json', options: { wire: 'json' } },
+  adaptive: { name: 'adaptive', options: { wire: 'msgpack', encoding: 'cheapest-cpu' } },
+  msgpack: { name: 'msgpack', options: { wire: 'msgpack', encoding: 'smallest' }, serverEncoding: 'smallest' },
+};
+const variants = [known[nameA], known[nameB]];
+if (variants.some((v) => v === undefined)) throw new Error(`--compare takes two of ${Object.keys(known).join(', ')}`);
+const results = { [nameA]: { total: 0, self: new Map() }, [nameB]: { total: 0, self: new Map() } };
 for (let r = 0; r < rounds; r++) {
   for (const variant of r % 2 === 0 ? variants : [...variants].reverse()) {
     const one = await profile(variant);
@@ -68,13 +79,13 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 const share = (r, key) => ((r.self.get(key) ?? 0) / r.total) * 100;
-const keys = new Set([...results.json.self.keys(), ...results.adaptive.self.keys()]);
-const rows = [...keys].map((key) => ({ key, json: share(results.json, key), adaptive: share(results.adaptive, key) }));
-console.log(`${calls} small calls per variant and round, ${rounds} rounds; samples: json ${results.json.total}, adaptive ${results.adaptive.total} (self time, % of the server's samples)`);
-console.log('largest differences (adaptive - json):');
-for (const row of rows.sort((a, b) => Math.abs(b.adaptive - b.json) - Math.abs(a.adaptive - a.json)).slice(0, top)) {
-  console.log(`${(row.adaptive - row.json).toFixed(2).padStart(7)}  ${row.json.toFixed(2).padStart(6)} -> ${row.adaptive.toFixed(2).padStart(6)}  ${row.key}`);
+const keys = new Set([...results[nameA].self.keys(), ...results[nameB].self.keys()]);
+const rows = [...keys].map((key) => ({ key, a: share(results[nameA], key), b: share(results[nameB], key) }));
+console.log(`${calls} small calls per variant and round, ${rounds} rounds; samples: ${nameA} ${results[nameA].total}, ${nameB} ${results[nameB].total} (self time, % of the server's samples)`);
+console.log(`largest differences (${nameB} - ${nameA}):`);
+for (const row of rows.sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a)).slice(0, top)) {
+  console.log(`${(row.b - row.a).toFixed(2).padStart(7)}  ${row.a.toFixed(2).padStart(6)} -> ${row.b.toFixed(2).padStart(6)}  ${row.key}`);
 }
 const policy = rows.filter((r) => /chooseWire|shapeOf|acceptsPerMessage|needsMsgpack|replyCodec/.test(r.key));
 console.log('\nthe per-message path itself:');
-for (const row of policy) console.log(`${row.json.toFixed(3).padStart(7)} -> ${row.adaptive.toFixed(3).padStart(7)}  ${row.key}`);
+for (const row of policy) console.log(`${row.a.toFixed(3).padStart(7)} -> ${row.b.toFixed(3).padStart(7)}  ${row.key}`);

@@ -152,3 +152,50 @@ describe('McpHttpHandler: a failure on the server side is a JSON-RPC internal er
     }
   });
 });
+
+describe('McpHttpHandler.handle(): how a POST body is read', { timeout: 30_000 }, () => {
+  const headers = { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  /** The request, and whether anything asked for its body as a stream. */
+  function watched(request: Request): { request: Request; streamed: () => boolean } {
+    let streamed = false;
+    const proxy = new Proxy(request, {
+      get(target, key) {
+        if (key === 'body') streamed = true;
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return { request: proxy, streamed: () => streamed };
+  }
+
+  it('with a Content-Length: read whole (arrayBuffer), its stream never made', async () => {
+    const handler = new McpHttpHandler({ createServer: createNativeServer, enableJsonResponse: true });
+    try {
+      const text = JSON.stringify(initialize);
+      const { request, streamed } = watched(new Request(URL_, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(text)) }, body: text }));
+      const response = await handler.handle(request, { localAddress: '127.0.0.1' });
+      assert.equal(response.status, 200);
+      assert.equal(((await response.json()) as { id: number }).id, 1);
+      assert.equal(streamed(), false, 'a body of known length needs no stream');
+    } finally {
+      await handler.close();
+    }
+  });
+
+  it('without one: read as a stream, and refused 413 once past the cap', async () => {
+    const handler = new McpHttpHandler({ createServer: createNativeServer, enableJsonResponse: true, maxMessageBytes: 1024 });
+    try {
+      const body = () => new Blob([JSON.stringify({ ...initialize, params: { ...initialize.params, padding: 'x'.repeat(4096) } })]).stream();
+      const { request, streamed } = watched(new Request(URL_, { method: 'POST', headers, body: body(), duplex: 'half' } as RequestInit));
+      const response = await handler.handle(request, { localAddress: '127.0.0.1' });
+      assert.equal(response.status, 413);
+      assert.equal(streamed(), true);
+      // A body longer than the Content-Length it claims is measured as read: past the cap, 413 too.
+      const lying = new Request(URL_, { method: 'POST', headers: { ...headers, 'content-length': '100' }, body: body(), duplex: 'half' } as RequestInit);
+      assert.equal((await handler.handle(lying, { localAddress: '127.0.0.1' })).status, 413);
+      assert.equal(handler.sessionCount, 0);
+    } finally {
+      await handler.close();
+    }
+  });
+});

@@ -47,8 +47,9 @@ export interface Runtime {
    */
   readonly writersGiveBackLentBytes: boolean;
   /**
-   * A JSON reply's Response carries its text for the server adapter to write as it is (node:http takes
-   * strings); otherwise the runtime's own Response(text) is the cheapest body.
+   * A reply's Response carries its body in memory for the server adapter to write as it is (node:http takes
+   * strings and pieces); otherwise the Response is what goes out, and the runtime's own Response(text), or
+   * Response(bytes) for a small MessagePack reply, is the cheapest body.
    */
   readonly adapterWritesReplyText: boolean;
   /**

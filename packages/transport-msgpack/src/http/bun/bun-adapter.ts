@@ -1,9 +1,7 @@
 import { giveBack, giveBackAll } from '../../buffers/lent-bytes.js';
-import { inMemoryBody } from '../server/exchange/response-bytes.js';
+import { WHOLE_REPLY_BYTES, holdsCopy, inMemoryBody } from '../server/exchange/response-bytes.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 
-/** Smaller bodies go to Bun.serve whole: copying a few KB costs less than a stream. */
-const WHOLE_BODY_BYTES = 64 * 1024;
 /**
  * Largest chunk handed to Bun.serve at once. Bun writes a chunk straight to the socket and copies what the
  * socket did not take into a buffer of its own; on loopback a 1 MiB chunk mostly fits, a 5 MiB one leaves
@@ -47,15 +45,25 @@ export function bunServeResponse(response: Response, taken: () => void = () => {
       init,
     );
   }
+  // Smaller bodies go to Bun.serve whole: copying a few KB costs less than a stream. bytesResponse made
+  // such a one whole already (its Response holds a copy), so it goes as it is.
+  if (holdsCopy(response)) {
+    giveBackAll(pieces);
+    taken();
+    return response;
+  }
   // Nobody reads the original body now: cancelling it tells wrappers (afterBody) that the body is done.
   void response.body?.cancel().catch(() => {});
   let length = 0;
   for (const piece of pieces) length += piece.byteLength;
-  if (length < WHOLE_BODY_BYTES) {
-    const whole = Buffer.concat(pieces, length);
+  if (length < WHOLE_REPLY_BYTES) {
+    // new Response(bytes) copies them on Bun (into a store of its own, not a JavaScript buffer), so one
+    // piece is handed over as it is: a Buffer.concat first would be a second copy and a fresh
+    // ArrayBuffer per reply for the collector.
+    const response = new Response((pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, length)) as BodyInit, init);
     giveBackAll(pieces); // copied
     taken();
-    return new Response(whole, init);
+    return response;
   }
   let next = 0;
   return new Response(

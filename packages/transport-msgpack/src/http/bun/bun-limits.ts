@@ -64,47 +64,32 @@ export function requestTimedOut(req: HttpRequestLike): Response {
 /**
  * A deadline on reading a request's body: `request` is the request with a body that, past the deadline,
  * fails for its reader (so the handler refuses it and runs nothing; a body cut short is never taken for a
- * whole one), and `expired` says so afterwards. The timer stops once the body has been read whole.
+ * whole one), and `expired` says so afterwards. The timer stops once the body has been read whole. The body
+ * is read either way the handler asks: whole (arrayBuffer(), Bun's native read, when Content-Length bounds
+ * it) or chunk by chunk; `req.body` is not touched before, since on Bun that alone makes a JavaScript stream.
  */
 export class BodyDeadline {
   readonly request: HttpRequestLike;
   private expiredFlag = false;
   private readonly timer: ReturnType<typeof setTimeout>;
-  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** Ends the read in progress when the deadline passes. */
+  private abandon: (() => void) | undefined;
 
-  constructor(req: Request & { body: ReadableStream<Uint8Array> }, ms: number) {
+  constructor(req: Request, ms: number) {
     this.timer = setTimeout(() => {
       this.expiredFlag = true;
-      // A read that waits for a byte that is not coming ends now (done), and the check below fails it.
-      void this.reader?.cancel().catch(() => {});
+      // A read that waits for a byte that is not coming ends now, and its reader sees it fail.
+      this.abandon?.();
     }, ms);
-    const body = req.body;
     const self = this;
     this.request = {
       method: req.method,
       url: req.url,
       headers: req.headers,
       signal: req.signal,
-      body: {
-        async *[Symbol.asyncIterator]() {
-          if (self.expiredFlag) throw new Error('Request Timeout');
-          const reader = body.getReader();
-          self.reader = reader;
-          let finished = false;
-          try {
-            while (true) {
-              const { done, value } = await reader.read();
-              if (self.expiredFlag) throw new Error('Request Timeout');
-              if (done) break;
-              yield value;
-            }
-            finished = true;
-            self.stop();
-          } finally {
-            // Left early (too large, timed out): the rest is not wanted.
-            if (!finished) void reader.cancel().catch(() => {});
-          }
-        },
+      arrayBuffer: () => this.readWhole(req),
+      get body() {
+        return req.body === null ? null : self.chunks(req.body);
       },
     };
   }
@@ -115,5 +100,41 @@ export class BodyDeadline {
 
   stop(): void {
     clearTimeout(this.timer);
+  }
+
+  private readWhole(req: Request): Promise<ArrayBuffer> {
+    if (this.expiredFlag) return Promise.reject(new Error('Request Timeout'));
+    return new Promise((resolve, reject) => {
+      this.abandon = () => reject(new Error('Request Timeout'));
+      req.arrayBuffer().then((bytes) => {
+        this.stop();
+        resolve(bytes);
+      }, reject);
+    });
+  }
+
+  private chunks(body: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+    const self = this;
+    return {
+      async *[Symbol.asyncIterator]() {
+        if (self.expiredFlag) throw new Error('Request Timeout');
+        const reader = body.getReader();
+        self.abandon = () => void reader.cancel().catch(() => {});
+        let finished = false;
+        try {
+          while (true) {
+            const { done, value } = await reader.read();
+            if (self.expiredFlag) throw new Error('Request Timeout');
+            if (done) break;
+            yield value;
+          }
+          finished = true;
+          self.stop();
+        } finally {
+          // Left early (too large, timed out): the rest is not wanted.
+          if (!finished) void reader.cancel().catch(() => {});
+        }
+      },
+    };
   }
 }

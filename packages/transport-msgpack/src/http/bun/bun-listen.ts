@@ -55,7 +55,7 @@ export async function listenBun(handler: WebMcpHttpHandler, options: ListenOptio
     return response;
   }
   async function serve(req: Request, served: BunServer): Promise<Response> {
-    const deadline = limits.requestTimeoutMs > 0 && hasBody(req) ? new BodyDeadline(req, limits.requestTimeoutMs) : undefined;
+    const deadline = limits.requestTimeoutMs > 0 && mayHaveBody(req) ? new BodyDeadline(req, limits.requestTimeoutMs) : undefined;
     let response = await handler.handle(deadline?.request ?? req, { localAddress: host });
     deadline?.stop();
     if (deadline?.expired) {
@@ -80,7 +80,8 @@ export async function listenBun(handler: WebMcpHttpHandler, options: ListenOptio
   };
 }
 
-const hasBody = (req: Request): req is Request & { body: ReadableStream<Uint8Array> } => req.body !== null;
+/** Not `req.body !== null`: on Bun, reading `req.body` makes a JavaScript stream of it, which a whole read then skips. */
+const mayHaveBody = (req: Request): boolean => req.method !== 'GET' && req.method !== 'HEAD';
 
 function setTimeoutOf(served: BunServer, req: Request, seconds: number): void {
   try {

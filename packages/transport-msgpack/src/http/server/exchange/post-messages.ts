@@ -91,7 +91,7 @@ type Decoded = { ok: true; value: unknown } | { ok: false; refusal: Refusal };
 async function readAndDecode(req: HttpRequestLike, codec: MessageCodec, maxBodyBytes: number): Promise<Decoded> {
   let body: BodyResult;
   try {
-    body = await readBody(req.headers.get('content-length'), req.body, maxBodyBytes);
+    body = await readBody(req, maxBodyBytes);
   } catch (error) {
     // The client's connection broke mid-body: its fault, not a parse error, and not the server's.
     return { ok: false, refusal: { status: 400, code: TRANSPORT_ERROR, message: `Bad Request: the request body could not be read (${(error as Error)?.message ?? String(error)})`, quiet: true } };

@@ -12,10 +12,25 @@ import { Buffer } from '../../../runtime/buffer.js';
 export type InMemoryBody = readonly Uint8Array[] | string;
 
 const bodyOfResponse = new WeakMap<Response, InMemoryBody>();
+/** Responses whose bytes the runtime's Response already holds (a copy of its own): see bytesResponse. */
+const copiedIn = new WeakSet<Response>();
+
+/**
+ * Below this many bytes, where the runtime's Response is what goes out (no adapter writes the pieces), a
+ * reply is copied into it whole: the Fetch spec copies a byte body when the Response is made, which for a
+ * few KB costs less than a stream's machinery (on Bun, making the stream, cancelling it and a second
+ * Response in the Bun adapter; packages/bench/measure/README.md). The Bun adapter's own threshold.
+ */
+export const WHOLE_REPLY_BYTES = 64 * 1024;
 
 export function bytesResponse(pieces: readonly Uint8Array[], status: number, headers: Record<string, string>): Response {
   let length = 0;
   for (const piece of pieces) length += piece.byteLength;
+  if (!runtime.adapterWritesReplyText && length < WHOLE_REPLY_BYTES) {
+    const response = new Response((pieces.length === 1 ? pieces[0]! : new Blob([...pieces] as BlobPart[])) as BodyInit, { status, headers });
+    copiedIn.add(response);
+    return remember(response, pieces);
+  }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       for (const piece of pieces) if (piece.byteLength > 0) controller.enqueue(piece);
@@ -57,6 +72,11 @@ function remember(response: Response, body: InMemoryBody): Response {
  */
 export function inMemoryBody(response: Response): InMemoryBody | undefined {
   return bodyOfResponse.get(response);
+}
+
+/** Whether the response holds a copy of its in-memory body (bytesResponse): its pieces may go back at once. */
+export function holdsCopy(response: Response): boolean {
+  return copiedIn.has(response);
 }
 
 /** Marks `wrapper` as having the same in-memory body as `original` (for responses that wrap another). */

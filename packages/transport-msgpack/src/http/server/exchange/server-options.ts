@@ -14,6 +14,8 @@ export interface HttpRequestLike {
   readonly url: string;
   readonly headers: { get(name: string): string | null; entries(): IterableIterator<[string, string]> };
   readonly body: BodyChunks | null;
+  /** The whole body at once (a web Request's): read so when its Content-Length bounds it (readBody). */
+  arrayBuffer?(): Promise<ArrayBuffer>;
   /** Fires when the client goes away, where the server provides one (web Request.signal). */
   readonly signal?: AbortSignal;
 }
