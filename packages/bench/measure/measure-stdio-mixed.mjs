@@ -1,75 +1,151 @@
-// Server CPU per call over stdio for our three ways of talking to our own server: JSON lines only (client
-// wire 'json'), frames only (client wire 'msgpack'), and the mixed stream (client wire 'auto', both sides on
-// encoding 'cheapest-cpu', SPEC.md 7.4). The server's CPU time is the sum of its threads' run time in
-// /proc/PID/task/*/schedstat (nanoseconds; /proc/PID/stat counts 10 ms ticks, too coarse for small calls);
-// variants alternate round by round.
-//   node packages/bench/measure/measure-stdio-mixed.mjs [rounds=7] [calls=2000]      (bun scripts/... for Bun; Linux only)
-// The server is the test fixture packages/transport-msgpack/build/test/fixtures/stdio-server.js, run under the
-// same runtime as this script (npm run build first). Prints per-variant medians and the medians of the
-// per-round ratios against JSON lines and against frames.
+// Server CPU per call over stdio: one server, an SDK v1 McpServer (the benchmark's tool server) on this
+// package's StdioMsgpackServerTransport with default options, called by several clients in interleaved rounds:
+//   stock    the SDK's own StdioClientTransport (JSON lines, no upgrade offer: the server answers in JSON lines)
+//   ours     our StdioMsgpackClientTransport on its defaults (wire 'auto', encoding 'cheapest-cpu': the
+//            JSON-first upgrade, then a mixed stream, SPEC.md 7.4)
+//   json     ours on wire 'json' (JSON lines only)
+//   msgpack  ours on wire 'msgpack' (frames only, from the first byte)
+//   stock-again  another stock client and server (not run by default): the machine's noise floor
+// With --before ENTRY (another build's dist/esm/index.js), stock and ours also run against that build's server,
+// as stock@before and ours@before, in the same rounds: a before / after comparison in one run.
+// The server's CPU time is the sum of its threads' run time in /proc/PID/task/*/schedstat (nanoseconds, per thread;
+// /proc/PID/stat counts 10 ms ticks, too coarse for small calls); the variants alternate round by round,
+// each with its own server process.
+//   node packages/bench/measure/measure-stdio-mixed.mjs [rounds=7] [calls=2000] [--cases small,text,object-50KB,object-1MB,numeric]
+//        [--variants stock,ours,json,msgpack] [--before OTHER/packages/transport-msgpack/dist/esm/index.js]
+//                                                               (bun packages/bench/measure/... for Bun; Linux only)
+// `calls` is the small call's count per round; the larger payloads take fewer (see CASES). The server runs
+// under the same runtime as this script (npm run build first). Prints per-variant medians (µs of server CPU
+// per call) and, per case, each variant against the stock client: the median of the per-round ratios and
+// their range (lowest-highest).
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 
-const rounds = Number(process.argv[2] ?? 7);
-const calls = Number(process.argv[3] ?? 2000);
-const SERVER = fileURLToPath(new URL('../../transport-msgpack/build/test/fixtures/stdio-server.js', import.meta.url));
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    cases: { type: 'string', default: 'small,text,object-50KB,object-1MB,numeric' },
+    variants: { type: 'string', default: 'stock,ours,json,msgpack' },
+    before: { type: 'string' },
+  },
+});
+const rounds = Number(positionals[0] ?? 7);
+const calls = Number(positionals[1] ?? 2000);
+const SERVER = fileURLToPath(new URL('./lib/stdio-tool-server.mjs', import.meta.url));
+const SERVER_ARGS = [SERVER];
+const BEFORE_ARGS = [SERVER, flags.before ?? ''];
 
-const variants = {
-  json: { wire: 'json' },
-  msgpack: { wire: 'msgpack' },
-  mixed: { wire: 'auto', encoding: 'cheapest-cpu' },
-};
-const cases = {
-  'small call': (i) => ({ name: 'echo', arguments: { text: `ok bench ${i}` } }),
-  'text 64 KB': () => ({ name: 'echo', arguments: { text: 'diff line ✓\n'.repeat(5000) } }),
+const stockClient = (args) => () => new StdioClientTransport({ command: process.execPath, args, stderr: 'inherit' });
+const ourClient = (args, options) => () => new StdioMsgpackClientTransport({ command: process.execPath, args, ...options });
+const VARIANTS = {
+  stock: stockClient(SERVER_ARGS),
+  // A second stock client on a server of its own: the noise floor (stock-again/stock is 1.00x but for the machine).
+  'stock-again': stockClient(SERVER_ARGS),
+  ours: ourClient(SERVER_ARGS),
+  json: ourClient(SERVER_ARGS, { wire: 'json' }),
+  msgpack: ourClient(SERVER_ARGS, { wire: 'msgpack' }),
+  'stock@before': stockClient(BEFORE_ARGS),
+  'ours@before': ourClient(BEFORE_ARGS),
 };
 
-/** The process's CPU time in ms: every thread's time on a CPU, from /proc (Linux). */
-function cpuMs(pid) {
-  let ns = 0;
+/** The benchmark's call scenarios (packages/bench/src/scenarios): the tool, its arguments, a check, and calls per round as a share of `calls`. */
+const CASES = {
+  small: { share: 1, call: (i) => ['small', { n: i, tag: 'bench' }], check: (r, i) => r.content[0].text === `ok bench ${i}` },
+  text: { title: 'text 64 KB', share: 1 / 10, call: () => ['text_result', { kind: 'diff', bytes: 64 * 1024 }], check: (r) => r.content[0].text.length === 64 * 1024 },
+  'object-50KB': { share: 1 / 10, call: () => ['review_context', { bytes: 50_000 }], check: (r) => r.structuredContent.files.length > 0 },
+  'object-1MB': { share: 1 / 200, call: () => ['review_context', { bytes: 1_000_000 }], check: (r) => r.structuredContent.files.length > 0 },
+  numeric: { title: 'numeric (embedding)', share: 1 / 20, call: () => ['numeric_result', { kind: 'embedding' }], check: (r) => r.structuredContent.embedding.length === 1536 },
+};
+
+/** Each thread's time on a CPU so far, in ns, by thread id, from /proc (Linux). */
+function threadTimes(pid) {
+  const times = new Map();
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      times.set(task, Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]));
     } catch {
       // a thread that ended between the listing and the read
     }
   }
+  return times;
+}
+
+/**
+ * The process's CPU time in ms between two threadTimes(): per thread, so that a thread ending in between
+ * (Bun's helper threads come and go) loses only its time in the round, not its whole life from the sum.
+ */
+function cpuMsBetween(before, after) {
+  let ns = 0;
+  for (const [task, time] of after) ns += time - (before.get(task) ?? 0);
   return ns / 1e6;
 }
 
-async function connect(options) {
-  const transport = new StdioMsgpackClientTransport({ command: process.execPath, args: [SERVER], ...options });
+async function connect(name) {
+  const transport = VARIANTS[name]();
   const client = new Client({ name: 'measure-stdio-mixed', version: '1.0.0' });
   await client.connect(transport);
   return { client, pid: transport.pid };
 }
 
+async function callTimes(client, testCase, n) {
+  for (let i = 0; i < n; i++) {
+    const [name, args] = testCase.call(i);
+    const result = await client.callTool({ name, arguments: args });
+    if (result.isError || !testCase.check(result, i)) throw new Error(`${name} returned an unexpected result: ${JSON.stringify(result).slice(0, 200)}`);
+  }
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const variantNames = flags.variants.split(',');
+if (flags.before) variantNames.push('stock@before', 'ours@before');
+for (const name of variantNames) if (!VARIANTS[name]) throw new Error(`unknown variant ${name} (known: ${Object.keys(VARIANTS).join(', ')})`);
+const caseNames = flags.cases.split(',');
+for (const name of caseNames) if (!CASES[name]) throw new Error(`unknown case ${name} (known: ${Object.keys(CASES).join(', ')})`);
 const runtimeName = typeof Bun !== 'undefined' ? `Bun ${Bun.version}` : `Node ${process.versions.node}`;
-console.log(`${runtimeName}: ${rounds} interleaved rounds of ${calls} calls per variant and case (server CPU per call)`);
+console.log(`${runtimeName}: ${rounds} interleaved rounds per case, variants ${variantNames.join(', ')} (server CPU per call; ratios: median of the rounds' ratios (lowest-highest))`);
 
 const sessions = {};
-for (const [name, options] of Object.entries(variants)) sessions[name] = await connect(options);
+for (const name of variantNames) sessions[name] = await connect(name);
 try {
-  for (const [caseName, params] of Object.entries(cases)) {
-    const n = caseName === 'small call' ? calls : Math.max(50, Math.floor(calls / 5));
-    const perCall = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));
+  for (const caseName of caseNames) {
+    const testCase = CASES[caseName];
+    const n = Math.max(10, Math.round(calls * testCase.share));
+    const perCall = Object.fromEntries(variantNames.map((v) => [v, []]));
+    const clientPerCall = Object.fromEntries(variantNames.map((v) => [v, []]));
+    const wallPerCall = Object.fromEntries(variantNames.map((v) => [v, []]));
     // Warm-up: each variant's JIT and buffers settle before anything is counted.
-    for (const { client } of Object.values(sessions)) for (let i = 0; i < n / 4; i++) await client.callTool(params(i));
+    for (const name of variantNames) await callTimes(sessions[name].client, testCase, Math.ceil(n / 4));
     for (let round = 0; round < rounds; round++) {
-      for (const [name, { client, pid }] of Object.entries(sessions)) {
-        const before = cpuMs(pid);
-        for (let i = 0; i < n; i++) await client.callTool(params(i));
-        perCall[name].push(((cpuMs(pid) - before) * 1000) / n);
+      // The order turns each round, so no variant always runs right after the same other one.
+      for (let k = 0; k < variantNames.length; k++) {
+        const name = variantNames[(k + round) % variantNames.length];
+        const { client, pid } = sessions[name];
+        const before = threadTimes(pid);
+        const clientBefore = process.cpuUsage();
+        const wallBefore = performance.now();
+        await callTimes(client, testCase, n);
+        wallPerCall[name].push(((performance.now() - wallBefore) * 1000) / n);
+        const clientCpu = process.cpuUsage(clientBefore);
+        clientPerCall[name].push((clientCpu.user + clientCpu.system) / n);
+        perCall[name].push((cpuMsBetween(before, threadTimes(pid)) * 1000) / n);
       }
     }
-    const ratio = (a, b) => median(perCall[a].map((x, i) => x / perCall[b][i]));
-    const us = (name) => `${median(perCall[name]).toFixed(1)} µs`;
-    console.log(
-      `${caseName} (${n} calls/round): json ${us('json')}, msgpack ${us('msgpack')}, mixed ${us('mixed')}; mixed/json ${ratio('mixed', 'json').toFixed(2)}x, mixed/msgpack ${ratio('mixed', 'msgpack').toFixed(2)}x, msgpack/json ${ratio('msgpack', 'json').toFixed(2)}x`,
-    );
+    const us = variantNames.map((name) => `${name} ${median(perCall[name]).toFixed(1)} µs`).join(', ');
+    const client = variantNames.map((name) => `${name} ${median(clientPerCall[name]).toFixed(1)}`).join(', ');
+    const wall = variantNames.map((name) => `${name} ${median(wallPerCall[name]).toFixed(1)}`).join(', ');
+    const against = (name, base) => {
+      const ratios = perCall[name].map((x, i) => x / perCall[base][i]);
+      return `${name}/${base} ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`;
+    };
+    const base = variantNames.includes('stock') ? 'stock' : variantNames[0];
+    const ratios = variantNames.filter((name) => name !== base && !name.endsWith('@before')).map((name) => against(name, base));
+    if (flags.before) ratios.push(against('ours@before', 'stock@before'));
+    console.log(`${testCase.title ?? caseName} (${n} calls/round): server ${us}; ${ratios.join(', ')}`);
+    console.log(`  client CPU µs per call: ${client}; wall µs per call: ${wall}`);
   }
 } finally {
   for (const { client } of Object.values(sessions)) await client.close();

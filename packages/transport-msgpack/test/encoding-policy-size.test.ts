@@ -85,3 +85,37 @@ describe('the cost policy: records by estimated size', () => {
     assert.equal(chooseWire(message(4_000), 'cheapest-cpu', table, never), 'msgpack');
   });
 });
+
+describe("the cost policy: Bun's shorter walk", () => {
+  /** chooseWire under `breakEven`, and how many items of the message's one big array it read. */
+  function chooseCounting(breakEven: typeof bunRuntime.encodingBreakEven, items: unknown[]): { wire: string; read: number } {
+    let read = 0;
+    const counted = new Proxy(items, { get: (target, key, receiver) => (typeof key === 'string' && /^\d+$/.test(key) && read++, Reflect.get(target, key, receiver)) });
+    const wire = chooseWire({ jsonrpc: '2.0', id: 1, result: { structuredContent: { counted } } }, 'cheapest-cpu', breakEven, never);
+    return { wire, read };
+  }
+
+  it('reads at most 256 values of a large message on Bun (512 on Node), and picks what the 512-value walk picks', () => {
+    const bun = bunRuntime.encodingBreakEven;
+    const records = Array.from({ length: 5_000 }, (_, i) => ({ path: `src/f${i}.ts`, additions: i, deleted: false }));
+    assert.ok(chooseCounting(bun, records).read <= 256 / 4, 'records: a quarter of 256 values, 4 to a record');
+    assert.ok(chooseCounting(nodeRuntime.encodingBreakEven, records).read > 256 / 4);
+    const numbers = Array.from({ length: 100_000 }, (_, i) => i / 7);
+    assert.ok(chooseCounting(bun, numbers).read <= 256);
+    // The benchmark's shapes, and the edges of the small rule, decide alike with either walk.
+    const fullWalk = { ...bun, walkValues: 512 };
+    const text = { type: 'text', text: 'x'.repeat(600) };
+    const shapes: unknown[] = [
+      recordsResult(50_000, 1),
+      recordsResult(1_000_000, 2),
+      { result: { content: [{ type: 'text', text: 'ok bench 1' }] } },
+      { result: { content: [text] } },
+      { result: { structuredContent: { embedding: numbers.slice(0, 1536), tokenIds: Array.from({ length: 1536 }, (_, i) => i) } } },
+      { result: { structuredContent: { rows: Array.from({ length: 6_000 }, (_, i) => `row ${i}`) } } },
+      { result: { rows: Array.from({ length: 253 }, () => 1) } },
+      { result: { rows: Array.from({ length: 254 }, () => 1) } },
+      { result: { rows: Array.from({ length: 400 }, () => 1) } },
+    ];
+    for (const [index, shape] of shapes.entries()) assert.equal(chooseWire(shape, 'cheapest-cpu', bun, never), chooseWire(shape, 'cheapest-cpu', fullWalk, never), `shape ${index}`);
+  });
+});

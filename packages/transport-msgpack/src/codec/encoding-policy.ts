@@ -12,14 +12,14 @@ export type { EncodingBreakEven };
  */
 export type EncodingPolicy = 'cheapest-cpu' | 'smallest' | 'json';
 
-/** What the policy reads of a message: a walk over at most WALK_LIMIT values, so its cost stays bounded. */
+/** What the policy reads of a message: a walk over at most WALK_LIMIT values (or the runtime's walkValues), so its cost stays bounded. */
 export interface MessageShape {
   values: number;
   keys: number;
   /** Values that are numbers (embeddings, series): JSON's number text is where it pays most on every runtime. */
   numbers: number;
   longestString: number;
-  /** Whether the walk stopped at WALK_LIMIT (the message is at least that big). */
+  /** Whether the walk stopped at its limit (the message is at least that big). */
   truncated: boolean;
   /**
    * How many values the whole message holds, estimated from what the walk read: an array it read only in
@@ -32,7 +32,8 @@ export interface MessageShape {
 /**
  * Enough values to tell a message's shape; big messages are judged on their first ones. Kept small because
  * the walk is paid on every reply: at this size it stays a small share of the cheapest call
- * (packages/bench/measure/measure-encoding-policy.mjs, "policy us").
+ * (packages/bench/measure/measure-encoding-policy.mjs, "policy us"). A runtime may read fewer
+ * (EncodingBreakEven.walkValues).
  */
 const WALK_LIMIT = 512;
 /** A message whose object keys are at least this share of its values is key-dense. */
@@ -40,17 +41,18 @@ const KEY_DENSE_SHARE = 0.5;
 /** A message whose numbers are at least this share of its values is numeric. */
 const NUMERIC_SHARE = 0.5;
 
-export function shapeOf(message: unknown): MessageShape {
+/** The shape of `message`, read from at most `limit` values. */
+export function shapeOf(message: unknown, limit: number = WALK_LIMIT): MessageShape {
   const shape: MessageShape = { values: 0, keys: 0, numbers: 0, longestString: 0, truncated: false, estimatedValues: 0 };
-  shape.estimatedValues = walk(message, shape);
+  shape.estimatedValues = walk(message, shape, limit);
   return shape;
 }
 
 /**
  * Reads one value into `shape`, and what it holds while the walk has room (depth first, in order, so the
- * recursion is at most WALK_LIMIT deep). Returns the estimated count of values in it, itself included.
+ * recursion is at most `limit` deep). Returns the estimated count of values in it, itself included.
  */
-function walk(value: unknown, shape: MessageShape): number {
+function walk(value: unknown, shape: MessageShape, limit: number): number {
   shape.values++;
   if (typeof value === 'string') {
     if (value.length > shape.longestString) shape.longestString = value.length;
@@ -65,19 +67,19 @@ function walk(value: unknown, shape: MessageShape): number {
     // count at the average of the items read, so the estimate sees the array's length.
     let read = 0;
     let inRead = 0;
-    while (read < value.length && shape.values < WALK_LIMIT) inRead += walk(value[read++], shape);
+    while (read < value.length && shape.values < limit) inRead += walk(value[read++], shape, limit);
     if (read === value.length) return 1 + inRead;
     shape.truncated = true;
     return 1 + (read === 0 ? value.length : (inRead * value.length) / read);
   } else if (value !== null && typeof value === 'object') {
     let inside = 0;
     for (const key in value) {
-      if (shape.values >= WALK_LIMIT) {
+      if (shape.values >= limit) {
         shape.truncated = true;
         break;
       }
       shape.keys++;
-      inside += walk((value as Record<string, unknown>)[key], shape);
+      inside += walk((value as Record<string, unknown>)[key], shape, limit);
     }
     return 1 + inside;
   }
@@ -94,7 +96,7 @@ export function chooseWire(message: unknown, policy: EncodingPolicy, breakEven: 
   if (policy === 'smallest') return 'msgpack';
   if (policy === 'json') return 'json';
   if (needsMsgpack(message)) return 'msgpack';
-  const shape = shapeOf(message);
+  const shape = shapeOf(message, breakEven.walkValues);
   if (shape.longestString >= breakEven.longStringChars) return 'msgpack';
   if (!shape.truncated && shape.values < breakEven.smallValues) return breakEven.msgpackForSmall ? 'msgpack' : 'json';
   if (shape.numbers >= shape.values * NUMERIC_SHARE) return breakEven.msgpackForNumeric ? 'msgpack' : 'json';

@@ -22,7 +22,10 @@ export const bunRuntime: Runtime = {
   // wins on strings past the break-even (later than on V8: Bun's JSON copies plain text fast) and on
   // numbers; JSON wins on small messages and on records at every size measured (50 KB to 1 MB), and ties
   // on large arrays of short strings.
-  encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: false, keyDenseMsgpackValues: Number.POSITIVE_INFINITY },
+  // Large messages not mostly numbers (records or not) go as JSON at every size here, so the walk only
+  // tells small from large, numbers and long strings: 256 values tell those (small is under 256), at half
+  // the cost of 512 on every large reply (README, "Per-message encoding").
+  encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: false, keyDenseMsgpackValues: Number.POSITIVE_INFINITY, walkValues: 256 },
   // Some of Bun's import failures carry no code, only this message.
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)/.test(error.message)),
   // Bun.gc(true): a synchronous full collection. Bun.shrink() (not in Bun's typings, so only where present)

@@ -26,6 +26,11 @@ export interface EncodingBreakEven {
    * cheaper from this many values on (the walk's estimate, MessageShape.estimatedValues); Infinity: never.
    */
   readonly keyDenseMsgpackValues: number;
+  /**
+   * The most values the policy's walk reads of a message (default 512; at least `smallValues`, so that
+   * "small" stays exact): where no rule needs the records estimate, a shorter walk decides the same for less.
+   */
+  readonly walkValues?: number;
 }
 
 /**

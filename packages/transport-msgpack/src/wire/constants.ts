@@ -60,3 +60,6 @@ export function shortKeyAllowance(payloadBytes: number, budget: DecodeBudget = D
   const allowance = budget.keyBase + Math.floor(payloadBytes / budget.bytesPerShortKey);
   return Math.floor(payloadBytes / 2) <= allowance ? Infinity : allowance;
 }
+
+/** A stream reader's pushFrom() answer when it read the whole chunk without being told to stop (a message may be held). */
+export const READ_ALL = -1;

@@ -1,4 +1,4 @@
-import { FRAME_HEADER_BYTES } from './constants.js';
+import { FRAME_HEADER_BYTES, READ_ALL } from './constants.js';
 import { resolveReceiveLimits, type OldLimitNames, type ReceiveLimits } from './receive-limits.js';
 import { FramingError } from './errors.js';
 import { joinPieces } from './pieces.js';
@@ -43,7 +43,16 @@ export class FrameReader {
    * (perhaps empty), so that a reader of a mixed stream (SPEC.md 7.4) can look at the next message's first byte.
    */
   push(chunk: Uint8Array, onPayload: (payload: Uint8Array) => unknown): Uint8Array | undefined {
-    let offset = 0;
+    const stop = this.pushFrom(chunk, 0, onPayload);
+    return stop === READ_ALL ? undefined : chunk.subarray(stop);
+  }
+
+  /**
+   * push() from `start`, answering with an offset instead of a view: where reading stopped (after the frame
+   * onPayload returned true for, perhaps the chunk's length), or READ_ALL (LineReader.pushFrom says why).
+   */
+  pushFrom(chunk: Uint8Array, start: number, onPayload: (payload: Uint8Array) => unknown): number {
+    let offset = start;
     const end = chunk.length;
     while (offset < end) {
       if (this.expected > 0) {
@@ -52,7 +61,7 @@ export class FrameReader {
         this.held.push(chunk.subarray(offset, offset + take));
         this.heldBytes += take;
         offset += take;
-        if (this.heldBytes >= allocationThreshold(this.expected) && this.allocateHeld(onPayload) === true) return chunk.subarray(offset);
+        if (this.heldBytes >= allocationThreshold(this.expected) && this.allocateHeld(onPayload) === true) return offset;
         continue;
       }
       if (this.partial) {
@@ -64,7 +73,7 @@ export class FrameReader {
           const payload = this.partial;
           this.partial = undefined;
           this.partialFill = 0;
-          if (onPayload(payload) === true) return chunk.subarray(offset);
+          if (onPayload(payload) === true) return offset;
         }
         continue;
       }
@@ -74,7 +83,7 @@ export class FrameReader {
         offset += FRAME_HEADER_BYTES;
       } else {
         while (this.headerFill < FRAME_HEADER_BYTES && offset < end) this.header[this.headerFill++] = chunk[offset++]!;
-        if (this.headerFill < FRAME_HEADER_BYTES) return undefined;
+        if (this.headerFill < FRAME_HEADER_BYTES) return READ_ALL;
         const h = this.header;
         length = ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 0;
         this.headerFill = 0;
@@ -85,7 +94,7 @@ export class FrameReader {
       if (end - offset >= length) {
         const payload = chunk.subarray(offset, offset + length);
         offset += length;
-        if (onPayload(payload) === true) return chunk.subarray(offset);
+        if (onPayload(payload) === true) return offset;
       } else if (length > EAGER_ALLOCATION_BYTES) {
         // A header alone does not make us allocate a large buffer: a peer could pin the cap with 4 bytes.
         this.expected = length;
@@ -95,7 +104,7 @@ export class FrameReader {
         this.partialFill = 0;
       }
     }
-    return undefined;
+    return READ_ALL;
   }
 
   /** Joins the held chunks into the frame's buffer; onPayload's answer when that completes the frame. */

@@ -1,6 +1,7 @@
 import { resolveReceiveLimits, type OldLimitNames, type ReceiveLimits } from './receive-limits.js';
 import { FramingError } from './errors.js';
 import { joinPieces } from './pieces.js';
+import { READ_ALL } from './constants.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -34,12 +35,22 @@ export class LineReader {
    * empty), so that a caller switching wires (SPEC.md 7.1) can read them otherwise.
    */
   push(chunk: Uint8Array, onLine: (line: Uint8Array) => unknown): Uint8Array | undefined {
-    let offset = 0;
+    const stop = this.pushFrom(chunk, 0, onLine);
+    return stop === READ_ALL ? undefined : chunk.subarray(stop);
+  }
+
+  /**
+   * push() from `start`, answering with an offset instead of a view: where reading stopped (after the line
+   * onLine returned true for, perhaps the chunk's length), or READ_ALL. A reader that stops after every
+   * message (MixedReader) thus makes no view of the rest per message, which costs a microsecond on Bun.
+   */
+  pushFrom(chunk: Uint8Array, start: number, onLine: (line: Uint8Array) => unknown): number {
+    let offset = start;
     while (offset < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, offset);
       if (newline === -1) {
         this.hold(chunk.subarray(offset));
-        return undefined;
+        return READ_ALL;
       }
       let line: Uint8Array;
       if (this.pendingLength === 0) {
@@ -53,9 +64,9 @@ export class LineReader {
       if (line.length > this.maxMessageBytes) {
         throw new FramingError('line-too-long', `line of ${line.length} bytes is over the ${this.maxMessageBytes}-byte cap`);
       }
-      if (onLine(line) === true) return chunk.subarray(offset);
+      if (onLine(line) === true) return offset;
     }
-    return undefined;
+    return READ_ALL;
   }
 
   /** Call at end of stream: a final line without a newline is an incomplete message. */

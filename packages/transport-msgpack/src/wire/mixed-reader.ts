@@ -1,6 +1,7 @@
 import { resolveReceiveLimits, type ReceiveLimits } from './receive-limits.js';
 import { FrameReader } from './frame-reader.js';
 import { LineReader } from './line-reader.js';
+import { READ_ALL } from './constants.js';
 
 /**
  * SPEC.md 7.2: whether a byte that starts a message on stdio starts JSON text: `{`, `[`, ASCII whitespace, or
@@ -66,13 +67,15 @@ export class MixedReader {
    */
   push(chunk: Uint8Array, onMessage: (bytes: Uint8Array, kind: MixedKind) => void): void {
     this.sink = onMessage;
-    let rest: Uint8Array | undefined = chunk;
-    while (rest !== undefined && rest.length > 0) {
-      const kind: 'line' | 'frame' = this.current ?? (startsJsonText(rest[0]!) ? 'line' : 'frame');
+    // Offsets, not views of the rest: one message per turn of this loop, so a view each would be paid per message.
+    let offset = 0;
+    while (offset < chunk.length) {
+      const kind: 'line' | 'frame' = this.current ?? (startsJsonText(chunk[offset]!) ? 'line' : 'frame');
       this.current = kind;
-      rest = kind === 'line' ? this.lines.push(rest, this.onLine) : this.frames.push(rest, this.onFrame);
-      // undefined: the chunk ended inside the message, which goes on in the next chunk.
-      if (rest !== undefined) this.current = undefined;
+      offset = kind === 'line' ? this.lines.pushFrom(chunk, offset, this.onLine) : this.frames.pushFrom(chunk, offset, this.onFrame);
+      // READ_ALL: the chunk ended inside the message, which goes on in the next chunk.
+      if (offset === READ_ALL) return;
+      this.current = undefined;
     }
   }
 
