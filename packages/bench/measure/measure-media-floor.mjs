@@ -3,12 +3,13 @@
 // node:http server, lib/raw-media-http.mjs, Bun.serve on Bun; over stdio the raw length-prefixed pipe the
 // benchmark's media venue uses). All servers run at once and take turns, call by call in rotating order, so
 // the machine's load falls on all alike. Not a test. Linux only (server CPU from /proc).
-//   npm run build && node packages/bench/measure/measure-media-floor.mjs [--rounds 8] [--calls 10] [--mib 5] [--warmup 5] [--json] [--small-call] [--other CLI] [--only http|stdio]
+//   npm run build && node packages/bench/measure/measure-media-floor.mjs [--rounds 8] [--calls 10] [--mib 5] [--warmup 5] [--json] [--small-call] [--other CLI] [--raw-read auto|array|reader] [--only http|stdio]
 //   bun packages/bench/measure/measure-media-floor.mjs ...   (servers on Bun too)
 // --json adds our JSON wire on the same servers (stdio: our client on JSON; HTTP: the SDK's stock client), for
 // the native / JSON ratios. --small-call adds a call of list_allowed_directories (no file, no media) on the same
 // servers and clients, against the same references: the cost of any MCP call there. --other OTHER/cli.js adds
 // another build of the media server's CLI (A/B), each row against the references and this build against it.
+// --raw-read array|reader picks how the raw HTTP client reads the body (default: the cheaper one on this runtime).
 // --env K=V (repeatable) sets a variable in every server's environment.
 // Per round and variant: server CPU per call (every thread's run time, /proc/PID/task/*/schedstat, in ns), the
 // client's median call time and the client's own CPU per call (this process, process.cpuUsage around each call). Prints per variant the median over rounds, and ours / reference per round:
@@ -36,6 +37,8 @@ const MIB = Number(option('--mib', 5));
 const WARMUP = Number(option('--warmup', 5));
 const WITH_JSON = args.includes('--json');
 const WITH_SMALL = args.includes('--small-call');
+/** How the raw HTTP client reads a body: 'auto' (the cheaper way on this runtime, see bodyBytes), 'array', 'reader'. */
+const RAW_READ = option('--raw-read', 'auto');
 const OTHER = option('--other', undefined) && path.resolve(option('--other'));
 const ONLY = option('--only', undefined);
 const EXTRA_ENV = Object.fromEntries(args.flatMap((a, i) => (args[i - 1] === '--env' ? [a.split(/=(.*)/s).slice(0, 2)] : [])));
@@ -87,7 +90,7 @@ function rawPipe(file) {
  * into one buffer of the announced length as they come (86 ms against 41 ms, loaded machine).
  */
 async function bodyBytes(response) {
-  if (typeof globalThis.Bun !== 'undefined') return new Uint8Array(await response.arrayBuffer());
+  if (RAW_READ === 'array' || (RAW_READ === 'auto' && typeof globalThis.Bun !== 'undefined')) return new Uint8Array(await response.arrayBuffer());
   const bytes = Buffer.allocUnsafe(Number(response.headers.get('content-length')));
   const reader = response.body.getReader();
   let filled = 0;
