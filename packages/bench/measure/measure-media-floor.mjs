@@ -11,7 +11,7 @@
 // another build of the media server's CLI (A/B), each row against the references and this build against it.
 // --raw-read array|reader picks how the raw HTTP client reads the body (default: the cheaper one on this runtime).
 // --env K=V (repeatable) sets a variable in every server's environment.
-// Per round and variant: server CPU per call (every thread's run time, /proc/PID/task/*/schedstat, in ns), the
+// Per round and variant: server CPU per call (every thread's run time: cpuSample, cpuBetween), the
 // client's median call time and the client's own CPU per call (this process, process.cpuUsage around each call). Prints per variant the median over rounds, and ours / reference per round:
 // the median ratio and its range.
 import { spawn } from 'node:child_process';
@@ -49,17 +49,35 @@ const OURS = fileURLToPath(new URL('../../filesystem-media-server/dist/esm/cli.j
 const RAW_HTTP = fileURLToPath(new URL('./lib/raw-media-http.mjs', import.meta.url));
 const RAW_PIPE = fileURLToPath(new URL('../dist/esm/servers/raw-media.js', import.meta.url));
 
-/** CPU time of every thread of a process, in ms, at ns resolution (utime+stime in /proc/PID/stat counts 10 ms ticks). */
-function cpuMs(pid) {
+/**
+ * A process's CPU time so far: its live threads' run time at ns resolution (/proc/PID/task/T/schedstat, ms)
+ * and which threads those were, with the process total in 10 ms ticks (/proc/PID/stat, which keeps the time
+ * of threads that have exited).
+ */
+function cpuSample(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const tickMs = (Number(fields[11]) + Number(fields[12])) * 10;
   let ns = 0;
+  const tasks = new Set();
   for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
       ns += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      tasks.add(task);
     } catch {
       // a thread that ended between the listing and the read
     }
   }
-  return ns / 1e6;
+  return { ms: ns / 1e6, tasks, tickMs };
+}
+
+/**
+ * CPU used between two samples: the threads' run time when every thread of the first is still there (exact),
+ * else the coarse ticks (a thread that exited took its run time with it; Bun's threads come and go).
+ */
+function cpuBetween(before, after) {
+  for (const task of before.tasks) if (!after.tasks.has(task)) return after.tickMs - before.tickMs;
+  return after.ms - before.ms;
 }
 
 /** The raw pipe's client: a length-prefixed path out, the length-prefixed file back. */
@@ -195,7 +213,7 @@ try {
     const order = running.map((_, i) => running[(i + round) % running.length]);
     const times = new Map(order.map((run) => [run, []]));
     const clientCpu = new Map(order.map((run) => [run, 0]));
-    const cpuBefore = new Map(order.map((run) => [run, cpuMs(run.server.pid)]));
+    const cpuBefore = new Map(order.map((run) => [run, cpuSample(run.server.pid)]));
     for (let call = 0; call < CALLS; call++) {
       for (const run of order) {
         const started = performance.now();
@@ -207,7 +225,7 @@ try {
       }
     }
     for (const run of order) {
-      run.cpu.push((cpuMs(run.server.pid) - cpuBefore.get(run)) / CALLS);
+      run.cpu.push(cpuBetween(cpuBefore.get(run), cpuSample(run.server.pid)) / CALLS);
       run.p50.push(median(times.get(run)));
       run.clientCpu.push(clientCpu.get(run) / CALLS);
     }

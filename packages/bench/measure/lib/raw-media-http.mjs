@@ -34,6 +34,7 @@ if (useBunServe) {
   const server = globalThis.Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
+    idleTimeout: 120, // seconds: variants take turns (see the keep-alive note below)
     async fetch(request) {
       const bytes = await readFresh(await request.text());
       return new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } });
@@ -61,6 +62,9 @@ if (useBunServe) {
       );
     });
   });
+  // Variants take turns, so a connection can idle for seconds between two calls: keep it (node:http's
+  // default of 5 s closed it under the client, which then failed its next request).
+  server.keepAliveTimeout = 120_000;
   server.listen(0, '127.0.0.1', () => process.stdout.write(`http://127.0.0.1:${server.address().port}/\n`));
   process.on('SIGTERM', () => {
     server.closeAllConnections();
