@@ -140,7 +140,7 @@ const RUNTIME_ROOMS = ['stdio', 'http/node', 'http/bun', 'redis'];
 const NODE_IMPORTS_ALLOWED: Record<string, string> = {
   'runtime/node.ts': 'what differs on Node is stated there',
   'connection/stream-connection.ts': "stdio's byte-stream connection, on Node streams (types only); not in the core entry",
-  'connection/stream-writer.ts': "stdio's writer: corks a Node stream until process.nextTick; not in the core entry",
+  'connection/stream-writer.ts': "stdio's writer: corks a Node stream until process.nextTick, tells a descriptor's fs.WriteStream (lent bytes come back through it); not in the core entry",
 };
 const NODE_IMPORT = () => /(?:from|import)\s*\(?\s*['"]node:[^'"]+['"]/g;
 

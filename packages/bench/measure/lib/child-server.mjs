@@ -13,11 +13,12 @@ export function cpuMs(pid) {
 
 /**
  * Starts `command args`, an HTTP server that prints its URL as its first line (the media server's CLI with
- * --http, the bridge with --serve): its pid, URL and port, and a stop that resolves once it has exited.
+ * --http, the bridge with --serve), in environment `env`: its pid, URL and port, and a stop that resolves once it
+ * has exited.
  */
-export function startUrlPrinter(command, args, what) {
+export function startUrlPrinter(command, args, what, env = process.env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`${what} printed no URL within 20 s`)), 20_000);
     child.stdout.on('data', (chunk) => {

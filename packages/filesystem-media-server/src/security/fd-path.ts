@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { PathChangedError } from './errors.js';
@@ -33,7 +34,10 @@ async function hasProcFd(handle: FileHandle): Promise<boolean> {
  * check is caught; a sequence of swaps timed exactly around these three look-ups is not (documented limit).
  */
 export async function realPathOfHandle(handle: FileHandle, openedPath: string): Promise<string> {
-  if (await hasProcFd(handle)) return fs.readlink(`${PROC_FD}/${handle.fd}`);
+  // Synchronous on purpose: /proc/self/fd/N is the kernel's answer from memory (no disk, no network), so
+  // the call returns at once, where the promise version cost a round trip through libuv's thread pool
+  // (a thread woken, the loop woken again) on every file the server opens.
+  if (await hasProcFd(handle)) return readlinkSync(`${PROC_FD}/${handle.fd}`);
   const changed = () => new PathChangedError(`Access denied - ${openedPath} changed during the operation`);
   const real = await fs.realpath(openedPath);
   const [byPath, byHandle] = await Promise.all([fs.lstat(real), handle.stat()]);

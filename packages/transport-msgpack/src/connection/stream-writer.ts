@@ -1,3 +1,4 @@
+import { WriteStream } from 'node:fs';
 import process from 'node:process';
 import type { Writable } from 'node:stream';
 import { giveBackWhenWritten, writesCopyOut } from '../buffers/lent-bytes.js';
@@ -17,11 +18,16 @@ export class StreamWriter {
   private closedReason: Error | undefined;
   private corked = false;
 
-  /** Whether lent bytes (NativeBytesPool, the encoder's spare) may be given back once written. */
+  /**
+   * Whether lent bytes (NativeBytesPool, the encoder's spare) may be given back once written: on an OS
+   * handle (writesCopyOut), or on a file-descriptor WriteStream, whose write callback runs once write(2)
+   * has returned. Bun's process.stdout is such a stream (Node's is a Socket on a pipe): without this, a
+   * media server on Bun never got its 5 MiB buffers back over stdio and allocated one per call.
+   */
   private readonly copiesOut: boolean;
 
   constructor(private readonly stream: Writable) {
-    this.copiesOut = writesCopyOut(stream);
+    this.copiesOut = writesCopyOut(stream) || stream instanceof WriteStream;
   }
 
   /**
