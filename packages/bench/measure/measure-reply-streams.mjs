@@ -18,7 +18,6 @@ const option = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
   return index > 0 ? process.argv[index + 1] : fallback;
 };
-const ALL = PAYLOADS;
 const ROUND_MS = Number(option('ms', '1000'));
 const ROUNDS = Number(option('rounds', '4'));
 const ONLY = option('only', 'small,objects-50KB,objects-1MB,text-64KB,numeric').split(',');
@@ -64,7 +63,7 @@ console.log(
 );
 try {
   for (const name of ONLY) {
-    const payload = ALL[name];
+    const payload = PAYLOADS[name];
     const sets = [];
     for (const config of CONFIGS) sets.push({ config, client: await connect(servers[config.server].url, config.client), perCall: [] });
     for (const set of sets) await round(set.client, payload, 150); // warm-up
