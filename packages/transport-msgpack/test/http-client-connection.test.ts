@@ -118,7 +118,8 @@ describe('our HTTP client: a kept-alive connection lost under a POST', { timeout
   after(() => server.close());
 
   // Bun's fetch fails this the same way (ECONNRESET), but says nothing of whether any of the request was
-  // written, so a POST cannot be sent again there without risking running it twice.
+  // written (a server that read the request and then closed or reset gives the same error) and runs no hook
+  // before its write, so a POST cannot be sent again there without risking running it twice.
   const unknowable = isBun ? "Bun's fetch does not tell an unwritten request from a written one" : false;
   it('sends a POST again, once, when the connection was reset before any of it was written', { skip: unknowable }, async () => {
     server.requests.length = 0;
