@@ -26,6 +26,7 @@ ${upstreams
   .map((address) => `    server ${address} backup;`)
   .join('\n')}
     keepalive 16;
+    keepalive_timeout 4s;
   }`,
     )
     .join('\n');
@@ -43,6 +44,9 @@ http {
   upstream mcp_any {
 ${upstreams.map((address) => `    server ${address} max_fails=1 fail_timeout=5s;`).join('\n')}
     keepalive 32;
+    # Below the instances' own keep-alive timeout (node:http's 5 s): nginx lets go of an idle connection
+    # first, never reusing one an instance is closing that moment (a POST lost so is not retried: 502).
+    keepalive_timeout 4s;
   }
 ${sticky}
 

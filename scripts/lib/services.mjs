@@ -128,7 +128,8 @@ export async function startRedis({ maxmemory, unixSocket = false, port: fixedPor
 /**
  * nginx in front of `upstreams` (host:port strings) on 127.0.0.1:<free port>, with the config made by
  * `config({ port, upstreams, dir })` (examples/scale/nginx.conf.mjs), its pid, logs and temp files in a
- * directory of its own. Returns { url, port, dir, process, stop() }.
+ * directory of its own. Returns { url, port, dir, process, reload() (`nginx -s reload`: new workers, the old
+ * ones finish what they serve and close their idle connections), stop() }.
  */
 export async function startNginx(config, upstreams) {
   const port = await freePort();
@@ -145,6 +146,10 @@ export async function startNginx(config, upstreams) {
     port,
     dir,
     process: child,
+    reload: () => {
+      const reload = spawnSync(nginx, ['-p', dir, '-c', conf, '-e', join(dir, 'error.log'), '-s', 'reload'], { encoding: 'utf8', timeout: 10_000 });
+      if (reload.status !== 0) throw new Error(`nginx -s reload failed:\n${reload.stderr}`);
+    },
     stop: async () => {
       await stopProcess(child);
       rmSync(dir, { recursive: true, force: true });

@@ -13,6 +13,18 @@ import { isBun } from './fixtures/http-helpers.js';
 
 const LIMIT = 20_000;
 
+/**
+ * Run once, just before undici writes the next request's first byte (its `sendHeaders` channel). Subscribed
+ * when this file loads, before any client of ours exists, so it runs before the client's own look at the
+ * connection there (subscribers run in the order they came; node:test runs each file in its own process).
+ */
+let beforeFirstByte: (() => void) | undefined;
+diagnostics.subscribe('undici:client:sendHeaders', () => {
+  const run = beforeFirstByte;
+  beforeFirstByte = undefined;
+  run?.();
+});
+
 interface RawServer {
   url: URL;
   /** Every request body read, in order, with the connection (1, 2, ...) it came on. */
@@ -106,7 +118,8 @@ describe('our HTTP client: a kept-alive connection lost under a POST', { timeout
   after(() => server.close());
 
   // Bun's fetch fails this the same way (ECONNRESET), but says nothing of whether any of the request was
-  // written, so a POST cannot be sent again there without risking running it twice.
+  // written (a server that read the request and then closed or reset gives the same error) and runs no hook
+  // before its write, so a POST cannot be sent again there without risking running it twice.
   const unknowable = isBun ? "Bun's fetch does not tell an unwritten request from a written one" : false;
   it('sends a POST again, once, when the connection was reset before any of it was written', { skip: unknowable }, async () => {
     server.requests.length = 0;
@@ -145,6 +158,39 @@ describe('our HTTP client: a kept-alive connection lost under a POST', { timeout
       // Sent once: the reset connection never carried it, the new one did.
       const seconds = server.requests.filter((entry) => entry.body.includes('"id":2'));
       assert.equal(seconds.length, 1);
+      assert.notEqual(seconds[0]!.connection, first);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  // nginx reloading: its old workers close their idle connections at once, and a close that lands after the
+  // event loop's last poll is in the kernel but not yet read when undici writes the next request on that
+  // connection (undici has called onRequestStart by then). The client asks the kernel just before the first
+  // byte goes; here the server resets the connection at that very moment (undici's `sendHeaders` channel,
+  // published synchronously before its first write).
+  it('sends a POST again, once, when the connection was found closed just before its first byte was written', { skip: unknowable }, async () => {
+    server.requests.length = 0;
+    server.onRequest = () => true;
+    const { transport, answers } = await startClient(server.url);
+    try {
+      await transport.send(request(1));
+      const [first] = [...server.sockets.keys()];
+      assert.ok(first !== undefined, 'the first request left a kept-alive connection');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      let reset = false;
+      beforeFirstByte = () => {
+        reset = true;
+        server.sockets.get(first)!.resetAndDestroy();
+      };
+      await transport.send(request(2));
+      assert.ok(reset, 'the connection was reset as the request was to be written');
+      assert.deepEqual(
+        answers.map((answer) => (answer as { id: number }).id),
+        [1, 2],
+      );
+      const seconds = server.requests.filter((entry) => entry.body.includes('"id":2'));
+      assert.equal(seconds.length, 1, 'sent once');
       assert.notEqual(seconds[0]!.connection, first);
     } finally {
       await transport.close();

@@ -1,10 +1,12 @@
 import { exposedGc, hasModuleNotFoundCode, type ClientFetch, type Runtime } from './runtime.js';
+import { connectorCheckingBeforeWrite } from './closed-before-write.js';
 import { retryUnwritten } from './unwritten-retry.js';
 
 /**
  * The client's default fetch on Node: undici's fetch on an Agent of its own, so connections are kept alive
  * per origin and closed with the transport (Node's global fetch measured the same within noise). A request
- * a reset kept-alive connection failed before any of it was written is sent once more (retryUnwritten).
+ * a reset kept-alive connection failed before any of it was written is sent once more (retryUnwritten), and
+ * a connection the server closed is found so just before a request is written on it (closed-before-write.ts).
  */
 function undiciFetch(): ClientFetch {
   let agent: import('undici').Agent | undefined;
@@ -13,9 +15,9 @@ function undiciFetch(): ClientFetch {
   return {
     fetch: async (url, init) => {
       undici ??= import('undici');
-      const { Agent, fetch: undiciFetch } = await undici;
+      const { Agent, buildConnector, fetch: undiciFetch } = await undici;
       if (!agent) {
-        agent = new Agent({ keepAliveTimeout: 10_000 });
+        agent = new Agent({ keepAliveTimeout: 10_000, connect: connectorCheckingBeforeWrite(buildConnector({})) });
         dispatcher = agent.compose(retryUnwritten);
       }
       return (await undiciFetch(url, { ...(init as object), dispatcher } as never)) as unknown as Response;

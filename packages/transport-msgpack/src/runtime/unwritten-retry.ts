@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { isClosedBeforeWrite } from './closed-before-write.js';
 
 /**
  * Connection errors that can end a request undici had queued on a kept-alive connection before writing it:
@@ -17,9 +18,15 @@ const LOST_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
  * request when an idle connection ends with a reset (client.js, onError). A request whose writing began is
  * never sent again here, whatever the error: it may have reached the server, and a POST is not idempotent.
  * The body is untouched too (undici reads it only while writing), so the same dispatch can be made again.
+ * The other error sent again is ClosedBeforeWriteError: the connection was found closed just before the
+ * first byte was written (`onRequestStart` had been called, but nothing was written; closed-before-write.ts).
+ * By then undici may have begun to pull the body (fetch gives it as a one-time async iterator, read as it is
+ * written), so a body given that way is read through `replayable`, which gives a second attempt the same
+ * chunks from the start.
  */
 export function retryUnwritten(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
-  return (options, handler) => {
+  return (given, handler) => {
+    const options = isAsyncIterable(given.body) ? { ...given, body: replayable(given.body) as Dispatcher.DispatchOptions['body'] } : given;
     const attempt = (retried: boolean): boolean => {
       let started = false;
       return dispatch(options, {
@@ -32,11 +39,43 @@ export function retryUnwritten(dispatch: Dispatcher['dispatch']): Dispatcher['di
         onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
         onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
         onResponseError: (controller, error) => {
-          if (!started && !retried && LOST_CONNECTION.has((error as { code?: string }).code ?? '')) return void attempt(true);
+          const unwritten = isClosedBeforeWrite(error) || (!started && LOST_CONNECTION.has((error as { code?: string }).code ?? ''));
+          if (unwritten && !retried) return void attempt(true);
           handler.onResponseError?.(controller, error);
         },
       });
     };
     return attempt(false);
+  };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
+  return typeof (value as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] === 'function';
+}
+
+/**
+ * A body each attempt reads from its start: the chunks pulled from `source` are kept (they are the request's
+ * own bytes, held by it anyway) and given again to a later reader, which then goes on pulling from `source`.
+ * Pulls are shared, so two readers never split the chunks between them.
+ */
+export function replayable(source: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  const iterator = source[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let ended = false;
+  let pulling: Promise<void> | undefined;
+  const pull = () =>
+    (pulling ??= iterator.next().then((next) => {
+      pulling = undefined;
+      if (next.done) ended = true;
+      else chunks.push(next.value);
+    }));
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (let index = 0; ; index++) {
+        while (index >= chunks.length && !ended) await pull();
+        if (index >= chunks.length) return;
+        yield chunks[index]!;
+      }
+    },
   };
 }
