@@ -68,6 +68,14 @@ describe('smoke run of every scenario', { timeout: 420_000 }, () => {
         `${scenario.name}: no adaptive / min(json,msgpack)`,
       );
     }
+    // In every call scenario, over stdio and HTTP, our client on its defaults and the stock SDK client called
+    // the same server program on its defaults, in the same rounds (issue 30); media too.
+    for (const scenario of run.scenarios.filter((s) => ['text', 'object', 'numeric', 'small', 'media'].includes(s.venue) && !s.name.includes('-link'))) {
+      const kept = scenario.comparisons.find((c) => c.baseline === 'stock-client');
+      assert.ok(kept?.metrics.cpu && kept.metrics.p50, `${scenario.name}: no ours on defaults / stock-client comparison`);
+      assert.equal(kept.candidate, scenario.transport === 'stdio' ? 'adaptive' : 'defaults', scenario.name);
+      assert.ok(!scenario.variants.some((v) => v.failed), `${scenario.name}: ${scenario.variants.map((v) => v.failed ?? '').join(' ')}`);
+    }
     // MessagePack carries the same small-call messages in fewer bytes than JSON: a property of the encoding.
     const small = run.scenarios.find((s) => s.name === 'small-calls/stdio');
     assert.ok(small, 'small-calls/stdio missing');
@@ -140,6 +148,7 @@ describe('smoke run of every scenario', { timeout: 420_000 }, () => {
       }
     }
     for (const heading of ['MEASURED VALUES', 'RATIOS candidate / baseline', 'VERDICTS']) assert.ok(!summary.includes(heading), `the summary shows ${heading}`);
+    assert.ok(lines.some((line) => line.startsWith('STOCK CLIENT: ')) && lines.some((line) => line.startsWith('OUR CLIENT ON ITS DEFAULTS / THE STOCK SDK CLIENT')), 'no stock-client headline or table');
     const text = renderText(result, { details: true });
     assert.ok(text.startsWith(summary), 'the details follow the summary');
     for (const heading of ['MEASURED VALUES', 'RATIOS', 'VERDICTS', 'TARGETS', 'small-calls/stdio', 'msgpack / json']) assert.ok(text.includes(heading), `text report lacks ${heading}`);
