@@ -9,7 +9,8 @@ const VERDICTS = new Set(['wins', 'ties', 'loses']);
 
 // The limit is for a hung run, not a slow one: on a loaded 2-core machine the run took 3.7 minutes.
 describe('smoke run of every scenario', { timeout: 420_000 }, () => {
-  it('produces well-formed results, table, verdicts and targets', async () => {
+  // The same limit on the test itself: Bun's runner applies its own default (120 s) to a test, not the describe's.
+  it('produces well-formed results, table, verdicts and targets', { timeout: 420_000 }, async () => {
     const options = parseOptions([]);
     const run = await runInThisRuntime(options, new SilentProgress(), { smoke: true });
     const venues = new Set(run.scenarios.map((s) => s.venue));
