@@ -136,6 +136,38 @@ export function adaptiveTargets(scenarios: readonly ScenarioResult[], runtime: s
   return targets;
 }
 
+/** The baseline of the stock-client comparison: the SDK's own JSON client against our server on its defaults. */
+export const STOCK_CLIENT = 'stock-client';
+
+/**
+ * Issue 30's target: a user's server on this package's defaults costs no more CPU per call when its users
+ * adopt our client on its defaults than when they keep the stock SDK client (within 1.05x, by the tie rule),
+ * in every call scenario where both ran, per runtime.
+ */
+export function stockClientTargets(scenarios: readonly ScenarioResult[], runtime: string, mode: 'quick' | 'full' = 'full'): TargetResult[] {
+  const Runtime = runtime === 'bun' ? 'Bun' : runtime === 'node' ? 'Node' : runtime;
+  const targets: TargetResult[] = [];
+  for (const scenario of scenarios.filter((s) => s.runtime === runtime)) {
+    const kept = scenario.comparisons.find((c) => c.baseline === STOCK_CLIENT);
+    if (!kept) continue;
+    targets.push(
+      ratioTarget(scenarios, runtime, {
+        id: `${runtime === 'node' ? '' : `${runtime}:`}stock-client-cpu:${scenario.name}`,
+        description: `${Runtime}, ${scenario.name}: our client on its defaults costs our server (on its defaults) <= 1.05x the server CPU/call of the stock SDK client`,
+        threshold: 1.05,
+        rule: 'parity',
+        scenario: scenario.name,
+        candidate: kept.candidate,
+        baseline: STOCK_CLIENT,
+        metric: 'cpu',
+        missing: `no ${kept.candidate} vs ${STOCK_CLIENT} comparison`,
+        mode,
+      }),
+    );
+  }
+  return targets;
+}
+
 /** The targets on one runtime's scenarios; ids carry the runtime after the first (Node's keep their names). */
 function runtimeTargets(scenarios: readonly ScenarioResult[], runtime: string, mode: 'quick' | 'full'): TargetResult[] {
   const targets: TargetResult[] = [];
@@ -215,6 +247,7 @@ function runtimeTargets(scenarios: readonly ScenarioResult[], runtime: string, m
     }
   }
   targets.push(...adaptiveTargets(scenarios, runtime, mode));
+  targets.push(...stockClientTargets(scenarios, runtime, mode));
   // The revision issue's target: MCP 2026-07-28's stateless path costs the server no more CPU per call
   // than the 2025-11-25 session path, on each wire (SDK v2 on both ends).
   for (const scenario of scenarios.filter((s) => s.runtime === runtime && s.venue === 'revision')) {

@@ -51,11 +51,19 @@ describe('numeric payloads', () => {
     assert.ok(full.calls.some((s) => s.name === 'series-100k/http-16'));
     for (const s of full.calls.filter((c) => c.venue === 'numeric' && c.transport === 'http')) {
       assert.deepEqual(
-        s.variants.filter((v) => v.stack === 'ours' && !v.gzip).map((v) => [v.id, v.encoding]),
+        s.variants.filter((v) => v.stack === 'ours' && !v.gzip && !v.defaults).map((v) => [v.id, v.encoding]),
         [
           ['json', undefined],
           ['msgpack', 'smallest'],
           ['adaptive', 'cheapest-cpu'],
+        ],
+      );
+      // Besides our three wires: our client and server on their defaults, and the stock client on that server.
+      assert.deepEqual(
+        s.variants.filter((v) => v.defaults).map((v) => [v.id, v.encoding, v.client]),
+        [
+          ['defaults', undefined, undefined],
+          ['stock-client', undefined, 'stock'],
         ],
       );
     }

@@ -9,7 +9,8 @@ const VERDICTS = new Set(['wins', 'ties', 'loses']);
 
 // The limit is for a hung run, not a slow one: on a loaded 2-core machine the run took 3.7 minutes.
 describe('smoke run of every scenario', { timeout: 420_000 }, () => {
-  it('produces well-formed results, table, verdicts and targets', async () => {
+  // The same limit on the test itself: Bun's runner applies its own default (120 s) to a test, not the describe's.
+  it('produces well-formed results, table, verdicts and targets', { timeout: 420_000 }, async () => {
     const options = parseOptions([]);
     const run = await runInThisRuntime(options, new SilentProgress(), { smoke: true });
     const venues = new Set(run.scenarios.map((s) => s.venue));
@@ -67,6 +68,14 @@ describe('smoke run of every scenario', { timeout: 420_000 }, () => {
         scenario.comparisons.some((c) => c.candidate === 'adaptive' && c.baseline === 'min(json,msgpack)'),
         `${scenario.name}: no adaptive / min(json,msgpack)`,
       );
+    }
+    // In every call scenario, over stdio and HTTP, our client on its defaults and the stock SDK client called
+    // the same server program on its defaults, in the same rounds (issue 30); media too.
+    for (const scenario of run.scenarios.filter((s) => ['text', 'object', 'numeric', 'small', 'media'].includes(s.venue) && !s.name.includes('-link'))) {
+      const kept = scenario.comparisons.find((c) => c.baseline === 'stock-client');
+      assert.ok(kept?.metrics.cpu && kept.metrics.p50, `${scenario.name}: no ours on defaults / stock-client comparison`);
+      assert.equal(kept.candidate, scenario.transport === 'stdio' ? 'adaptive' : 'defaults', scenario.name);
+      assert.ok(!scenario.variants.some((v) => v.failed), `${scenario.name}: ${scenario.variants.map((v) => v.failed ?? '').join(' ')}`);
     }
     // MessagePack carries the same small-call messages in fewer bytes than JSON: a property of the encoding.
     const small = run.scenarios.find((s) => s.name === 'small-calls/stdio');
@@ -140,6 +149,7 @@ describe('smoke run of every scenario', { timeout: 420_000 }, () => {
       }
     }
     for (const heading of ['MEASURED VALUES', 'RATIOS candidate / baseline', 'VERDICTS']) assert.ok(!summary.includes(heading), `the summary shows ${heading}`);
+    assert.ok(lines.some((line) => line.startsWith('STOCK CLIENT: ')) && lines.some((line) => line.startsWith('OUR CLIENT ON ITS DEFAULTS / THE STOCK SDK CLIENT')), 'no stock-client headline or table');
     const text = renderText(result, { details: true });
     assert.ok(text.startsWith(summary), 'the details follow the summary');
     for (const heading of ['MEASURED VALUES', 'RATIOS', 'VERDICTS', 'TARGETS', 'small-calls/stdio', 'msgpack / json']) assert.ok(text.includes(heading), `text report lacks ${heading}`);

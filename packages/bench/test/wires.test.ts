@@ -3,7 +3,8 @@
 // comparison against the cheaper wire per round: on made-up results whose right answers are known.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adaptiveTargets, compareWithBest, evaluateTargets, parityStatus, renderSummary, SUMMARY_WIDTH, type BenchResult, type ScenarioResult } from 'mcp-msgpack-bench';
+import { adaptiveTargets, compareWithBest, parityStatus, renderSummary, SUMMARY_WIDTH, type ScenarioResult } from 'mcp-msgpack-bench';
+import { resultOf } from './fixtures/result.js';
 
 type Ratios = Partial<Record<'cpu' | 'clientCpu' | 'wire', [number, number, number]>>;
 
@@ -30,20 +31,7 @@ const objectHttp = (runtime: string) =>
 const smallStdio = (runtime: string) =>
   scenario('small-calls/stdio', 'small', runtime, [comparison('msgpack', 'json', { cpu: [1.1, 1.2, 1.3], clientCpu: [1.0, 1.1, 1.2], wire: [0.76, 0.77, 0.78] })], ['json', 'msgpack']);
 
-function result(scenarios: ScenarioResult[]): BenchResult {
-  const partial = {
-    schema: 'mcp-msgpack-bench/1' as const,
-    mode: 'quick' as const,
-    command: 'test',
-    startedAt: '',
-    durationMs: 1000,
-    environment: { cpu: 'test', cores: 2, memoryBytes: 1, os: 'test', runtimes: { node: '20' }, packages: {} },
-    noiseBand: 0.05,
-    scenarios,
-    skipped: [],
-  };
-  return { ...partial, targets: evaluateTargets(partial) };
-}
+const result = (scenarios: ScenarioResult[]) => resultOf(scenarios);
 
 describe('our three wires side by side in the summary', () => {
   it('shows MessagePack always and adaptive against JSON on server CPU, client CPU and bytes, "-" where adaptive did not run', () => {

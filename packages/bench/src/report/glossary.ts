@@ -27,10 +27,13 @@ function transportMeaning(transport: string): string {
 const VARIANT_MEANING: Record<string, string> = {
   json: "our transport's JSON wire",
   msgpack: "our transport's MessagePack wire (over HTTP: MessagePack always, both ways)",
-  adaptive: "our client and server choosing each message's encoding, the one that costs less CPU (encoding: 'cheapest-cpu', the default)",
+  adaptive: "our client and server choosing each message's encoding, the one that costs less CPU (encoding: 'cheapest-cpu', the default; over stdio both ends on their defaults)",
   'msgpack-native': 'MessagePack with media as raw bytes (native bytes)',
   'json-gzip': 'our JSON wire with gzip',
   'stock-json': "the MCP SDK's own transport (JSON)",
+  defaults: 'our HTTP client and server on their default options (replies on streams; media: native bytes on)',
+  'stock-client':
+    "the MCP SDK's own client (JSON) against our server on its defaults, what a user keeps (compared with adaptive over stdio, where adaptive is both ends on their defaults, and with defaults over HTTP)",
   'stock-json-gzip': "the SDK's own HTTP transport with gzip",
   official: 'the official filesystem server on the SDK',
   raw: 'bare length-prefixed bytes through the same pipe, no MCP',

@@ -3,6 +3,7 @@ import { METRICS } from '../results.js';
 import { formatBytes, formatRatio, formatValue } from './format.js';
 import { headline } from './summary.js';
 import { statusWord, targetCounts } from './target-words.js';
+import { stockRows, type StockRow } from './stock.js';
 import { CALL_RATIO_METRICS, CALL_VALUE_METRICS, CODEC_RATIO_METRICS, CODEC_VALUE_METRICS } from './table.js';
 
 /**
@@ -18,11 +19,20 @@ export function renderHtml(result: BenchResult): string {
   const sections: string[] = [];
   sections.push(`<h1>mcp-msgpack-bench — ${escapeHtml(result.mode)} mode</h1>
 <pre class="headline" id="headline">${escapeHtml(headline(result).join('\n\n'))}</pre>`);
-  sections.push(tableOfContents(result, several));
+  sections.push(
+    tableOfContents(
+      result,
+      several,
+      result.scenarios.some((s) => s.comparisons.some((c) => c.baseline === 'stock-client')),
+    ),
+  );
   sections.push(`<p id="reading">Each chart shows candidate / baseline per metric: the bar is the median ratio over rounds, the whisker
 its min–max, the grey band ±${(result.noiseBand * 100).toFixed(0)}% around 1.0. Lower is better for costs,
 higher for calls/s. <span class="wins">green: wins</span>, <span class="ties">grey: ties</span>,
 <span class="loses">red: loses</span>.</p>`);
+  const runtimes = [...new Set(result.scenarios.map((s) => s.runtime))];
+  const stock = runtimes.map((runtime) => ({ runtime, rows: stockRows(result.scenarios, result.targets, runtime) })).filter((r) => r.rows.length > 0);
+  if (stock.length > 0) sections.push(stockSection(stock, several));
   for (const scenario of result.scenarios) sections.push(scenarioSection(scenario, result.noiseBand));
   if (result.skipped.length > 0) sections.push('<h2 id="skipped">Skipped or failed</h2><ul>' + result.skipped.map((s) => `<li>${escapeHtml(s)}</li>`).join('') + '</ul>');
   sections.push(`<h2 id="run">The run</h2>
@@ -71,7 +81,7 @@ export function scenarioAnchor(scenario: Pick<ScenarioResult, 'runtime' | 'name'
 }
 
 /** Links to every section: the scenarios by runtime and venue, in the order the report gives them. */
-function tableOfContents(result: BenchResult, several: boolean): string {
+function tableOfContents(result: BenchResult, several: boolean, stock: boolean): string {
   const groups = new Map<string, ScenarioResult[]>();
   for (const s of result.scenarios) {
     const key = `${several ? `${s.runtime}, ` : ''}${s.venue}`;
@@ -79,7 +89,28 @@ function tableOfContents(result: BenchResult, several: boolean): string {
   }
   const scenarios = [...groups].map(([title, list]) => `<li>${escapeHtml(title)}: ${list.map((s) => `<a href="#${scenarioAnchor(s)}">${escapeHtml(s.name)}</a>`).join(', ')}</li>`).join('\n');
   const tail = [...(result.skipped.length > 0 ? ['<li><a href="#skipped">Skipped or failed</a></li>'] : []), '<li><a href="#run">The run</a></li>', '<li><a href="#targets">Targets</a></li>'];
-  return `<nav id="contents"><h2>Contents</h2>\n<ul>\n<li><a href="#reading">How to read the charts</a></li>\n${scenarios}\n${tail.join('\n')}\n</ul></nav>`;
+  return `<nav id="contents"><h2>Contents</h2>\n<ul>\n<li><a href="#reading">How to read the charts</a></li>\n${stock ? '<li><a href="#stock-client">Our client on its defaults / the stock client</a></li>\n' : ''}${scenarios}\n${tail.join('\n')}\n</ul></nav>`;
+}
+
+/**
+ * Our client on its defaults / the stock SDK client, the same server on this package's defaults: server CPU
+ * and client p50 per call with the rounds' range, and the 1.05x target's verdict, one row per scenario.
+ */
+function stockSection(runtimes: Array<{ runtime: string; rows: StockRow[] }>, several: boolean): string {
+  const tables = runtimes.map(({ runtime, rows }) => {
+    const cells = rows.map((r) => {
+      const cpu = r.comparison.metrics.cpu;
+      const p50 = r.comparison.metrics.p50;
+      const verdict = r.target ? `<td class="${STATUS_CLASS[r.target.status]}">${escapeHtml(statusWord(r.target))}</td>` : '<td>-</td>';
+      return `<tr><td><a href="#${scenarioAnchor(r.scenario)}">${escapeHtml(r.scenario.name)}</a></td><td class="${cpu?.verdict ?? ''}">${cpu ? escapeHtml(formatRatio(cpu.ratio)) : '-'}</td><td class="${p50?.verdict ?? ''}">${p50 ? escapeHtml(formatRatio(p50.ratio)) : '-'}</td>${verdict}</tr>`;
+    });
+    return `${several ? `<h3>${escapeHtml(runtime)}</h3>\n` : ''}<table class="values"><tr><th>scenario</th><th>server CPU</th><th>client p50</th><th>&lt;= 1.05x</th></tr>\n${cells.join('\n')}</table>`;
+  });
+  return `<h2 id="stock-client">Our client on its defaults / the stock client</h2>
+<p>The same server on this package's defaults, called by our client on its defaults and by the stock SDK JSON client in the same
+alternating rounds: ours / stock, per call, median (min–max over the rounds). Above 1.05x server CPU, the defaults cost the server
+more than the client its users would keep.</p>
+${tables.join('\n')}`;
 }
 
 function scenarioSection(scenario: ScenarioResult, band: number): string {

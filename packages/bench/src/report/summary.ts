@@ -9,6 +9,7 @@ import { glossary, variantsOfPair } from './glossary.js';
 import { groupedTable } from './columns.js';
 import { bytesTradeOff, wireScenarios, wireTable } from './wires.js';
 import { statusWord, targetCounts } from './target-words.js';
+import { stockRows, stockTable, stockVerdict } from './stock.js';
 
 export const SUMMARY_WIDTH = 80;
 
@@ -35,7 +36,8 @@ const PAIR_WORDS: Record<string, string> = {
 
 /**
  * The headline, which the terminal and the HTML report both open with: what ran, the verdict per venue in
- * plain words, and the targets' count.
+ * plain words, where our client on its defaults costs a server more than the stock client, and the targets'
+ * count.
  */
 export function headline(result: BenchResult): string[] {
   const runtimes = [...new Set(result.scenarios.map((s) => s.runtime))];
@@ -48,6 +50,10 @@ export function headline(result: BenchResult): string[] {
         runtimes.length > 1,
       ),
     );
+  for (const runtime of runtimes) {
+    const verdict = stockVerdict(stockRows(result.scenarios, result.targets, runtime), runtimes.length > 1 ? ` on ${runtime}` : '');
+    if (verdict) sections.push(wrapWords(verdict, SUMMARY_WIDTH));
+  }
   sections.push(wrapWords(`TARGETS: ${targetCounts(result.targets)} (each listed below, with its reason).`, SUMMARY_WIDTH));
   return sections;
 }
@@ -64,6 +70,10 @@ export function renderSummary(result: BenchResult): string {
   for (const runtime of runtimes) {
     const calls = result.scenarios.filter((s) => s.runtime === runtime && s.venue !== 'codec');
     if (wireScenarios(calls).length > 0) sections.push(wireSection(calls, runtimes.length > 1 ? ` on ${runtime}` : ''));
+  }
+  for (const runtime of runtimes) {
+    const rows = stockRows(result.scenarios, result.targets, runtime);
+    if (rows.length > 0) sections.push(stockSection(rows, runtimes.length > 1 ? ` on ${runtime}` : ''));
   }
   sections.push(targetSection(result.targets, runtimes.length > 1));
   for (const runtime of runtimes) {
@@ -88,6 +98,12 @@ function wireSection(calls: ScenarioResult[], on: string): string {
   );
   const tradeOff = bytesTradeOff(calls);
   return [title, wireTable(calls), ...(tradeOff ? [wrapWords(tradeOff, SUMMARY_WIDTH)] : [])].join('\n');
+}
+
+/** Our client on its defaults / the stock client, same server: one row per scenario. */
+function stockSection(rows: Parameters<typeof stockTable>[0], on: string): string {
+  const title = wrapWords(`OUR CLIENT ON ITS DEFAULTS / THE STOCK SDK CLIENT${on}, the same server on this package's defaults, per call, median (rounds' range); the target: server CPU <= 1.05x`, SUMMARY_WIDTH);
+  return `${title}\n${stockTable(rows)}`;
 }
 
 function overview(result: BenchResult, runtimes: string[]): string {

@@ -3,7 +3,19 @@ import type { VariantSpec } from './variant.js';
 
 /** Two variants with the same key run the same server program with the same transports and clients. */
 export function sessionKey(spec: VariantSpec): string {
-  return [spec.transport, spec.server, spec.stack, spec.wire, spec.gzip ? 'gzip' : '', spec.encoding ?? '', spec.nativeBytes ? 'native' : '', spec.revision ?? '', spec.clients].join('|');
+  return [
+    spec.transport,
+    spec.server,
+    spec.stack,
+    spec.wire,
+    spec.gzip ? 'gzip' : '',
+    spec.encoding ?? '',
+    spec.nativeBytes ? 'native' : '',
+    spec.revision ?? '',
+    spec.defaults ? 'defaults' : '',
+    spec.client ?? '',
+    spec.clients,
+  ].join('|');
 }
 
 /**
@@ -17,6 +29,11 @@ export class SessionPool {
     private readonly runtime: string,
     private readonly mediaDir: string | undefined,
   ) {}
+
+  /** Whether a previous scenario left this variant's session running (its server and clients are warm). */
+  has(spec: VariantSpec): boolean {
+    return this.sessions.has(sessionKey(spec));
+  }
 
   async get(spec: VariantSpec): Promise<Session> {
     const key = sessionKey(spec);

@@ -34,6 +34,8 @@ export interface CallScenario {
   rounds: number;
   roundMs: number;
   warmupMs: number;
+  /** The warm-up of a session a previous scenario already ran (its server and clients are warm): at most warmupMs. */
+  reusedWarmupMs?: number;
   minCalls: number;
   maxCalls: number;
   mediaDir?: string;
@@ -72,10 +74,12 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
       await pool.drop(session.spec);
     }
   };
+  const reused = new Set<string>();
   try {
     for (const variant of scenario.variants) {
       progress.update(`${scenario.name}: starting ${variant.label}`);
       try {
+        if (pool.has(variant)) reused.add(variant.id);
         sessions.push(await pool.get(variant));
       } catch (error) {
         await fail(undefined, variant.id, error);
@@ -96,7 +100,7 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
           const sample = await measureRound(session, Math.max(2, scenario.clients), callOf(session));
           calls += sample.calls;
           perCall.push(sample.wallMs / sample.calls);
-        } while (performance.now() - started < scenario.warmupMs);
+        } while (performance.now() - started < (reused.has(session.spec.id) ? Math.min(scenario.warmupMs, scenario.reusedWarmupMs ?? Infinity) : scenario.warmupMs));
         // The later half of the warm-up says what a warm call costs.
         slowestMsPerCall = Math.max(slowestMsPerCall, median(perCall.slice(Math.floor(perCall.length / 2))));
         warmupCalls = Math.max(warmupCalls, calls);

@@ -38,6 +38,7 @@ function serverArgs(spec: VariantSpec, mediaDir: string | undefined): string[] {
   const args = [ENTRY, '--app', spec.server, '--transport', spec.transport, '--stack', spec.stack];
   if (mediaDir) args.push('--dir', mediaDir);
   if (spec.gzip) args.push('--gzip');
+  if (spec.defaults) args.push('--defaults');
   if (spec.encoding) args.push('--encoding', spec.encoding);
   // Our media servers always accept native bytes, as a deployment would; whether they are used is the client's choice.
   if (spec.server === 'media' && spec.stack === 'ours') args.push('--native');
@@ -90,7 +91,7 @@ async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string |
   const client = newClient(errors);
   let transport: Transport;
   let pid: () => number | null;
-  if (spec.stack === 'stock') {
+  if (stockClient(spec)) {
     // The official server greets on stderr; ours say nothing unless something is wrong.
     const stock = new StdioClientTransport({ command: runtime, args, stderr: spec.server === 'official' ? 'ignore' : 'inherit' });
     transport = stock;
@@ -104,9 +105,10 @@ async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string |
     stock.start = async () => {};
   } else {
     // With an encoding policy, the client upgrades from JSON (wire 'auto') so the stream can turn mixed (SPEC.md 7.4).
-    const wire = spec.encoding ? 'auto' : spec.wire;
+    // On its defaults it is given neither: what it does then is whatever this version of the package does.
+    const wire = spec.defaults ? {} : { wire: spec.encoding ? ('auto' as const) : spec.wire };
     const encoding = spec.encoding ? { encoding: spec.encoding } : {};
-    const ours = new StdioMsgpackClientTransport({ command: runtime, args, wire, ...encoding, stderr: 'inherit', spawn: countingSpawn(bytes), ...(spec.nativeBytes ? { nativeBytes: true } : {}) });
+    const ours = new StdioMsgpackClientTransport({ command: runtime, args, ...wire, ...encoding, stderr: 'inherit', spawn: countingSpawn(bytes), ...(spec.nativeBytes ? { nativeBytes: true } : {}) });
     transport = ours;
     pid = () => ours.pid;
   }
@@ -169,9 +171,15 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
   };
 }
 
+/** Whether the variant's client is the SDK's own (JSON) transport: the stock stack, or a stock client of our server. */
+export function stockClient(spec: VariantSpec): boolean {
+  return spec.stack === 'stock' || spec.client === 'stock';
+}
+
 function httpClientTransport(spec: VariantSpec, url: URL): Transport {
   if (spec.stack === 'stock' && spec.server === 'tools-v2') return new StreamableHTTPClientTransportV2(url) as unknown as Transport;
-  if (spec.stack === 'stock') return new StreamableHTTPClientTransport(url);
+  if (stockClient(spec)) return new StreamableHTTPClientTransport(url);
+  if (spec.defaults) return new HttpMsgpackClientTransport(url, spec.nativeBytes ? { nativeBytes: true } : {});
   // The client's own requests follow the variant's policy too: MessagePack always means both directions.
   return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...(spec.nativeBytes ? { nativeBytes: true } : {}), ...(spec.encoding ? { encoding: spec.encoding } : {}) });
 }

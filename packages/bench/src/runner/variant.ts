@@ -30,6 +30,17 @@ export interface VariantSpec {
    * (the wire upgrade, which turns the stream mixed) and each side sends per its policy (SPEC.md 7.4).
    */
   encoding?: 'cheapest-cpu' | 'smallest';
+  /**
+   * Our server and our client on their default options, as a user who adopts this package runs them (the
+   * comparison with the stock client, issue 30): no `wire`, no `encoding`, and over HTTP no
+   * `enableJsonResponse`, so tool results come on a reply stream. Media still turn native bytes on.
+   */
+  defaults?: boolean;
+  /**
+   * 'stock': the SDK's own client transport (JSON) against this variant's server, what a user keeps when only
+   * the server adopts this package. Left out: the client of `stack`.
+   */
+  client?: 'stock';
   /** Number of concurrent clients (HTTP); stdio always has one. */
   clients: number;
 }

@@ -8,9 +8,12 @@ export const NUMERIC_CASES = [
   { kind: 'series', name: 'series-100k', title: 'series structuredContent, 100,000 timestamps and float values', columns: ['timestamps', 'values'], length: SERIES_POINTS },
 ] as const;
 
-/** Quick mode keeps our three wires only: the venue is about JSON's numbers as text, not about the SDK or gzip. */
+/**
+ * Quick mode keeps our three wires and the stock client on our defaults: the venue is about JSON's numbers as
+ * text, not about the SDK's own server or gzip.
+ */
 function oursOnly(scenario: CallScenario): CallScenario {
-  const keep = new Set(['json', 'msgpack', 'adaptive']);
+  const keep = new Set(['json', 'msgpack', 'adaptive', 'defaults', 'stock-client']);
   return { ...scenario, variants: scenario.variants.filter((v) => keep.has(v.id)), comparisons: scenario.comparisons.filter(([c, b]) => keep.has(c) && keep.has(b)) };
 }
 

@@ -2,8 +2,9 @@
 /**
  * A benchmark server child. The harness starts it under the runtime being measured:
  *   entry.js --app tools|tools-v2|media [--dir DIR] --transport stdio|http --stack stock|ours [--gzip] [--native]
- *            [--encoding cheapest-cpu|smallest]
+ *            [--encoding cheapest-cpu|smallest] [--defaults]
  * --native: our transports accept the native-bytes extension (a client must still ask for it).
+ * --defaults: our HTTP handler on its default options (replies on streams, not one JSON body each).
  * Over HTTP it prints "BENCH_READY <port>" on stdout once listening.
  */
 import { parseArgs } from 'node:util';
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     gzip: { type: 'boolean', default: false },
     native: { type: 'boolean', default: false },
     encoding: { type: 'string' },
+    defaults: { type: 'boolean', default: false },
   },
 });
 
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
   let port: number;
   if (values.gzip) port = await listen(await oursHttpHandler(factory, values.native ?? false), { gzip: true });
   else if (values.stack === 'stock') port = await listenStock(factory);
-  else port = await listenOurs(factory, values.native ?? false, values.encoding);
+  else port = await listenOurs(factory, values.native ?? false, values.encoding, values.defaults ?? false);
   process.stdout.write(`BENCH_READY ${port}\n`);
 }
 

@@ -24,13 +24,24 @@ export async function createMediaServer(dir: string, nativeBytes: boolean): Prom
   return create({ allowedDirectories: await resolve([dir]), log: () => {}, nativeBytes });
 }
 
-/** Our Streamable HTTP handler (both wires at one URL), with single-body replies like the stock variant. */
-async function oursHandler(factory: () => Connectable | Promise<Connectable>, nativeBytes: boolean, encoding?: string): Promise<{ transport: Module; handler: { handle(request: Request): Promise<Response> } }> {
+/**
+ * Our Streamable HTTP handler (both wires at one URL), with single-body replies like the stock variant; or,
+ * with `defaults`, on its default options (replies on streams), as a user who adopts it runs it.
+ */
+async function oursHandler(
+  factory: () => Connectable | Promise<Connectable>,
+  nativeBytes: boolean,
+  encoding?: string,
+  defaults = false,
+): Promise<{ transport: Module; handler: { handle(request: Request): Promise<Response> } }> {
   const transport = await load('mcp-msgpack-transport');
   const Handler = transport?.McpHttpHandler as (new (options: Record<string, unknown>) => { handle(request: Request): Promise<Response> }) | undefined;
   if (typeof Handler !== 'function') throw new Error('the MessagePack HTTP transport is not available yet');
   // Left out (not false), nativeBytes still gives the server an adapter that swaps placeholders for base64.
-  return { transport: transport!, handler: new Handler({ createServer: factory, enableJsonResponse: true, ...(nativeBytes ? { nativeBytes: true } : {}), ...(encoding ? { encoding } : {}) }) };
+  return {
+    transport: transport!,
+    handler: new Handler({ createServer: factory, ...(defaults ? {} : { enableJsonResponse: true }), ...(nativeBytes ? { nativeBytes: true } : {}), ...(encoding ? { encoding } : {}) }),
+  };
 }
 
 /** Our handler as a web-standard handler (for the generic host). */
@@ -43,8 +54,8 @@ export async function oursHttpHandler(factory: () => Connectable | Promise<Conne
  * Our handler served the way this project's README tells users to serve it: listenNode (node:http with the
  * handler's own Node adapter) on Node, listenBun (Bun.serve) on Bun. Returns the port.
  */
-export async function listenOurs(factory: () => Connectable | Promise<Connectable>, nativeBytes: boolean, encoding?: string): Promise<number> {
-  const { transport, handler } = await oursHandler(factory, nativeBytes, encoding);
+export async function listenOurs(factory: () => Connectable | Promise<Connectable>, nativeBytes: boolean, encoding?: string, defaults = false): Promise<number> {
+  const { transport, handler } = await oursHandler(factory, nativeBytes, encoding, defaults);
   const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
   const listenFn = (isBun ? transport.listenBun : transport.listenNode) as (h: unknown) => Promise<{ url: URL }>;
   const running = await listenFn(handler);
