@@ -141,9 +141,16 @@ for (const kind of isBun ? (['node:http', 'Bun.serve'] as const) : (['node:http'
   // On its defaults: it probes with server/discover (2026-07-28), which this SDK v1 server answers with -32022
   // listing the handshake versions it serves, so the client falls back to initialize.
   describe(`a Python SDK client against our server with per-message encoding (${kind})`, { skip: available ? false : missing, timeout: 60_000 }, () => {
-    for (const enableJsonResponse of [true, false]) {
-      it(`gets JSON, media as base64, no signal header (${enableJsonResponse ? 'one-body replies' : 'streams'})`, async () => {
-        const handler = new McpHttpHandler({ createServer: createNativeServer, nativeBytes: true, enableJsonResponse, encoding: 'cheapest-cpu' });
+    // One-body replies; held replies on the defaults (SPEC.md 9.6.2: a result that comes alone is one JSON
+    // body); every reply on a stream ('always').
+    const modes = [
+      { name: 'one-body replies', enableJsonResponse: true, replyStreams: undefined, replyType: 'application/json' },
+      { name: 'held replies', enableJsonResponse: false, replyStreams: undefined, replyType: 'application/json' },
+      { name: 'streams', enableJsonResponse: false, replyStreams: 'always', replyType: 'text/event-stream' },
+    ] as const;
+    for (const { name, enableJsonResponse, replyStreams, replyType } of modes) {
+      it(`gets JSON, media as base64, no signal header (${name})`, async () => {
+        const handler = new McpHttpHandler({ createServer: createNativeServer, nativeBytes: true, enableJsonResponse, replyStreams, encoding: 'cheapest-cpu' });
         const seen: { type: string; signal: string | null; vary: string | null }[] = [];
         const handle = handler.handle.bind(handler);
         handler.handle = async (req, options) => {
@@ -165,7 +172,7 @@ for (const kind of isBun ? (['node:http', 'Bun.serve'] as const) : (['node:http'
             bodies.every((s) => /^(application\/json|text\/event-stream)/.test(s.type) && s.signal === null && s.vary === 'Accept, Content-Type'),
             JSON.stringify(seen),
           );
-          const replies = bodies.filter((s) => s.type.startsWith(enableJsonResponse ? 'application/json' : 'text/event-stream'));
+          const replies = bodies.filter((s) => s.type.startsWith(replyType));
           assert.ok(replies.length >= 3, JSON.stringify(seen));
         } finally {
           await running.close();
