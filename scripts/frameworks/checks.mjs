@@ -47,25 +47,30 @@ export class WireTap {
     const response = await fetch(input, init);
     if ((init?.method ?? 'GET') === 'POST' && response.body) {
       const contentType = response.headers.get('content-type');
+      const wireHeader = response.headers.get('mcp-msgpack-wire');
       // A 202 to a notification has no body: only answers count.
       this.pending.push(
         response
           .clone()
           .arrayBuffer()
-          .then((body) => body.byteLength > 0 && this.replies.push({ contentType, body: Buffer.from(body) })),
+          .then((body) => body.byteLength > 0 && this.replies.push({ contentType, wireHeader, body: Buffer.from(body) })),
       );
     }
     return response;
   };
 
-  /** Asserts the MessagePack wire with native bytes: the image travelled as raw bytes (a bin), not base64. */
+  /**
+   * Asserts the MessagePack wire with native bytes: the image travelled as raw bytes (a bin), not base64. Over
+   * HTTP each reply is MessagePack, or a JSON body the server chose per reply and marked as msgpack-v1's
+   * (SPEC.md 9.6 rules 3 and 5: `Mcp-Msgpack-Wire: v1`), which a client that fell back to JSON would not get.
+   */
   async checkNativeBytes(what) {
     await Promise.all(this.pending);
     if (this.replies.length > 0) {
-      const types = [...new Set(this.replies.map((r) => r.contentType))];
+      const kinds = [...new Set(this.replies.map((r) => `${r.contentType}${r.wireHeader ? ` (Mcp-Msgpack-Wire: ${r.wireHeader})` : ''}`))];
       check(
-        types.every((type) => /^application\/(msgpack|vnd\.mcp-msgpack\.stream)/.test(type ?? '')),
-        `${what}: replies not all MessagePack: ${types}`,
+        this.replies.every((r) => /^application\/(msgpack|vnd\.mcp-msgpack\.stream)/.test(r.contentType ?? '') || (/^application\/json/.test(r.contentType ?? '') && r.wireHeader === 'v1')),
+        `${what}: replies neither MessagePack nor msgpack-v1's per-reply JSON: ${kinds}`,
       );
       check(
         this.replies.some((r) => r.body.includes(png)),
