@@ -48,12 +48,13 @@ export class WireTap {
     if ((init?.method ?? 'GET') === 'POST' && response.body) {
       const contentType = response.headers.get('content-type');
       const wireHeader = response.headers.get('mcp-msgpack-wire');
+      const requestType = new Headers(init?.headers).get('content-type');
       // A 202 to a notification has no body: only answers count.
       this.pending.push(
         response
           .clone()
           .arrayBuffer()
-          .then((body) => body.byteLength > 0 && this.replies.push({ contentType, wireHeader, body: Buffer.from(body) })),
+          .then((body) => body.byteLength > 0 && this.replies.push({ requestType, contentType, wireHeader, body: Buffer.from(body) })),
       );
     }
     return response;
@@ -61,15 +62,20 @@ export class WireTap {
 
   /**
    * Asserts the MessagePack wire with native bytes: the image travelled as raw bytes (a bin), not base64. Over
-   * HTTP each reply is MessagePack, or a JSON body the server chose per reply and marked as msgpack-v1's
-   * (SPEC.md 9.6 rules 3 and 5: `Mcp-Msgpack-Wire: v1`), which a client that fell back to JSON would not get.
+   * HTTP each reply is MessagePack, or a JSON body the server chose per reply (SPEC.md 9.6 rule 3): to a
+   * MessagePack POST marked as msgpack-v1's (rule 5, `Mcp-Msgpack-Wire: v1`), which a server that speaks only
+   * JSON would not send; to a JSON POST, which our client sends only once it knows the server (rule 7).
    */
   async checkNativeBytes(what) {
     await Promise.all(this.pending);
     if (this.replies.length > 0) {
-      const kinds = [...new Set(this.replies.map((r) => `${r.contentType}${r.wireHeader ? ` (Mcp-Msgpack-Wire: ${r.wireHeader})` : ''}`))];
+      const kinds = [...new Set(this.replies.map((r) => `${r.requestType} -> ${r.contentType}${r.wireHeader ? ` (Mcp-Msgpack-Wire: ${r.wireHeader})` : ''}`))];
       check(
-        this.replies.every((r) => /^application\/(msgpack|vnd\.mcp-msgpack\.stream)/.test(r.contentType ?? '') || (/^application\/json/.test(r.contentType ?? '') && r.wireHeader === 'v1')),
+        this.replies.every(
+          (r) =>
+            /^application\/(msgpack|vnd\.mcp-msgpack\.stream)/.test(r.contentType ?? '') ||
+            (/^application\/json/.test(r.contentType ?? '') && (r.wireHeader === 'v1' || /^application\/json/.test(r.requestType ?? ''))),
+        ),
         `${what}: replies neither MessagePack nor msgpack-v1's per-reply JSON: ${kinds}`,
       );
       check(
