@@ -267,7 +267,7 @@ export abstract class ExchangeTransport implements Transport {
     const streamId = crypto.randomUUID();
     return new Promise<Response>((resolve, reject) => {
       const openStream = async () => {
-        const stream = new EventStream(this.formats[wires.reply], (gone) => this.table.forgetStream(streamId, gone), req.signal);
+        const stream = this.table.unlisted(streamId, this.formats[wires.reply], req.signal);
         try {
           if (replay && !this.closed) await replay.prime(stream, streamId, messages);
         } catch (error) {

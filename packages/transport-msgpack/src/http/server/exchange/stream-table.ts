@@ -80,9 +80,14 @@ export class StreamTable {
 
   /** A new stream under this id; it leaves the table when the client goes away. */
   open(streamId: string, format: EventFormat, signal?: AbortSignal): EventStream {
-    const stream = new EventStream(format, (cancelled) => this.forgetStream(streamId, cancelled), signal);
+    const stream = this.unlisted(streamId, format, signal);
     this.streams.set(streamId, { stream });
     return stream;
+  }
+
+  /** A POST's stream not yet in the table (a held reply's, primed before `install` puts it there). */
+  unlisted(streamId: string, format: EventFormat, signal?: AbortSignal): EventStream {
+    return new EventStream(format, (cancelled) => this.forgetStream(streamId, cancelled), signal);
   }
 
   /** A stream made elsewhere (a replay), replacing any open under its id. */
