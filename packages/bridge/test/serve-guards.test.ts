@@ -223,6 +223,64 @@ describe('--serve: bounds on what a stalled party costs', () => {
     }
   });
 
+  it('several sessions with stalled children: past --max-total-queue-bytes every POST gets 503, given back as sessions end', async () => {
+    const { bridge, url } = await startServe(['--max-queue-bytes', String(1024 * 1024), '--max-total-queue-bytes', String(2 * 1024 * 1024)]);
+    try {
+      const chunk = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'z'.repeat(256 * 1024) } };
+      const size = JSON.stringify(chunk).length;
+      // A child that reads holds none of the total once its messages are written: 3 MiB go through a 2 MiB cap
+      // (a POST that finds the child still reading the last ones waits a little, as Retry-After says).
+      const reading = await rawSession(url);
+      let through = 0;
+      for (let attempt = 0; attempt < 200 && through < 12; attempt++) {
+        const response = await reading.post(chunk);
+        await response.text();
+        if (response.status === 202) through++;
+        else await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.equal(through, 12);
+      const sessions = await Promise.all(Array.from({ length: 5 }, () => rawSession(url)));
+      for (const session of sessions) assert.equal(textOf((await session.call({ id: 1, method: 'tools/call', params: { name: 'stall', arguments: {} } })).result), 'stalled');
+      // Four sessions fill what they can, in turn; each alone would take its own 1 MiB and more.
+      let accepted = 0;
+      const reasons = new Set<string>();
+      for (let round = 0; round < 8; round++) {
+        for (const session of sessions.slice(0, 4)) {
+          const response = await session.post(chunk);
+          if (response.status === 202) accepted++;
+          else {
+            assert.equal(response.status, 503);
+            assert.ok(response.headers.get('retry-after'));
+            reasons.add((JSON.parse(await response.text()) as { error: { data: { reason: string } } }).error.data.reason);
+            continue;
+          }
+          await response.text();
+        }
+      }
+      assert.ok(reasons.has('bridge-queue-full'), [...reasons].join(','));
+      // 2 MiB in all, and one message over per session for what its pipe took: not 4 x 1 MiB.
+      assert.ok(accepted * size <= 3 * 1024 * 1024, `${accepted} accepted in all`);
+      // A fifth session, its own queue empty, is refused for the total, with the reason said.
+      const fifth = sessions[4]!;
+      const refused = await fifth.post(chunk);
+      assert.equal(refused.status, 503);
+      assert.match(await refused.text(), /--max-total-queue-bytes/);
+      // A stalled session ends: what it held is given back, and the fifth is taken.
+      const ended = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sessions[0]!.sessionId, 'mcp-protocol-version': '2025-06-18' } });
+      await ended.text();
+      let status = 0;
+      for (let attempt = 0; attempt < 50 && status !== 202; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        const response = await fifth.post(chunk);
+        await response.text();
+        status = response.status;
+      }
+      assert.equal(status, 202, 'a POST taken after a session ended');
+    } finally {
+      await bridge.stop();
+    }
+  });
+
   it("an unread GET stream: the child's flood is held, then dropped and counted, and the bridge stays small (F9)", async () => {
     const { bridge, url } = await startServe();
     try {

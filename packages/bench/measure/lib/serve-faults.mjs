@@ -33,16 +33,14 @@ lines.on('line', (line) => {
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const MiB = 1024 * 1024;
 
-export async function measureFaults({ dir, bridgeBin, runtime }) {
+export async function measureFaults({ dir, bridgeBin, runtime, only }) {
   const child = join(dir, 'faults-child.cjs');
   writeFileSync(child, CHILD_SOURCE);
   console.log(`\nreverse mode under faults; the bridge on ${runtime}; clients on Node ${process.version}\n`);
   console.log('| fault | what the bridge did | bridge peak RSS growth |');
   console.log('|---|---|---|');
-  await stalledChild(bridgeBin, runtime, child);
-  await unreadGetStream(bridgeBin, runtime, child);
-  await churn(bridgeBin, runtime, child);
-  await sigterm(bridgeBin, runtime, child);
+  const faults = { 'stalled-child': stalledChild, 'stalled-children': stalledChildren, 'unread-get': unreadGetStream, churn, sigterm };
+  for (const [name, measure] of Object.entries(faults)) if (!only || only.split(',').includes(name)) await measure(bridgeBin, runtime, child);
 }
 
 async function stalledChild(bridgeBin, runtime, child) {
@@ -62,6 +60,40 @@ async function stalledChild(bridgeBin, runtime, child) {
     console.log(`| a child that stops reading stdin; 100 POSTs of 1 MiB (100 MiB) | ${statuses[202]} x 202, ${statuses[503]} x 503 + Retry-After, ${statuses.other} other | ${(growth / MiB).toFixed(1)} MiB |`);
   } finally {
     await bridge.stop();
+  }
+}
+
+/**
+ * 16 sessions, each with a child that stops reading, and 100 POSTs of 1 MiB spread over them in turn: with the
+ * default total (--max-total-queue-bytes) and, in the same run, with the total lifted past what 16 sessions'
+ * own queues can hold (as before the total existed).
+ */
+async function stalledChildren(bridgeBin, runtime, child) {
+  for (const [label, options] of [
+    ['default total', []],
+    ['total lifted (1 GiB)', ['--max-total-queue-bytes', String(1024 * MiB)]],
+  ]) {
+    const bridge = await startBridge(runtime, bridgeBin, ['--max-sessions', '16', ...options], [child]);
+    try {
+      const sessions = [];
+      for (let i = 0; i < 16; i++) sessions.push(await openSession(bridge.url));
+      for (const session of sessions) await session.call('stall');
+      const peak = watchRss(bridge.pid);
+      const statuses = { 202: 0, 503: 0, other: 0 };
+      const body = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'y'.repeat(MiB) } };
+      for (let i = 0; i < 100; i++) {
+        const response = await sessions[i % sessions.length].post(body);
+        await response.text();
+        statuses[response.status in statuses ? response.status : 'other']++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const growth = peak.stop();
+      console.log(
+        `| 16 sessions, each child stopped reading stdin; 100 POSTs of 1 MiB (100 MiB) over them, ${label} | ${statuses[202]} x 202, ${statuses[503]} x 503 + Retry-After, ${statuses.other} other | ${(growth / MiB).toFixed(1)} MiB |`,
+      );
+    } finally {
+      await bridge.stop();
+    }
   }
 }
 

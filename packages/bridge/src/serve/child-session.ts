@@ -57,6 +57,7 @@ export class ChildSession implements ConnectableServer, ServedSession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.toChild.end();
     this.context.sessions.remove(this);
     this.deadlines.clearAll();
     const child = this.child;
