@@ -281,7 +281,7 @@ describe('--serve: bounds on what a stalled party costs', () => {
     }
   });
 
-  it("an unread GET stream: the child's flood is held, then dropped and counted, and the bridge stays small (F9)", async () => {
+  it("an unread GET stream: the child's flood is held, then the child waits (nothing dropped) until the client reads or goes (F9)", async () => {
     const { bridge, url } = await startServe();
     try {
       const session = await rawSession(url);
@@ -291,19 +291,61 @@ describe('--serve: bounds on what a stalled party costs', () => {
       get.end();
       await opened;
       const before = rssOf(bridge.child.pid!);
-      const flood = await session.call({ id: 1, method: 'tools/call', params: { name: 'flood', arguments: { count: 4000, size: 64 * 1024 } } });
-      assert.equal(textOf(flood.result), 'flooded 4000');
-      await waitFor(() => /not reading its GET stream/.test(bridge.stderr()), 'the drop said on stderr');
-      const growth = rssOf(bridge.child.pid!) - before;
-      // What the bridge holds, as it says: at most its 1,000 messages (8 MiB), the rest dropped and counted.
-      const held = Number(/past (\d+) held/.exec(bridge.stderr())?.[1]);
+      let answered = false;
+      const flood = session.call({ id: 1, method: 'tools/call', params: { name: 'flood', arguments: { count: 4000, size: 64 * 1024 } } }).finally(() => (answered = true));
+      await waitFor(() => /not reading its GET stream; (\d+) notifications held, and the server's output is not read/.test(bridge.stderr()), 'the wait said on stderr');
+      // The child is made to wait: 250 MiB it would send are not read, so the bridge neither keeps nor drops them.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(answered, false, 'the flood is still waiting on its stdout');
+      assert.doesNotMatch(bridge.stderr(), /dropped/);
+      const held = Number(/(\d+) notifications held/.exec(bridge.stderr())?.[1]);
       assert.ok(held <= 1000, `held ${held}`);
-      // Held: 8 MiB at most, and a megabyte read ahead; the rest of the growth is garbage not yet collected.
-      // Before the bound, the bridge kept the whole flood (250 MiB). Bun collects that garbage later than V8
-      // (its RSS grew 90-220 MiB here with the same 9 MiB held), so its bound is the measure script's
-      // (packages/bench/measure/measure-reverse.mjs --faults), not a test's.
-      if (!('Bun' in globalThis)) assert.ok(growth < 125 * 1024 * 1024, `bridge RSS grew ${(growth / 1048576).toFixed(1)} MiB for a 250 MiB flood`);
+      // Held: 8 MiB, a megabyte read ahead, what the socket takes. Before the bound the bridge kept the whole
+      // flood (growing 90-220 MiB on Bun before it stopped reading the child, with 9 MiB held).
+      const growth = rssOf(bridge.child.pid!) - before;
+      assert.ok(growth < 64 * 1024 * 1024, `bridge RSS grew ${(growth / 1048576).toFixed(1)} MiB while the child waited`);
+      // The client goes away: the child is read again, the rest is dropped and counted, and the call ends.
       get.destroy();
+      assert.equal(textOf((await flood).result), 'flooded 4000');
+      await waitFor(() => /has no GET stream open; the server's notifications past \d+ held are dropped/.test(bridge.stderr()), 'the drop said on stderr');
+    } finally {
+      await bridge.stop();
+    }
+  });
+
+  it('a GET stream read late: the waiting child goes on and every notification arrives, none dropped (F9)', async () => {
+    const { bridge, url } = await startServe();
+    try {
+      const session = await rawSession(url);
+      const get = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session.sessionId, 'mcp-protocol-version': '2025-06-18' } });
+      const flood = session.call({ id: 1, method: 'tools/call', params: { name: 'flood', arguments: { count: 600, size: 64 * 1024 } } });
+      await waitFor(() => /the server's output is not read until it does/.test(bridge.stderr()), 'the wait said on stderr');
+      // Now the client reads: 600 notifications (37 MiB), in order.
+      const reader = get.body!.getReader();
+      const decoder = new TextDecoder();
+      let pending = '';
+      const seen: number[] = [];
+      await withTimeout(
+        (async () => {
+          while (seen.length < 600) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            pending += decoder.decode(value, { stream: true });
+            const lines = pending.split('\n');
+            pending = lines.pop()!;
+            for (const line of lines) if (line.startsWith('data:')) seen.push((JSON.parse(line.slice(5)) as { params: { data: { n: number } } }).params.data.n);
+          }
+        })(),
+        LIMIT,
+        'the notifications',
+      );
+      await reader.cancel();
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 600 }, (_, i) => i + 1),
+      );
+      assert.equal(textOf((await flood).result), 'flooded 600');
+      assert.doesNotMatch(bridge.stderr(), /dropped/);
     } finally {
       await bridge.stop();
     }

@@ -104,12 +104,24 @@ async function unreadGetStream(bridgeBin, runtime, child) {
     const get = request(bridge.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': '2025-06-18' } });
     await new Promise((resolve) => get.on('response', (res) => (res.pause(), resolve())).end());
     const peak = watchRss(bridge.pid);
-    await session.call('flood', { count: 6400, size: 64 * 1024 });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const growth = peak.stop();
+    const flood = session.call('flood', { count: 6400, size: 64 * 1024 });
+    // The bridge holds what it may, then stops reading the child (which waits), or drops and counts.
+    for (let waited = 0; waited < 20_000 && !/not reading its GET stream/.test(bridge.stderr()); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const whileUnread = peak.now();
+    const paused = /output is not read until it does/.test(bridge.stderr());
+    // The client goes away: the child is read again, and what no longer fits is dropped and counted.
     get.destroy();
-    const dropped = /not reading its GET stream/.test(bridge.stderr()) ? 'held 8 MiB, dropped the rest (said on stderr)' : 'no drop said';
-    console.log(`| a GET stream never read; the child sends 6,400 notifications of 64 KiB (400 MiB) | ${dropped} | ${(growth / MiB).toFixed(1)} MiB |`);
+    await flood;
+    const growth = peak.stop();
+    const what = paused
+      ? 'held 8 MiB, then stopped reading the child until the client went (3 s); the rest dropped, counted on stderr'
+      : /dropped/.test(bridge.stderr())
+        ? 'held 8 MiB, dropped the rest (said on stderr)'
+        : 'no hold said';
+    console.log(
+      `| a GET stream never read; the child sends 6,400 notifications of 64 KiB (400 MiB) | ${what} | ${(whileUnread / MiB).toFixed(1)} MiB while unread; ${(growth / MiB).toFixed(1)} MiB to the flood's end |`,
+    );
   } finally {
     await bridge.stop();
   }
@@ -209,6 +221,8 @@ function watchRss(pid) {
     } catch {}
   }, 20);
   return {
+    /** The peak growth so far, sampling on. */
+    now: () => peak - before,
     stop: () => {
       clearInterval(timer);
       try {
