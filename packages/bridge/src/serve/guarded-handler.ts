@@ -64,8 +64,10 @@ export class GuardedHandler extends McpHttpHandler {
     if (queue.bytes > 0 && queue.bytes + bytes > this.guards.maxQueueBytes) {
       return busy(`the stdio server has not read the last ${queue.bytes} bytes sent to it`, 'server-not-reading');
     }
+    // A session whose child has taken all it was sent is never refused for the others' sake: stalled children
+    // elsewhere cannot stop a reading one. So the total can be passed by one POST per session at most.
     const total = this.guards.queued;
-    if (!total.fits(bytes)) {
+    if (queue.bytes > 0 && !total.fits(bytes)) {
       return busy(`the bridge holds ${total.used} bytes its stdio servers have not read yet, its most (--max-total-queue-bytes)`, 'bridge-queue-full');
     }
     const release = queue.reserve(bytes, total);

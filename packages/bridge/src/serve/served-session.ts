@@ -34,9 +34,8 @@ export class QueueBudget {
 
   constructor(readonly max: number) {}
 
-  /** Whether `bytes` more fit; when nothing is queued, any one POST does (it is within the body limit). */
   fits(bytes: number): boolean {
-    return this.used === 0 || this.used + bytes <= this.max;
+    return this.used + bytes <= this.max;
   }
 }
 
