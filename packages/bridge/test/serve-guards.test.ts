@@ -354,6 +354,23 @@ describe('--serve: bounds on what a stalled party costs', () => {
     }
   });
 
+  it('a child made to wait for an unread GET stream: its calls still end at --request-timeout', async () => {
+    const { bridge, url } = await startServe(['--request-timeout', '1500']);
+    try {
+      const session = await rawSession(url);
+      const get = request(url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session.sessionId, 'mcp-protocol-version': '2025-06-18' } });
+      await new Promise<void>((resolve) => get.on('response', (res) => (res.pause(), resolve())).end());
+      const started = Date.now();
+      const flood = await session.call({ id: 1, method: 'tools/call', params: { name: 'flood', arguments: { count: 2000, size: 64 * 1024 } } });
+      assert.match(flood.error?.message ?? '', /did not answer within 1500 ms \(--request-timeout\)/);
+      assert.ok(Date.now() - started < 10_000);
+      assert.match(bridge.stderr(), /the server's output is not read until it does/);
+      get.destroy();
+    } finally {
+      await bridge.stop();
+    }
+  });
+
   it('no GET stream open: notifications past the buffer are counted and said, the rest delivered when it opens (F12)', async () => {
     const { bridge, url } = await startServe();
     try {
