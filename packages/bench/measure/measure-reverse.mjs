@@ -3,6 +3,7 @@
 //   node packages/bench/measure/measure-reverse.mjs [--rounds N] [--big-calls N] [--small-calls N] [--child media|official]
 //     [--bridge-runtime PATH]   (the runtime the bridge runs on, e.g. node_modules/bun/bin/bun.exe; default: this node)
 //     [--faults]                the bounds under faults instead (stalled child, unread GET stream, churn, SIGTERM)
+//     [--only NAME,...]         with --faults: only these (stalled-child, unread-get, churn, sigterm)
 // The child is a stdio JSON server: the media server's CLI (default; it speaks JSON to a JSON client) or, with
 // --child official, @modelcontextprotocol/server-filesystem (which repeats the base64 in structuredContent).
 // Variants, each on its own session (so its own child), all reading the same 5 MiB image:
@@ -51,7 +52,7 @@ const folder = makeMeasureFolder('measure-reverse-');
 if (args.includes('--faults')) {
   // The bounds under faults instead of the throughput table (lib/serve-faults.mjs).
   const { measureFaults } = await import('./lib/serve-faults.mjs');
-  await measureFaults({ dir: folder.dir, bridgeBin: BRIDGE_BIN, runtime: BRIDGE_RUNTIME }).finally(folder.remove);
+  await measureFaults({ dir: folder.dir, bridgeBin: BRIDGE_BIN, runtime: BRIDGE_RUNTIME, only: optionOf(args, 'only', undefined) }).finally(folder.remove);
   process.exit(0);
 }
 const imagePath = folder.imagePath;

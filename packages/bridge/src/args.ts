@@ -37,6 +37,8 @@ export interface ServeArgs {
   initTimeoutMs: number;
   /** Bytes a session may have waiting for its child's stdin; past it a POST gets 503 and Retry-After. */
   maxQueueBytes: number;
+  /** The same over every session at once: what stalled children can cost the bridge in all. */
+  maxTotalQueueBytes: number;
   /** Notifications held for a session whose GET stream is closed or not being read; the rest are counted and dropped. */
   maxHeldNotifications: number;
   command: string;
@@ -49,6 +51,15 @@ export const DEFAULT_SERVE_REQUEST_TIMEOUT_MS = 50_000;
 export const DEFAULT_INIT_TIMEOUT_MS = 30_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_QUEUE_BYTES = 8 * 1024 * 1024;
+/**
+ * Bytes waiting for children's stdin over all sessions. A child that reads holds its share only while its
+ * pipe takes it, so the total binds when children stall, and then each queued byte costs the bridge about two
+ * (the parsed message, and the line half written to the pipe) on top of the garbage of reading the POSTs:
+ * 32 MiB keeps that near the bridge's own size (50-75 MiB) and still lets four sessions fill their queues,
+ * or eight POSTs of the 4 MiB body limit wait at once. Without it, the bound was --max-sessions x 8 MiB
+ * (up to 2 GiB).
+ */
+export const DEFAULT_MAX_TOTAL_QUEUE_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_MAX_HELD_NOTIFICATIONS = 1000;
 
 /**
@@ -90,6 +101,8 @@ Serve (reverse):
   --request-timeout MS     a call the child leaves unanswered gets a JSON-RPC error (serve default ${DEFAULT_SERVE_REQUEST_TIMEOUT_MS})
   --init-timeout MS        a child that does not answer initialize in time is ended (default ${DEFAULT_INIT_TIMEOUT_MS})
   --max-queue-bytes N      bytes a session may have waiting for its child (default ${DEFAULT_MAX_QUEUE_BYTES}); past it 503
+  --max-total-queue-bytes N
+                           the same over all sessions at once (default ${DEFAULT_MAX_TOTAL_QUEUE_BYTES}); past it 503
 
   -h, --help               this text
   --version                print the version`;
@@ -104,6 +117,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   let idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
   let initTimeoutMs = DEFAULT_INIT_TIMEOUT_MS;
   let maxQueueBytes = DEFAULT_MAX_QUEUE_BYTES;
+  let maxTotalQueueBytes = DEFAULT_MAX_TOTAL_QUEUE_BYTES;
   let url: string | undefined;
   let serve = false;
   let host = '127.0.0.1';
@@ -203,6 +217,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       case '--max-queue-bytes':
         maxQueueBytes = parsePositive(value(), arg, 'bytes');
         break;
+      case '--max-total-queue-bytes':
+        maxTotalQueueBytes = parsePositive(value(), arg, 'bytes');
+        break;
       default:
         if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
         if (url !== undefined) throw new Error(`one server URL only (got ${url} and ${arg})`);
@@ -228,6 +245,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       requestTimeoutMs: ownTimeout ? requestTimeoutMs : DEFAULT_SERVE_REQUEST_TIMEOUT_MS,
       initTimeoutMs,
       maxQueueBytes,
+      maxTotalQueueBytes,
       maxHeldNotifications: DEFAULT_MAX_HELD_NOTIFICATIONS,
       command: command[0]!,
       args: command.slice(1),

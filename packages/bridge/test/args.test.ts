@@ -2,7 +2,7 @@
 // naming the option, instead of failing the first request or being ignored.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_REQUEST_TIMEOUT_MS, parseArgs, type RemoteArgs } from 'mcp-msgpack-bridge';
+import { DEFAULT_MAX_TOTAL_QUEUE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, parseArgs, type RemoteArgs, type ServeArgs } from 'mcp-msgpack-bridge';
 
 const URL_ARG = 'https://media.example.com/mcp';
 /** `${NAME}`, as a desktop config writes it for the bridge to replace (a plain string, not a template). */
@@ -39,5 +39,15 @@ describe('bridge options: host to remote', () => {
   it('keeps good headers as given (Latin-1 and tabs are fine)', () => {
     const args = remote(['--header', 'X-Team: équipe\tdesign', '--header', `X-Env: ${fromEnv('E')}`], { E: 'prod' });
     assert.deepEqual(args.headers, { 'X-Team': 'équipe\tdesign', 'X-Env': 'prod' });
+  });
+});
+
+describe('bridge options: --serve queues', () => {
+  it('bounds the bytes queued over all sessions, by default below what the sessions could queue together', () => {
+    const parsed = parseArgs(['--serve', '--', 'server']) as ServeArgs;
+    assert.equal(parsed.maxTotalQueueBytes, DEFAULT_MAX_TOTAL_QUEUE_BYTES);
+    assert.ok(parsed.maxTotalQueueBytes < parsed.maxSessions * parsed.maxQueueBytes || parsed.maxSessions <= 4);
+    assert.equal((parseArgs(['--serve', '--max-total-queue-bytes', '1048576', '--', 'server']) as ServeArgs).maxTotalQueueBytes, 1048576);
+    assert.throws(() => parseArgs(['--serve', '--max-total-queue-bytes', '0', '--', 'server']), /--max-total-queue-bytes 0: expected a positive number of bytes/);
   });
 });

@@ -33,16 +33,14 @@ lines.on('line', (line) => {
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const MiB = 1024 * 1024;
 
-export async function measureFaults({ dir, bridgeBin, runtime }) {
+export async function measureFaults({ dir, bridgeBin, runtime, only }) {
   const child = join(dir, 'faults-child.cjs');
   writeFileSync(child, CHILD_SOURCE);
   console.log(`\nreverse mode under faults; the bridge on ${runtime}; clients on Node ${process.version}\n`);
   console.log('| fault | what the bridge did | bridge peak RSS growth |');
   console.log('|---|---|---|');
-  await stalledChild(bridgeBin, runtime, child);
-  await unreadGetStream(bridgeBin, runtime, child);
-  await churn(bridgeBin, runtime, child);
-  await sigterm(bridgeBin, runtime, child);
+  const faults = { 'stalled-child': stalledChild, 'stalled-children': stalledChildren, 'unread-get': unreadGetStream, churn, sigterm };
+  for (const [name, measure] of Object.entries(faults)) if (!only || only.split(',').includes(name)) await measure(bridgeBin, runtime, child);
 }
 
 async function stalledChild(bridgeBin, runtime, child) {
@@ -65,6 +63,40 @@ async function stalledChild(bridgeBin, runtime, child) {
   }
 }
 
+/**
+ * 16 sessions, each with a child that stops reading, and 100 POSTs of 1 MiB spread over them in turn: with the
+ * default total (--max-total-queue-bytes) and, in the same run, with the total lifted past what 16 sessions'
+ * own queues can hold (as before the total existed).
+ */
+async function stalledChildren(bridgeBin, runtime, child) {
+  for (const [label, options] of [
+    ['default total', []],
+    ['total lifted (1 GiB)', ['--max-total-queue-bytes', String(1024 * MiB)]],
+  ]) {
+    const bridge = await startBridge(runtime, bridgeBin, ['--max-sessions', '16', ...options], [child]);
+    try {
+      const sessions = [];
+      for (let i = 0; i < 16; i++) sessions.push(await openSession(bridge.url));
+      for (const session of sessions) await session.call('stall');
+      const peak = watchRss(bridge.pid);
+      const statuses = { 202: 0, 503: 0, other: 0 };
+      const body = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'y'.repeat(MiB) } };
+      for (let i = 0; i < 100; i++) {
+        const response = await sessions[i % sessions.length].post(body);
+        await response.text();
+        statuses[response.status in statuses ? response.status : 'other']++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const growth = peak.stop();
+      console.log(
+        `| 16 sessions, each child stopped reading stdin; 100 POSTs of 1 MiB (100 MiB) over them, ${label} | ${statuses[202]} x 202, ${statuses[503]} x 503 + Retry-After, ${statuses.other} other | ${(growth / MiB).toFixed(1)} MiB |`,
+      );
+    } finally {
+      await bridge.stop();
+    }
+  }
+}
+
 async function unreadGetStream(bridgeBin, runtime, child) {
   const bridge = await startBridge(runtime, bridgeBin, [], [child]);
   try {
@@ -72,12 +104,24 @@ async function unreadGetStream(bridgeBin, runtime, child) {
     const get = request(bridge.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': '2025-06-18' } });
     await new Promise((resolve) => get.on('response', (res) => (res.pause(), resolve())).end());
     const peak = watchRss(bridge.pid);
-    await session.call('flood', { count: 6400, size: 64 * 1024 });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const growth = peak.stop();
+    const flood = session.call('flood', { count: 6400, size: 64 * 1024 });
+    // The bridge holds what it may, then stops reading the child (which waits), or drops and counts.
+    for (let waited = 0; waited < 20_000 && !/not reading its GET stream/.test(bridge.stderr()); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const whileUnread = peak.now();
+    const paused = /output is not read until it does/.test(bridge.stderr());
+    // The client goes away: the child is read again, and what no longer fits is dropped and counted.
     get.destroy();
-    const dropped = /not reading its GET stream/.test(bridge.stderr()) ? 'held 8 MiB, dropped the rest (said on stderr)' : 'no drop said';
-    console.log(`| a GET stream never read; the child sends 6,400 notifications of 64 KiB (400 MiB) | ${dropped} | ${(growth / MiB).toFixed(1)} MiB |`);
+    await flood;
+    const growth = peak.stop();
+    const what = paused
+      ? 'held 8 MiB, then stopped reading the child until the client went (3 s); the rest dropped, counted on stderr'
+      : /dropped/.test(bridge.stderr())
+        ? 'held 8 MiB, dropped the rest (said on stderr)'
+        : 'no hold said';
+    console.log(
+      `| a GET stream never read; the child sends 6,400 notifications of 64 KiB (400 MiB) | ${what} | ${(whileUnread / MiB).toFixed(1)} MiB while unread; ${(growth / MiB).toFixed(1)} MiB to the flood's end |`,
+    );
   } finally {
     await bridge.stop();
   }
@@ -177,6 +221,8 @@ function watchRss(pid) {
     } catch {}
   }, 20);
   return {
+    /** The peak growth so far, sampling on. */
+    now: () => peak - before,
     stop: () => {
       clearInterval(timer);
       try {

@@ -57,6 +57,9 @@ export class ChildSession implements ConnectableServer, ServedSession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.toChild.end();
+    // A child whose output waits for the GET stream's reader must be read to its end, or it never closes.
+    this.outbox.resume();
     this.context.sessions.remove(this);
     this.deadlines.clearAll();
     const child = this.child;
@@ -117,6 +120,14 @@ export class ChildSession implements ConnectableServer, ServedSession {
     this.child = await startStdioChild(this.context.command, this.context.log, this.context.children, {
       message: (message) => void this.fromChild(message),
       exit: () => void this.childExited(),
+      spawned: (process) => {
+        // This session's own child: when its client does not read the GET stream, the child waits.
+        const stdout = process.stdout;
+        if (!stdout) return;
+        this.outbox.source = { pause: () => stdout.pause(), resume: () => stdout.resume() };
+        // Exited while made to wait: what it wrote is read (held or dropped), so its pipes can close.
+        process.once('exit', () => this.outbox.resume());
+      },
     });
   }
 

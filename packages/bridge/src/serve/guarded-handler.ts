@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_REQUEST_BODY_BYTES, McpHttpHandler, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
 import type { ChildProcesses } from './child-processes.js';
 import { watchStandalone } from './outbox.js';
-import type { SessionRegistry } from './served-session.js';
+import type { QueueBudget, SessionRegistry } from './served-session.js';
 import type { BearerTokens } from './tokens.js';
 
 type HandleArgs = Parameters<McpHttpHandler['handle']>;
@@ -12,6 +12,8 @@ export interface Guards {
   /** Origins a browser page may call from (exact `scheme://host[:port]`), beside the loopback ones. */
   allowedOrigins: readonly string[];
   maxQueueBytes: number;
+  /** Bytes queued for children over every session, and the most there may be. */
+  queued: QueueBudget;
   /** One child per session: a new session is refused at once when no child can be started. */
   children?: ChildProcesses;
 }
@@ -60,24 +62,24 @@ export class GuardedHandler extends McpHttpHandler {
     const bytes = Number.isFinite(length) ? length : DEFAULT_MAX_REQUEST_BODY_BYTES;
     const queue = session.toChild;
     if (queue.bytes > 0 && queue.bytes + bytes > this.guards.maxQueueBytes) {
-      return refuse(
-        503,
-        SERVER_BUSY,
-        `Service Unavailable: the stdio server has not read the last ${queue.bytes} bytes sent to it; try again later`,
-        { 'Retry-After': String(RETRY_AFTER_S) },
-        'server-not-reading',
-      );
+      return busy(`the stdio server has not read the last ${queue.bytes} bytes sent to it`, 'server-not-reading');
     }
-    queue.bytes += bytes;
+    // A session whose child has taken all it was sent is never refused for the others' sake: stalled children
+    // elsewhere cannot stop a reading one. So the total can be passed by one POST per session at most.
+    const total = this.guards.queued;
+    if (queue.bytes > 0 && !total.fits(bytes)) {
+      return busy(`the bridge holds ${total.used} bytes its stdio servers have not read yet, its most (--max-total-queue-bytes)`, 'bridge-queue-full');
+    }
+    const release = queue.reserve(bytes, total);
     let response: Response;
     try {
       response = await super.handle(req, options);
     } catch (error) {
-      queue.bytes -= bytes;
+      release();
       throw error;
     }
-    // Given back once everything this POST handed to the child has been written to it.
-    void queue.settled().then(() => (queue.bytes -= bytes));
+    // Given back once everything this POST handed to the child has been written to it (or the session ends).
+    void queue.settled().then(release);
     return response;
   }
 
@@ -90,6 +92,11 @@ export class GuardedHandler extends McpHttpHandler {
       return false;
     }
   }
+}
+
+/** 503 + Retry-After: nothing was taken, the client may send it again shortly. */
+function busy(why: string, reason: string): Response {
+  return refuse(503, SERVER_BUSY, `Service Unavailable: ${why}; try again later`, { 'Retry-After': String(RETRY_AFTER_S) }, reason);
 }
 
 function refuse(status: number, code: number, message: string, headers: Record<string, string> = {}, reason?: string): Response {

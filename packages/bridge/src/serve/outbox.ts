@@ -12,11 +12,20 @@ interface StandaloneStream {
   readonly backedUp: boolean;
 }
 
+/** Where the notifications come from, when it can be made to wait: a session's own child's stdout. */
+export interface PausableSource {
+  pause(): void;
+  resume(): void;
+}
+
 /**
  * Where a session's notifications that belong to no request go: its client's GET stream. Without a GET
- * stream open, or with one its client does not read, they are held here, up to a count and a size; beyond
- * that they are dropped and counted, and the count is said on stderr (when it starts and when the client
- * reads again). Requests of the child are never held or dropped: they go on to the transport.
+ * stream open, or with one its client does not read, they are held here, up to a count and a size. Beyond
+ * that, with a GET stream open and a source that can wait (a session's own child), the child's output is no
+ * longer read until the client reads again: the child slows down, nothing is lost, and only this session's
+ * calls wait behind it. Otherwise (no GET stream, or --shared, whose child serves every session) they are
+ * dropped and counted, and the count is said on stderr (when it starts and when the client reads again).
+ * Requests of the child are never held or dropped: they go on to the transport.
  */
 export class StandaloneOutbox {
   private readonly held: JSONRPCMessage[] = [];
@@ -25,6 +34,9 @@ export class StandaloneOutbox {
   private dropped = 0;
   /** Notifications dropped over the session's life. */
   droppedTotal = 0;
+  /** The child's output, once there is a child to wait (undefined under --shared). */
+  source: PausableSource | undefined;
+  private paused = false;
 
   constructor(
     private readonly send: (message: JSONRPCMessage) => void,
@@ -35,10 +47,15 @@ export class StandaloneOutbox {
 
   deliver(message: JSONRPCMessage): void {
     if (this.stream && !this.stream.backedUp && this.held.length === 0) return this.send(message);
-    const size = this.held.length < this.maxHeld && this.heldBytes < MAX_HELD_BYTES ? JSON.stringify(message).length : Infinity;
-    if (this.heldBytes + size <= MAX_HELD_BYTES) {
+    const full = this.held.length >= this.maxHeld || this.heldBytes >= MAX_HELD_BYTES;
+    // A child made to wait still hands on what its last read held (one read's worth), kept so nothing is
+    // lost; twice the bound is the end of that, whatever the child does.
+    const canWait = this.stream !== undefined && this.source !== undefined;
+    const pastWaiting = this.held.length >= 2 * this.maxHeld || this.heldBytes >= 2 * MAX_HELD_BYTES;
+    if (!full || (canWait && !pastWaiting)) {
       this.held.push(message);
-      this.heldBytes += size;
+      this.heldBytes += JSON.stringify(message).length;
+      if (canWait && !this.paused && (this.held.length >= this.maxHeld || this.heldBytes >= MAX_HELD_BYTES)) this.pauseSource();
       return;
     }
     this.droppedTotal++;
@@ -48,13 +65,29 @@ export class StandaloneOutbox {
     }
   }
 
+  private pauseSource(): void {
+    this.paused = true;
+    this.source!.pause();
+    this.log(`${this.name()}: its client is not reading its GET stream; ${this.held.length} notifications held, and the server's output is not read until it does`);
+  }
+
+  /** The child's output is read again (the client reads, its stream closed, or the session ends). */
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.source?.resume();
+  }
+
   opened(stream: StandaloneStream): void {
     this.stream = stream;
     this.flush();
   }
 
   closed(stream: StandaloneStream): void {
-    if (this.stream === stream) this.stream = undefined;
+    if (this.stream !== stream) return;
+    this.stream = undefined;
+    // Nobody to wait for: the child goes on, and what no longer fits is dropped and counted.
+    this.resume();
   }
 
   /** The GET stream has room: a batch of what is held goes out. */
@@ -64,6 +97,7 @@ export class StandaloneOutbox {
       this.heldBytes -= JSON.stringify(message).length;
       this.send(message);
     }
+    if (this.paused && this.held.length <= this.maxHeld / 2 && this.heldBytes <= MAX_HELD_BYTES / 2) this.resume();
     if (this.held.length === 0 && this.dropped > 0) {
       this.log(`${this.name()}: ${this.dropped} notifications of the server were dropped while its client did not read them`);
       this.dropped = 0;

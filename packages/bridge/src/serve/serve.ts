@@ -4,7 +4,7 @@ import type { Log } from '../log.js';
 import { ChildProcesses } from './child-processes.js';
 import { ChildSession } from './child-session.js';
 import { GuardedHandler } from './guarded-handler.js';
-import { SessionRegistry } from './served-session.js';
+import { QueueBudget, SessionRegistry } from './served-session.js';
 import type { ServeContext } from './serve-context.js';
 import { SharedChild } from './shared-child.js';
 import { BearerTokens } from './tokens.js';
@@ -65,6 +65,7 @@ export async function serveStdioServer(args: ServeArgs, log: Log): Promise<Runni
       sessions: context.sessions,
       allowedOrigins: args.allowedOrigins,
       maxQueueBytes: args.maxQueueBytes,
+      queued: new QueueBudget(args.maxTotalQueueBytes),
       children: shared ? undefined : context.children,
     },
   );

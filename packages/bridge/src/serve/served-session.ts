@@ -28,20 +28,52 @@ export class SessionRegistry {
   }
 }
 
+/** Bytes of POSTs the bridge holds for children that have not read them yet, over every session. */
+export class QueueBudget {
+  used = 0;
+
+  constructor(readonly max: number) {}
+
+  fits(bytes: number): boolean {
+    return this.used + bytes <= this.max;
+  }
+}
+
 /**
  * A session's messages on their way to the child: the bytes of the POSTs being handed on (reserved before
- * the body is read) and the writes not done yet. The transport writes a message only when the child's stdin
- * has room, so with a child that stops reading, the messages wait here: this is what bounds them.
+ * the body is read, against the session's queue and the bridge's total) and the writes not done yet. The
+ * transport writes a message only when the child's stdin has room, so with a child that stops reading, the
+ * messages wait here: this is what bounds them. A reservation is given back once its writes are done, or
+ * when the session ends, whichever comes first.
  */
 export class PendingSends {
   /** Bytes of POSTs accepted and not yet written to the child. */
   bytes = 0;
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly reserved = new Set<() => void>();
 
   track(send: Promise<unknown>): void {
     this.pending.add(send);
     const done = () => this.pending.delete(send);
     send.then(done, done);
+  }
+
+  /** Counts `bytes` against this session and `total`; the function returned gives them back (once). */
+  reserve(bytes: number, total: QueueBudget): () => void {
+    this.bytes += bytes;
+    total.used += bytes;
+    const release = () => {
+      if (!this.reserved.delete(release)) return;
+      this.bytes -= bytes;
+      total.used -= bytes;
+    };
+    this.reserved.add(release);
+    return release;
+  }
+
+  /** The session ended: whatever it still had reserved is given back, written or not. */
+  end(): void {
+    for (const release of [...this.reserved]) release();
   }
 
   /** Resolves when every write started so far has finished (or failed). */

@@ -294,6 +294,7 @@ export class SharedSession implements ConnectableServer, ServedSession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.toChild.end();
     this.shared.context.sessions.remove(this);
     this.shared.remove(this);
     await this.http?.close().catch(() => {});

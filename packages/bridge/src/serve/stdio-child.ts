@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { StdioMsgpackClientTransport, type JSONRPCMessage } from 'mcp-msgpack-transport';
 import type { ChildProcesses } from './child-processes.js';
 import { oneLine, type Log } from '../log.js';
@@ -15,7 +16,12 @@ export interface ChildCommand {
  * expects their variables) and its stderr passed through, in a process group of its own and counted
  * against the cap (child-processes.ts); its errors go to the bridge's log.
  */
-export async function startStdioChild(command: ChildCommand, log: Log, children: ChildProcesses, on: { message: (message: JSONRPCMessage) => void; exit: () => void }): Promise<StdioMsgpackClientTransport> {
+export async function startStdioChild(
+  command: ChildCommand,
+  log: Log,
+  children: ChildProcesses,
+  on: { message: (message: JSONRPCMessage) => void; exit: () => void; spawned?: (process: ChildProcess) => void },
+): Promise<StdioMsgpackClientTransport> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !command.hiddenEnv?.includes(name)) env[name] = value;
   // JSON lines only, no wire offer and no native bytes: the child is any stdio JSON server. This transport
@@ -28,7 +34,11 @@ export async function startStdioChild(command: ChildCommand, log: Log, children:
     stderr: 'inherit',
     wire: 'json',
     nativeBytes: false,
-    spawn: (file, argv, options) => children.spawn(file, argv, options),
+    spawn: (file, argv, options) => {
+      const process = children.spawn(file, argv, options);
+      on.spawned?.(process);
+      return process;
+    },
   });
   child.onmessage = on.message;
   child.onerror = (error) => log(`stdio server: ${oneLine(error)}`);
