@@ -147,4 +147,43 @@ describe('race attacks (bounded concurrent swapper)', { timeout: 60_000 }, () =>
       }
     }
   });
+
+  it('growth race: a file appended to while read_media_file reads it comes back whole as it was at one moment, never torn', async () => {
+    // Byte i of the file is pattern(i) whatever its length, so every answer must be a prefix of the pattern
+    // with the length it reports: a read that stopped at fstat's size while the file grew past it, or pooled
+    // bytes never filled, shows as a wrong byte or a size that does not match.
+    const limit = 16 * 1024 * 1024;
+    const whole = Buffer.allocUnsafe(limit);
+    for (let i = 0; i < limit; i++) whole[i] = (i * 7 + 3) & 0xff;
+    const pattern = (from: number, length: number) => whole.subarray(from, from + length);
+    const file = path.join(layout.allowed, 'growing.png');
+    const start = 256 * 1024;
+    await fs.writeFile(file, pattern(0, start));
+    let length = start;
+    let appending = true;
+    const appender = (async () => {
+      const step = 16 * 1024;
+      while (appending && length + step <= limit) {
+        await fs.appendFile(file, pattern(length, step));
+        length += step;
+      }
+    })();
+    const sizes = new Set<number>();
+    try {
+      for (let i = 0; i < 150; i++) {
+        const result = await call(conn.client, 'read_media_file', { path: file });
+        assert.ok(!result.isError, textOf(result));
+        const bytes = Buffer.from((result.content[0] as { data: string }).data, 'base64');
+        assert.equal((result.structuredContent as { size: number }).size, bytes.length, `call ${i}: the size said`);
+        assert.ok(bytes.length >= start, `call ${i}: shorter than the file ever was`);
+        assert.ok(bytes.equals(pattern(0, bytes.length)), `call ${i}: not the file's first ${bytes.length} bytes`);
+        sizes.add(bytes.length);
+      }
+    } finally {
+      appending = false;
+      await appender;
+    }
+    // The reads did see the file at different lengths (else there was no race to survive).
+    assert.ok(sizes.size > 1, `every read saw ${[...sizes].join(', ')} bytes`);
+  });
 });

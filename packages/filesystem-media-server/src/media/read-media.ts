@@ -59,11 +59,16 @@ export function releaseMedia(bytes: Uint8Array): void {
 /**
  * Reads a file of `size` bytes (as fstat said) into a pooled buffer, in as few reads as the kernel allows.
  * Undefined when the file changed size meanwhile: the caller then reads it as it is now.
+ *
+ * The first read asks for one byte more than fstat said, into GROWTH_PROBE (one preadv): a regular file
+ * answers short only at its end, so exactly `size` bytes means the file ends there, and one more means it
+ * grew. The common case is then one round trip through libuv's thread pool, not two (a read, then a probe).
  */
 async function readWholeInto(handle: FileHandle, size: number): Promise<Buffer | undefined> {
   const bytes = mediaPool.acquire(size);
-  let filled = 0;
   try {
+    let filled = (await handle.readv([bytes, GROWTH_PROBE], 0)).bytesRead;
+    if (filled === size) return bytes;
     while (filled < size) {
       const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
       if (bytesRead === 0) break;
