@@ -5,6 +5,11 @@
 //   node packages/bench/measure/measure-amplification.mjs [MiB=60] [shape ...]         over stdio (the server as a child)
 //   node packages/bench/measure/measure-amplification.mjs --http [MiB=4] [shape ...]   over HTTP (POST to a session)
 //   bun packages/bench/measure/measure-amplification.mjs ...                           the same with the server on Bun
+//   ... 1,4 [shape ...]   several sizes (MiB, comma-separated): each shape at each, then per shape the worst
+//                          growth at each size and the line through the smallest and largest, growth =
+//                          slope x payload + constant (what a payload costs per byte, and what a fresh
+//                          server pays once whatever the size: compiled code, heap growth)
+//   ... --repeat R        each shape R times at each size, each on a fresh server (the summary takes the worst)
 //   ... --http --warm SHAPE ...   first sends one payload of SHAPE (`same`: the measured one) of the same
 //                          size, has the server collect its garbage, then measures: the cost of a payload
 //                          once the server has taken one that large (heap grown, code compiled), apart from
@@ -33,8 +38,14 @@ if (http) args.shift();
 const warmAt = args.indexOf('--warm');
 const warmShape = warmAt >= 0 ? args.splice(warmAt, 2)[1] : undefined;
 if (warmShape && !http) throw new Error('--warm needs --http (the stdio server cannot be asked to collect the warm payload)');
-// MiB may be fractional: 0.999 measures just under 1 MiB.
-const mib = Number(args[0] ?? (http ? 4 : 60));
+const repeatAt = args.indexOf('--repeat');
+const repeats = repeatAt >= 0 ? Number(args.splice(repeatAt, 2)[1]) : 1;
+if (!(Number.isInteger(repeats) && repeats >= 1)) throw new Error('--repeat takes a whole number of runs, 1 or more');
+// MiB may be fractional (0.999 measures just under 1 MiB), and a comma-separated list of sizes.
+const sizes = String(args[0] ?? (http ? 4 : 60))
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
 const shapes = args.length > 1 ? args.slice(1) : ['emptymap', 'emptyarr', 'map1', 'str2', 'nil'];
 const runtime = typeof globalThis.Bun !== 'undefined' ? 'bun' : 'node';
 const encoder = new CanonicalEncoder();
@@ -143,16 +154,41 @@ async function overHttp(payload, warm) {
 }
 
 console.log(
-  `${http ? 'HTTP' : 'stdio'}, server on ${runtime} ${runtime === 'bun' ? globalThis.Bun.version : process.version}, ${mib} MiB` +
-    `${warmShape ? `, after one ${warmShape} payload of that size` : ', cold'}, load average ${loadavg()[0].toFixed(1)}`,
+  `${http ? 'HTTP' : 'stdio'}, server on ${runtime} ${runtime === 'bun' ? globalThis.Bun.version : process.version}, ${sizes.join(' and ')} MiB` +
+    `${warmShape ? `, after one ${warmShape} payload of that size` : ', cold'}${repeats > 1 ? `, ${repeats} runs each` : ''}, load average ${loadavg()[0].toFixed(1)}`,
 );
+// The worst growth (bytes) of each shape at each size, for the summary.
+const worst = new Map();
 for (const shape of shapes) {
-  const payload = hostilePayload(shape, Math.floor(mib * 1024 * 1024));
-  const warm = warmShape ? hostilePayload(warmShape === 'same' ? shape : warmShape, Math.floor(mib * 1024 * 1024)) : undefined;
-  const { growth, cpuMs, ms, answer, status, pinged } = await (http ? overHttp : overStdio)(payload, warm);
-  const what = answer.error ? `${status ? `${status} ` : ''}error ${answer.error.code}: ${String(answer.error.message).replace(/\s+/g, ' ').slice(0, 60)}` : 'result';
+  for (const mib of sizes) {
+    const payload = hostilePayload(shape, Math.floor(mib * 1024 * 1024));
+    const warm = warmShape ? hostilePayload(warmShape === 'same' ? shape : warmShape, Math.floor(mib * 1024 * 1024)) : undefined;
+    for (let run = 0; run < repeats; run++) {
+      const { growth, cpuMs, ms, answer, status, pinged } = await (http ? overHttp : overStdio)(payload, warm);
+      const what = answer.error ? `${status ? `${status} ` : ''}error ${answer.error.code}: ${String(answer.error.message).replace(/\s+/g, ' ').slice(0, 60)}` : 'result';
+      console.log(
+        `${shape.padEnd(14)} payload ${(payload.length / 2 ** 20).toFixed(2)} MiB: peak RSS growth ${(growth / payload.length).toFixed(2)}x (${(growth / 2 ** 20).toFixed(0)} MiB), ` +
+          `CPU ${cpuMs.toFixed(0)} ms, ${ms.toFixed(0)} ms to the answer (${what}), next ping ${pinged ? 'answered' : 'FAILED'}`,
+      );
+      const key = `${shape} ${mib}`;
+      const before = worst.get(key);
+      if (!before || growth > before.growth) worst.set(key, { growth, bytes: payload.length });
+    }
+  }
+}
+if (sizes.length > 1 || repeats > 1) {
   console.log(
-    `${shape.padEnd(14)} payload ${(payload.length / 2 ** 20).toFixed(2)} MiB: peak RSS growth ${(growth / payload.length).toFixed(2)}x (${(growth / 2 ** 20).toFixed(0)} MiB), ` +
-      `CPU ${cpuMs.toFixed(0)} ms, ${ms.toFixed(0)} ms to the answer (${what}), next ping ${pinged ? 'answered' : 'FAILED'}`,
+    `worst of ${repeats} run(s), growth / payload at ${sizes.map((m) => `${m} MiB`).join(', ')}${sizes.length > 1 ? '; the line through the first and last: growth = slope x payload + constant' : ''}`,
   );
+  for (const shape of shapes) {
+    const points = sizes.map((mib) => worst.get(`${shape} ${mib}`));
+    const ratios = points.map((p) => `${(p.growth / p.bytes).toFixed(1)}x`).join(' ');
+    let line = '';
+    if (points.length > 1) {
+      const [first, last] = [points[0], points[points.length - 1]];
+      const slope = (last.growth - first.growth) / (last.bytes - first.bytes);
+      line = `, slope ${slope.toFixed(1)}, constant ${((first.growth - slope * first.bytes) / 2 ** 20).toFixed(1)} MiB`;
+    }
+    console.log(`${shape.padEnd(16)} ${ratios}${line}`);
+  }
 }

@@ -414,6 +414,25 @@ for (const [scanName, scan, decodePath] of SCANS) {
         assert.throws(() => decoder.decode(mixed), payloadError('over-budget', /words to build/));
       });
 
+      it('pins the prices at the default budget: the most image blocks and short strings a payload may hold, and one more', () => {
+        // An array is 8 words (its slot and object), then per item: an image block {type: "image", data: <1-byte
+        // bin>} (20 bytes) 63 words (the map 8, "image" 7, the bin 48), a 2- or 3-letter string 7. Against
+        // 262,144 + N words, N = 5 + 20n: 8 + 63n fits up to n = 6,096; 2 letters (3 bytes) up to 65,535; 3 letters
+        // (4 bytes) up to 87,380. python/tests/test_budget_prices.py pins the same edges on the Python guard.
+        const media = new MsgpackDecoder({ decodePath, allowBin: true, binOnlyAtMediaKeys: true });
+        const block = [0x82, 0xa4, ...Buffer.from('type'), 0xa5, ...Buffer.from('image'), 0xa4, ...Buffer.from('data'), 0xc4, 0x01, 0x00];
+        assert.equal((media.decode(arrayOf(block, 6_096)).value as unknown[]).length, 6_096);
+        assert.throws(() => media.decode(arrayOf(block, 6_097)), payloadError('over-budget', /more than 384089 words to build in a 121945-byte payload \(the decode budget\) at byte 121942/));
+        const decoder = new MsgpackDecoder({ decodePath });
+        for (const [unit, most] of [
+          [[0xa2, 0x61, 0x62], 65_535],
+          [[0xa3, 0x61, 0x62, 0x63], 87_380],
+        ] as const) {
+          assert.equal((decoder.decode(arrayOf([...unit], most)).value as unknown[]).length, most);
+          assert.throws(() => decoder.decode(arrayOf([...unit], most + 1)), payloadError('over-budget', /words to build/));
+        }
+      });
+
       it('refuses a breach before anything is built, on both paths: a refused 16 MiB payload of 2-letter strings stays cheap', () => {
         const payload = arrayOf([0xa2, 0x61, 0x62], Math.floor((16 * 1024 * 1024) / 3));
         const decoder = new MsgpackDecoder({ decodePath });
