@@ -50,6 +50,22 @@ describe('the stock client in every call scenario', () => {
     );
   });
 
+  it("quick mode leaves to --full what neither its targets nor its summary need, runs the revision venue when named, and decides the stock client's ties", async () => {
+    const plan = await buildPlan(parseOptions([]), { mediaDir: '/tmp' });
+    const names = plan.calls.map((s) => s.name);
+    assert.ok(!names.some((n) => n.includes('-link') || n.startsWith('revision') || /^media-.*\/http-16$/.test(n)), names.join(' '));
+    assert.ok(!plan.calls.find((s) => s.name === 'media-5MiB/stdio')!.variants.some((v) => v.id === 'msgpack'), 'MessagePack with base64 media');
+    assert.deepEqual(plan.codec.codecs, 'shipped');
+    assert.deepEqual(
+      (await buildPlan(parseOptions(['--scenario', 'revision']), { mediaDir: '/tmp' })).calls.map((s) => s.name),
+      ['revision-small/http-1'],
+    );
+    assert.deepEqual([plan.decider?.baseline, plan.decider?.threshold, plan.decider?.minCalls], [STOCK_CLIENT, 1.05, 12]);
+    const full = await buildPlan(parseOptions(['--full']), { mediaDir: '/tmp' });
+    assert.equal(full.decider, undefined, '--full runs as it did');
+    assert.ok(['revision-small/http-16', 'media-5MiB-link/http-1', 'media-1MiB/http-16'].every((n) => full.calls.some((s) => s.name === n)));
+  });
+
   it('full mode keeps JSON + gzip and the SDK server, and adds the stock client', async () => {
     const plan = await buildPlan(parseOptions(['--full']), { mediaDir: '/tmp' });
     const object = plan.calls.find((s) => s.name === 'object-1MB/http-16')!;
