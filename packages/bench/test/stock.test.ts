@@ -43,10 +43,10 @@ describe('the stock client in every call scenario', () => {
       // Every comparison's variants ran.
       for (const [c, b] of s.comparisons) assert.ok(ids.includes(c) && ids.includes(b), `${s.name}: ${c} / ${b}`);
     }
-    // The SDK's own server stays where a target reads it: over HTTP, small and object calls.
+    // The SDK's own server stays where a target reads it: over HTTP with one client, small and object calls.
     assert.deepEqual(
       plan.calls.filter((s) => s.variants.some((v) => v.id === 'stock-json')).map((s) => s.name),
-      ['small-calls/http-1', 'object-50KB/http-1', 'object-1MB/http-1', 'small-calls/http-16', 'object-50KB/http-16'],
+      ['small-calls/http-1', 'object-50KB/http-1', 'object-1MB/http-1'],
     );
   });
 
@@ -77,7 +77,7 @@ describe('the stock client in every call scenario', () => {
   });
 
   it('quickVariants drops a comparison with a variant it drops', () => {
-    const scenario = { venue: 'text', transport: 'http' as const, ...toolVariants('http', 1, true) };
+    const scenario = { venue: 'text', transport: 'http' as const, clients: 1, ...toolVariants('http', 1, true) };
     const quick = quickVariants(scenario);
     assert.deepEqual(
       quick.variants.map((v) => v.id),

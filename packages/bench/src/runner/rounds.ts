@@ -123,7 +123,7 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
         let calls = 0;
         const perCall: number[] = [];
         const warmupMs = reused.has(session.spec.id) ? Math.min(scenario.warmupMs, scenario.reusedWarmupMs ?? Infinity) : scenario.warmupMs;
-        // At least WARMUP_SAMPLES samples (unless that takes 3x the warm-up): on a loaded machine one of two
+        // At least WARMUP_SAMPLES samples (unless that takes 2x the warm-up): on a loaded machine one of two
         // samples taken while the process waited for a core made a 0.6 ms call look like 50 ms, and sized
         // rounds of 3 calls that no verdict could be read from.
         for (;;) {
@@ -131,7 +131,7 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
           calls += sample.calls;
           perCall.push(sample.wallMs / sample.calls);
           const elapsed = performance.now() - started;
-          if ((elapsed >= warmupMs && perCall.length >= WARMUP_SAMPLES) || elapsed >= 3 * warmupMs) break;
+          if ((elapsed >= warmupMs && perCall.length >= WARMUP_SAMPLES) || elapsed >= 2 * warmupMs) break;
         }
         // The later half of the warm-up says what a warm call costs.
         slowestMsPerCall = Math.max(slowestMsPerCall, median(perCall.slice(Math.floor(perCall.length / 2))));
