@@ -10,7 +10,7 @@ export { stockRows, stockTable, stockVerdict } from './report/stock.js';
 export { toolVariants, quickVariants } from './scenarios/calls.js';
 export { judgeRatio, leanOf, parityStatus, MIN_CALLS_TO_JUDGE } from './judge.js';
 export { compareWithBest, bestOfId, runCallScenario, mapConcurrently, type CallScenario } from './runner/rounds.js';
-export { TimeBudget, undecided, extraRoundCalls, nextBatch, type DeciderSettings } from './runner/decider.js';
+export { TimeBudget, undecided, needsExtraRounds, extraRoundCalls, nextBatch, type DeciderSettings } from './runner/decider.js';
 export type { SessionPool } from './runner/pool.js';
 export type { Session } from './runner/session.js';
 export { wireTable, bytesTradeOff } from './report/wires.js';

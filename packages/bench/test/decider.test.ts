@@ -9,6 +9,7 @@ import {
   extraRoundCalls,
   medianInterval,
   MIN_CALLS_TO_JUDGE,
+  needsExtraRounds,
   nextBatch,
   runCallScenario,
   SilentProgress,
@@ -57,6 +58,11 @@ describe('when extra rounds run', () => {
     assert.equal(undecided(comparison(1.0, 0.8, 1.3), 4, 40, SETTINGS), false, 'met: the median within 1.05x');
     assert.equal(undecided(comparison(1.3, 1.1, 1.5), 4, 40, SETTINGS), false, 'missed: every round over');
     assert.equal(undecided(comparison(0.3, 0.2, 0.4), 4, 3, SETTINGS), false, 'short rounds, but every one far under');
+  });
+
+  it('to confirm a miss too: 4 rounds over 1.0 come by chance one time in 16', () => {
+    assert.equal(needsExtraRounds(comparison(1.3, 1.1, 1.5), 4, 40, SETTINGS), true);
+    assert.equal(needsExtraRounds(comparison(1.0, 0.8, 1.3), 4, 40, SETTINGS), false);
   });
 
   it('in batches: the first rounds from none, then two at a time (one in each order), up to the most', () => {

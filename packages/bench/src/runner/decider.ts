@@ -45,12 +45,25 @@ export interface DeciderSettings {
   budget: TimeBudget;
 }
 
+function statusOf(comparison: ComparisonResult, rounds: number, callsPerRound: number, settings: Pick<DeciderSettings, 'threshold' | 'metric'>): string | undefined {
+  const entry = comparison.metrics[settings.metric];
+  if (!entry) return undefined;
+  return judgeRatio({ mode: 'quick', rounds, callsPerRound, metric: settings.metric, ratio: entry.ratio, verdict: entry.verdict, threshold: settings.threshold, rule: 'parity' }).status;
+}
+
 /** Whether the target on this comparison is still open: a tie, or rounds a quick run cannot judge. */
 export function undecided(comparison: ComparisonResult, rounds: number, callsPerRound: number, settings: Pick<DeciderSettings, 'threshold' | 'metric'>): boolean {
-  const entry = comparison.metrics[settings.metric];
-  if (!entry) return false;
-  const { status } = judgeRatio({ mode: 'quick', rounds, callsPerRound, metric: settings.metric, ratio: entry.ratio, verdict: entry.verdict, threshold: settings.threshold, rule: 'parity' });
+  const status = statusOf(comparison, rounds, callsPerRound, settings);
   return status === 'tie' || status === 'cannot judge';
+}
+
+/**
+ * Whether the scenario's rounds call for extra rounds: the target is open, or missed. A miss is confirmed by
+ * rounds of the two alone: 4 rounds all over 1.0 happen by chance one time in 16 at a true 1.0x, and a quick
+ * run has 17 such comparisons, so about one false "costs more" a run without it.
+ */
+export function needsExtraRounds(comparison: ComparisonResult, rounds: number, callsPerRound: number, settings: Pick<DeciderSettings, 'threshold' | 'metric'>): boolean {
+  return undecided(comparison, rounds, callsPerRound, settings) || statusOf(comparison, rounds, callsPerRound, settings) === 'missed';
 }
 
 /** Calls per extra round: about roundMs of the slower variant's calls, at least minCalls (and the client count). */

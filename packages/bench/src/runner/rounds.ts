@@ -7,7 +7,7 @@ import { measureRound, type CallFunction, type RoundSample } from './measure.js'
 import type { SessionPool } from './pool.js';
 import type { Session } from './session.js';
 import type { VariantSpec } from './variant.js';
-import { extraRoundCalls, nextBatch, undecided, type DeciderSettings } from './decider.js';
+import { extraRoundCalls, needsExtraRounds, nextBatch, undecided, type DeciderSettings } from './decider.js';
 
 /** A venue measured through real server processes: variants called in alternating rounds. */
 export interface CallScenario {
@@ -170,7 +170,7 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
         continue;
       }
       const comparison = compareRounds(candidate, baseline, samples.get(candidate)!, samples.get(baseline)!, ROUND_METRICS);
-      if (decider?.baseline !== baseline || !undecided(comparison, scenario.rounds, callsPerRound, decider)) {
+      if (decider?.baseline !== baseline || !needsExtraRounds(comparison, scenario.rounds, callsPerRound, decider)) {
         comparisons.push(comparison);
         continue;
       }
