@@ -1,7 +1,7 @@
 // How a target on a ratio is judged, and what the verdict says besides met or missed: a tie is inside the
 // noise and leans one way or the other; a quick run too short to tell says so instead of "missed".
 import { METRICS, type MetricKey, type TargetResult } from './results.js';
-import { NOISE_BAND, type RatioSummary, type Verdict } from './stats.js';
+import { intervalOf, NOISE_BAND, type RatioSummary, type Verdict } from './stats.js';
 
 /**
  * Calls a round needs before a timed or memory figure can be judged: full mode's floor, set because rounds of
@@ -24,7 +24,9 @@ export function leanOf(median: number, metric: MetricKey): Lean {
 
 /** Why a ratio is a tie: its rounds fall on both sides of 1.0, or its median is within the noise band. */
 export function tieReason(ratio: RatioSummary, band = NOISE_BAND): string {
-  return ratio.min <= 1 && ratio.max >= 1 ? 'range crosses 1.0' : `within ±${(band * 100).toFixed(0)}% of 1.0`;
+  const { low, high } = intervalOf(ratio);
+  if (low <= 1 && high >= 1) return ratio.low === undefined ? 'range crosses 1.0' : `the median's interval over ${ratio.rounds} rounds crosses 1.0`;
+  return `within ±${(band * 100).toFixed(0)}% of 1.0`;
 }
 
 export interface RatioToJudge {
@@ -55,16 +57,17 @@ export interface Judgement {
  */
 export function judgeRatio(input: RatioToJudge): Judgement {
   const { ratio, threshold, metric } = input;
+  const { low, high } = intervalOf(ratio);
   const status = input.rule === 'parity' ? parityStatus(ratio.median, threshold, input.verdict) : ratio.median <= threshold ? 'met' : 'missed';
   if (input.mode === 'quick' && !COUNTED.has(metric)) {
     if (input.callsPerRound < MIN_CALLS_TO_JUDGE) {
-      const clear = ratio.max * SHORT_ROUND_SPREAD <= threshold || ratio.min >= threshold * SHORT_ROUND_SPREAD;
+      const clear = high * SHORT_ROUND_SPREAD <= threshold || low >= threshold * SHORT_ROUND_SPREAD;
       if (!clear || status === 'tie')
         return {
           status: 'cannot judge',
           reason: `${input.rounds} rounds of ${input.callsPerRound} calls: too few to judge (--full runs at least ${MIN_CALLS_TO_JUDGE} a round)`,
         };
-    } else if (input.rule === 'bound' && ratio.min <= threshold && ratio.max > threshold) {
+    } else if (input.rule === 'bound' && low <= threshold && high > threshold) {
       return { status: 'cannot judge', reason: `its ${input.rounds} rounds fall on both sides of the target: --full decides` };
     }
   }

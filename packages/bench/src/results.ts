@@ -49,6 +49,14 @@ export interface ComparisonResult {
   baseline: string;
   /** candidate / baseline, computed per round. */
   metrics: Partial<Record<MetricKey, MetricComparison>>;
+  /**
+   * When this comparison rests on other rounds than the scenario's (quick mode's extra rounds of the pair,
+   * runner/decider.ts): how many, and the fewest calls any of them had.
+   */
+  rounds?: number;
+  callsPerRound?: number;
+  /** How those rounds came about, said plainly (e.g. "4 extra rounds of 12 calls, the pair alone"). */
+  note?: string;
 }
 
 export interface ScenarioResult {

@@ -3,6 +3,7 @@ import { buildPlan, type PlanTuning } from './plan.js';
 import type { Progress } from './report/progress.js';
 import type { ScenarioResult } from './results.js';
 import { SessionPool } from './runner/pool.js';
+import { TimeBudget } from './runner/decider.js';
 import { runCallScenario } from './runner/rounds.js';
 import { runCodecPayload } from './scenarios/codec.js';
 import { createMediaDir } from './scenarios/media.js';
@@ -44,7 +45,7 @@ async function runPlan(options: BenchOptions, progress: Progress, tuning: PlanTu
   for (const payload of plan.codec.payloads) {
     progress.scenario(`codec/${payload.name} (${runtime.name})`, ++index, count);
     try {
-      scenarios.push(await runCodecPayload(payload, plan.codec.rounds, plan.codec.timeMs, runtime.name, progress));
+      scenarios.push(await runCodecPayload(payload, plan.codec, runtime.name, progress));
     } catch (error) {
       const line = `${runtime.name}: codec/${payload.name} failed: ${(error as Error).message}`;
       skipped.push(line);
@@ -52,12 +53,13 @@ async function runPlan(options: BenchOptions, progress: Progress, tuning: PlanTu
     }
   }
   const pool = new SessionPool(process.execPath, tuning.mediaDir);
+  const decider = plan.decider && { ...plan.decider, budget: new TimeBudget(plan.decider.budgetMs) };
   try {
     for (const scenario of plan.calls) {
       progress.scenario(`${scenario.name} (${runtime.name})`, ++index, count);
       await pool.keepOnly(scenario.variants);
       try {
-        scenarios.push(await runCallScenario(scenario, runtime.name, pool, progress));
+        scenarios.push(await runCallScenario(scenario, runtime.name, pool, progress, decider));
       } catch (error) {
         const line = `${runtime.name}: ${scenario.name} failed: ${(error as Error).message}`;
         skipped.push(line);

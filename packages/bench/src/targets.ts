@@ -32,11 +32,15 @@ function ratioTarget(scenarios: readonly ScenarioResult[], runtime: string, spec
   const { id, description, threshold, scenario, candidate, baseline, metric, missing } = spec;
   const where = { runtime, scenario, candidate, baseline, metric };
   const ran = scenarios.find((s) => s.runtime === runtime && s.name === scenario);
-  const entry = ran?.comparisons.find((c) => c.candidate === candidate && c.baseline === baseline)?.metrics[metric];
-  if (!ran || !entry) return { id, description, threshold, ...where, status: 'not measured', note: missing };
+  const comparison = ran?.comparisons.find((c) => c.candidate === candidate && c.baseline === baseline);
+  const entry = comparison?.metrics[metric];
+  if (!ran || !comparison || !entry) return { id, description, threshold, ...where, status: 'not measured', note: missing };
   const measured = entry.ratio.median;
   const rule = spec.rule ?? (threshold === 1 ? 'parity' : 'bound');
-  const judged = judgeRatio({ mode: spec.mode, rounds: ran.rounds, callsPerRound: ran.callsPerRound, metric, ratio: entry.ratio, verdict: entry.verdict, threshold, rule });
+  // A comparison with rounds of its own (quick mode's extra rounds) is judged on those.
+  const rounds = comparison.rounds ?? ran.rounds;
+  const callsPerRound = comparison.callsPerRound ?? ran.callsPerRound;
+  const judged = judgeRatio({ mode: spec.mode, rounds, callsPerRound, metric, ratio: entry.ratio, verdict: entry.verdict, threshold, rule });
   return {
     id,
     description,
@@ -44,7 +48,7 @@ function ratioTarget(scenarios: readonly ScenarioResult[], runtime: string, spec
     ...where,
     measured,
     ...judged,
-    note: `median ${measured.toFixed(3)}x, rounds ${entry.ratio.min.toFixed(3)}..${entry.ratio.max.toFixed(3)}${judged.reason ? `: ${judged.reason}` : ''}`,
+    note: `median ${measured.toFixed(3)}x, rounds ${entry.ratio.min.toFixed(3)}..${entry.ratio.max.toFixed(3)}${entry.ratio.low === undefined ? '' : ` (median's interval ${entry.ratio.low.toFixed(3)}..${entry.ratio.high!.toFixed(3)} over ${entry.ratio.rounds} rounds)`}${comparison.note ? `, ${comparison.note}` : ''}${judged.reason ? `: ${judged.reason}` : ''}`,
   };
 }
 

@@ -77,6 +77,14 @@ describe('smoke run of every scenario', { timeout: 420_000 }, () => {
       assert.equal(kept.candidate, scenario.transport === 'stdio' ? 'adaptive' : 'defaults', scenario.name);
       assert.ok(!scenario.variants.some((v) => v.failed), `${scenario.name}: ${scenario.variants.map((v) => v.failed ?? '').join(' ')}`);
     }
+    // Rounds of 2 calls cannot judge the stock client's target: the pair ran extra rounds of its own (up to
+    // the smoke run's 4), and its comparison says so.
+    const extra = run.scenarios.flatMap((s) => s.comparisons.filter((c) => c.baseline === 'stock-client' && c.rounds !== undefined).map((c) => ({ s, c })));
+    assert.ok(extra.length > 0, 'no stock-client comparison ran extra rounds');
+    for (const { s, c } of extra) {
+      assert.ok(c.rounds! > s.rounds && c.rounds! <= 4 && c.metrics.cpu!.ratio.rounds === c.rounds, `${s.name}: ${c.rounds} rounds`);
+      assert.match(c.note ?? '', /^\d extra rounds of \d+ calls, the two alone/);
+    }
     // MessagePack carries the same small-call messages in fewer bytes than JSON: a property of the encoding.
     const small = run.scenarios.find((s) => s.name === 'small-calls/stdio');
     assert.ok(small, 'small-calls/stdio missing');

@@ -43,11 +43,27 @@ describe('the stock client in every call scenario', () => {
       // Every comparison's variants ran.
       for (const [c, b] of s.comparisons) assert.ok(ids.includes(c) && ids.includes(b), `${s.name}: ${c} / ${b}`);
     }
-    // The SDK's own server stays where a target reads it: over HTTP, small and object calls.
+    // The SDK's own server stays where a target reads it: over HTTP with one client, small and object calls.
     assert.deepEqual(
       plan.calls.filter((s) => s.variants.some((v) => v.id === 'stock-json')).map((s) => s.name),
-      ['small-calls/http-1', 'object-50KB/http-1', 'object-1MB/http-1', 'small-calls/http-16', 'object-50KB/http-16'],
+      ['small-calls/http-1', 'object-50KB/http-1', 'object-1MB/http-1'],
     );
+  });
+
+  it("quick mode leaves to --full what neither its targets nor its summary need, runs the revision venue when named, and decides the stock client's ties", async () => {
+    const plan = await buildPlan(parseOptions([]), { mediaDir: '/tmp' });
+    const names = plan.calls.map((s) => s.name);
+    assert.ok(!names.some((n) => n.includes('-link') || n.startsWith('revision') || /^media-.*\/http-16$/.test(n)), names.join(' '));
+    assert.ok(!plan.calls.find((s) => s.name === 'media-5MiB/stdio')!.variants.some((v) => v.id === 'msgpack'), 'MessagePack with base64 media');
+    assert.deepEqual(plan.codec.codecs, 'shipped');
+    assert.deepEqual(
+      (await buildPlan(parseOptions(['--scenario', 'revision']), { mediaDir: '/tmp' })).calls.map((s) => s.name),
+      ['revision-small/http-1'],
+    );
+    assert.deepEqual([plan.decider?.baseline, plan.decider?.threshold, plan.decider?.minCalls], [STOCK_CLIENT, 1.05, 12]);
+    const full = await buildPlan(parseOptions(['--full']), { mediaDir: '/tmp' });
+    assert.equal(full.decider, undefined, '--full runs as it did');
+    assert.ok(['revision-small/http-16', 'media-5MiB-link/http-1', 'media-1MiB/http-16'].every((n) => full.calls.some((s) => s.name === n)));
   });
 
   it('full mode keeps JSON + gzip and the SDK server, and adds the stock client', async () => {
@@ -61,7 +77,7 @@ describe('the stock client in every call scenario', () => {
   });
 
   it('quickVariants drops a comparison with a variant it drops', () => {
-    const scenario = { venue: 'text', transport: 'http' as const, ...toolVariants('http', 1, true) };
+    const scenario = { venue: 'text', transport: 'http' as const, clients: 1, ...toolVariants('http', 1, true) };
     const quick = quickVariants(scenario);
     assert.deepEqual(
       quick.variants.map((v) => v.id),

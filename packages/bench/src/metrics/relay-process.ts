@@ -15,52 +15,97 @@ export interface RelayProcess extends ByteSource {
 }
 
 /**
- * Starts the relay in front of `targetPort` under `runtime` (the benchmark's own by default). Counts are
- * asked for over its stdin, one at a time, outside the measured calls.
+ * The relay process of a run: one child (servers/relay.ts) holding a relay per HTTP session, asked over its
+ * stdin, one line a command, answered in order, outside the measured calls.
  */
-export async function startRelayProcess(targetPort: number, runtime = process.execPath): Promise<RelayProcess> {
-  const child = spawn(runtime, [RELAY_ENTRY, '--target', String(targetPort)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const forget = onInterrupt(() => child.kill('SIGKILL'));
-  // A relay that died shows as a failed count (below), not as an unhandled EPIPE.
-  child.stdin!.on('error', () => {});
-  const lines = createInterface({ input: child.stdout! });
-  const waiting: Array<(line: string) => void> = [];
-  let exited = false;
-  const nextLine = () =>
-    new Promise<string>((resolve, reject) => {
-      if (exited) reject(new Error('the byte-counting relay exited'));
-      else waiting.push(resolve);
+export class RelayHost {
+  private constructor(
+    readonly pid: number,
+    private readonly ask: (command: string) => Promise<string>,
+    private readonly stop: () => Promise<void>,
+    private readonly exited: () => boolean,
+  ) {}
+
+  /** Starts the relay process under `runtime` (the benchmark's own by default); `--target` opens relay 0. */
+  static async start(runtime = process.execPath, target?: number): Promise<{ host: RelayHost; ready: string }> {
+    const child = spawn(runtime, [RELAY_ENTRY, ...(target === undefined ? [] : ['--target', String(target)])], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const forget = onInterrupt(() => child.kill('SIGKILL'));
+    // A relay that died shows as a failed count (below), not as an unhandled EPIPE.
+    child.stdin!.on('error', () => {});
+    const lines = createInterface({ input: child.stdout! });
+    const waiting: Array<(line: string) => void> = [];
+    let exited = false;
+    const nextLine = () =>
+      new Promise<string>((resolve, reject) => {
+        if (exited) reject(new Error('the byte-counting relay exited'));
+        else waiting.push(resolve);
+      });
+    lines.on('line', (line) => waiting.shift()?.(line));
+    child.once('exit', (code) => {
+      exited = true;
+      forget();
+      for (const resolve of waiting.splice(0)) resolve(`EXIT ${code}`);
     });
-  lines.on('line', (line) => waiting.shift()?.(line));
-  child.once('exit', (code) => {
-    exited = true;
-    forget();
-    for (const resolve of waiting.splice(0)) resolve(`EXIT ${code}`);
-  });
-  const ready = await Promise.race([nextLine(), new Promise<string>((resolve) => setTimeout(() => resolve('TIMEOUT'), 20_000).unref())]);
-  const match = /^RELAY_READY (\d+)$/.exec(ready);
-  if (!match) {
-    child.kill('SIGKILL');
-    throw new Error(`the byte-counting relay did not start (${ready})`);
-  }
-  return {
-    port: Number(match[1]),
-    pid: child.pid!,
-    async snapshot() {
-      if (exited || child.stdin!.writableEnded) throw new Error('the byte-counting relay exited');
+    const ready = await Promise.race([nextLine(), new Promise<string>((resolve) => setTimeout(() => resolve('TIMEOUT'), 20_000).unref())]);
+    if (!/^RELAY_READY\b/.test(ready)) {
+      child.kill('SIGKILL');
+      throw new Error(`the byte-counting relay did not start (${ready})`);
+    }
+    const ask = (command: string) => {
+      if (exited || child.stdin!.writableEnded) return Promise.reject(new Error('the byte-counting relay exited'));
       const answer = nextLine();
-      child.stdin!.write('count\n');
-      const [sent, received] = (await answer).split(' ').map(Number);
-      if (!Number.isFinite(sent) || !Number.isFinite(received)) throw new Error('the byte-counting relay answered no count');
-      return { sent: sent!, received: received! };
-    },
-    async close() {
+      child.stdin!.write(`${command}\n`);
+      return answer;
+    };
+    const stop = async () => {
       if (exited) return;
       const done = new Promise((resolve) => child.once('exit', resolve));
       child.stdin!.end();
       const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
       await done;
       clearTimeout(timer);
-    },
+    };
+    return { host: new RelayHost(child.pid!, ask, stop, () => exited), ready };
+  }
+
+  /** A relay in front of `targetPort`, counting its own bytes; closing it leaves the process running. */
+  async open(targetPort: number): Promise<RelayProcess> {
+    const opened = /^OPENED (\d+) (\d+)$/.exec(await this.ask(`open ${targetPort}`));
+    if (!opened) throw new Error('the byte-counting relay opened no relay');
+    const id = opened[1]!;
+    let closed = false;
+    return {
+      port: Number(opened[2]),
+      pid: this.pid,
+      snapshot: () => this.count(id),
+      close: async () => {
+        if (closed || this.exited()) return;
+        closed = true;
+        await this.ask(`close ${id}`);
+      },
+    };
+  }
+
+  /** Bytes so far through relay `id`, client to server and back. */
+  async count(id: string): Promise<{ sent: number; received: number }> {
+    const [sent, received] = (await this.ask(`count ${id}`)).split(' ').map(Number);
+    if (!Number.isFinite(sent) || !Number.isFinite(received)) throw new Error('the byte-counting relay answered no count');
+    return { sent: sent!, received: received! };
+  }
+
+  close(): Promise<void> {
+    return this.stop();
+  }
+}
+
+/** A relay process of its own in front of `targetPort`: closing the relay ends the process. */
+export async function startRelayProcess(targetPort: number, runtime = process.execPath): Promise<RelayProcess> {
+  const { host, ready } = await RelayHost.start(runtime, targetPort);
+  const port = Number(/^RELAY_READY (\d+)$/.exec(ready)?.[1]);
+  return {
+    port,
+    pid: host.pid,
+    snapshot: () => host.count('0'),
+    close: () => host.close(),
   };
 }

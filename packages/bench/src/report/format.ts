@@ -1,5 +1,5 @@
 import { METRICS, type MetricKey } from '../results.js';
-import type { RatioSummary, Verdict } from '../stats.js';
+import { intervalOf, type RatioSummary, type Verdict } from '../stats.js';
 
 export function formatValue(key: MetricKey, value: number | undefined): string {
   if (value === undefined || !Number.isFinite(value)) return '-';
@@ -16,9 +16,11 @@ export function formatBytes(bytes: number): string {
   return bytes.toFixed(0) + ' B';
 }
 
+/** The median and the interval its verdict reads: the rounds' min-max, or over more than 6 rounds the median's interval. */
 export function formatRatio(ratio: RatioSummary): string {
   const digits = (n: number) => (n >= 10 ? n.toFixed(1) : n.toFixed(2));
-  return ratio.min === ratio.max || ratio.rounds === 1 ? `${digits(ratio.median)}x` : `${digits(ratio.median)}x (${digits(ratio.min)}-${digits(ratio.max)})`;
+  const { low, high } = intervalOf(ratio);
+  return low === high || ratio.rounds === 1 ? `${digits(ratio.median)}x` : `${digits(ratio.median)}x (${digits(low)}-${digits(high)})`;
 }
 
 export const VERDICT_MARK: Record<Verdict, string> = { wins: 'W', ties: '=', loses: 'L' };

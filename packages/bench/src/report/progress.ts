@@ -4,6 +4,8 @@ import type { Writable } from 'node:stream';
 export interface Progress {
   /** Total number of steps (rounds) in the run. */
   begin(totalSteps: number): void;
+  /** Steps added once the run has begun (quick mode's extra rounds). */
+  extend(steps: number): void;
   /** A new scenario starts. */
   scenario(name: string, index: number, count: number): void;
   /** What is happening right now (shown live on a terminal). */
@@ -35,6 +37,10 @@ export class StreamProgress implements Progress {
 
   begin(totalSteps: number): void {
     this.total = Math.max(1, totalSteps);
+  }
+
+  extend(steps: number): void {
+    this.total += steps;
   }
 
   scenario(name: string, index: number, count: number): void {
@@ -82,6 +88,7 @@ export class StreamProgress implements Progress {
 /** Progress that prints nothing (tests, --quiet). */
 export class SilentProgress implements Progress {
   begin(): void {}
+  extend(): void {}
   scenario(): void {}
   update(): void {}
   tick(): void {}

@@ -55,9 +55,16 @@ export function stockVerdict(rows: readonly StockRow[], on = ''): string | undef
     ...(unjudged.length > 0 ? [`over ${ALLOWANCE}x by the median in rounds too short to judge (CAN'T JUDGE) in ${unjudged.length}: ${list(unjudged)}`] : []),
     `within ${ALLOWANCE}x by the median in ${within}`,
   ];
+  const extra = rows.filter((r) => r.comparison.rounds !== undefined);
+  const most = Math.max(0, ...extra.map((r) => r.comparison.rounds!));
+  const how =
+    extra.length === 0
+      ? ''
+      : ` Where the scenario's rounds left the target open, the two ran alone for extra rounds of at least ${Math.min(...extra.map((r) => r.comparison.callsPerRound!))} calls: ${extra.length} of ${rows.length}` +
+        (most > 6 ? `; over more than 6 rounds the range is the median's interval (over 12 rounds, the 3rd smallest to the 3rd largest).` : '.');
   return (
     `STOCK CLIENT${on}: a server on this package's defaults, called by our client on its defaults / by the stock SDK JSON client, ` +
-    `server CPU per call, median (rounds' range), ${rows.length} scenarios: ${parts.join('; ')}.`
+    `server CPU per call, median (rounds' range), ${rows.length} scenarios: ${parts.join('; ')}.${how}`
   );
 }
 

@@ -1,3 +1,4 @@
+import { RelayHost } from '../metrics/relay-process.js';
 import { startSession, type Session } from './session.js';
 import type { VariantSpec } from './variant.js';
 
@@ -24,6 +25,8 @@ export function sessionKey(spec: VariantSpec): string {
  */
 export class SessionPool {
   private readonly sessions = new Map<string, Session>();
+  /** The run's byte-counting relay process, started with the first HTTP session. */
+  private relays: Promise<RelayHost> | undefined;
 
   constructor(
     private readonly runtime: string,
@@ -39,7 +42,7 @@ export class SessionPool {
     const key = sessionKey(spec);
     const existing = this.sessions.get(key);
     if (existing) return { ...existing, spec };
-    const session = await startSession(spec, this.runtime, this.mediaDir);
+    const session = await startSession(spec, this.runtime, this.mediaDir, () => this.relayHost());
     this.sessions.set(key, session);
     return session;
   }
@@ -62,5 +65,15 @@ export class SessionPool {
 
   async closeAll(): Promise<void> {
     await this.keepOnly([]);
+    const relays = this.relays;
+    this.relays = undefined;
+    await relays?.then((host) => host.close()).catch(() => {});
+  }
+
+  private relayHost(): Promise<RelayHost> {
+    this.relays ??= RelayHost.start(this.runtime).then(({ host }) => host);
+    // A relay process that failed to start is tried again by the next session.
+    this.relays.catch(() => (this.relays = undefined));
+    return this.relays;
   }
 }

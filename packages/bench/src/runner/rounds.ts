@@ -7,6 +7,7 @@ import { measureRound, type CallFunction, type RoundSample } from './measure.js'
 import type { SessionPool } from './pool.js';
 import type { Session } from './session.js';
 import type { VariantSpec } from './variant.js';
+import { extraRoundCalls, needsExtraRounds, nextBatch, undecided, type DeciderSettings } from './decider.js';
 
 /** A venue measured through real server processes: variants called in alternating rounds. */
 export interface CallScenario {
@@ -41,6 +42,26 @@ export interface CallScenario {
   mediaDir?: string;
 }
 
+/** Warm-up samples (rounds of a few calls) before a warm call's time, the median of the later half, is read. */
+const WARMUP_SAMPLES = 6;
+
+/** Servers started at once for a scenario. */
+const START_CONCURRENCY = 3;
+
+/** `work` on every item, at most `limit` at a time; the results in the items' order. */
+export async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 const ROUND_METRICS: Array<[MetricKey, (s: RoundSample) => number | undefined]> = [
   ['cpu', (s) => s.cpuMsPerCall],
   ['clientCpu', (s) => s.clientCpuMsPerCall],
@@ -59,7 +80,7 @@ const ROUND_METRICS: Array<[MetricKey, (s: RoundSample) => number | undefined]> 
  * Starts every variant's server and clients, warms them up, then runs rounds that alternate the variants
  * (A B, then B A, ...) so drift over time hits all of them alike. Ratios are taken round by round.
  */
-export async function runCallScenario(scenario: CallScenario, runtime: string, pool: SessionPool, progress: Progress): Promise<ScenarioResult> {
+export async function runCallScenario(scenario: CallScenario, runtime: string, pool: SessionPool, progress: Progress, decider?: DeciderSettings): Promise<ScenarioResult> {
   const sessions: Session[] = [];
   const failed = new Map<string, string>();
   const fail = async (session: Session | undefined, id: string, error: unknown) => {
@@ -76,15 +97,20 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
   };
   const reused = new Set<string>();
   try {
-    for (const variant of scenario.variants) {
-      progress.update(`${scenario.name}: starting ${variant.label}`);
+    for (const variant of scenario.variants) if (pool.has(variant)) reused.add(variant.id);
+    const starting = scenario.variants.filter((v) => !reused.has(v.id));
+    if (starting.length > 0) progress.update(`${scenario.name}: starting ${starting.length} server${starting.length > 1 ? 's' : ''} (${starting.map((v) => v.id).join(', ')})`);
+    // A few at a time: a server's start is mostly loading modules and waiting for its clients' handshakes,
+    // which overlap; the rounds begin only once every one is up, so none is measured while another starts.
+    const started = await mapConcurrently(scenario.variants, START_CONCURRENCY, async (variant) => {
       try {
-        if (pool.has(variant)) reused.add(variant.id);
-        sessions.push(await pool.get(variant));
+        return await pool.get(variant);
       } catch (error) {
         await fail(undefined, variant.id, error);
+        return undefined;
       }
-    }
+    });
+    for (const session of started) if (session) sessions.push(session);
     const callOf = (session: Session) => scenario.callFor?.(session.spec) ?? scenario.call;
     // Warm-up: at least warmupMs of calls per variant (JIT, caches, connection pools), which also tells
     // how long a call takes, so every variant can get the same number of calls per round.
@@ -96,11 +122,17 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
         const started = performance.now();
         let calls = 0;
         const perCall: number[] = [];
-        do {
+        const warmupMs = reused.has(session.spec.id) ? Math.min(scenario.warmupMs, scenario.reusedWarmupMs ?? Infinity) : scenario.warmupMs;
+        // At least WARMUP_SAMPLES samples (unless that takes 2x the warm-up): on a loaded machine one of two
+        // samples taken while the process waited for a core made a 0.6 ms call look like 50 ms, and sized
+        // rounds of 3 calls that no verdict could be read from.
+        for (;;) {
           const sample = await measureRound(session, Math.max(2, scenario.clients), callOf(session));
           calls += sample.calls;
           perCall.push(sample.wallMs / sample.calls);
-        } while (performance.now() - started < (reused.has(session.spec.id) ? Math.min(scenario.warmupMs, scenario.reusedWarmupMs ?? Infinity) : scenario.warmupMs));
+          const elapsed = performance.now() - started;
+          if ((elapsed >= warmupMs && perCall.length >= WARMUP_SAMPLES) || elapsed >= 2 * warmupMs) break;
+        }
         // The later half of the warm-up says what a warm call costs.
         slowestMsPerCall = Math.max(slowestMsPerCall, median(perCall.slice(Math.floor(perCall.length / 2))));
         warmupCalls = Math.max(warmupCalls, calls);
@@ -133,8 +165,19 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
     }
     for (const [candidate, baseline] of scenario.comparisons) {
       const missing = [candidate, baseline].filter((id) => failed.has(id));
-      if (missing.length > 0) notes.push(`${candidate} / ${baseline} not compared: ${missing.join(' and ')} failed`);
-      else comparisons.push(compareRounds(candidate, baseline, samples.get(candidate)!, samples.get(baseline)!, ROUND_METRICS));
+      if (missing.length > 0) {
+        notes.push(`${candidate} / ${baseline} not compared: ${missing.join(' and ')} failed`);
+        continue;
+      }
+      const comparison = compareRounds(candidate, baseline, samples.get(candidate)!, samples.get(baseline)!, ROUND_METRICS);
+      if (decider?.baseline !== baseline || !needsExtraRounds(comparison, scenario.rounds, callsPerRound, decider)) {
+        comparisons.push(comparison);
+        continue;
+      }
+      const pair = [candidate, baseline].map((id) => sessions.find((session) => session.spec.id === id)!);
+      const decided = await extraRounds(scenario, pair as [Session, Session], callsPerRound, samples, decider, progress, callOf);
+      comparisons.push(decided.comparison ?? comparison);
+      if (decided.note) notes.push(decided.note);
     }
     for (const [candidate, a, b] of scenario.bestOf ?? []) {
       // A variant this scenario does not have (quick mode's stdio media has no adaptive one) means no such comparison.
@@ -162,6 +205,79 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
     await Promise.all(sessions.map((s) => pool.drop(s.spec)));
     throw error;
   }
+}
+
+/**
+ * Quick mode's extra rounds for one comparison whose target the scenario's rounds left open (decider.ts):
+ * the two variants alone, alternating, rounds of at least the judge's floor of calls. The scenario's own
+ * rounds count too when they were as long; otherwise the comparison rests on the extra rounds alone.
+ * Returns the comparison on those rounds (undefined when none ran) and a note on what was done.
+ */
+async function extraRounds(
+  scenario: CallScenario,
+  [candidate, baseline]: [Session, Session],
+  callsPerRound: number,
+  samples: ReadonlyMap<string, RoundSample[]>,
+  settings: DeciderSettings,
+  progress: Progress,
+  callOf: (session: Session) => CallFunction,
+): Promise<{ comparison?: ComparisonResult; note?: string }> {
+  const [c, b] = [candidate.spec.id, baseline.spec.id];
+  const counted = callsPerRound >= settings.minCalls;
+  const rounds: [RoundSample[], RoundSample[]] = [counted ? [...samples.get(c)!] : [], counted ? [...samples.get(b)!] : []];
+  // What a call costs each of the two in wall time, from the scenario's rounds: it sizes the extra rounds.
+  const msPerCall = (id: string) => median(samples.get(id)!.map((r) => r.wallMs / r.calls));
+  const [msC, msB] = [msPerCall(c), msPerCall(b)];
+  const calls = extraRoundCalls(Math.max(msC, msB), scenario.clients, settings);
+  let fewest = counted ? callsPerRound : calls;
+  let comparison: ComparisonResult | undefined;
+  let added = 0;
+  let why = 'the target is decided';
+  for (;;) {
+    const batch = nextBatch(rounds[0].length, settings);
+    if (batch === 0) {
+      why = `the comparison has ${settings.maxRounds} rounds`;
+      break;
+    }
+    const estimate = batch * calls * (msC + msB);
+    if (!settings.budget.take(estimate)) {
+      why = "quick mode's time for extra rounds was spent";
+      break;
+    }
+    progress.extend(batch);
+    const started = performance.now();
+    try {
+      for (let i = 0; i < batch; i++) {
+        const order: Array<[Session, RoundSample[]]> =
+          rounds[0].length % 2 === 0
+            ? [
+                [candidate, rounds[0]],
+                [baseline, rounds[1]],
+              ]
+            : [
+                [baseline, rounds[1]],
+                [candidate, rounds[0]],
+              ];
+        for (const [session, into] of order) {
+          progress.update(`${scenario.name}: extra round ${added + i + 1} of ${c} / ${b} (${calls} calls) ${session.spec.label}`);
+          into.push(await measureRound(session, calls, callOf(session)));
+        }
+        progress.tick();
+      }
+    } catch (error) {
+      // A call that fails here leaves the scenario's own comparison standing.
+      return { note: `${c} / ${b}: extra rounds stopped: ${((error as Error)?.message ?? String(error)).split('\n')[0]!.slice(0, 200)}` };
+    } finally {
+      settings.budget.settle(estimate, performance.now() - started);
+    }
+    added += batch;
+    fewest = Math.min(fewest, calls);
+    comparison = compareRounds(c, b, rounds[0], rounds[1], ROUND_METRICS);
+    if (!undecided(comparison, rounds[0].length, fewest, settings)) break;
+  }
+  if (!comparison) return { note: `${c} / ${b}: its target is open after the scenario's rounds, and no extra rounds ran: ${why}` };
+  const note = `${added} extra rounds of ${calls} calls, the two alone${counted ? ", after the scenario's" : ''} (${why})`;
+  return { comparison: { ...comparison, rounds: rounds[0].length, callsPerRound: fewest, note } };
 }
 
 function labelOf(scenario: CallScenario, id: string): string {

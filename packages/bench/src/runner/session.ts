@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { ByteCounter, countChildStdio, countingSpawn, type ByteSource } from '../metrics/bytes.js';
-import { startRelayProcess, type RelayProcess } from '../metrics/relay-process.js';
+import { startRelayProcess, type RelayHost, type RelayProcess } from '../metrics/relay-process.js';
 import { RawPipeClient } from './raw-client.js';
 import type { VariantSpec } from './variant.js';
 import { onInterrupt } from '../interrupt.js';
@@ -56,10 +56,13 @@ function newClient(errors: string[], spec?: VariantSpec): Client {
   return client;
 }
 
-/** Starts the server and connects the variant's clients. `runtime` is the executable for the server. */
-export async function startSession(spec: VariantSpec, runtime: string, mediaDir?: string): Promise<Session> {
+/**
+ * Starts the server and connects the variant's clients. `runtime` is the executable for the server. Over
+ * HTTP the bytes are counted by a relay of `relays` (the run's relay process), or of a process of its own.
+ */
+export async function startSession(spec: VariantSpec, runtime: string, mediaDir?: string, relays?: () => Promise<RelayHost>): Promise<Session> {
   if (spec.stack === 'raw') return startRaw(spec, runtime);
-  return spec.transport === 'stdio' ? startStdio(spec, runtime, mediaDir) : startHttp(spec, runtime, mediaDir);
+  return spec.transport === 'stdio' ? startStdio(spec, runtime, mediaDir) : startHttp(spec, runtime, mediaDir, relays);
 }
 
 /** The raw pipe baseline: its client stands where an MCP Client does (the media venue's raw calls know it). */
@@ -127,7 +130,7 @@ async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string |
   };
 }
 
-async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | undefined): Promise<Session> {
+async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | undefined, relays: (() => Promise<RelayHost>) | undefined): Promise<Session> {
   const child = spawn(runtime, serverArgs(spec, mediaDir), { stdio: ['ignore', 'pipe', 'inherit'] });
   // Its stdin is not a pipe, so it would outlive an interrupted benchmark.
   child.once(
@@ -138,21 +141,19 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
   // The relay runs in a process of its own, so its work is counted neither as server nor as client CPU.
   let proxy: RelayProcess;
   try {
-    proxy = await startRelayProcess(port);
+    proxy = relays ? await (await relays()).open(port) : await startRelayProcess(port);
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
   }
   const url = new URL(`http://127.0.0.1:${proxy.port}/mcp`);
-  const clients: Client[] = [];
   const errors: string[] = [];
+  const clients = Array.from({ length: spec.clients }, () => newClient(errors, spec));
   try {
-    for (let i = 0; i < spec.clients; i++) {
-      const client = newClient(errors, spec);
-      await client.connect(httpClientTransport(spec, url));
-      clients.push(client);
-    }
+    // All at once: 16 clients' initialize exchanges one after the other were seconds of a quick run.
+    await Promise.all(clients.map((client) => client.connect(httpClientTransport(spec, url))));
   } catch (error) {
+    await Promise.all(clients.map((c) => c.close().catch(() => {})));
     child.kill('SIGKILL');
     await proxy.close();
     throw error;

@@ -100,11 +100,12 @@ export function toolVariants(transport: 'stdio' | 'http', clients: number, httpO
 
 /**
  * Quick mode leaves out what neither its summary nor its targets read, to make room for the stock client:
- * JSON + gzip (its bytes and CPU are --full's), and the SDK's own server except over HTTP for small and
- * object calls (the targets against it). Both stay in --full.
+ * JSON + gzip (its bytes and CPU are --full's), and the SDK's own server except over HTTP with one client for
+ * small and object calls (the targets against it; with 16 clients, a server start of its own for two
+ * scenarios). Both stay in --full.
  */
-export function quickVariants<T extends { venue: string; transport: 'stdio' | 'http'; variants: VariantSpec[]; comparisons: Array<[string, string]> }>(scenario: T): T {
-  const sdkTargets = scenario.transport === 'http' && (scenario.venue === 'small' || scenario.venue === 'object');
+export function quickVariants<T extends { venue: string; transport: 'stdio' | 'http'; clients: number; variants: VariantSpec[]; comparisons: Array<[string, string]> }>(scenario: T): T {
+  const sdkTargets = scenario.transport === 'http' && scenario.clients === 1 && (scenario.venue === 'small' || scenario.venue === 'object');
   const drop = new Set(['json-gzip', ...(sdkTargets ? [] : ['stock-json'])]);
   return { ...scenario, variants: scenario.variants.filter((v) => !drop.has(v.id)), comparisons: scenario.comparisons.filter(([c, b]) => !drop.has(c) && !drop.has(b)) };
 }

@@ -48,23 +48,47 @@ function codecs(bin: boolean): Codec[] {
   ];
 }
 
-/** The decode path this runtime ships with first (the headline), then the other, then the paths against each other. */
-function codecComparisons(): Array<[string, string]> {
-  const [shipped, other] = DEFAULT_DECODE_PATH === 'single-pass' ? ['msgpack-1pass', 'msgpack-guard'] : ['msgpack-guard', 'msgpack-1pass'];
-  return [
-    [shipped, 'json'],
+/** The decode path this runtime ships with. */
+const SHIPPED = DEFAULT_DECODE_PATH === 'single-pass' ? 'msgpack-1pass' : 'msgpack-guard';
+
+/**
+ * The decode path this runtime ships with first (the headline), then the other, then the paths against each
+ * other; only the first when the other codecs did not run.
+ */
+function codecComparisons(ran: ReadonlySet<string>): Array<[string, string]> {
+  const other = SHIPPED === 'msgpack-1pass' ? 'msgpack-guard' : 'msgpack-1pass';
+  const all: Array<[string, string]> = [
+    [SHIPPED, 'json'],
     [other, 'json'],
     ['msgpack-1pass', 'msgpack-guard'],
     ['msgpack-js', 'json'],
   ];
+  return all.filter(([c, b]) => ran.has(c) && ran.has(b));
+}
+
+/**
+ * How long the codec venue runs. Quick mode runs JSON and the decode path this runtime ships with, the only
+ * ratio its summary shows; --full (and --details) every codec. `minIterations`: tinybench's floor per task,
+ * which decides the time when one operation is long (the golden fixtures hold a 1.5 MB map: 5 iterations of
+ * every codec took 15 s of a quick run).
+ */
+export interface CodecBudget {
+  rounds: number;
+  timeMs: number;
+  minIterations: number;
+  codecs: 'all' | 'shipped';
 }
 
 function response(id: number, result: unknown): unknown {
   return { jsonrpc: '2.0', id, result };
 }
 
-/** The golden fixtures' messages (those without bin), when the repository's fixtures/ is present. */
-export function goldenMessages(): unknown[] {
+/**
+ * The golden fixtures' messages (those without bin), when the repository's fixtures/ is present; up to
+ * `maxFrameBytes` each (quick mode leaves out the 1.5 MB map of map-32.frame, a test of the map32 header that
+ * took 15 s of a quick run, more than all of its other messages).
+ */
+export function goldenMessages(maxFrameBytes = Infinity): unknown[] {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     const cases = join(dir, 'fixtures', 'cases');
@@ -74,8 +98,10 @@ export function goldenMessages(): unknown[] {
       for (const file of readdirSync(cases)
         .filter((f) => f.endsWith('.frame'))
         .sort()) {
+        const frame = readFileSync(join(cases, file));
+        if (frame.length > maxFrameBytes) continue;
         try {
-          messages.push(decoder.decode(readFileSync(join(cases, file)).subarray(4)).value);
+          messages.push(decoder.decode(frame.subarray(4)).value);
         } catch {
           // A bin fixture (native bytes): JSON cannot carry it, so it is not a fair codec comparison.
         }
@@ -87,9 +113,12 @@ export function goldenMessages(): unknown[] {
   return [];
 }
 
+/** Quick mode's largest golden frame. */
+const QUICK_GOLDEN_FRAME_BYTES = 128 * 1024;
+
 export function codecPayloads(full: boolean): CodecPayload[] {
   const payloads: CodecPayload[] = [];
-  const golden = goldenMessages();
+  const golden = goldenMessages(full ? Infinity : QUICK_GOLDEN_FRAME_BYTES);
   if (golden.length > 0) payloads.push({ name: 'golden', title: `golden fixtures (${golden.length} messages)`, json: golden, msgpack: golden, bin: false });
   const small = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'small', arguments: { n: 7, tag: 'bench' } } };
   payloads.push({ name: 'small', title: 'small tools/call request', json: [small], msgpack: [small], bin: false });
@@ -147,13 +176,14 @@ const CODEC_METRICS: Array<[MetricKey, (r: CodecRound) => number]> = [
  * (order reversed on odd rounds); ratios against JSON are taken round by round. For media, JSON's cost
  * includes the base64 step a JSON peer cannot avoid.
  */
-export async function runCodecPayload(payload: CodecPayload, rounds: number, timeMs: number, runtime: string, progress: Progress): Promise<ScenarioResult> {
-  const all = codecs(payload.bin);
+export async function runCodecPayload(payload: CodecPayload, budget: CodecBudget, runtime: string, progress: Progress): Promise<ScenarioResult> {
+  const { rounds, timeMs } = budget;
+  const all = codecs(payload.bin).filter((c) => budget.codecs === 'all' || c.id === 'json' || c.id === SHIPPED);
   const samples = new Map<string, CodecRound[]>(all.map((c) => [c.id, []]));
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? all : [...all].reverse();
     progress.update(`codec/${payload.name}: round ${round + 1}/${rounds}`);
-    const bench = new Bench({ time: timeMs, iterations: 5, warmupTime: Math.min(50, timeMs), warmupIterations: 2 });
+    const bench = new Bench({ time: timeMs, iterations: budget.minIterations, warmupTime: Math.min(50, timeMs), warmupIterations: Math.min(2, budget.minIterations) });
     for (const codec of order) {
       const source = codec.form === 'json' ? payload.json : payload.msgpack;
       const encoded = source.map((m) => copy(codec.encode(m)));
@@ -195,7 +225,7 @@ export async function runCodecPayload(payload: CodecPayload, rounds: number, tim
     callsPerRound: 0,
     warmupCalls: 0,
     variants,
-    comparisons: codecComparisons().map(([candidate, baseline]) => compareRounds(candidate, baseline, samples.get(candidate)!, samples.get(baseline)!, CODEC_METRICS)),
+    comparisons: codecComparisons(new Set(samples.keys())).map(([candidate, baseline]) => compareRounds(candidate, baseline, samples.get(candidate)!, samples.get(baseline)!, CODEC_METRICS)),
     notes: [],
   };
 }

@@ -161,13 +161,14 @@ function mediaVariants(transport: 'stdio' | 'http', clients: number, withOfficia
 }
 
 /**
- * Quick mode over HTTP keeps JSON, MessagePack with native bytes, the adaptive default and the stock client
- * against ours on defaults: the comparisons the targets rest on. JSON + gzip (about a second per 5 MiB call)
- * is --full's, as its comparison is in no target.
+ * Quick mode keeps JSON, MessagePack with native bytes, the adaptive default and the stock client against
+ * ours on defaults: the comparisons the targets and the summary rest on; over stdio the official server and
+ * the raw pipe too. MessagePack with base64 media (in no target, not in the summary) and, over HTTP, JSON +
+ * gzip (about a second per 5 MiB call) and the SDK's own server are --full's.
  */
-function quickHttpVariants(set: ReturnType<typeof mediaVariants>, all: boolean): ReturnType<typeof mediaVariants> {
+function quickMediaVariants(set: ReturnType<typeof mediaVariants>, transport: 'stdio' | 'http', all: boolean): ReturnType<typeof mediaVariants> {
   if (all) return set;
-  const keep = new Set(['json', 'msgpack-native', 'adaptive', 'defaults', 'stock-client']);
+  const keep = new Set(['json', 'msgpack-native', 'adaptive', 'defaults', 'stock-client', ...(transport === 'stdio' ? ['official', 'raw'] : [])]);
   return { variants: set.variants.filter((v) => keep.has(v.id)), comparisons: set.comparisons.filter(([c, b]) => keep.has(c) && keep.has(b)) };
 }
 
@@ -203,7 +204,7 @@ export async function mediaScenarios(full: boolean, transport: 'stdio' | 'http',
       name: scenarioName(`media-${name}`, transport, clients),
       title: `read_media_file inline, ${name} image`,
       // Quick mode over stdio: the stock client at 1 MiB only (the SDK's stdio reader is slow on a 6.7 MiB line).
-      ...quickHttpVariants(mediaVariants(transport, clients, true, full || smoke, full || smoke || transport === 'http' || name === '1MiB'), full || smoke || transport === 'stdio'),
+      ...quickMediaVariants(mediaVariants(transport, clients, true, full || smoke, full || smoke || transport === 'http' || name === '1MiB'), transport, full || smoke),
       call: inlineCall(path, bytes, STOCK_CLIENT),
       callFor: (variant) => inlineCall(path, bytes, mediaClientFor(variant)),
       check: nativeCheck(bytes),

@@ -8,14 +8,10 @@
  * Over HTTP it prints "BENCH_READY <port>" on stdout once listening.
  */
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StdioMsgpackServerTransport } from 'mcp-msgpack-transport';
-import { createMediaServer, listenOurs, oursHttpHandler } from './optional.js';
-import { createToolServer } from './tool-app.js';
-import { createToolServerV2 } from './tool-app-v2.js';
-import { createMcpHandler } from '@modelcontextprotocol/server';
-import { listen, listenStock, type Connectable } from './http-host.js';
+import type { Connectable } from './http-host.js';
 
+// Each variant imports only what it serves: a server's start-up is mostly module loading (SDK v1 and v2
+// and zod each take hundreds of milliseconds on a loaded 2-core machine), and quick mode starts dozens.
 const { values } = parseArgs({
   options: {
     app: { type: 'string', default: 'tools' },
@@ -31,20 +27,29 @@ const { values } = parseArgs({
 
 async function main(): Promise<void> {
   const makeServer = async (): Promise<Connectable> => {
-    if (values.app === 'media') return createMediaServer(values.dir ?? process.cwd(), values.native ?? false);
-    return createToolServer();
+    if (values.app === 'media') return (await import('./optional.js')).createMediaServer(values.dir ?? process.cwd(), values.native ?? false);
+    return (await import('./tool-app.js')).createToolServer();
   };
   if (values.transport === 'stdio') {
     const server = await makeServer();
     const options = { ...(values.native ? { nativeBytes: true } : {}), ...(values.encoding ? { encoding: values.encoding as 'cheapest-cpu' | 'smallest' } : {}) };
-    const transport = values.stack === 'stock' ? new StdioServerTransport() : new StdioMsgpackServerTransport(process.stdin, process.stdout, options);
+    const transport =
+      values.stack === 'stock'
+        ? new (await import('@modelcontextprotocol/sdk/server/stdio.js')).StdioServerTransport()
+        : new (await import('mcp-msgpack-transport')).StdioMsgpackServerTransport(process.stdin, process.stdout, options);
     await server.connect(transport);
     return;
   }
+  const { listen, listenStock } = await import('./http-host.js');
+  const { listenOurs, oursHttpHandler } = await import('./optional.js');
   // SDK v2's McpServer, built by the factory itself: per session on 2025-11-25, per request on 2026-07-28.
   // The stock side is SDK v2's own createMcpHandler (both revisions at one endpoint, stateless on both).
   if (values.app === 'tools-v2') {
-    const port = values.stack === 'stock' ? await listen(createMcpHandler(createToolServerV2).fetch) : await listenOurs(createToolServerV2 as unknown as () => Connectable, false);
+    const { createToolServerV2 } = await import('./tool-app-v2.js');
+    const port =
+      values.stack === 'stock'
+        ? await listen((await import('@modelcontextprotocol/server')).createMcpHandler(createToolServerV2).fetch)
+        : await listenOurs(createToolServerV2 as unknown as () => Connectable, false);
     process.stdout.write(`BENCH_READY ${port}\n`);
     return;
   }

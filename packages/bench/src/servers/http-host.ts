@@ -4,8 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { gzipSync } from 'node:zlib';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { MSGPACK_STREAM_MEDIA_TYPE } from 'mcp-msgpack-transport/wire';
 import { releaseAnsweredJsonStreams, sdkAsPublished } from './sdk-leak.js';
@@ -50,7 +49,9 @@ function afterStockReply(transport: object): void {
 }
 
 /** The stock SDK's Streamable HTTP transport, web-standard flavour (Request in, Response out). */
-export function stockSessionHandler(makeServer: () => Connectable | Promise<Connectable>): WebHandler {
+export async function stockSessionHandler(makeServer: () => Connectable | Promise<Connectable>): Promise<WebHandler> {
+  // Loaded here, not at the top: only the stock variants' servers need the SDK's server transports.
+  const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
   const transportFor = stockSessions((options) => new WebStandardStreamableHTTPServerTransport(options), makeServer);
   return async (request) => {
     const transport = await transportFor(request.headers.get('mcp-session-id') ?? undefined);
@@ -67,7 +68,8 @@ export function stockSessionHandler(makeServer: () => Connectable | Promise<Conn
  */
 export async function listenStock(makeServer: () => Connectable | Promise<Connectable>): Promise<number> {
   const bun = (globalThis as { Bun?: { serve(options: object): { port: number } } }).Bun;
-  if (bun) return bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: stockSessionHandler(makeServer) }).port;
+  if (bun) return bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: await stockSessionHandler(makeServer) }).port;
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const transportFor = stockSessions((options) => new StreamableHTTPServerTransport(options), makeServer);
   const server = createServer((req, res) => {
     void (async () => {
