@@ -1,8 +1,8 @@
-import type { JSONRPCMessage, JSONRPCRequest } from '../../../mcp/types.js';
-import type { ModernPath, RequestExtra, ServerDispatch } from '../exchange/exchange-transport.js';
-import type { EventFormat } from '../exchange/event-format.js';
-import type { EventStream } from '../exchange/event-stream.js';
-import type { Refusal } from '../exchange/responses.js';
+import type { JSONRPCMessage } from '../../../mcp/types.js';
+import type { Admission, ModernPath, ServerDispatch } from '../exchange/exchange-transport.js';
+import type { EventFormats } from '../exchange/event-format.js';
+import type { IncomingPost } from '../exchange/incoming-post.js';
+import { SESSION_GONE, type Refusal } from '../exchange/responses.js';
 import type { HttpRequestLike } from '../exchange/server-options.js';
 import type { ModernEndpoint } from './modern-endpoint.js';
 import { ToolHeaderCatalog } from './tool-headers.js';
@@ -14,6 +14,7 @@ import { ToolHeaderCatalog } from './tool-headers.js';
  */
 export class RequestPath implements ModernPath {
   private readonly toolHeaders: ToolHeaderCatalog;
+  private closed = false;
 
   constructor(
     readonly revisions: readonly string[],
@@ -27,18 +28,22 @@ export class RequestPath implements ModernPath {
     return this.endpoint?.sequential ?? false;
   }
 
-  async admit(req: HttpRequestLike, messages: JSONRPCMessage[], extra: RequestExtra): Promise<Refusal | undefined> {
+  /**
+   * The endpoint sees each message first (it seeds the server's view of the client); a tools/call's
+   * Mcp-Param-* headers must agree with its arguments (SEP-2243, tool-headers.ts); a lone
+   * `subscriptions/listen` is served at the endpoint, in the reply's event format.
+   */
+  async admit(req: HttpRequestLike, post: IncomingPost, formats: EventFormats): Promise<Admission | Refusal> {
+    const { messages } = post;
     if (this.endpoint) for (const message of messages) this.endpoint.beforeServing(message);
     for (const message of messages) {
-      // SEP-2243: a tools/call's Mcp-Param-* headers must agree with its arguments (tool-headers.ts).
-      const refused = await this.toolHeaders.refusal(message, req.headers, { ...extra });
-      if (refused) return refused;
+      const refused = await this.toolHeaders.refusal(message, req.headers, { ...post.extra });
+      if (refused) return { ...refused, id: post.id };
     }
-    return undefined;
-  }
-
-  listen(request: JSONRPCRequest, format: EventFormat, signal?: AbortSignal): EventStream | JSONRPCMessage | undefined {
-    return this.endpoint?.listen(request, format, signal);
+    // The transport closed while the listing was read: no listen stream is opened for nobody.
+    if (this.closed) return SESSION_GONE;
+    const listening = post.listen && this.endpoint?.listen(post.listen, formats[post.encodings.reply], req.signal);
+    return { listening };
   }
 
   keeps(message: JSONRPCMessage): boolean {
@@ -46,6 +51,7 @@ export class RequestPath implements ModernPath {
   }
 
   close(): void {
+    this.closed = true;
     this.toolHeaders.close();
   }
 }
