@@ -37,8 +37,11 @@ export interface ModernPath {
    * answers itself (a stream in the reply's event format), or the refusal.
    */
   admit(req: HttpRequestLike, post: IncomingPost, formats: EventFormats): Promise<Admission | Refusal>;
-  /** Whether a message the server sends is the path's own (the reply to a listing it asked for), kept from every client. */
-  keeps(message: JSONRPCMessage): boolean;
+  /**
+   * Whether a message the server sends goes to no client: the path's own (the reply to a listing it asked
+   * for), or, on a transport that serves only modern requests, one related to no request of the exchange.
+   */
+  keeps(message: JSONRPCMessage, options?: TransportSendOptions): boolean;
   close(): void;
 }
 
@@ -219,7 +222,7 @@ export abstract class ExchangeTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (this.modern?.keeps(message)) return Promise.resolve();
+    if (this.modern?.keeps(message, options)) return Promise.resolve();
     return this.table.route(message, options);
   }
 

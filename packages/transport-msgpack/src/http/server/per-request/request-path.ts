@@ -1,4 +1,5 @@
-import type { JSONRPCMessage } from '../../../mcp/types.js';
+import { isResponse } from '../../../jsonrpc/kinds.js';
+import type { JSONRPCMessage, TransportSendOptions } from '../../../mcp/types.js';
 import type { Admission, ModernPath, ServerDispatch } from '../exchange/exchange-transport.js';
 import type { EventFormats } from '../exchange/event-format.js';
 import type { IncomingPost } from '../exchange/incoming-post.js';
@@ -46,8 +47,17 @@ export class RequestPath implements ModernPath {
     return { listening };
   }
 
-  keeps(message: JSONRPCMessage): boolean {
-    return this.toolHeaders.keeps(message);
+  /**
+   * The catalog sees every message first (a tools/list_changed forgets its listing). 2026-07-28 has no GET
+   * stream: on a transport the endpoint made for modern requests, a message related to no request of the
+   * exchange (a notification the server sends on its own, say) reaches no client, so it is dropped, as SDK
+   * v2's per-request transport drops it, instead of being held for a stream that never opens or written to
+   * the event store under the one standalone stream id every per-request transport shares. Changes reach
+   * clients on `subscriptions/listen` streams (the handler's `notify`).
+   */
+  keeps(message: JSONRPCMessage, options?: TransportSendOptions): boolean {
+    if (this.toolHeaders.keeps(message)) return true;
+    return this.endpoint !== undefined && !isResponse(message) && options?.relatedRequestId === undefined;
   }
 
   close(): void {
