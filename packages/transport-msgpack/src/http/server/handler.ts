@@ -184,7 +184,7 @@ export class WebMcpHttpHandler {
   /**
    * Answers one HTTP request. Whatever fails inside on the server's side (createServer throws, a server's
    * connect fails) is answered 500 with a JSON-RPC internal error (-32603) whose data names the reason, in
-   * the wire the client accepts: never a runtime's bare 500 page, and never the client's parse error.
+   * the encoding the client accepts: never a runtime's bare 500 page, and never the client's parse error.
    */
   async handle(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
     this.memory?.begin();

@@ -72,7 +72,7 @@ export interface PerMessageReply {
   readonly signalJson: boolean;
 }
 
-/** The codec of a reply body: the POST's wire, or chosen per body when the client reads both (SPEC.md 9.6). */
+/** The codec of a reply body: the POST's reply encoding, or chosen per body when the client reads both (SPEC.md 9.6). */
 export type ReplyCodec = MessageCodec | PerMessageReply;
 
 /** The replies to one POST as one body (enableJsonResponse, or a subscriptions/listen error). */

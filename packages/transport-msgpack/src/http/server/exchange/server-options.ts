@@ -31,7 +31,7 @@ export interface HttpHandleOptions {
 }
 
 /**
- * `maxMessageBytes` (ReceiveLimits) caps a request body (one message, or one batch) on either wire: 413 above
+ * `maxMessageBytes` (ReceiveLimits) caps a request body (one message, or one batch) in either encoding: 413 above
  * it. Default 4 MiB (DEFAULT_MAX_REQUEST_BODY_BYTES).
  */
 export interface HttpMsgpackServerOptions extends HostCheckOptions, ReceiveLimits, Pick<OldLimitNames, 'maxRequestBodySize'> {
@@ -73,7 +73,7 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions, ReceiveLimit
    * Ignored with enableJsonResponse (always one body).
    */
   replyStreams?: ReplyStreams;
-  /** Stores sent events so a client can resume a cut stream (Last-Event-ID), on both wires. */
+  /** Stores sent events so a client can resume a cut stream (Last-Event-ID), in both encodings. */
   eventStore?: EventStore;
   /** Sent to clients as the reconnection delay with the priming event. */
   retryInterval?: number;
