@@ -7,7 +7,9 @@ import { decode } from '@msgpack/msgpack';
 import { HttpMsgpackClientTransport, McpHttpHandler, callToolNative, listenBun, listenNode } from 'mcp-msgpack-transport';
 import { CanonicalEncoder } from 'mcp-msgpack-transport/wire';
 // Internal (not exported): tests import such modules by relative path to the sources, compiled with them.
-import { acceptsPerMessage, bodyWire, mediaTypeEssence, postResponseWire, prefersMsgpack } from '../src/http/media.js';
+import { mediaTypeEssence } from '../src/http/media.js';
+import { acceptsPerMessage, bodyEncoding, postReplyEncoding } from '../src/http/server/exchange/incoming-post.js';
+import { prefersMsgpack } from '../src/http/server/exchange/responses.js';
 import { createMediaClient, withTimeout } from './fixtures/native-helpers.js';
 import { createNativeServer, mediaBytes } from './fixtures/native-tools.js';
 
@@ -24,16 +26,16 @@ describe('media types: application/vnd.msgpack read as application/msgpack', () 
   it('in a Content-Type, with its v parameter', () => {
     assert.equal(mediaTypeEssence('application/vnd.msgpack'), 'application/msgpack');
     assert.equal(mediaTypeEssence('Application/VND.msgpack; v=1'), 'application/msgpack');
-    assert.equal(bodyWire('application/vnd.msgpack'), 'msgpack');
-    assert.equal(bodyWire('application/vnd.msgpack; v=1'), 'msgpack');
-    assert.equal(bodyWire('application/vnd.msgpack; v=2'), undefined, 'a later wire version is refused under either name');
-    assert.equal(bodyWire('application/msgpack'), 'msgpack');
-    assert.equal(bodyWire('application/x-msgpack'), undefined, 'only the two names');
+    assert.equal(bodyEncoding('application/vnd.msgpack'), 'msgpack');
+    assert.equal(bodyEncoding('application/vnd.msgpack; v=1'), 'msgpack');
+    assert.equal(bodyEncoding('application/vnd.msgpack; v=2'), undefined, 'a later wire version is refused under either name');
+    assert.equal(bodyEncoding('application/msgpack'), 'msgpack');
+    assert.equal(bodyEncoding('application/x-msgpack'), undefined, 'only the two names');
   });
 
   it('in an Accept, with the per-message parameter', () => {
     assert.ok(prefersMsgpack(IANA_ACCEPT));
-    assert.equal(postResponseWire(IANA_ACCEPT), 'msgpack');
+    assert.equal(postReplyEncoding(IANA_ACCEPT), 'msgpack');
     assert.ok(!prefersMsgpack('application/json, application/vnd.msgpack'), 'JSON listed first is preferred');
     assert.ok(prefersMsgpack('application/vnd.msgpack, application/json, application/msgpack'));
     assert.ok(!prefersMsgpack('application/vnd.mcp-msgpack.stream, application/json, text/event-stream'), 'the stream type alone is not the body type');

@@ -12,7 +12,7 @@ import { Packr, Unpackr } from 'msgpackr';
 import * as z from 'zod/v4';
 import { HttpMsgpackClientTransport, McpHttpHandler, listenBun, listenNode, nativeImage, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
 import { hostFetch } from './fixtures/fetch-host.js';
-import { serverKinds, waitUntil, type ServerKind } from './fixtures/http-helpers.js';
+import { MemoryEventStore, serverKinds, waitUntil, type ServerKind } from './fixtures/http-helpers.js';
 import { modernToolCall } from './fixtures/modern-request.js';
 
 const LIMIT = 30_000;
@@ -583,6 +583,34 @@ describe('2026-07-28 over HTTP: server instances are reused between requests, on
   }
 
   const modernCall = (id: number) => modernToolCall(id, 'whoami');
+
+  it('a message a kept server sends outside any request reaches no client and is neither held nor stored (no GET stream on 2026-07-28)', async () => {
+    // A tool that changes the server's tools, as a plugin loader would: McpServer announces it on its own,
+    // related to no request. On the session path it goes to the GET stream; here there is none to go to.
+    let made = 0;
+    const make = () => {
+      made++;
+      const server = new McpServer({ name: 'v2-server', version: '1.0.0' });
+      server.registerTool('announce', { inputSchema: z.object({}) }, async () => {
+        server.sendToolListChanged();
+        return { content: [{ type: 'text', text: 'announced' }] };
+      });
+      return server;
+    };
+    const store = new MemoryEventStore();
+    const handler = new McpHttpHandler({ createServer: make as never, eventStore: store, enableJsonResponse: true });
+    try {
+      for (const id of [1, 2, 3]) assert.match(await (await handler.handle(modernToolCall(id, 'announce'))).text(), /announced/);
+      assert.equal(made, 1, 'one kept instance served the three calls');
+      // Before, each announcement was stored under the standalone stream id every per-request transport shares.
+      assert.deepEqual(
+        store.events.map((event) => (event.message as { method?: string }).method),
+        [],
+      );
+    } finally {
+      await handler.close();
+    }
+  });
 
   const forms = [
     ['a reply in memory (enableJsonResponse) gives its instance back before it is read', { enableJsonResponse: true }, 1],

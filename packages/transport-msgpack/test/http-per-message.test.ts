@@ -250,7 +250,8 @@ for (const kind of kinds) {
 
 describe('the per-message signal in Accept', () => {
   it('is read on the MessagePack range only, in any case, spacing or quoting, and older readers see 0.1.0 Accept', async () => {
-    const { acceptsPerMessage, postResponseWire, MSGPACK_PER_MESSAGE_ACCEPT } = await import('../src/http/media.js');
+    const { MSGPACK_PER_MESSAGE_ACCEPT } = await import('../src/http/media.js');
+    const { acceptsPerMessage, postReplyEncoding } = await import('../src/http/server/exchange/incoming-post.js');
     assert.equal(acceptsPerMessage(MSGPACK_PER_MESSAGE_ACCEPT), true);
     assert.equal(acceptsPerMessage(ACCEPT_MSGPACK), false);
     assert.equal(acceptsPerMessage(null), false);
@@ -259,7 +260,7 @@ describe('the per-message signal in Accept', () => {
     assert.equal(acceptsPerMessage('application/msgpack;replies=anything, application/json'), false);
     assert.equal(acceptsPerMessage('application/msgpack, application/json;replies=any'), false, 'on another range it says nothing');
     // A server that does not know the parameter (0.1.0's substring rules, the SDK's, Python's) reads the same wire.
-    assert.equal(postResponseWire(MSGPACK_PER_MESSAGE_ACCEPT), 'msgpack');
+    assert.equal(postReplyEncoding(MSGPACK_PER_MESSAGE_ACCEPT), 'msgpack');
     assert.ok(
       MSGPACK_PER_MESSAGE_ACCEPT.split(',')
         .map((t) => t.trim())

@@ -23,7 +23,7 @@ const FLOORS: Record<string, number> = {
   stdio: 7,
   'http/client': 7,
   // http/server, the web-standard server (Request in, Response out), cut by serving path as SDK v2 cuts it:
-  'http/server/exchange': 7.1, // one HTTP exchange either path serves: body, Host/Origin, era, replies, refusals, event streams
+  'http/server/exchange': 7.1, // one HTTP exchange either path serves: the transport hub, the incoming POST read once, era, Host/Origin, replies and refusals, event streams
   'http/server/sessions': 7.2, // the 2025-11-25 session path: session transport, replay, readiness, the session table
   'http/server/per-request': 7.2, // the 2026-07-28 path: single-request transport, kept servers, Mcp-Param-*, listen
   'http/server': 7.5, // the handler routing by era and session id, the public transport, listen options
@@ -83,6 +83,16 @@ describe('layers', () => {
         .filter((target) => SEPARATE_PATHS.some(([a, b]) => roomOf(file) === a && roomOf(target) === b))
         .map((target) => `${relative(src, file)} -> ${relative(src, target)}`),
     );
+    assert.deepEqual(wrong, []);
+  });
+
+  it("keeps a POST's steps below the transport hub: they hand back values and never call it", () => {
+    // The hub (exchange-transport.ts) reads a POST once (incoming-post.ts), has its path admit it, answers it
+    // (post-replies.ts) and turns a refusal into a Response in one place; a step that imported the hub would
+    // make the walk of a POST return to it between steps.
+    const hub = join(src, 'http/server/exchange/exchange-transport.ts');
+    const steps = ['incoming-post.ts', 'era.ts', 'post-replies.ts', 'held-reply.ts', 'responses.ts', 'stream-table.ts', 'event-stream.ts', 'event-format.ts'];
+    const wrong = steps.filter((step) => importsOf(join(src, 'http/server/exchange', step)).includes(hub));
     assert.deepEqual(wrong, []);
   });
 

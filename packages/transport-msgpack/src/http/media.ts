@@ -1,5 +1,4 @@
 import { MSGPACK_MEDIA_TYPE } from '../wire/constants.js';
-import type { WireKind } from '../codec/message-codec.js';
 
 /**
  * Media type of a streamed MessagePack response and of the GET stream: a sequence of msgpack-v1 frames
@@ -43,14 +42,6 @@ export const MSGPACK_PER_MESSAGE_ACCEPT = `${MSGPACK_MEDIA_TYPE};${PER_MESSAGE_P
 export const WIRE_HEADER = 'mcp-msgpack-wire';
 export const WIRE_HEADER_VALUE = 'v1';
 
-/** `replies=any` on the MessagePack media range of an Accept (PER_MESSAGE_PARAMETER); parameter names and values are case-insensitive. */
-const PER_MESSAGE_RANGE = /application\/(?:vnd\.)?msgpack\s*;[^,]*\breplies\s*=\s*"?any"?\s*(?:[;,]|$)/i;
-
-/** Whether a request says it reads replies in either encoding (PER_MESSAGE_PARAMETER in its Accept). */
-export function acceptsPerMessage(accept: string | null): boolean {
-  return accept?.includes(';') === true && PER_MESSAGE_RANGE.test(accept);
-}
-
 /** Whether a response comes from a msgpack-v1 server: the signal header (WIRE_HEADER, any version) or a MessagePack body. */
 export function fromMsgpackServer(headers: { get(name: string): string | null }): boolean {
   if (headers.get(WIRE_HEADER) !== null) return true;
@@ -69,51 +60,4 @@ export function mediaTypeEssence(header: string | null | undefined): string | un
   const essence = (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();
   if (essence === '' || essence.includes(',') || (semicolon >= 0 && header.slice(semicolon).includes(','))) return undefined;
   return essence === MSGPACK_IANA_MEDIA_TYPE ? MSGPACK_MEDIA_TYPE : essence;
-}
-
-/** The wire a request body is written in, from its Content-Type; undefined for anything else (415). */
-export function bodyWire(contentType: string | null): WireKind | undefined {
-  if (contentType === JSON_MEDIA_TYPE) return 'json'; // what every SDK client sends
-  const essence = mediaTypeEssence(contentType);
-  if (essence === JSON_MEDIA_TYPE) return 'json';
-  if (essence === MSGPACK_MEDIA_TYPE) return wireVersionOf(contentType!) === '1' ? 'msgpack' : undefined;
-  return undefined;
-}
-
-/** The `v` parameter of a MessagePack media type ('1' when absent): a later wire version is refused. */
-function wireVersionOf(header: string): string {
-  const match = /;\s*v\s*=\s*"?([^";,\s]*)/i.exec(header);
-  return match ? match[1]! : '1';
-}
-
-/**
- * Whether the client asked for MessagePack replies: Accept lists application/msgpack (or the IANA name
- * application/vnd.msgpack), and not after application/json (a client that lists JSON first prefers it).
- * Substring tests, as the SDK does for JSON; neither name is a substring of the other or of the stream type.
- */
-export function prefersMsgpack(accept: string | null): boolean {
-  if (!accept) return false;
-  const msgpack = firstOf(accept.indexOf(MSGPACK_MEDIA_TYPE), accept.indexOf(MSGPACK_IANA_MEDIA_TYPE));
-  if (msgpack < 0) return false;
-  const json = accept.indexOf(JSON_MEDIA_TYPE);
-  return json < 0 || msgpack < json;
-}
-
-/** The smaller of two indexOf results that are not -1; -1 when both are. */
-function firstOf(a: number, b: number): number {
-  return a < 0 ? b : b < 0 ? a : Math.min(a, b);
-}
-
-/** POST: the response wire, or undefined when Accept does not allow a full set of replies (406). */
-export function postResponseWire(accept: string | null): WireKind | undefined {
-  if (prefersMsgpack(accept) && accept!.includes(MSGPACK_STREAM_MEDIA_TYPE)) return 'msgpack';
-  if (accept?.includes(JSON_MEDIA_TYPE) && accept.includes(SSE_MEDIA_TYPE)) return 'json';
-  return undefined;
-}
-
-/** GET: the stream wire, or undefined (406). */
-export function getStreamWire(accept: string | null): WireKind | undefined {
-  if (accept?.includes(MSGPACK_STREAM_MEDIA_TYPE)) return 'msgpack';
-  if (accept?.includes(SSE_MEDIA_TYPE)) return 'json';
-  return undefined;
 }

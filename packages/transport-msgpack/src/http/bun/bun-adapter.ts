@@ -1,5 +1,5 @@
 import { giveBack, giveBackAll } from '../../buffers/lent-bytes.js';
-import { WHOLE_REPLY_BYTES, holdsCopy, inMemoryBody } from '../server/exchange/response-bytes.js';
+import { WHOLE_REPLY_BYTES, holdsCopy, inMemoryBody } from '../server/exchange/responses.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 
 /**

@@ -1,9 +1,8 @@
 import { giveBackAll, giveBackWhenWritten, writesCopyOut } from '../../buffers/lent-bytes.js';
 import { pooledUtf8 } from '../../buffers/pooled-text.js';
-import { inMemoryBody } from '../server/exchange/response-bytes.js';
+import { inMemoryBody } from '../server/exchange/responses.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BodyChunks } from '../server/exchange/body.js';
-import type { HttpHandleOptions, HttpRequestLike } from '../server/exchange/server-options.js';
+import type { BodyChunks, HttpHandleOptions, HttpRequestLike } from '../server/exchange/server-options.js';
 import type { AuthInfo } from '../../mcp/types.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 

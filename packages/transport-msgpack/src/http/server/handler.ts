@@ -3,7 +3,7 @@ import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../jsonrpc/envelope.js';
 import { TRANSPORT_ERROR } from '../../jsonrpc/error-codes.js';
 import { DEFAULT_MAX_REQUEST_BODY_BYTES, resolveReceiveLimits } from '../../wire/receive-limits.js';
 import { checkHostAndOrigin } from './exchange/host-check.js';
-import { requestEra, type RequestEra } from './exchange/request-era.js';
+import { requestEra, type RequestEra } from './exchange/era.js';
 import { SESSION_GONE, refusalResponse, serverFailure, type Refusal } from './exchange/responses.js';
 import { closeInstance, serveOnce, type ConnectableServer, type ServedInstance } from './exchange/served-instance.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from './exchange/server-options.js';
@@ -184,24 +184,27 @@ export class WebMcpHttpHandler {
   /**
    * Answers one HTTP request. Whatever fails inside on the server's side (createServer throws, a server's
    * connect fails) is answered 500 with a JSON-RPC internal error (-32603) whose data names the reason, in
-   * the wire the client accepts: never a runtime's bare 500 page, and never the client's parse error.
+   * the encoding the client accepts: never a runtime's bare 500 page, and never the client's parse error.
    */
   async handle(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
     this.memory?.begin();
+    let outcome: Response | Refusal;
     try {
-      return await this.route(req, options);
+      outcome = await this.route(req, options);
     } catch (error) {
-      return refusalResponse(req, serverFailure(error));
+      outcome = serverFailure(error);
     } finally {
       this.memory?.end();
     }
+    // The handler's one refusal point (a transport answers its own: ExchangeTransport.refuse).
+    return outcome instanceof Response ? outcome : refusalResponse(req, outcome);
   }
 
-  private async route(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
+  private async route(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response | Refusal> {
     // DNS-rebinding protection, once per request and before anything else: a refused request makes no
     // server instance, and no transport checks it again (serveRouted).
     const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
-    if (refused) return refusalResponse(req, { status: 403, code: TRANSPORT_ERROR, message: refused });
+    if (refused) return { status: 403, code: TRANSPORT_ERROR, message: refused };
     // Read once: it picks the route here, and the transport checks the body against it.
     const era = requestEra(req.headers);
     if (req.method === 'POST' && era.modern !== undefined) return this.modern.serve(req, options, era, era.modern);
@@ -210,12 +213,12 @@ export class WebMcpHttpHandler {
     if (sessionId) {
       const session = this.sessions.get(sessionId);
       // Another principal's session is refused before its body is read, as an unknown one is.
-      if (session) return session.transport.madeBy(options.authInfo) ? this.serve(session, req, options, era) : refusalResponse(req, SESSION_GONE);
+      if (session) return session.transport.madeBy(options.authInfo) ? this.serve(session, req, options, era) : SESSION_GONE;
       // A resume of a session that lives, or lived, on another instance: its streams are in a shared store.
       if (req.method === 'GET' && req.headers.get('last-event-id') && canFollow(this.options.eventStore)) return this.handleStateless(req, options, era);
-      return refusalResponse(req, SESSION_GONE);
+      return SESSION_GONE;
     }
-    if (this.sessions.full) return refusalResponse(req, SESSION_CAP_REACHED);
+    if (this.sessions.full) return SESSION_CAP_REACHED;
     return this.sessions.opened((added) => this.openSession(req, options, era, added));
   }
 

@@ -13,11 +13,11 @@ export interface EventSink {
 }
 
 /**
- * How one wire writes events on a server-to-client stream; a stream picks its format once and never asks
- * which wire it speaks.
+ * How one encoding writes events on a server-to-client stream; a stream picks its format once and never
+ * asks which encoding it speaks.
  */
 export interface EventFormat {
-  readonly wire: WireKind;
+  readonly encoding: WireKind;
   readonly contentType: string;
   /** Writes one message (and its event id); false if a write failed. Throws, having written nothing, when it cannot be encoded. */
   message(sink: EventSink, message: JSONRPCMessage, eventId?: string): boolean;
@@ -29,9 +29,9 @@ export interface EventFormat {
 
 const TEXT = new TextEncoder();
 
-/** The JSON wire: text/event-stream exactly as the SDK writes it. */
+/** JSON: text/event-stream exactly as the SDK writes it. */
 class SseEventFormat implements EventFormat {
-  readonly wire = 'json' as const;
+  readonly encoding = 'json' as const;
   readonly contentType = SSE_MEDIA_TYPE;
 
   constructor(private readonly codec: JsonMessageCodec) {}
@@ -63,12 +63,12 @@ function controlEncoder(): CanonicalEncoder {
 }
 
 /**
- * The MessagePack wire: msgpack-v1 frames (SPEC.md, "HTTP"): a message frame, optionally preceded by a
+ * MessagePack: msgpack-v1 frames (SPEC.md, "HTTP"): a message frame, optionally preceded by a
  * control frame `{id}` naming its event id, a control frame `{prime, retry?}` for an event that carries no
  * message, and `{}` as keep-alive.
  */
 class MsgpackFrameFormat implements EventFormat {
-  readonly wire = 'msgpack' as const;
+  readonly encoding = 'msgpack' as const;
   readonly contentType = MSGPACK_STREAM_MEDIA_TYPE;
   private readonly control = controlEncoder();
 
@@ -94,7 +94,7 @@ class MsgpackFrameFormat implements EventFormat {
 
 export type EventFormats = Readonly<Record<WireKind, EventFormat>>;
 
-/** Both wires' event formats over one connection's codecs (made once per transport). */
+/** Both encodings' event formats over one connection's codecs (made once per transport). */
 export function createEventFormats(codecs: TypedWireCodecs): EventFormats {
   return { msgpack: new MsgpackFrameFormat(codecs.msgpack), json: new SseEventFormat(codecs.json) };
 }

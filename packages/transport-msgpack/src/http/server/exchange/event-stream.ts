@@ -22,7 +22,7 @@ class ControllerSink implements EventSink {
 
 /**
  * One open server-to-client stream: the reply stream of a POST, the standalone GET stream or a
- * `subscriptions/listen` stream, written in its wire's event format (event-format.ts).
+ * `subscriptions/listen` stream, written in its encoding's event format (event-format.ts).
  */
 export class EventStream {
   readonly readable: ReadableStream<Uint8Array>;

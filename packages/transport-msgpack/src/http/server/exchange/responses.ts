@@ -1,12 +1,16 @@
 import type { JSONRPCMessage, RequestId } from '../../../mcp/types.js';
 import type { MessageCodec, WireCodecs } from '../../../codec/message-codec.js';
 import { createWireCodecs } from '../../../codec/wire-codecs.js';
-import { WIRE_HEADER, WIRE_HEADER_VALUE, prefersMsgpack } from '../../media.js';
+import { INTERNAL_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
+import { Buffer } from '../../../runtime/buffer.js';
+import { runtime } from '../../../runtime/current.js';
+import { JSON_MEDIA_TYPE, MSGPACK_IANA_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, WIRE_HEADER, WIRE_HEADER_VALUE } from '../../media.js';
 import type { EventStream } from './event-stream.js';
 import { EventStoreUnavailableError, StreamNotResumableError } from './shared-event-store.js';
-import { bytesResponse, textResponse } from './response-bytes.js';
 import type { HttpRequestLike } from './server-options.js';
-import { INTERNAL_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
+
+// Every Response the server makes is made here: a refusal (the one way an error leaves), a reply in one
+// body, a stream's head, and the bodies in memory the runtime adapters write themselves.
 
 /** A request turned away: the HTTP status and the JSON-RPC error that answer it. */
 export interface Refusal {
@@ -52,7 +56,7 @@ const VARY = 'Accept, Content-Type';
 
 export function respond(status: number, body: ResponseBody, headers: Record<string, string>): Response {
   headers.Vary = VARY;
-  // A body in memory leaves without the copies new Response(body) would make (see response-bytes.ts).
+  // A body in memory leaves without the copies new Response(body) would make (see bytesResponse).
   if (typeof body === 'string') return textResponse(body, status, headers);
   if (Array.isArray(body)) return bytesResponse(body, status, headers);
   return new Response(body, { status, headers });
@@ -68,7 +72,7 @@ export interface PerMessageReply {
   readonly signalJson: boolean;
 }
 
-/** The codec of a reply body: the POST's wire, or chosen per body when the client reads both (SPEC.md 9.6). */
+/** The codec of a reply body: the POST's reply encoding, or chosen per body when the client reads both (SPEC.md 9.6). */
 export type ReplyCodec = MessageCodec | PerMessageReply;
 
 /** The replies to one POST as one body (enableJsonResponse, or a subscriptions/listen error). */
@@ -93,6 +97,25 @@ export function streamResponse(stream: EventStream, sessionId: string | undefine
   });
 }
 
+/**
+ * Whether the client asked for MessagePack replies: Accept lists application/msgpack (or the IANA name
+ * application/vnd.msgpack), and not after application/json (a client that lists JSON first prefers it).
+ * Substring tests, as the SDK does for JSON; neither name is a substring of the other or of the stream type.
+ * The encoding of every refusal, and the first test of a POST's reply encoding.
+ */
+export function prefersMsgpack(accept: string | null): boolean {
+  if (!accept) return false;
+  const msgpack = firstOf(accept.indexOf(MSGPACK_MEDIA_TYPE), accept.indexOf(MSGPACK_IANA_MEDIA_TYPE));
+  if (msgpack < 0) return false;
+  const json = accept.indexOf(JSON_MEDIA_TYPE);
+  return json < 0 || msgpack < json;
+}
+
+/** The smaller of two indexOf results that are not -1; -1 when both are. */
+function firstOf(a: number, b: number): number {
+  return a < 0 ? b : b < 0 ? a : Math.min(a, b);
+}
+
 /** For errors answered before any session (and its adapter) is known. */
 const ERROR_CODECS = createWireCodecs();
 
@@ -111,4 +134,89 @@ export function refusalResponse(req: HttpRequestLike, refusal: Refusal, codecs: 
   const codec = codecs[prefersMsgpack(req.headers.get('accept')) ? 'msgpack' : 'json'];
   all['Content-Type'] = codec.mediaType;
   return new Response(codec.encodeBody(value) as BodyInit, { status, headers: all });
+}
+
+// Bodies in memory: responses whose body is already in memory (every reply but the streams). The Fetch spec makes
+// `new Response(bytes)` copy its body, and reading it back with arrayBuffer() copies again: for a 5 MiB
+// media result that is two copies and two extra 5 MiB buffers per call. Here the body is a stream over the
+// same bytes, and the bytes are remembered so the server adapters (node-adapter.ts, bun-adapter.ts) write
+// them directly. A body comes as pieces (see CanonicalEncoder.encodePieces): large native bytes are pieces of
+// their own, never copied.
+
+/** A body in memory: pieces of bytes, or JSON text (which node:http writes as it is, with no Buffer of its own). */
+export type InMemoryBody = readonly Uint8Array[] | string;
+
+const bodyOfResponse = new WeakMap<Response, InMemoryBody>();
+/** Responses whose bytes the runtime's Response already holds (a copy of its own): see bytesResponse. */
+const copiedIn = new WeakSet<Response>();
+
+/**
+ * Below this many bytes, where the runtime's Response is what goes out (no adapter writes the pieces), a
+ * reply is copied into it whole: the Fetch spec copies a byte body when the Response is made, which for a
+ * few KB costs less than a stream's machinery (on Bun, making the stream, cancelling it and a second
+ * Response in the Bun adapter; packages/bench/measure/README.md). The Bun adapter's own threshold.
+ */
+export const WHOLE_REPLY_BYTES = 64 * 1024;
+
+function bytesResponse(pieces: readonly Uint8Array[], status: number, headers: Record<string, string>): Response {
+  let length = 0;
+  for (const piece of pieces) length += piece.byteLength;
+  if (!runtime.adapterWritesReplyText && length < WHOLE_REPLY_BYTES) {
+    const response = new Response((pieces.length === 1 ? pieces[0]! : new Blob([...pieces] as BlobPart[])) as BodyInit, { status, headers });
+    copiedIn.add(response);
+    return remember(response, pieces);
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const piece of pieces) if (piece.byteLength > 0) controller.enqueue(piece);
+      controller.close();
+    },
+  });
+  return remember(new Response(body, { status, headers: { ...headers, 'Content-Length': String(length) } }), pieces);
+}
+
+/**
+ * A JSON reply. On Node the text stays a string for the node adapter, which writes a small one as it is and
+ * encodes a large one into a reused buffer (pooled-text.ts); a Buffer.from(text) here would be one more
+ * fresh allocation per reply for V8 to account and collect (measured: with it a 1 MB JSON reply cost more
+ * server CPU than the SDK's own server). The UTF-8 bytes are made only if something other than the node
+ * adapter reads the body. Content-Length is the text's UTF-8 length, which the node adapter relies on.
+ */
+function textResponse(text: string, status: number, headers: Record<string, string>): Response {
+  if (!runtime.adapterWritesReplyText) return remember(new Response(text, { status, headers }), text);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        controller.enqueue(Buffer.from(text, 'utf8'));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return remember(new Response(body, { status, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(text, 'utf8')) } }), text);
+}
+
+function remember(response: Response, body: InMemoryBody): Response {
+  bodyOfResponse.set(response, body);
+  return response;
+}
+
+/**
+ * The in-memory body of a response made by bytesResponse or textResponse (or passed on with carryBytes): for
+ * the adapters, and for the handler, which takes such a reply as complete once made (on every runtime).
+ */
+export function inMemoryBody(response: Response): InMemoryBody | undefined {
+  return bodyOfResponse.get(response);
+}
+
+/** Whether the response holds a copy of its in-memory body (bytesResponse): its pieces may go back at once. */
+export function holdsCopy(response: Response): boolean {
+  return copiedIn.has(response);
+}
+
+/** Marks `wrapper` as having the same in-memory body as `original` (for responses that wrap another). */
+export function carryBytes(original: Response, wrapper: Response): Response {
+  const body = bodyOfResponse.get(original);
+  if (body !== undefined) bodyOfResponse.set(wrapper, body);
+  return wrapper;
 }

@@ -1,7 +1,7 @@
 import type { Transport } from '../../../mcp/types.js';
 import type { ExchangeTransport } from './exchange-transport.js';
-import type { RequestEra } from './request-era.js';
-import { carryBytes, inMemoryBody } from './response-bytes.js';
+import type { RequestEra } from './era.js';
+import { carryBytes, inMemoryBody } from './responses.js';
 import type { HttpHandleOptions, HttpRequestLike } from './server-options.js';
 
 /** What the handler connects each transport to: an McpServer or a low-level Server. */

@@ -3,10 +3,12 @@ import type { MessageAdapter } from '../../../codec/message-codec.js';
 import type { EncodingPolicy } from '../../../codec/encoding-policy.js';
 import type { NativeBytesOptions } from '../../../native-bytes/adapter.js';
 import type { OldLimitNames, ReceiveLimits } from '../../../wire/receive-limits.js';
-import type { BodyChunks } from './body.js';
 import type { ReplyStreams } from './held-reply.js';
 import type { HostCheckOptions } from './host-check.js';
 import type { SessionPrincipal } from './principal.js';
+
+/** A request body as it arrives: a web stream, or (the node adapter's) an async iterable of chunks. */
+export type BodyChunks = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
 /** The parts of a request the transport reads: a web Request, or the node adapter's light stand-in. */
 export interface HttpRequestLike {
@@ -14,7 +16,7 @@ export interface HttpRequestLike {
   readonly url: string;
   readonly headers: { get(name: string): string | null; entries(): IterableIterator<[string, string]> };
   readonly body: BodyChunks | null;
-  /** The whole body at once (a web Request's): read so when its Content-Length bounds it (readBody). */
+  /** The whole body at once (a web Request's): read so when its Content-Length bounds it (incoming-post.ts). */
   arrayBuffer?(): Promise<ArrayBuffer>;
   /** Fires when the client goes away, where the server provides one (web Request.signal). */
   readonly signal?: AbortSignal;
@@ -29,7 +31,7 @@ export interface HttpHandleOptions {
 }
 
 /**
- * `maxMessageBytes` (ReceiveLimits) caps a request body (one message, or one batch) on either wire: 413 above
+ * `maxMessageBytes` (ReceiveLimits) caps a request body (one message, or one batch) in either encoding: 413 above
  * it. Default 4 MiB (DEFAULT_MAX_REQUEST_BODY_BYTES).
  */
 export interface HttpMsgpackServerOptions extends HostCheckOptions, ReceiveLimits, Pick<OldLimitNames, 'maxRequestBodySize'> {
@@ -71,7 +73,7 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions, ReceiveLimit
    * Ignored with enableJsonResponse (always one body).
    */
   replyStreams?: ReplyStreams;
-  /** Stores sent events so a client can resume a cut stream (Last-Event-ID), on both wires. */
+  /** Stores sent events so a client can resume a cut stream (Last-Event-ID), in both encodings. */
   eventStore?: EventStore;
   /** Sent to clients as the reconnection delay with the priming event. */
   retryInterval?: number;

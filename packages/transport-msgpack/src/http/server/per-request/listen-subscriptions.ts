@@ -45,7 +45,7 @@ interface Subscription {
 }
 
 /**
- * The open `subscriptions/listen` streams of one endpoint (MCP 2026-07-28), on either wire: each is a
+ * The open `subscriptions/listen` streams of one endpoint (MCP 2026-07-28), in either encoding: each is a
  * reply stream that starts with `notifications/subscriptions/acknowledged` (the honored part of the
  * filter: what the server's capabilities allow) and then carries the change notifications it asked for,
  * each stamped with the subscription id (the request's id) in `_meta`. A filter that honors nothing gets

@@ -1,5 +1,5 @@
 import { closeInstance, type ConnectableServer, type ServedInstance } from '../exchange/served-instance.js';
-import type { RequestEra } from '../exchange/request-era.js';
+import type { RequestEra } from '../exchange/era.js';
 import type { HttpHandleOptions, HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
 import { KeptServers } from './kept-servers.js';
 import { ListenSubscriptions, type ListenNotifier } from './listen-subscriptions.js';

@@ -1,7 +1,7 @@
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../jsonrpc/envelope.js';
 import { INVALID_REQUEST } from '../../../jsonrpc/error-codes.js';
 import { ExchangeTransport } from '../exchange/exchange-transport.js';
-import { protocolVersionProblem } from '../exchange/request-era.js';
+import { protocolVersionProblem } from '../exchange/era.js';
 import type { Refusal } from '../exchange/responses.js';
 import type { HttpMsgpackServerOptions, HttpRequestLike } from '../exchange/server-options.js';
 import type { ModernEndpoint } from './modern-endpoint.js';
@@ -20,9 +20,8 @@ export class PerRequestTransport extends ExchangeTransport {
     super({ ...options, sessionIdGenerator: undefined }, (dispatch) => new RequestPath(options.modernRevisions ?? SUPPORTED_MODERN_PROTOCOL_VERSIONS, endpoint, dispatch));
   }
 
-  /** A body of the session era under a modern version header (a batch, a response): that header is refused. */
-  /** @internal */
-  protected async serveSessionEra(req: HttpRequestLike): Promise<Response> {
-    return this.refuse(req, protocolVersionProblem(req.headers) ?? NOT_MODERN);
+  /** @internal A body of the session era under a modern version header (a batch, a response): that header is refused. */
+  protected async admitSessionEra(req: HttpRequestLike): Promise<Refusal> {
+    return protocolVersionProblem(req.headers) ?? NOT_MODERN;
   }
 }

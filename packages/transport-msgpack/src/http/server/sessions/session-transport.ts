@@ -4,10 +4,10 @@ import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '../../../mcp/protocol-versi
 import type { EventStore, JSONRPCMessage, MessageExtraInfo } from '../../../mcp/types.js';
 import type { WireKind } from '../../../codec/message-codec.js';
 import { INVALID_REQUEST, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
-import { getStreamWire } from '../../media.js';
-import { ExchangeTransport, type ModernPath, type RequestExtra, type ServerDispatch, type StreamReplay } from '../exchange/exchange-transport.js';
-import type { PostMessages, PostWires } from '../exchange/post-messages.js';
-import { protocolVersionProblem } from '../exchange/request-era.js';
+import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../../media.js';
+import { ExchangeTransport, type Admission, type ModernPath, type Outcome, type RequestExtra, type ServerDispatch, type StreamReplay } from '../exchange/exchange-transport.js';
+import type { IncomingPost } from '../exchange/incoming-post.js';
+import { protocolVersionProblem } from '../exchange/era.js';
 import { SESSION_GONE, isRefusal, respond, serverFailure, streamResponse, type Refusal } from '../exchange/responses.js';
 import type { AuthInfo } from '../../../mcp/types.js';
 import { defaultSessionPrincipal } from '../exchange/principal.js';
@@ -48,26 +48,23 @@ export class SessionTransport extends ExchangeTransport {
   }
 
   /**
-   * Admits the POST: initialize starts a session; any other POST must belong to it (and wait, briefly, for
-   * the client's `notifications/initialized`). Then answers it.
+   * @internal Admits the POST: initialize starts a session; any other POST must belong to it (and wait,
+   * briefly, for the client's `notifications/initialized`). Its reply is resumable from 2025-11-25 on.
    */
-  /** @internal */
-  protected async serveSessionEra(req: HttpRequestLike, body: PostMessages, wires: PostWires, extra: RequestExtra): Promise<Response> {
-    const { messages } = body;
+  protected async admitSessionEra(req: HttpRequestLike, post: IncomingPost): Promise<Admission | Refusal> {
+    const { messages, extra } = post;
     const initialize = messages.find(isInitialize);
     const problem = initialize ? await this.startSession(messages, extra.authInfo) : (this.sessionRefusal(req, extra.authInfo) ?? (await this.readinessRefusal(messages)));
     // Checked after the awaits: a session may close meanwhile (a request waiting for the notification included).
-    if (this.closed) return this.refuse(req, SESSION_GONE);
-    if (problem) return this.refuse(req, problem);
-    const enrolled = this.enroll(messages, initialize);
-    if (enrolled) return this.refuse(req, enrolled);
+    if (this.closed) return SESSION_GONE;
+    if (problem) return problem;
     const protocolVersion = initialize ? initialize.params.protocolVersion : (req.headers.get('mcp-protocol-version') ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION);
     const resumable = protocolVersion >= '2025-11-25';
-    return this.answer(req, messages, wires, extra, resumable ? this.replay : undefined);
+    return { replay: resumable ? this.replay : undefined, enroll: () => this.enroll(messages, initialize) };
   }
 
   /**
-   * The last step of admission, with no await between it and `answer` binding the requests to their reply:
+   * The last step of admission, run by the reply as it binds the requests to it (Admission.enroll):
    * two requests with one id that were let go together (both waiting for notifications/initialized) would
    * otherwise both pass the duplicate check before either is bound, and one would never be answered.
    * Cancellations come first: a batch may cancel a request and reuse its id.
@@ -133,39 +130,38 @@ export class SessionTransport extends ExchangeTransport {
     return { ...extra, closeSSEStream, closeStandaloneSSEStream: () => this.closeStandaloneSSEStream() };
   }
 
-  /** The standalone GET stream, or (Last-Event-ID) a stream resumed from the event store. */
-  /** @internal */
-  protected override async handleGet(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
-    const wire = getStreamWire(req.headers.get('accept'));
-    if (!wire) return this.refuse(req, NOT_ACCEPTABLE_GET);
+  /** @internal The standalone GET stream, or (Last-Event-ID) a stream resumed from the event store. */
+  protected override async handleGet(req: HttpRequestLike, options: HttpHandleOptions): Promise<Outcome> {
+    const encoding = streamEncodingOf(req.headers.get('accept'));
+    if (!encoding) return NOT_ACCEPTABLE_GET;
     const problem = this.sessionRefusal(req, options.authInfo);
-    if (problem) return this.refuse(req, problem);
+    if (problem) return problem;
     const lastEventId = req.headers.get('last-event-id');
-    if (this.options.eventStore && lastEventId) return this.resume(req, this.options.eventStore, lastEventId, wire);
+    if (this.options.eventStore && lastEventId) return this.resume(req, this.options.eventStore, lastEventId, encoding);
     const standaloneId = this.table.standaloneId;
-    if (this.table.has(standaloneId)) return this.refuse(req, { status: 409, code: TRANSPORT_ERROR, message: 'Conflict: Only one SSE stream is allowed per session' });
-    const stream = this.table.open(standaloneId, this.formats[wire], req.signal);
+    if (this.table.has(standaloneId)) return { status: 409, code: TRANSPORT_ERROR, message: 'Conflict: Only one SSE stream is allowed per session' };
+    const stream = this.table.open(standaloneId, this.formats[encoding], req.signal);
     for (const { message, eventId } of this.table.takeHeld()) this.table.write(stream, message, eventId);
     stream.startKeepAlive(this.keepAliveMs);
     return streamResponse(stream, this.sessionId);
   }
 
-  private async resume(req: HttpRequestLike, store: EventStore, lastEventId: string, wire: WireKind): Promise<Response> {
+  private async resume(req: HttpRequestLike, store: EventStore, lastEventId: string, encoding: WireKind): Promise<Outcome> {
     try {
-      const resumed = await resumeStream(this.table, store, lastEventId, this.formats[wire], req.signal, this.report);
-      if (isRefusal(resumed)) return this.refuse(req, resumed);
+      const resumed = await resumeStream(this.table, store, lastEventId, this.formats[encoding], req.signal, this.report);
+      if (isRefusal(resumed)) return resumed;
       resumed.startKeepAlive(this.keepAliveMs);
       return streamResponse(resumed, this.sessionId);
     } catch (error) {
       this.report(error as Error);
-      return this.refuse(req, serverFailure(error));
+      return serverFailure(error);
     }
   }
 
   /** @internal */
-  protected override async handleDelete(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response> {
+  protected override async handleDelete(req: HttpRequestLike, options: HttpHandleOptions): Promise<Outcome> {
     const problem = this.sessionRefusal(req, options.authInfo);
-    if (problem) return this.refuse(req, problem);
+    if (problem) return problem;
     try {
       await this.options.onsessionclosed?.(this.sessionId);
       return respond(200, null, {});
@@ -178,4 +174,11 @@ export class SessionTransport extends ExchangeTransport {
     this.readiness.release();
     await super.close();
   }
+}
+
+/** The encoding of a GET stream from its Accept, or undefined (406). */
+function streamEncodingOf(accept: string | null): WireKind | undefined {
+  if (accept?.includes(MSGPACK_STREAM_MEDIA_TYPE)) return 'msgpack';
+  if (accept?.includes(SSE_MEDIA_TYPE)) return 'json';
+  return undefined;
 }

@@ -2,9 +2,42 @@ import { isRecord } from '../../../jsonrpc/is-record.js';
 import { CLIENT_CAPABILITIES_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, metaOf } from '../../../jsonrpc/envelope.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../mcp/protocol-versions.js';
 import { decodeHeaderValue, nameSource } from '../../modern-headers.js';
-import { HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION } from '../../../jsonrpc/error-codes.js';
+import { HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, TRANSPORT_ERROR, UNSUPPORTED_PROTOCOL_VERSION } from '../../../jsonrpc/error-codes.js';
 import type { Refusal } from './responses.js';
-import { trimmed, type RequestEra } from './request-era.js';
+
+// The era of one request, decided in two steps and never again: its headers read once (requestEra; the
+// handler routes on them), then its decoded body classified against them (classifyEra; the incoming POST).
+
+/**
+ * The revision a request's headers name, read once per request: the handler routes on it (a fresh or kept
+ * server bound to that revision, or a 2025-11-25 session) and hands it to the transport, which checks the
+ * body against it (classifyEra) instead of reading the header again.
+ */
+export interface RequestEra {
+  /** MCP-Protocol-Version without the whitespace HTTP allows around it; undefined when absent. */
+  readonly versionHeader: string | undefined;
+  /** The modern revision (2026-07-28 and later) the header names, served per request; undefined: the session path. */
+  readonly modern: string | undefined;
+}
+
+/** The era of a request, from its MCP-Protocol-Version header. */
+export function requestEra(headers: { get(name: string): string | null }): RequestEra {
+  const versionHeader = trimmed(headers.get('mcp-protocol-version'));
+  return { versionHeader, modern: versionHeader !== undefined && isModernProtocolVersion(versionHeader) ? versionHeader : undefined };
+}
+
+/** A header value without the optional whitespace HTTP allows around it; undefined when absent. */
+export function trimmed(value: string | null): string | undefined {
+  return value === null ? undefined : value.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
+/** A MCP-Protocol-Version header this package does not speak; an absent one is accepted. */
+export function protocolVersionProblem(headers: { get(name: string): string | null }): Refusal | undefined {
+  const version = headers.get('mcp-protocol-version');
+  if (version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  const message = `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
+  return { status: 400, code: TRANSPORT_ERROR, message };
+}
 
 /** How one POST body is to be served: on the session path (2025-11-25 and before), on the per-request path of a modern revision (2026-07-28 and later), or refused. */
 export type Era = { kind: 'session' } | { kind: 'modern'; revision: string } | { kind: 'refuse'; refusal: Refusal };
