@@ -8,9 +8,14 @@
 //
 //   node packages/bench/measure/measure-reply-streams.mjs [--ms 1000] [--rounds 4] [--only small,objects-50KB]
 //   bun packages/bench/measure/measure-reply-streams.mjs   (servers and clients on Bun)
+// --before CHECKOUT: a client change measured instead: one server on the default ('when-needed'), called by
+// our client of this build, our client of that checkout's build (its packages/transport-msgpack/dist/esm),
+// and the stock client, in the same rounds; reports each of ours over the stock client, and after/before.
 // Not a test: numbers depend on the machine. Loopback only.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { PAYLOADS, forkMeasureServer } from './measure-http-server.mjs';
 
@@ -22,6 +27,9 @@ const ROUND_MS = Number(option('ms', '1000'));
 const ROUNDS = Number(option('rounds', '4'));
 const ONLY = option('only', 'small,objects-50KB,objects-1MB,text-64KB,numeric').split(',');
 
+const BEFORE = option('before', undefined);
+const BeforeClient = BEFORE ? (await import(pathToFileURL(resolve(BEFORE, 'packages/transport-msgpack/dist/esm/index.js')).href)).HttpMsgpackClientTransport : undefined;
+
 const CONFIGS = [
   { name: 'before ours', server: 'always', client: 'ours' },
   { name: 'before stock', server: 'always', client: 'stock' },
@@ -29,8 +37,15 @@ const CONFIGS = [
   { name: 'after stock', server: 'when-needed', client: 'stock' },
 ];
 
+// With --before: the same server for all three clients.
+const CLIENT_CONFIGS = [
+  { name: 'client after', server: 'when-needed', client: 'ours' },
+  { name: 'client before', server: 'when-needed', client: 'before' },
+  { name: 'stock', server: 'when-needed', client: 'stock' },
+];
+
 async function connect(url, kind) {
-  const transport = kind === 'ours' ? new HttpMsgpackClientTransport(url) : new StreamableHTTPClientTransport(url);
+  const transport = kind === 'ours' ? new HttpMsgpackClientTransport(url) : kind === 'before' ? new BeforeClient(url) : new StreamableHTTPClientTransport(url);
   const client = new Client({ name: `measure-${kind}`, version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -53,19 +68,25 @@ const median = (values) => {
 };
 
 const servers = {
-  always: await forkMeasureServer('ours', { MEASURE_REPLY_STREAMS: 'always' }),
+  always: BEFORE ? undefined : await forkMeasureServer('ours', { MEASURE_REPLY_STREAMS: 'always' }),
   'when-needed': await forkMeasureServer('ours', { MEASURE_REPLY_STREAMS: 'when-needed' }),
 };
+const configs = BEFORE ? CLIENT_CONFIGS : CONFIGS;
 const runtime = typeof Bun !== 'undefined' ? `Bun ${Bun.version}` : `Node ${process.version}`;
 console.log(`measure-reply-streams on ${runtime}: ${ROUNDS} alternating rounds of ${ROUND_MS} ms per configuration; server CPU per call, median of rounds\n`);
-console.log(
-  `${'payload'.padEnd(13)} ${'before: ours/stock'.padStart(19)} ${'after: ours/stock'.padStart(18)} ${'after/before ours'.padStart(18)} ${'after/before stock'.padStart(19)}   (ms CPU/call: before ours, stock; after ours, stock)`,
-);
+if (BEFORE)
+  console.log(
+    `${'payload'.padEnd(13)} ${'ours after/stock'.padStart(17)} ${'ours before/stock'.padStart(18)} ${'after/before'.padStart(13)} ${'client after/before'.padStart(20)}   (ms CPU/call: after, before, stock; client CPU/call, the same)`,
+  );
+else
+  console.log(
+    `${'payload'.padEnd(13)} ${'before: ours/stock'.padStart(19)} ${'after: ours/stock'.padStart(18)} ${'after/before ours'.padStart(18)} ${'after/before stock'.padStart(19)}   (ms CPU/call: before ours, stock; after ours, stock)`,
+  );
 try {
   for (const name of ONLY) {
     const payload = PAYLOADS[name];
     const sets = [];
-    for (const config of CONFIGS) sets.push({ config, client: await connect(servers[config.server].url, config.client), perCall: [] });
+    for (const config of configs) sets.push({ config, client: await connect(servers[config.server].url, config.client), perCall: [], clientPerCall: [] });
     for (const set of sets) await round(set.client, payload, 150); // warm-up
     for (let r = 0; r < ROUNDS; r++) {
       // Rotate the order each round so no configuration always runs first or last.
@@ -73,19 +94,32 @@ try {
         const set = sets[(k + r) % sets.length];
         const server = servers[set.config.server];
         const before = await server.cpu();
+        const clientBefore = process.cpuUsage();
         const calls = await round(set.client, payload, ROUND_MS);
+        // This process's CPU: the one client calling this round (the others idle), for --before's client column.
+        const clientCpu = process.cpuUsage(clientBefore);
+        set.clientPerCall.push((clientCpu.user + clientCpu.system) / calls);
         set.perCall.push(((await server.cpu()) - before) / calls);
       }
     }
     // Ratios per round (the two sides of a ratio ran in the same round), then their median.
     const ratio = (a, b) => median(sets[a].perCall.map((cpu, i) => cpu / sets[b].perCall[i]));
     const ms = sets.map((set) => (median(set.perCall) / 1000).toFixed(3));
+    if (BEFORE) {
+      const clientRatio = median(sets[0].clientPerCall.map((cpu, i) => cpu / sets[1].clientPerCall[i]));
+      const clientMs = sets.map((set) => (median(set.clientPerCall) / 1000).toFixed(3));
+      console.log(
+        `${name.padEnd(13)} ${`${ratio(0, 2).toFixed(2)}x`.padStart(17)} ${`${ratio(1, 2).toFixed(2)}x`.padStart(18)} ${`${ratio(0, 1).toFixed(2)}x`.padStart(13)} ${`${clientRatio.toFixed(2)}x`.padStart(20)}   (${ms.join(', ')}; client ${clientMs.join(', ')})`,
+      );
+      for (const set of sets) await set.client.close();
+      continue;
+    }
     console.log(
       `${name.padEnd(13)} ${`${ratio(0, 1).toFixed(2)}x`.padStart(19)} ${`${ratio(2, 3).toFixed(2)}x`.padStart(18)} ${`${ratio(2, 0).toFixed(2)}x`.padStart(18)} ${`${ratio(3, 1).toFixed(2)}x`.padStart(19)}   (${ms[0]}, ${ms[1]}; ${ms[2]}, ${ms[3]})`,
     );
     for (const set of sets) await set.client.close();
   }
 } finally {
-  servers.always.stop();
+  servers.always?.stop();
   servers['when-needed'].stop();
 }

@@ -4,7 +4,10 @@
 // 9.6), both of which post and receive JSON on small calls, so any difference is the per-message path's own
 // (Accept parameter, policy).
 //   node packages/bench/measure/profile-http-small.mjs [calls=3000] [top=25] [rounds=2] [--compare json,msgpack] [--serve bun]
-// --compare A,B: two of json, adaptive, msgpack (MessagePack both ways: client and server on 'smallest').
+// --compare A,B: two of json, adaptive, msgpack (MessagePack both ways: client and server on 'smallest'), and
+// defaults, stock (our client on its defaults, the stock SDK client; the server on the handler's defaults).
+// --payload NAME: a payload of measure-http-server.mjs (default small). --interval US: the sampling interval (250).
+// Reported: profiled microseconds per call, total and per function (self time).
 // --serve bun (run under bun): the server on Bun.serve (listenBun), as measure-http.mjs --serve bun.
 // Rounds alternate the two variants (A first, then B first), and shares are summed over them, so
 // the machine's load drifts over both alike. Bun's profiles hold the JavaScript thread only: the collector's
@@ -14,7 +17,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { PAYLOADS } from './measure-http-server.mjs';
 
 const flag = (name) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
 const positional = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && !all[i - 1]?.startsWith('--'));
@@ -23,13 +28,15 @@ const top = Number(positional[1] ?? 25);
 const rounds = Number(positional[2] ?? 2);
 const serve = flag('serve') ?? 'node';
 const [nameA, nameB] = (flag('compare') ?? 'json,adaptive').split(',');
+const payload = PAYLOADS[flag('payload') ?? 'small'];
+const interval = Number(flag('interval') ?? 250);
 
 async function profile(variant) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-prof-'));
   const child = fork(new URL('./measure-http-server.mjs', import.meta.url), ['ours', serve], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-    env: { ...process.env, MEASURE_JSON_RESPONSE: '1', ...(variant.serverEncoding ? { MEASURE_ENCODING: variant.serverEncoding } : {}) },
+    execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${interval}`],
+    env: { ...process.env, ...(variant.serverDefaults ? {} : { MEASURE_JSON_RESPONSE: '1' }), ...(variant.serverEncoding ? { MEASURE_ENCODING: variant.serverEncoding } : {}) },
   });
   const url = await new Promise((resolve) => {
     let out = '';
@@ -40,8 +47,8 @@ async function profile(variant) {
     });
   });
   const client = new Client({ name: 'profile', version: '1.0.0' });
-  await client.connect(new HttpMsgpackClientTransport(url, variant.options));
-  for (let i = 0; i < calls; i++) await client.callTool({ name: 'small', arguments: { text: 'hello' } });
+  await client.connect(variant.stock ? new StreamableHTTPClientTransport(url) : new HttpMsgpackClientTransport(url, variant.options));
+  for (let i = 0; i < calls; i++) await client.callTool({ name: payload.tool, arguments: payload.arguments });
   await client.close();
   // A disconnect ends the server (measure-http-server.mjs), which writes its profile on exit.
   await new Promise((resolve) => (child.once('exit', resolve), child.disconnect()));
@@ -50,7 +57,8 @@ async function profile(variant) {
   rmSync(dir, { recursive: true, force: true });
   const self = new Map();
   const counts = new Map();
-  for (const sample of prof.samples) counts.set(sample, (counts.get(sample) ?? 0) + 1);
+  // Each sample's time is the gap to the next one (the profile's timeDeltas), in microseconds.
+  for (let i = 0; i < prof.samples.length; i++) counts.set(prof.samples[i], (counts.get(prof.samples[i]) ?? 0) + (prof.timeDeltas[i + 1] ?? 0));
   let total = 0;
   for (const node of prof.nodes) {
     const n = counts.get(node.id) ?? 0;
@@ -66,6 +74,10 @@ const known = {
   json: { name: 'json', options: { wire: 'json' } },
   adaptive: { name: 'adaptive', options: { wire: 'msgpack', encoding: 'cheapest-cpu' } },
   msgpack: { name: 'msgpack', options: { wire: 'msgpack', encoding: 'smallest' }, serverEncoding: 'smallest' },
+  // Our client on its defaults, and the stock SDK client (JSON both ways), on the same default server.
+  // (measure-reply-streams.mjs's 'after' server: the handler's defaults, not enableJsonResponse).
+  defaults: { name: 'defaults', options: {}, serverDefaults: true },
+  stock: { name: 'stock', stock: true, serverDefaults: true },
 };
 const variants = [known[nameA], known[nameB]];
 if (variants.some((v) => v === undefined)) throw new Error(`--compare takes two of ${Object.keys(known).join(', ')}`);
@@ -78,10 +90,13 @@ for (let r = 0; r < rounds; r++) {
     for (const [key, n] of one.self) into.self.set(key, (into.self.get(key) ?? 0) + n);
   }
 }
-const share = (r, key) => ((r.self.get(key) ?? 0) / r.total) * 100;
+const share = (r, key) => (r.self.get(key) ?? 0) / (calls * rounds);
 const keys = new Set([...results[nameA].self.keys(), ...results[nameB].self.keys()]);
 const rows = [...keys].map((key) => ({ key, a: share(results[nameA], key), b: share(results[nameB], key) }));
-console.log(`${calls} small calls per variant and round, ${rounds} rounds; samples: ${nameA} ${results[nameA].total}, ${nameB} ${results[nameB].total} (self time, % of the server's samples)`);
+const perCall = (r) => (r.total / (calls * rounds)).toFixed(1);
+console.log(
+  `${calls} ${payload.tool} calls per variant and round, ${rounds} rounds; profiled us per call: ${nameA} ${perCall(results[nameA])}, ${nameB} ${perCall(results[nameB])} (self time per function, us per call)`,
+);
 console.log(`largest differences (${nameB} - ${nameA}):`);
 for (const row of rows.sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a)).slice(0, top)) {
   console.log(`${(row.b - row.a).toFixed(2).padStart(7)}  ${row.a.toFixed(2).padStart(6)} -> ${row.b.toFixed(2).padStart(6)}  ${row.key}`);

@@ -156,6 +156,31 @@ describe("the HTTP client's cap on one-body replies and JSON event streams", () 
     }
   });
 
+  it('reads a body of a declared length whole, and still refuses one over the cap whatever it declares or however it is coded', async () => {
+    const body = result(100);
+    const size = new TextEncoder().encode(body).byteLength;
+    const refusedAt = async (headers: Record<string, string>, maxMessageBytes: number, text = body) => {
+      const over = client(() => new Response(text, { status: 200, headers: { 'content-type': 'application/json', ...headers } }), maxMessageBytes);
+      await over.start();
+      await assert.rejects(over.send(request), (error: unknown) => error instanceof FramingError && error.code === 'message-too-large' && error.message.includes(`cap of ${maxMessageBytes} bytes`));
+      await over.close();
+    };
+    // A gzip body declares its coded length, and fetch hands over the decoded bytes: the length says nothing of them.
+    await refusedAt({ 'content-length': '10', 'content-encoding': 'gzip' }, size - 1);
+    // A caller's fetch that declares less than it delivers.
+    await refusedAt({ 'content-length': '10' }, size - 1);
+    // Its text fits the cap in characters, not in UTF-8 bytes (a euro sign is three).
+    const euros = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [], _meta: { pad: '\u20ac'.repeat(100) } } });
+    await refusedAt({ 'content-length': '10' }, euros.length + 10, euros);
+    const at = client(() => new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(size), 'content-encoding': 'identity' } }), size);
+    const received: JSONRPCMessage[] = [];
+    at.onmessage = (message) => received.push(message);
+    await at.start();
+    await at.send(request);
+    assert.deepEqual(received, [JSON.parse(body)]);
+    await at.close();
+  });
+
   it('drops a JSON stream whose event is over it, reporting the cap', async () => {
     const event = `event: message\ndata: ${result(200)}\n\n`;
     const reply = () => new Response(event, { status: 200, headers: { 'content-type': 'text/event-stream' } });

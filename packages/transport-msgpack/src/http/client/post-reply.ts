@@ -1,17 +1,19 @@
 import { isInitializedNotification } from '../../jsonrpc/kinds.js';
 import type { JSONRPCMessage, TransportSendOptions } from '../../mcp/types.js';
-import type { WireCodecs, WireKind } from '../../codec/message-codec.js';
+import type { MessageCodec, WireKind } from '../../codec/message-codec.js';
+import type { JsonMessageCodec } from '../../codec/json-codec.js';
 import { validated } from '../../codec/validate.js';
 import { StreamableHTTPError } from '../errors.js';
 import { mediaTypeEssence } from '../media.js';
 import { replyForm } from './client-media.js';
-import { readCappedBody } from './capped-body.js';
+import { readCappedBody, readCappedJson } from './capped-body.js';
 import type { RequestSignal } from './request-signals.js';
 import type { StreamOptions } from './server-stream.js';
 
 /** What reading the reply to a POST needs from the transport. */
 export interface ReplyHost {
-  readonly codecs: WireCodecs;
+  /** The JSON codec reads text as well as bytes (a JSON body is read as text where it can be). */
+  readonly codecs: { readonly msgpack: MessageCodec; readonly json: JsonMessageCodec };
   /** The cap on a one-body reply (the client's `maxMessageBytes`). */
   readonly maxMessageBytes: number;
   /** The transport's onmessage. */
@@ -44,7 +46,8 @@ export async function readPostReply(response: Response, message: JSONRPCMessage 
     return true;
   }
   if (form) {
-    const value = host.codecs[form.wire].decodeValue(await readCappedBody(response, host.maxMessageBytes));
+    const body = form.wire === 'json' ? await readCappedJson(response, host.maxMessageBytes) : await readCappedBody(response, host.maxMessageBytes);
+    const value = form.wire === 'json' ? host.codecs.json.decodeValue(body) : host.codecs.msgpack.decodeValue(body as Uint8Array);
     const replies = Array.isArray(value) ? value.map(validated) : [validated(value)];
     for (const reply of replies) host.deliver(reply);
     return false;
