@@ -235,6 +235,9 @@ for (const kind of serverKinds) {
         const { status, reply } = await postMsgpack(endpoint.url, call, name === undefined ? base : { ...base, 'mcp-name': name });
         assert.equal(status, 400, String(name));
         assert.equal(reply.error.code, -32020, String(name));
+        // The refusal answers the request (its id echoed) and names the header, as SDK v2's does.
+        assert.equal(reply.id, call.id, String(name));
+        assert.equal(reply.error.data.mismatch.header, name ?? '(missing)', String(name));
       }
       const response = await fetch(endpoint.url, {
         method: 'POST',

@@ -91,7 +91,7 @@ describe('layers', () => {
     // (post-replies.ts) and turns a refusal into a Response in one place; a step that imported the hub would
     // make the walk of a POST return to it between steps.
     const hub = join(src, 'http/server/exchange/exchange-transport.ts');
-    const steps = ['incoming-post.ts', 'era.ts', 'post-replies.ts', 'held-reply.ts', 'responses.ts', 'stream-table.ts', 'event-stream.ts', 'event-format.ts'];
+    const steps = ['incoming-post.ts', 'era.ts', 'post-replies.ts', 'responses.ts', 'stream-table.ts', 'event-stream.ts', 'event-format.ts'];
     const wrong = steps.filter((step) => importsOf(join(src, 'http/server/exchange', step)).includes(hub));
     assert.deepEqual(wrong, []);
   });

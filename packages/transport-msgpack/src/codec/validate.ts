@@ -1,11 +1,11 @@
 import type { JSONRPCMessage } from '../mcp/types.js';
-import { checkJsonRpcMessage } from '../jsonrpc/validate.js';
+import { NOT_JSON_RPC, checkJsonRpcMessage } from '../jsonrpc/validate.js';
 import { PayloadError, type MessageClues } from '../wire/errors.js';
 
 /** Checks a decoded value as JSON-RPC; on failure the error carries what can be read of it. */
 export function validated(value: unknown): JSONRPCMessage {
   const problem = checkJsonRpcMessage(value);
-  if (problem !== undefined) throw new PayloadError('not-json-rpc', `not a JSON-RPC 2.0 message: ${problem}`, cluesOf(value));
+  if (problem !== undefined) throw new PayloadError('not-json-rpc', `${NOT_JSON_RPC}: ${problem}`, cluesOf(value));
   return value as JSONRPCMessage;
 }
 

@@ -5,7 +5,9 @@ import { Buffer } from '../runtime/buffer.js';
  * The standard request headers of MCP 2026-07-28 over HTTP (SEP-2243): `MCP-Protocol-Version`, `Mcp-Method`
  * and `Mcp-Name` mirror what the body says, so a gateway can route a request without reading its body —
  * the only way to route a MessagePack body. Both roles use this module: the client derives the headers
- * from each message, the server checks them against the decoded body (modern-check.ts).
+ * from each message, the server checks them against the decoded body (the revision and method as it
+ * classifies the era, server/exchange/era.ts; Mcp-Name as the per-request path admits the request,
+ * server/per-request/param-headers.ts).
  */
 
 import { envelopeVersion } from '../jsonrpc/envelope.js';

@@ -1,5 +1,8 @@
 import type { JSONRPCMessage } from '../mcp/types.js';
 
+/** How a receiver's refusal of a value that is not a JSON-RPC message begins (then why, from checkJsonRpcMessage). */
+export const NOT_JSON_RPC = 'not a JSON-RPC 2.0 message';
+
 /**
  * The JSON-RPC message rules of SPEC.md 4.2: what the SDK's `JSONRPCMessageSchema` accepts (a union of four
  * strict schemas), plus `id: null` on error responses as JSON-RPC 2.0 has it, without running zod on every

@@ -1,7 +1,6 @@
 import { isRecord } from '../../../jsonrpc/is-record.js';
 import { CLIENT_CAPABILITIES_META_KEY, SUPPORTED_MODERN_PROTOCOL_VERSIONS, envelopeVersion, hasEnvelopeClaim, isModernProtocolVersion, metaOf } from '../../../jsonrpc/envelope.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../mcp/protocol-versions.js';
-import { decodeHeaderValue, nameSource } from '../../modern-headers.js';
 import { HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, TRANSPORT_ERROR, UNSUPPORTED_PROTOCOL_VERSION } from '../../../jsonrpc/error-codes.js';
 import type { Refusal } from './responses.js';
 
@@ -50,8 +49,10 @@ interface HeaderSource {
  * Classifies a decoded POST body as the SDK's HTTP entry does (body first, headers cross-checked), so
  * a client sees the same answer from this server as from `createMcpHandler`:
  * - a request whose `params._meta` claims a protocol version is a 2026-07-28 request; its
- *   `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers must be present and agree with the body,
- *   else 400 with -32020 (HeaderMismatch) and `data.mismatch = { header, body }`;
+ *   `MCP-Protocol-Version` and `Mcp-Method` headers must be present and agree with the body, else 400 with
+ *   -32020 (HeaderMismatch) and `data.mismatch = { header, body }` (the headers that mirror its params,
+ *   `Mcp-Name` among them, are the per-request path's to check when it admits the request:
+ *   per-request/param-headers.ts);
  * - a notification with the claim (or with a modern version header) is modern; a header that
  *   disagrees with it is -32020 too, a missing one is not (the spec requires them on requests only);
  * - a modern version header on a body without the claim, or on `initialize`, is refused;
@@ -115,23 +116,11 @@ export function classifyEra(requestEra: RequestEra, headers: HeaderSource, body:
   if (!isRequest) return supported(claimedVersion, served);
   const era = supported(claimedVersion, served);
   if (era.kind !== 'modern') return era;
-  // Presence, and Mcp-Name: required on requests only, checked once the revision is known to be served.
+  // Presence: required on requests only, checked once the revision is known to be served.
   if (versionHeader === undefined) {
     return mismatch('(missing)', `the body envelope names protocol version ${claimedVersion} but the required MCP-Protocol-Version header is absent`);
   }
   if (methodHeader === undefined) return mismatch('(missing)', `the body names method ${method} but the required Mcp-Method header is absent`);
-  const source = nameSource(method, body.params);
-  if (source === undefined) return era;
-  const nameHeader = trimmed(headers.get('mcp-name'));
-  if (nameHeader === undefined) {
-    if (source.value === undefined) return era;
-    return mismatch('(missing)', `the body carries params.${source.field}="${source.value}" but the required Mcp-Name header is absent`);
-  }
-  const name = decodeHeaderValue(nameHeader);
-  if (name === undefined) return mismatch(nameHeader, 'the Mcp-Name header carries an invalid Base64 sentinel value');
-  if (source.value !== undefined && name !== source.value) {
-    return mismatch(nameHeader, `the body carries params.${source.field}="${source.value}" but the Mcp-Name header names "${name}"`);
-  }
   return era;
 }
 

@@ -2,7 +2,7 @@ import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from
 import { isRequest } from '../../../jsonrpc/kinds.js';
 import type { MessageCodec, WireKind } from '../../../codec/message-codec.js';
 import type { TypedWireCodecs } from '../../../codec/wire-codecs.js';
-import { validated } from '../../../codec/validate.js';
+import { NOT_JSON_RPC, checkJsonRpcMessage } from '../../../jsonrpc/validate.js';
 import { PayloadError } from '../../../wire/errors.js';
 import { INVALID_REQUEST, PARSE_ERROR, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../../media.js';
@@ -168,11 +168,23 @@ async function readMessages(req: HttpRequestLike, codec: MessageCodec, parsedBod
   if (Array.isArray(raw) && raw.length > MAX_BATCH_SIZE) {
     return { status: 400, code: INVALID_REQUEST, message: `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages` };
   }
-  try {
-    return { raw, messages: Array.isArray(raw) ? raw.map(validated) : [validated(raw)] };
-  } catch (error) {
-    return UNREADABLE[codec.wire](error, 'Parse error: Invalid JSON-RPC message');
+  const problem = checkMessages(raw);
+  if (problem !== undefined) return UNREADABLE[codec.wire](new PayloadError('not-json-rpc', `${NOT_JSON_RPC}: ${problem}`), 'Parse error: Invalid JSON-RPC message');
+  return { raw, messages: (Array.isArray(raw) ? raw : [raw]) as JSONRPCMessage[] };
+}
+
+/**
+ * Why a body is not JSON-RPC (for a batch, its first message that is not one), or undefined. Checked here,
+ * once per message, and not through codec/validate.ts's throwing wrapper: a refusal is a value, and a POST's
+ * says nothing of the message's clues (the id it echoes is idOf's).
+ */
+function checkMessages(raw: unknown): string | undefined {
+  if (!Array.isArray(raw)) return checkJsonRpcMessage(raw);
+  for (const item of raw) {
+    const problem = checkJsonRpcMessage(item);
+    if (problem !== undefined) return problem;
   }
+  return undefined;
 }
 
 type Decoded = { ok: true; value: unknown } | { ok: false; refusal: Refusal };

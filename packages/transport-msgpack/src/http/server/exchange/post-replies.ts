@@ -3,11 +3,10 @@ import { adapterNeedsMsgpack, chooseWire, type EncodingPolicy } from '../../../c
 import type { TypedWireCodecs } from '../../../codec/wire-codecs.js';
 import { runtime } from '../../../runtime/current.js';
 import type { EventFormats } from './event-format.js';
-import { EventStream } from './event-stream.js';
-import { HeldReply, holdInterval } from './held-reply.js';
+import { DEFAULT_KEEP_ALIVE_MS, EventStream } from './event-stream.js';
 import type { IncomingPost, PostEncodings, RequestExtra } from './incoming-post.js';
 import { respond, serverFailure, singleResponse, streamResponse, type Refusal, type ReplyCodec } from './responses.js';
-import type { StreamTable } from './stream-table.js';
+import type { HeldReplyControl, StreamTable } from './stream-table.js';
 
 /** How a resumable reply stream is primed and what its messages carry (the session path, with an event store, provides it). */
 export interface StreamReplay {
@@ -166,5 +165,76 @@ export class PostReplies {
     this.needsMsgpack ??= adapterNeedsMsgpack(codecs.msgpack.adapter);
     const needsMsgpack = this.needsMsgpack;
     return { choose: (body) => codecs[chooseWire(body, policy, runtime.encodingBreakEven, needsMsgpack)], signalJson: encodings.signalJsonReply };
+  }
+}
+
+/** How a POST carrying one request is answered (SPEC.md 9.6.2): a stream only when its reply needs one, or always. */
+export type ReplyStreams = 'when-needed' | 'always';
+
+/** A held reply opens its stream after this long at most, whatever the keep-alive interval (SPEC.md 9.6.2 rule 5). */
+const MAX_HOLD_MS = 30_000;
+
+/**
+ * How long a held reply waits for its first message before it opens its stream: the stream keep-alive
+ * interval, so a client or proxy never waits longer for headers than it would have for a stream's first
+ * keep-alive; 15 s when keep-alives are off, and never beyond 30 s.
+ */
+export function holdInterval(keepAliveMs: number): number {
+  return Math.min(keepAliveMs >= 1 ? keepAliveMs : DEFAULT_KEEP_ALIVE_MS, MAX_HOLD_MS);
+}
+
+/**
+ * The reply to a POST of one request while nothing of it has been sent (SPEC.md 9.6.2): the stream table
+ * answers it as one body if the request's final response comes first, else asks it to open its stream (any
+ * other message first, the hold interval passed, the server ending it). It ends the hold itself when the
+ * client goes away, with nothing written.
+ */
+export class HeldReply implements HeldReplyControl {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private opening: Promise<void> | undefined;
+  private readonly onAbort: (() => void) | undefined;
+
+  /**
+   * `openStream`: makes and primes the stream and answers the POST with it (the transport's part);
+   * `gone`: the client left while held.
+   */
+  constructor(
+    private readonly openStream: () => Promise<void>,
+    holdMs: number,
+    private readonly signal: AbortSignal | undefined,
+    gone: () => void,
+  ) {
+    this.timer = setTimeout(() => void this.open(), holdMs);
+    this.timer.unref?.();
+    if (!signal) return;
+    this.onAbort = () => {
+      this.dispose();
+      gone();
+    };
+    if (signal.aborted) queueMicrotask(this.onAbort);
+    else signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** Whether the stream was asked for: from then on every message waits for it, the final response included. */
+  get opened(): boolean {
+    return this.opening !== undefined;
+  }
+
+  /** Opens the stream once; every caller waits for the same opening, so messages keep their order. */
+  open(): Promise<void> {
+    this.stopTimer();
+    this.opening ??= this.openStream();
+    return this.opening;
+  }
+
+  /** No timer, no abort watch: the reply went as one body, or its stream took over, or it was dropped. */
+  dispose(): void {
+    this.stopTimer();
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }

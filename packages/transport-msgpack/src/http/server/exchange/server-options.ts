@@ -3,7 +3,7 @@ import type { MessageAdapter } from '../../../codec/message-codec.js';
 import type { EncodingPolicy } from '../../../codec/encoding-policy.js';
 import type { NativeBytesOptions } from '../../../native-bytes/adapter.js';
 import type { OldLimitNames, ReceiveLimits } from '../../../wire/receive-limits.js';
-import type { ReplyStreams } from './held-reply.js';
+import type { ReplyStreams } from './post-replies.js';
 import type { HostCheckOptions } from './host-check.js';
 import type { SessionPrincipal } from './principal.js';
 

@@ -2,7 +2,6 @@ import { isRequest, isResponse as isReply } from '../../../jsonrpc/kinds.js';
 import type { EventStore, JSONRPCMessage, RequestId, TransportSendOptions } from '../../../mcp/types.js';
 import type { EventFormat } from './event-format.js';
 import { EventStream } from './event-stream.js';
-import type { HeldReply } from './held-reply.js';
 import { respond, sessionHeaders, singleResponse, type ReplyCodec } from './responses.js';
 import type { SharedEventStore } from './shared-event-store.js';
 
@@ -17,6 +16,17 @@ const NO_ANSWER = Symbol('no answer: cancelled');
 const MAX_HELD_FOR_GET_STREAM = 100;
 
 /**
+ * What the table asks of a held reply (post-replies.ts's HeldReply, SPEC.md 9.6.2): whether its stream was
+ * asked for, to ask for it (once; every caller waits for the same opening), and to stop its timer and abort
+ * watch. Stated here so the table does not import the module that drives it.
+ */
+export interface HeldReplyControl {
+  readonly opened: boolean;
+  open(): Promise<void>;
+  dispose(): void;
+}
+
+/**
  * Where a POST's replies go: its stream, or the one body that answers it (enableJsonResponse, or a held
  * reply, which may still open its stream: SPEC.md 9.6.2).
  */
@@ -24,7 +34,7 @@ interface StreamEntry {
   stream?: EventStream;
   resolveSingle?: (response: Response) => void;
   codec?: ReplyCodec;
-  held?: HeldReply;
+  held?: HeldReplyControl;
 }
 
 export interface StreamTableOptions {
@@ -103,7 +113,7 @@ export class StreamTable {
   }
 
   /** A held reply (SPEC.md 9.6.2): one body if its final response comes first, else `held` opens its stream. */
-  hold(streamId: string, held: HeldReply, codec: ReplyCodec, resolveSingle: (response: Response) => void): void {
+  hold(streamId: string, held: HeldReplyControl, codec: ReplyCodec, resolveSingle: (response: Response) => void): void {
     this.streams.set(streamId, { resolveSingle, codec, held });
   }
 
@@ -112,14 +122,14 @@ export class StreamTable {
    * gone). The entry keeps `held`: every later message waits for its (settled) opening as the first did, so
    * none overtakes another.
    */
-  install(streamId: string, held: HeldReply, stream: EventStream): boolean {
+  install(streamId: string, held: HeldReplyControl, stream: EventStream): boolean {
     if (!this.isHeld(streamId, held)) return false;
     held.dispose();
     this.streams.set(streamId, { stream, held });
     return true;
   }
 
-  private isHeld(streamId: string, held: HeldReply): boolean {
+  private isHeld(streamId: string, held: HeldReplyControl): boolean {
     const entry = this.streams.get(streamId);
     return entry?.held === held && !entry.stream;
   }
@@ -128,7 +138,7 @@ export class StreamTable {
    * The client left a held reply: nothing was written, and nothing of it will be stored (no client holds
    * an event id of it to resume from). Its request's answer then meets no connection, as on a cut stream.
    */
-  dropHeld(streamId: string, held: HeldReply): boolean {
+  dropHeld(streamId: string, held: HeldReplyControl): boolean {
     if (!this.isHeld(streamId, held)) return false;
     this.streams.delete(streamId);
     this.unstored.add(streamId);
@@ -201,7 +211,7 @@ export class StreamTable {
     else this.streams.delete(streamId);
   }
 
-  private closeHeld(streamId: string, held: HeldReply): void {
+  private closeHeld(streamId: string, held: HeldReplyControl): void {
     const opening = held.open();
     const opened = this.streams.get(streamId)?.stream;
     // Opened at once (nothing to prime, or the table is closing): ended now, before closeAll clears the table.

@@ -1,15 +1,44 @@
 import { isRecord } from '../../../jsonrpc/is-record.js';
-import { decodeHeaderValue } from '../../modern-headers.js';
+import type { JSONRPCMessage } from '../../../mcp/types.js';
+import { decodeHeaderValue, nameSource } from '../../modern-headers.js';
 import { HEADER_MISMATCH } from '../../../jsonrpc/error-codes.js';
+import { trimmed } from '../exchange/era.js';
 import type { Refusal } from '../exchange/responses.js';
 
 /**
- * SEP-2243's custom headers (MCP 2026-07-28 over HTTP): a tool's `inputSchema` may mark a property with
- * `x-mcp-header: "<Name>"`, and a client calling it then mirrors that argument into `Mcp-Param-<Name>`, so a
- * gateway can route on it without reading the body (the only way to route a MessagePack body). The server
- * must refuse a call whose mirrored headers are missing or disagree with the arguments: a gateway may have
- * acted on the header, the tool acts on the body.
+ * SEP-2243's headers that mirror a request's params (MCP 2026-07-28 over HTTP), so a gateway can route on
+ * them without reading the body (the only way to route a MessagePack body): the standard `Mcp-Name` (the
+ * field modern-headers.ts's table names per method) and the custom `Mcp-Param-<Name>` (a tool's
+ * `inputSchema` marks a property with `x-mcp-header: "<Name>"`). The server must refuse a request whose
+ * mirrored headers are missing or disagree with the body: a gateway may have acted on the header, the
+ * server acts on the body. The revision and method headers decide the era, so exchange/era.ts checks them.
  */
+
+interface HeaderSource {
+  get(name: string): string | null;
+}
+
+/**
+ * Checks a request's `Mcp-Name` against the body field it mirrors: required when the body has that field,
+ * and standing for the same string (a `=?base64?…?=` sentinel decoded first). Undefined when they agree or
+ * the method has no such field, else the 400 / -32020 refusal SDK v2 answers with.
+ */
+export function nameHeaderRefusal(message: JSONRPCMessage, headers: HeaderSource): Refusal | undefined {
+  if (!('method' in message && 'id' in message)) return undefined;
+  const source = nameSource(message.method, message.params);
+  if (source === undefined) return undefined;
+  const nameHeader = trimmed(headers.get('mcp-name'));
+  if (nameHeader === undefined) {
+    if (source.value === undefined) return undefined;
+    return mismatch('(missing)', `the body carries params.${source.field}="${source.value}" but the required Mcp-Name header is absent`);
+  }
+  const name = decodeHeaderValue(nameHeader);
+  if (name === undefined) return mismatch(nameHeader, 'the Mcp-Name header carries an invalid Base64 sentinel value');
+  if (source.value !== undefined && name !== source.value) {
+    return mismatch(nameHeader, `the body carries params.${source.field}="${source.value}" but the Mcp-Name header names "${name}"`);
+  }
+  return undefined;
+}
 
 /** One `x-mcp-header` declaration: where its argument sits and the header that mirrors it. */
 export interface ParamHeaderDeclaration {
@@ -37,10 +66,6 @@ export function paramHeaderDeclarations(inputSchema: unknown): ParamHeaderDeclar
   };
   visit(inputSchema, []);
   return found;
-}
-
-interface HeaderSource {
-  get(name: string): string | null;
 }
 
 /**

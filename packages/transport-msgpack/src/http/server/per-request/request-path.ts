@@ -6,6 +6,7 @@ import type { IncomingPost } from '../exchange/incoming-post.js';
 import { SESSION_GONE, type Refusal } from '../exchange/responses.js';
 import type { HttpRequestLike } from '../exchange/server-options.js';
 import type { ModernEndpoint } from './modern-endpoint.js';
+import { nameHeaderRefusal } from './param-headers.js';
 import { ToolHeaderCatalog } from './tool-headers.js';
 
 /**
@@ -30,12 +31,17 @@ export class RequestPath implements ModernPath {
   }
 
   /**
-   * The endpoint sees each message first (it seeds the server's view of the client); a tools/call's
-   * Mcp-Param-* headers must agree with its arguments (SEP-2243, tool-headers.ts); a lone
-   * `subscriptions/listen` is served at the endpoint, in the reply's event format.
+   * A request's Mcp-Name must agree with the body before anything else sees it (SEP-2243, param-headers.ts);
+   * then the endpoint sees each message (it seeds the server's view of the client); a tools/call's
+   * Mcp-Param-* headers must agree with its arguments (tool-headers.ts); a lone `subscriptions/listen` is
+   * served at the endpoint, in the reply's event format.
    */
   async admit(req: HttpRequestLike, post: IncomingPost, formats: EventFormats): Promise<Admission | Refusal> {
     const { messages } = post;
+    for (const message of messages) {
+      const refused = nameHeaderRefusal(message, req.headers);
+      if (refused) return { ...refused, id: post.id };
+    }
     if (this.endpoint) for (const message of messages) this.endpoint.beforeServing(message);
     for (const message of messages) {
       const refused = await this.toolHeaders.refusal(message, req.headers, { ...post.extra });
