@@ -15,6 +15,27 @@ export function holdInterval(keepAliveMs: number): number {
   return Math.min(keepAliveMs >= 1 ? keepAliveMs : DEFAULT_KEEP_ALIVE_MS, MAX_HOLD_MS);
 }
 
+/** Calls `gone` once if the client goes away; returns what stops the watch. */
+export type GoneWatch = (gone: () => void) => () => void;
+
+/**
+ * How a held reply learns that its client left: the request's own watch where the adapter has one (node:http,
+ * no AbortController), else its abort signal (a web Request's), else nothing.
+ */
+export function clientGoneWatch(req: { readonly signal?: AbortSignal; whenGone?: GoneWatch }): GoneWatch | undefined {
+  if (req.whenGone) return req.whenGone;
+  const { signal } = req;
+  if (!signal) return undefined;
+  return (gone) => {
+    if (signal.aborted) {
+      queueMicrotask(gone);
+      return () => {};
+    }
+    signal.addEventListener('abort', gone, { once: true });
+    return () => signal.removeEventListener('abort', gone);
+  };
+}
+
 /**
  * The reply to a POST of one request while nothing of it has been sent (SPEC.md 9.6.2): the stream table
  * answers it as one body if the request's final response comes first, else asks it to open its stream (any
@@ -24,27 +45,24 @@ export function holdInterval(keepAliveMs: number): number {
 export class HeldReply {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private opening: Promise<void> | undefined;
-  private readonly onAbort: (() => void) | undefined;
+  private unwatch: (() => void) | undefined;
 
   /**
    * `openStream`: makes and primes the stream and answers the POST with it (the transport's part);
-   * `gone`: the client left while held.
+   * `watchGone`: watches for the client leaving (clientGoneWatch); `gone`: the client left while held.
    */
   constructor(
     private readonly openStream: () => Promise<void>,
     holdMs: number,
-    private readonly signal: AbortSignal | undefined,
+    watchGone: GoneWatch | undefined,
     gone: () => void,
   ) {
     this.timer = setTimeout(() => void this.open(), holdMs);
     this.timer.unref?.();
-    if (!signal) return;
-    this.onAbort = () => {
+    this.unwatch = watchGone?.(() => {
       this.dispose();
       gone();
-    };
-    if (signal.aborted) queueMicrotask(this.onAbort);
-    else signal.addEventListener('abort', this.onAbort, { once: true });
+    });
   }
 
   /** Whether the stream was asked for: from then on every message waits for it, the final response included. */
@@ -62,7 +80,8 @@ export class HeldReply {
   /** No timer, no abort watch: the reply went as one body, or its stream took over, or it was dropped. */
   dispose(): void {
     this.stopTimer();
-    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+    this.unwatch?.();
+    this.unwatch = undefined;
   }
 
   private stopTimer(): void {

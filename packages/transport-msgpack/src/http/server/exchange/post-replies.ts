@@ -4,7 +4,7 @@ import type { TypedWireCodecs } from '../../../codec/wire-codecs.js';
 import { runtime } from '../../../runtime/current.js';
 import type { EventFormats } from './event-format.js';
 import { EventStream } from './event-stream.js';
-import { HeldReply, holdInterval } from './held-reply.js';
+import { clientGoneWatch, HeldReply, holdInterval, type GoneWatch } from './held-reply.js';
 import type { IncomingPost, PostEncodings, RequestExtra } from './incoming-post.js';
 import { respond, serverFailure, singleResponse, streamResponse, type Refusal, type ReplyCodec } from './responses.js';
 import type { StreamTable } from './stream-table.js';
@@ -28,6 +28,9 @@ export interface Admission {
   /** A listen stream to hold open, or the error that answers the listen request. */
   readonly listening?: EventStream | JSONRPCMessage;
 }
+
+/** What a reply reads of its request: how to learn that the client went away. */
+type ClientGoing = { readonly signal?: AbortSignal; whenGone?: GoneWatch };
 
 /** What the replies of one transport are made with. */
 export interface PostRepliesOptions {
@@ -59,14 +62,14 @@ export class PostReplies {
 
   constructor(private readonly options: PostRepliesOptions) {}
 
-  answer(req: { readonly signal?: AbortSignal }, post: IncomingPost, admission: Admission): Promise<Response | Refusal> | Response | Refusal {
+  answer(req: ClientGoing, post: IncomingPost, admission: Admission): Promise<Response | Refusal> | Response | Refusal {
     const refused = admission.enroll?.();
     if (refused) return refused;
     const { listening } = admission;
     if (listening !== undefined) return this.listenReply(listening, post.encodings);
     if (!post.hasRequests) return this.accept(post);
     if (this.options.oneBody) return this.oneBody(post);
-    if (this.options.holds && post.messages.length === 1) return this.held(req.signal, post, admission.replay);
+    if (this.options.holds && post.messages.length === 1) return this.held(req, post, admission.replay);
     return this.stream(req.signal, post, admission.replay);
   }
 
@@ -100,12 +103,13 @@ export class PostReplies {
    * server ending it) the stream `stream` would have opened, primed when resumable, with the held messages
    * first. A client that leaves meanwhile ends the hold with nothing written or stored.
    */
-  private held(signal: AbortSignal | undefined, { messages, encodings, extra }: IncomingPost, replay: StreamReplay | undefined): Promise<Response | Refusal> {
+  private held(req: ClientGoing, { messages, encodings, extra }: IncomingPost, replay: StreamReplay | undefined): Promise<Response | Refusal> {
     const { table, keepAliveMs } = this.options;
     const streamId = crypto.randomUUID();
     return new Promise<Response | Refusal>((resolve, reject) => {
       const openStream = async () => {
-        const stream = table.unlisted(streamId, this.options.formats[encodings.reply], signal);
+        // The signal is asked for only now: a reply answered as one body never makes one.
+        const stream = table.unlisted(streamId, this.options.formats[encodings.reply], req.signal);
         try {
           if (replay && !this.options.closed()) await replay.prime(stream, streamId, messages);
         } catch (error) {
@@ -122,7 +126,7 @@ export class PostReplies {
         // Nobody reads this answer: the client's connection is closed.
         if (table.dropHeld(streamId, held)) resolve(respond(202, null, {}));
       };
-      const held = new HeldReply(openStream, holdInterval(keepAliveMs), signal, gone);
+      const held = new HeldReply(openStream, holdInterval(keepAliveMs), clientGoneWatch(req), gone);
       table.hold(streamId, held, this.replyCodec(encodings), resolve);
       table.bind(messages, streamId);
       try {
