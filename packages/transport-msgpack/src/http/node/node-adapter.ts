@@ -1,6 +1,7 @@
 import { giveBackAll, giveBackWhenWritten, writesCopyOut } from '../../buffers/lent-bytes.js';
 import { pooledUtf8 } from '../../buffers/pooled-text.js';
 import { inMemoryBody } from '../server/exchange/responses.js';
+import { LazyBodyResponse, dropBody, untouchedHeaders } from '../server/exchange/lazy-response.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodyChunks, HttpHandleOptions, HttpRequestLike } from '../server/exchange/server-options.js';
 import type { AuthInfo } from '../../mcp/types.js';
@@ -35,12 +36,24 @@ export function nodeRequest(req: IncomingMessage, res?: ServerResponse): HttpReq
     url: `http://${raw.host ?? 'localhost'}${req.url ?? '/'}`,
     headers,
     body: method === 'POST' ? requestChunks(req, continueOnRead(req, res)) : null,
-    // Made on first use (a held reply, a stream): most requests never ask.
+    // Made on first use (a stream): most requests never ask.
     get signal() {
       if (res) signal ??= closedEarlySignal(res);
       return signal;
     },
+    whenGone: res ? (gone) => watchClosedEarly(res, gone) : undefined,
   };
+}
+
+/** `gone` once the connection closes before the response was written whole (see closedEarlySignal); returns the unwatch. */
+function watchClosedEarly(res: ServerResponse, gone: () => void): () => void {
+  if (res.closed || res.socket?.destroyed) {
+    queueMicrotask(gone);
+    return () => {};
+  }
+  const onClose = () => res.writableFinished || gone();
+  res.once('close', onClose);
+  return () => res.off('close', onClose);
 }
 
 /**
@@ -50,7 +63,7 @@ export function nodeRequest(req: IncomingMessage, res?: ServerResponse): HttpReq
 function closedEarlySignal(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
   if (res.closed || res.socket?.destroyed) controller.abort();
-  else res.once('close', () => res.writableFinished || controller.abort());
+  else watchClosedEarly(res, () => controller.abort());
   return controller.signal;
 }
 
@@ -151,21 +164,19 @@ export async function serveNodeRequest(handle: WebHandle, req: IncomingMessage &
  * transport holds for it (keep-alive timer, stream mapping).
  */
 export async function writeNodeResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
+  // A lazy reply's own record (responses.ts) when nobody read its headers: no Headers object to copy out of.
+  const headers = untouchedHeaders(response) ?? headerRecord(response.headers);
   let inMemory = inMemoryBody(response);
   if (typeof inMemory === 'string') {
-    // textResponse set the length already; it is the UTF-8 length of this very text.
-    const length = Number(headers['content-length'] ?? Buffer.byteLength(inMemory, 'utf8'));
+    // textResponse measured the length already; it is the UTF-8 length of this very text.
+    const length = response instanceof LazyBodyResponse ? response.length : Number(headers['content-length'] ?? Buffer.byteLength(inMemory, 'utf8'));
     headers['content-length'] = String(length);
     // A large text goes out as lent bytes (pooled-text.ts), given back below once written.
     const pooled = writesCopyOut(res.socket) ? pooledUtf8(inMemory, length) : undefined;
     if (!pooled) {
       res.writeHead(response.status, headers);
       res.end(inMemory, 'utf8');
-      void response.body?.cancel().catch(() => {});
+      dropBody(response);
       return;
     }
     inMemory = [pooled];
@@ -182,7 +193,7 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
     if (writesCopyOut(res.socket)) res.end(() => giveBackAll(inMemory));
     else res.end();
     // Nobody reads the body stream now: cancelling it tells wrappers (afterBody) that the body is done.
-    void response.body?.cancel().catch(() => {});
+    dropBody(response);
     return;
   }
   const body = response.body;
@@ -212,6 +223,14 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
   } finally {
     res.off('close', onClose);
   }
+}
+
+function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
 }
 
 function drainOrClose(res: ServerResponse): Promise<void> {

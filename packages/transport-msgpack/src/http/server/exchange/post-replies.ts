@@ -28,6 +28,9 @@ export interface Admission {
   readonly listening?: EventStream | JSONRPCMessage;
 }
 
+/** What a reply reads of its request: how to learn that the client went away. */
+type ClientGoing = { readonly signal?: AbortSignal; whenGone?: GoneWatch };
+
 /** What the replies of one transport are made with. */
 export interface PostRepliesOptions {
   readonly table: StreamTable;
@@ -58,14 +61,14 @@ export class PostReplies {
 
   constructor(private readonly options: PostRepliesOptions) {}
 
-  answer(req: { readonly signal?: AbortSignal }, post: IncomingPost, admission: Admission): Promise<Response | Refusal> | Response | Refusal {
+  answer(req: ClientGoing, post: IncomingPost, admission: Admission): Promise<Response | Refusal> | Response | Refusal {
     const refused = admission.enroll?.();
     if (refused) return refused;
     const { listening } = admission;
     if (listening !== undefined) return this.listenReply(listening, post.encodings);
     if (!post.hasRequests) return this.accept(post);
     if (this.options.oneBody) return this.oneBody(post);
-    if (this.options.holds && post.messages.length === 1) return this.held(req.signal, post, admission.replay);
+    if (this.options.holds && post.messages.length === 1) return this.held(req, post, admission.replay);
     return this.stream(req.signal, post, admission.replay);
   }
 
@@ -99,12 +102,13 @@ export class PostReplies {
    * server ending it) the stream `stream` would have opened, primed when resumable, with the held messages
    * first. A client that leaves meanwhile ends the hold with nothing written or stored.
    */
-  private held(signal: AbortSignal | undefined, { messages, encodings, extra }: IncomingPost, replay: StreamReplay | undefined): Promise<Response | Refusal> {
+  private held(req: ClientGoing, { messages, encodings, extra }: IncomingPost, replay: StreamReplay | undefined): Promise<Response | Refusal> {
     const { table, keepAliveMs } = this.options;
     const streamId = crypto.randomUUID();
     return new Promise<Response | Refusal>((resolve, reject) => {
       const openStream = async () => {
-        const stream = table.unlisted(streamId, this.options.formats[encodings.reply], signal);
+        // The signal is asked for only now: a reply answered as one body never makes one.
+        const stream = table.unlisted(streamId, this.options.formats[encodings.reply], req.signal);
         try {
           if (replay && !this.options.closed()) await replay.prime(stream, streamId, messages);
         } catch (error) {
@@ -121,7 +125,7 @@ export class PostReplies {
         // Nobody reads this answer: the client's connection is closed.
         if (table.dropHeld(streamId, held)) resolve(respond(202, null, {}));
       };
-      const held = new HeldReply(openStream, holdInterval(keepAliveMs), signal, gone);
+      const held = new HeldReply(openStream, holdInterval(keepAliveMs), clientGoneWatch(req), gone);
       table.hold(streamId, held, this.replyCodec(encodings), resolve);
       table.bind(messages, streamId);
       try {
@@ -183,6 +187,27 @@ export function holdInterval(keepAliveMs: number): number {
   return Math.min(keepAliveMs >= 1 ? keepAliveMs : DEFAULT_KEEP_ALIVE_MS, MAX_HOLD_MS);
 }
 
+/** Calls `gone` once if the client goes away; returns what stops the watch. */
+export type GoneWatch = (gone: () => void) => () => void;
+
+/**
+ * How a held reply learns that its client left: the request's own watch where the adapter has one (node:http,
+ * no AbortController), else its abort signal (a web Request's), else nothing.
+ */
+export function clientGoneWatch(req: { readonly signal?: AbortSignal; whenGone?: GoneWatch }): GoneWatch | undefined {
+  if (req.whenGone) return req.whenGone;
+  const { signal } = req;
+  if (!signal) return undefined;
+  return (gone) => {
+    if (signal.aborted) {
+      queueMicrotask(gone);
+      return () => {};
+    }
+    signal.addEventListener('abort', gone, { once: true });
+    return () => signal.removeEventListener('abort', gone);
+  };
+}
+
 /**
  * The reply to a POST of one request while nothing of it has been sent (SPEC.md 9.6.2): the stream table
  * answers it as one body if the request's final response comes first, else asks it to open its stream (any
@@ -192,27 +217,24 @@ export function holdInterval(keepAliveMs: number): number {
 export class HeldReply implements HeldReplyControl {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private opening: Promise<void> | undefined;
-  private readonly onAbort: (() => void) | undefined;
+  private unwatch: (() => void) | undefined;
 
   /**
    * `openStream`: makes and primes the stream and answers the POST with it (the transport's part);
-   * `gone`: the client left while held.
+   * `watchGone`: watches for the client leaving (clientGoneWatch); `gone`: the client left while held.
    */
   constructor(
     private readonly openStream: () => Promise<void>,
     holdMs: number,
-    private readonly signal: AbortSignal | undefined,
+    watchGone: GoneWatch | undefined,
     gone: () => void,
   ) {
     this.timer = setTimeout(() => void this.open(), holdMs);
     this.timer.unref?.();
-    if (!signal) return;
-    this.onAbort = () => {
+    this.unwatch = watchGone?.(() => {
       this.dispose();
       gone();
-    };
-    if (signal.aborted) queueMicrotask(this.onAbort);
-    else signal.addEventListener('abort', this.onAbort, { once: true });
+    });
   }
 
   /** Whether the stream was asked for: from then on every message waits for it, the final response included. */
@@ -230,7 +252,8 @@ export class HeldReply implements HeldReplyControl {
   /** No timer, no abort watch: the reply went as one body, or its stream took over, or it was dropped. */
   dispose(): void {
     this.stopTimer();
-    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+    this.unwatch?.();
+    this.unwatch = undefined;
   }
 
   private stopTimer(): void {

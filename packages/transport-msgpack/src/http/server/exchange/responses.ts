@@ -6,6 +6,7 @@ import { Buffer } from '../../../runtime/buffer.js';
 import { runtime } from '../../../runtime/current.js';
 import { JSON_MEDIA_TYPE, MSGPACK_IANA_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, WIRE_HEADER, WIRE_HEADER_VALUE } from '../../media.js';
 import type { EventStream } from './event-stream.js';
+import { LazyBodyResponse } from './lazy-response.js';
 import { EventStoreUnavailableError, StreamNotResumableError } from './shared-event-store.js';
 import type { HttpRequestLike } from './server-options.js';
 
@@ -166,13 +167,18 @@ function bytesResponse(pieces: readonly Uint8Array[], status: number, headers: R
     copiedIn.add(response);
     return remember(response, pieces);
   }
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const piece of pieces) if (piece.byteLength > 0) controller.enqueue(piece);
-      controller.close();
-    },
-  });
-  return remember(new Response(body, { status, headers: { ...headers, 'Content-Length': String(length) } }), pieces);
+  const stream = () =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const piece of pieces) if (piece.byteLength > 0) controller.enqueue(piece);
+        controller.close();
+      },
+    });
+  // The node adapter writes the pieces and reads the header record: the stream is made only if asked for.
+  // Elsewhere the runtime itself may send the Response (Bun.serve, Deno, Workers), reading its own body
+  // slot rather than a getter, so it gets a real one.
+  if (runtime.adapterWritesReplyText) return remember(new LazyBodyResponse(status, headers, length, () => new Response(stream())), pieces);
+  return remember(new Response(stream(), { status, headers: { ...headers, 'Content-Length': String(length) } }), pieces);
 }
 
 /**
@@ -180,20 +186,12 @@ function bytesResponse(pieces: readonly Uint8Array[], status: number, headers: R
  * encodes a large one into a reused buffer (pooled-text.ts); a Buffer.from(text) here would be one more
  * fresh allocation per reply for V8 to account and collect (measured: with it a 1 MB JSON reply cost more
  * server CPU than the SDK's own server). The UTF-8 bytes are made only if something other than the node
- * adapter reads the body. Content-Length is the text's UTF-8 length, which the node adapter relies on.
+ * adapter reads the body. The response's length is the text's UTF-8 length, which the node adapter relies on.
  */
 function textResponse(text: string, status: number, headers: Record<string, string>): Response {
   if (!runtime.adapterWritesReplyText) return remember(new Response(text, { status, headers }), text);
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        controller.enqueue(Buffer.from(text, 'utf8'));
-        controller.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return remember(new Response(body, { status, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(text, 'utf8')) } }), text);
+  const make = () => new Response(Buffer.from(text, 'utf8'));
+  return remember(new LazyBodyResponse(status, headers, Buffer.byteLength(text, 'utf8'), make), text);
 }
 
 function remember(response: Response, body: InMemoryBody): Response {

@@ -20,6 +20,12 @@ export interface HttpRequestLike {
   arrayBuffer?(): Promise<ArrayBuffer>;
   /** Fires when the client goes away, where the server provides one (web Request.signal). */
   readonly signal?: AbortSignal;
+  /**
+   * Calls `gone` once if the client goes away before its reply is written whole; returns what stops the
+   * watch. The node adapter's cheaper stand-in for `signal` where only that is asked (a held reply): no
+   * AbortController per request.
+   */
+  whenGone?(gone: () => void): () => void;
 }
 
 export interface HttpHandleOptions {
