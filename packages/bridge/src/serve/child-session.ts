@@ -125,6 +125,7 @@ export class ChildSession implements ConnectableServer, ServedSession {
         const stdout = process.stdout;
         if (!stdout) return;
         this.outbox.source = { pause: () => stdout.pause(), resume: () => stdout.resume() };
+        stdout.on('data', (chunk: Buffer) => this.outbox.read(chunk.length));
         // Exited while made to wait: what it wrote is read (held or dropped), so its pipes can close.
         process.once('exit', () => this.outbox.resume());
       },

@@ -37,6 +37,9 @@ export class StandaloneOutbox {
   /** The child's output, once there is a child to wait (undefined under --shared). */
   source: PausableSource | undefined;
   private paused = false;
+  /** Bytes the source handed on in this turn of the event loop, whose messages are not delivered yet. */
+  private unsettled = 0;
+  private settling = false;
 
   constructor(
     private readonly send: (message: JSONRPCMessage) => void,
@@ -63,6 +66,26 @@ export class StandaloneOutbox {
       const why = this.stream ? 'its client is not reading its GET stream' : 'its client has no GET stream open';
       this.log(`${this.name()}: ${why}; the server's notifications past ${this.held.length} held are dropped (counted)`);
     }
+  }
+
+  /**
+   * The source read a chunk (called synchronously, in its 'data' event). Its messages reach deliver() only
+   * later, in microtasks, and a runtime may hand on everything it read ahead in one burst of 'data' events
+   * (Bun does, under load: megabytes) before the first of them is delivered. So the wait is decided here too,
+   * by bytes, while a pause still stops the rest of the burst.
+   */
+  read(bytes: number): void {
+    this.unsettled += bytes;
+    if (!this.settling) {
+      this.settling = true;
+      // After the microtasks that deliver this burst's messages.
+      setImmediate(() => {
+        this.settling = false;
+        this.unsettled = 0;
+      });
+    }
+    const canWait = this.stream !== undefined && this.source !== undefined;
+    if (canWait && !this.paused && this.heldBytes + this.unsettled >= MAX_HELD_BYTES) this.pauseSource();
   }
 
   private pauseSource(): void {
