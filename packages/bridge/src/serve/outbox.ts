@@ -72,7 +72,9 @@ export class StandaloneOutbox {
    * The source read a chunk (called synchronously, in its 'data' event). Its messages reach deliver() only
    * later, in microtasks, and a runtime may hand on everything it read ahead in one burst of 'data' events
    * (Bun does, under load: megabytes) before the first of them is delivered. So the wait is decided here too,
-   * by bytes, while a pause still stops the rest of the burst.
+   * by bytes, while a pause still stops the rest of the burst. Such a pause is provisional: the burst may be a
+   * large response, not notifications, so once its messages are delivered the source is read again unless
+   * they were held (nothing else would resume it: the GET stream pulls only when it has something to send).
    */
   read(bytes: number): void {
     this.unsettled += bytes;
@@ -82,10 +84,17 @@ export class StandaloneOutbox {
       setImmediate(() => {
         this.settling = false;
         this.unsettled = 0;
+        this.resumeIfDrained();
       });
     }
-    const canWait = this.stream !== undefined && this.source !== undefined;
-    if (canWait && !this.paused && this.heldBytes + this.unsettled >= MAX_HELD_BYTES) this.pauseSource();
+    // Only while the client is not keeping up: with nothing held and room in the stream, what comes goes on.
+    const lagging = this.stream !== undefined && (this.stream.backedUp || this.held.length > 0);
+    if (lagging && this.source !== undefined && !this.paused && this.heldBytes + this.unsettled >= MAX_HELD_BYTES) this.pauseSource();
+  }
+
+  /** Reads the source again once what is held is down to half the bound. */
+  private resumeIfDrained(): void {
+    if (this.paused && this.held.length <= this.maxHeld / 2 && this.heldBytes <= MAX_HELD_BYTES / 2) this.resume();
   }
 
   private pauseSource(): void {
@@ -120,7 +129,7 @@ export class StandaloneOutbox {
       this.heldBytes -= JSON.stringify(message).length;
       this.send(message);
     }
-    if (this.paused && this.held.length <= this.maxHeld / 2 && this.heldBytes <= MAX_HELD_BYTES / 2) this.resume();
+    this.resumeIfDrained();
     if (this.held.length === 0 && this.dropped > 0) {
       this.log(`${this.name()}: ${this.dropped} notifications of the server were dropped while its client did not read them`);
       this.dropped = 0;
