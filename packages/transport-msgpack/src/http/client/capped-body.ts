@@ -1,4 +1,5 @@
 import { FramingError } from '../../wire/errors.js';
+import { joinPieces } from '../../wire/pieces.js';
 import { Buffer } from '../../runtime/buffer.js';
 
 /**
@@ -60,14 +61,7 @@ async function readCounted(body: ReadableStream<Uint8Array> | null, maxBytes: nu
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(received);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return chunks.length === 1 ? chunks[0]! : joinPieces(chunks, received).buffer;
 }
 
 /** Whether a Content-Encoding other than identity applies: the runtime's fetch decodes it, so the declared length is not the body's. */

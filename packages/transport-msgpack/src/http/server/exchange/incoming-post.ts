@@ -4,6 +4,7 @@ import type { MessageCodec, WireKind } from '../../../codec/message-codec.js';
 import type { TypedWireCodecs } from '../../../codec/wire-codecs.js';
 import { NOT_JSON_RPC, checkJsonRpcMessage } from '../../../jsonrpc/validate.js';
 import { PayloadError } from '../../../wire/errors.js';
+import { joinPieces } from '../../../wire/pieces.js';
 import { INVALID_REQUEST, PARSE_ERROR, TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../../media.js';
 import { classifyEra, type RequestEra } from './era.js';
@@ -234,14 +235,7 @@ async function readBody(req: HttpRequestLike, maxBytes: number): Promise<Uint8Ar
     if (received > maxBytes) return undefined;
     chunks.push(chunk);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return chunks.length === 1 ? chunks[0]! : joinPieces(chunks, received).buffer;
 }
 
 /**
