@@ -6,9 +6,12 @@
 // runtime/node.ts), and what an encoder change is measured by. One more row, the policy's own walk
 // (chooseWire with this runtime's break-even), is what every per-message reply pays before it is encoded.
 //
-//   bun packages/bench/measure/measure-record-encoder.mjs [--rounds 15] [--sizes 50,1024] [--before CHECKOUT]
+//   bun packages/bench/measure/measure-record-encoder.mjs [--rounds 15] [--sizes 50,1024] [--before CHECKOUT] [--give-back]
 //   node packages/bench/measure/measure-record-encoder.mjs
 // --before CHECKOUT: that checkout's encoder (its packages/transport-msgpack/dist/esm) in the same rounds.
+// --give-back: one more row, the canonical encoder with each message given back as soon as it is encoded, as the
+// transports' writers do once the bytes are out: its arena and large-message buffer are reused rather than
+// replaced (the plain row is a writer that never gives back).
 // Not a test: numbers depend on the machine.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,6 +25,7 @@ const option = (name, fallback) => {
 const ROUNDS = Number(option('rounds', '15'));
 const SIZES = option('sizes', '50,1024').split(',').map(Number);
 const BEFORE = option('before', undefined);
+const GIVE_BACK = process.argv.includes('--give-back');
 
 const encoderOf = async (dist) => {
   const { CanonicalEncoder } = await import(pathToFileURL(resolve(dist, 'wire/encoder.js')).href);
@@ -38,6 +42,11 @@ const encoders = [
   { name: 'msgpackr pack', encode: (v) => packr.pack(v) },
   { name: 'JSON.stringify', encode: (v) => JSON.stringify(v) },
 ];
+if (GIVE_BACK) {
+  const { giveBackAll } = await import(pathToFileURL(resolve(distHere, 'buffers/lent-bytes.js')).href);
+  const encoder = await encoderOf(distHere);
+  encoders.splice(2, 0, { name: 'canonical, back', encode: (v) => giveBackAll(encoder.encodePieces(v)) });
+}
 if (BEFORE) encoders.unshift({ name: 'before canonical', encode: await encoderOf(resolve(BEFORE, 'packages/transport-msgpack/dist/esm')).then((e) => (v) => e.encode(v)) });
 
 const cpuMicros = () => {
