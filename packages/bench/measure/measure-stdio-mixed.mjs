@@ -4,8 +4,13 @@
 //   ours     our StdioMsgpackClientTransport on its defaults (wire 'auto', encoding 'cheapest-cpu': the
 //            JSON-first upgrade, then a mixed stream, SPEC.md 7.4)
 //   json     ours on wire 'json' (JSON lines only)
+//   ours-json-policy  ours on its defaults but `encoding: 'json'` (not run by default): the mixed stream without
+//            the client's per-message pick, to tell what the pick costs the client
 //   msgpack  ours on wire 'msgpack' (frames only, from the first byte)
 //   stock-again  another stock client and server (not run by default): the machine's noise floor
+//   stock-paced  another stock client and server (not run by default), the client busy for --pace µs (default 20)
+//            after each call: the same server bytes at a slower client's pace (the server's CPU per call
+//            moves with the pace of its client: a client that costs more makes the server cost more)
 // With --before ENTRY (another build's dist/esm/index.js), stock and ours also run against that build's server,
 // as stock@before and ours@before, in the same rounds: a before / after comparison in one run.
 // The server's CPU time is the sum of its threads' run time in /proc/PID/task/*/schedstat (nanoseconds, per thread;
@@ -31,6 +36,7 @@ const { values: flags, positionals } = parseArgs({
     cases: { type: 'string', default: 'small,text,object-50KB,object-1MB,numeric' },
     variants: { type: 'string', default: 'stock,ours,json,msgpack' },
     before: { type: 'string' },
+    pace: { type: 'string', default: '20' },
   },
 });
 const rounds = Number(positionals[0] ?? 7);
@@ -45,8 +51,10 @@ const VARIANTS = {
   stock: stockClient(SERVER_ARGS),
   // A second stock client on a server of its own: the noise floor (stock-again/stock is 1.00x but for the machine).
   'stock-again': stockClient(SERVER_ARGS),
+  'stock-paced': stockClient(SERVER_ARGS),
   ours: ourClient(SERVER_ARGS),
   json: ourClient(SERVER_ARGS, { wire: 'json' }),
+  'ours-json-policy': ourClient(SERVER_ARGS, { encoding: 'json' }),
   msgpack: ourClient(SERVER_ARGS, { wire: 'msgpack' }),
   'stock@before': stockClient(BEFORE_ARGS),
   'ours@before': ourClient(BEFORE_ARGS),
@@ -91,11 +99,15 @@ async function connect(name) {
   return { client, pid: transport.pid };
 }
 
-async function callTimes(client, testCase, n) {
+/** The client's pause after each call, in ms of busy CPU: only stock-paced has one. */
+const PACE_MS = { 'stock-paced': Number(flags.pace) / 1000 };
+
+async function callTimes(client, testCase, n, paceMs = 0) {
   for (let i = 0; i < n; i++) {
     const [name, args] = testCase.call(i);
     const result = await client.callTool({ name, arguments: args });
     if (result.isError || !testCase.check(result, i)) throw new Error(`${name} returned an unexpected result: ${JSON.stringify(result).slice(0, 200)}`);
+    if (paceMs > 0) for (const until = performance.now() + paceMs; performance.now() < until; );
   }
 }
 
@@ -127,7 +139,7 @@ try {
         const before = threadTimes(pid);
         const clientBefore = process.cpuUsage();
         const wallBefore = performance.now();
-        await callTimes(client, testCase, n);
+        await callTimes(client, testCase, n, PACE_MS[name]);
         wallPerCall[name].push(((performance.now() - wallBefore) * 1000) / n);
         const clientCpu = process.cpuUsage(clientBefore);
         clientPerCall[name].push((clientCpu.user + clientCpu.system) / n);
