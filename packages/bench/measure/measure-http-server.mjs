@@ -141,7 +141,7 @@ export async function startMeasureServer(kind, createServer_ = createPayloadServ
 
 /**
  * This file as a child process serving `kind` ('ours' or 'sdk') on `serve` ('node' or 'bun'; `env` adds
- * variables, such as MEASURE_REPLY_STREAMS): its URL, its CPU time so far over IPC, and a stop.
+ * variables, such as MEASURE_REPLY_STREAMS): its URL, its pid, its CPU time so far over IPC, and a stop.
  */
 export function forkMeasureServer(kind, env = {}, serve = 'node') {
   const child = fork(new URL(import.meta.url), [kind, serve], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, ...env } });
@@ -157,6 +157,7 @@ export function forkMeasureServer(kind, env = {}, serve = 'node') {
       if (match) {
         resolve({
           url: new URL(match[1]),
+          pid: child.pid,
           cpu: () => new Promise((done) => (pending.push(done), child.send({ type: 'cpu' }))),
           stop: () => child.disconnect(),
         });

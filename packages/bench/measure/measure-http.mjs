@@ -5,7 +5,7 @@
 // a child process; its CPU is read over IPC around each round), and each as a ratio to the SDK's server.
 //
 //   node packages/bench/measure/measure-http.mjs [--ms 1000] [--rounds 3] [--only small,objects-50KB] [--clients 1,16] [--json-response]
-//        [--serve node|bun] [--stock-client] [--before CHECKOUT]
+//        [--serve node|bun] [--stock-client] [--before CHECKOUT] [--defaults] [--threads]
 // --json-response: our server answers each request in one body (enableJsonResponse), and a fourth
 // configuration, 'ours adaptive', is our client on its default per-message encoding (SPEC.md 9.6); the
 // 'ours msgpack' row is then a server of its own on `encoding: 'smallest'`, so its replies are MessagePack.
@@ -17,7 +17,14 @@
 // --before CHECKOUT: two more rows, 'before msgpack' and 'before json', our server from that checkout's build
 // (its packages/transport-msgpack/dist/esm), in the same rounds, so a change is measured against the SDK's
 // server and its own before in one run ('ours adaptive' is left out then).
+// --defaults: our client on its defaults and the stock client, both calling one more server on the handler's
+// defaults, in the same rounds (issue 30, item 3).
+// --threads (Linux): each server's CPU per call by thread as well (/proc/PID/task/*/schedstat), and the ratio
+// to the SDK's server without the JIT compiler threads (JavaScriptCore's `JITWorker` on Bun; on Node V8's
+// background threads are all named `node`, so nothing is left out): a short run measures the engines'
+// compiling as much as the requests, and the two servers do not compile the same code.
 // Not a test: numbers depend on the machine. Loopback only.
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -56,13 +63,16 @@ const CONFIGS = [
   { name: 'sdk json', server: 'sdk', wire: 'json', stock: SERVE === 'bun' || process.argv.includes('--stock-client') },
 ];
 const BEFORE = option('before', undefined);
+const THREADS = process.argv.includes('--threads');
+const DEFAULTS = process.argv.includes('--defaults');
+if (DEFAULTS) CONFIGS.push({ name: 'ours defaults', server: 'defaults', wire: 'msgpack' }, { name: 'stock defaults', server: 'defaults', wire: 'json', stock: true });
 if (BEFORE) {
   CONFIGS.push({ name: 'before msgpack', server: JSON_RESPONSE ? 'before-smallest' : 'before', wire: 'msgpack', encoding: 'smallest' }, { name: 'before json', server: 'before', wire: 'json' });
 } else if (JSON_RESPONSE) CONFIGS.push({ name: 'ours adaptive', server: 'ours', wire: 'msgpack', encoding: 'cheapest-cpu' });
 
 function startChild(server) {
   const kind = server === 'sdk' ? 'sdk' : 'ours';
-  const env = server.endsWith('-smallest') ? { MEASURE_ENCODING: 'smallest' } : {};
+  const env = server.endsWith('-smallest') ? { MEASURE_ENCODING: 'smallest' } : server === 'defaults' ? { MEASURE_JSON_RESPONSE: '0' } : {};
   if (server.startsWith('before')) env.MEASURE_TRANSPORT = resolve(BEFORE, 'packages/transport-msgpack/dist/esm/index.js');
   return forkMeasureServer(kind, env, SERVE);
 }
@@ -81,6 +91,33 @@ async function connectClients(url, { wire, encoding, stock }, count) {
   }
   return clients;
 }
+
+/** A process's threads' run time so far (ns) by thread id, each with its name: 'main' for its first thread, else its comm without trailing digits. */
+function threadTimes(pid) {
+  const times = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name =
+        tid === String(pid)
+          ? 'main'
+          : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8')
+              .trim()
+              .replace(/[\s\d]+$/, '');
+      times.set(tid, { name, ns: Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) });
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return times;
+}
+
+/** Run time (ns) by thread name between two threadTimes of one process; a thread that ended meanwhile is left out. */
+function threadDelta(before, after) {
+  const byName = new Map();
+  for (const [tid, { name, ns }] of after) byName.set(name, (byName.get(name) ?? 0) + ns - (before.get(tid)?.ns ?? 0));
+  return byName;
+}
+const isJitThread = (name) => /JIT/i.test(name);
 
 /** Every client calls in a loop until the time is up; returns calls completed and elapsed ms. */
 async function round(clients, payload, ms) {
@@ -115,7 +152,8 @@ try {
     const payload = PAYLOADS[payloadName];
     for (const count of CLIENT_COUNTS) {
       const sets = [];
-      for (const config of CONFIGS) sets.push({ config, clients: await connectClients(servers[config.server].url, config, count), calls: 0, failures: 0, ms: 0, cpu: 0, perRound: [] });
+      for (const config of CONFIGS)
+        sets.push({ config, clients: await connectClients(servers[config.server].url, config, count), calls: 0, failures: 0, ms: 0, cpu: 0, perRound: [], threads: new Map(), perRoundNoJit: [] });
       for (const set of sets) await round(set.clients, payload, 100); // warm-up
       for (let r = 0; r < ROUNDS; r++) {
         // Rotate the order each round so no configuration always runs first or last.
@@ -123,8 +161,17 @@ try {
           const set = sets[(k + r) % sets.length];
           const server = servers[set.config.server];
           const before = await server.cpu();
+          const threadsBefore = THREADS ? threadTimes(server.pid) : undefined;
           const result = await round(set.clients, payload, ROUND_MS);
           const cpu = (await server.cpu()) - before;
+          if (threadsBefore) {
+            let jitNs = 0;
+            for (const [name, ns] of threadDelta(threadsBefore, threadTimes(server.pid))) {
+              set.threads.set(name, (set.threads.get(name) ?? 0) + ns);
+              if (isJitThread(name)) jitNs += ns;
+            }
+            set.perRoundNoJit.push((cpu - jitNs / 1000) / result.calls);
+          }
           set.perRound.push(cpu / result.calls);
           set.cpu += cpu;
           set.calls += result.calls;
@@ -146,10 +193,37 @@ try {
       }
       for (const set of sets) await Promise.all(set.clients.map((client) => client.close()));
       printRows(rows.filter((row) => row.payload === payloadName && row.clients === count));
+      if (THREADS) printThreads(sets, sdk);
+      if (DEFAULTS) printDefaults(sets);
     }
   }
 } finally {
   for (const server of Object.values(servers)) server.stop();
+}
+
+/** Our client on its defaults over the stock client, the same server on its defaults: server CPU per call, per-round median (and without the JIT threads). */
+function printDefaults(sets) {
+  const ours = sets.find((set) => set.config.name === 'ours defaults');
+  const stock = sets.find((set) => set.config.name === 'stock defaults');
+  const ratio = (a, b) => {
+    const ratios = a.map((perCall, r) => perCall / b[r]).sort((x, y) => x - y);
+    return `x${ratios[ratios.length >> 1].toFixed(2)} (${ratios[0].toFixed(2)}..${ratios.at(-1).toFixed(2)})`;
+  };
+  const withoutJit = THREADS ? `, without JIT threads ${ratio(ours.perRoundNoJit, stock.perRoundNoJit)}` : '';
+  console.log(`ours defaults / stock defaults, one server on its defaults: server CPU per call ${ratio(ours.perRound, stock.perRound)}${withoutJit}\n`);
+}
+
+/** Per configuration: server CPU per call by thread (us), and the ratio to the SDK's server without the JIT threads. */
+function printThreads(sets, sdk) {
+  for (const set of sets) {
+    const parts = [...set.threads].filter(([, ns]) => ns / set.calls >= 500).sort((a, b) => b[1] - a[1]);
+    const ratios = set.perRoundNoJit.map((perCall, r) => perCall / sdk.perRoundNoJit[r]).sort((a, b) => a - b);
+    console.log(
+      `${set.config.name.padEnd(14)}  us/call by thread: ${parts.map(([name, ns]) => `${name} ${(ns / set.calls / 1000).toFixed(1)}`).join(', ')}; ` +
+        `without JIT threads x${ratios[ratios.length >> 1].toFixed(2)} (${ratios[0].toFixed(2)}..${ratios.at(-1).toFixed(2)}) vs sdk json`,
+    );
+  }
+  console.log('');
 }
 
 function printRows(part) {
