@@ -5,7 +5,7 @@
 // a child process; its CPU is read over IPC around each round), and each as a ratio to the SDK's server.
 //
 //   node packages/bench/measure/measure-http.mjs [--ms 1000] [--rounds 3] [--only small,objects-50KB] [--clients 1,16] [--json-response]
-//        [--serve node|bun] [--stock-client] [--before CHECKOUT] [--defaults] [--threads]
+//        [--serve node|bun] [--stock-client] [--before CHECKOUT] [--defaults] [--threads] [--warmup 100]
 // --json-response: our server answers each request in one body (enableJsonResponse), and a fourth
 // configuration, 'ours adaptive', is our client on its default per-message encoding (SPEC.md 9.6); the
 // 'ours msgpack' row is then a server of its own on `encoding: 'smallest'`, so its replies are MessagePack.
@@ -24,12 +24,12 @@
 // background threads are all named `node`, so nothing is left out): a short run measures the engines'
 // compiling as much as the requests, and the two servers do not compile the same code.
 // Not a test: numbers depend on the machine. Loopback only.
-import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { PAYLOADS, forkMeasureServer } from './measure-http-server.mjs';
+import { isJitThread, threadDelta, threadTimes } from './lib/thread-times.mjs';
 
 const option = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -37,6 +37,8 @@ const option = (name, fallback) => {
 };
 const ROUND_MS = Number(option('ms', '1000'));
 const ROUNDS = Number(option('rounds', '3'));
+// Calls per configuration before the measured rounds; on Bun a server's JIT threads compile for its first few seconds of calls.
+const WARMUP_MS = Number(option('warmup', '100'));
 const ONLY = option('only', Object.keys(PAYLOADS).join(',')).split(',');
 const CLIENT_COUNTS = option('clients', '1,16').split(',').map(Number);
 // The clients' fetch: 'default' (the transport's choice: undici Agent on Node, global fetch on Bun),
@@ -92,33 +94,6 @@ async function connectClients(url, { wire, encoding, stock }, count) {
   return clients;
 }
 
-/** A process's threads' run time so far (ns) by thread id, each with its name: 'main' for its first thread, else its comm without trailing digits. */
-function threadTimes(pid) {
-  const times = new Map();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const name =
-        tid === String(pid)
-          ? 'main'
-          : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8')
-              .trim()
-              .replace(/[\s\d]+$/, '');
-      times.set(tid, { name, ns: Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) });
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return times;
-}
-
-/** Run time (ns) by thread name between two threadTimes of one process; a thread that ended meanwhile is left out. */
-function threadDelta(before, after) {
-  const byName = new Map();
-  for (const [tid, { name, ns }] of after) byName.set(name, (byName.get(name) ?? 0) + ns - (before.get(tid)?.ns ?? 0));
-  return byName;
-}
-const isJitThread = (name) => /JIT/i.test(name);
-
 /** Every client calls in a loop until the time is up; returns calls completed and elapsed ms. */
 async function round(clients, payload, ms) {
   const deadline = performance.now() + ms;
@@ -154,7 +129,7 @@ try {
       const sets = [];
       for (const config of CONFIGS)
         sets.push({ config, clients: await connectClients(servers[config.server].url, config, count), calls: 0, failures: 0, ms: 0, cpu: 0, perRound: [], threads: new Map(), perRoundNoJit: [] });
-      for (const set of sets) await round(set.clients, payload, 100); // warm-up
+      for (const set of sets) await round(set.clients, payload, WARMUP_MS); // warm-up
       for (let r = 0; r < ROUNDS; r++) {
         // Rotate the order each round so no configuration always runs first or last.
         for (let k = 0; k < sets.length; k++) {
