@@ -205,20 +205,22 @@ for (const kind of serverKinds) {
       await response.body?.cancel();
     });
 
-    it('400 with -32700 and a reason for a malformed MessagePack body, a forbidden ext type, or a non-message', async () => {
-      const cases: [Uint8Array, RegExp][] = [
-        [Uint8Array.of(0x81, 0xa1), /malformed|truncat|unexpected|end|follow/i],
-        [Uint8Array.of(0xc1), /./],
-        [Uint8Array.of(0xd4, 0x72, 0x00), /ext|forbidden/i],
-        [encoder.encode({ hello: 'world' }), /JSON-RPC/],
+    it('400 with a reason for a MessagePack body: -32700 when malformed or a forbidden ext type, -32600 for valid MessagePack that is no message', async () => {
+      const cases: [Uint8Array, RegExp, number, string][] = [
+        [Uint8Array.of(0x81, 0xa1), /malformed|truncat|unexpected|end|follow/i, -32700, 'malformed-msgpack'],
+        [Uint8Array.of(0xc1), /./, -32700, 'forbidden-type'],
+        [Uint8Array.of(0xd4, 0x72, 0x00), /ext|forbidden/i, -32700, 'forbidden-type'],
+        // SPEC.md 4.3: decoded, but not a JSON-RPC message, is JSON-RPC 2.0's Invalid Request.
+        [encoder.encode({ hello: 'world' }), /^Invalid Request: .*JSON-RPC/, -32600, 'not-json-rpc'],
+        [encoder.encode({ jsonrpc: '2.0', id: 7, method: 'ping', params: [] }), /^Invalid Request: .*JSON-RPC/, -32600, 'not-json-rpc'],
       ];
-      for (const [body, pattern] of cases) {
+      for (const [body, pattern, code, reason] of cases) {
         const response = await post(body as BodyInit, { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT });
         assert.equal(response.status, 400);
         const error = await msgpackError(response);
-        assert.equal(error.code, -32700);
+        assert.equal(error.code, code, reason);
         assert.match(error.message, pattern);
-        assert.equal(typeof error.data?.reason, 'string');
+        assert.equal(error.data?.reason, reason);
       }
       const forbidden = await post(Uint8Array.of(0xd4, 0x72, 0x00) as BodyInit, { 'content-type': 'application/msgpack', accept: MSGPACK_ACCEPT });
       // jsonrpc and id first (SPEC.md 5.2), and the body is a message the package's own check accepts.

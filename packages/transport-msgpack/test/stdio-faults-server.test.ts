@@ -9,6 +9,23 @@ import { faultHarness, type FaultHarness } from './fixtures/stdio-fault-harness.
 import { seededRandom, waitUntil, withTimeout } from './fixtures/stdio-helpers.js';
 
 const TEST = { timeout: 20_000 };
+
+interface AnsweredRefusal {
+  name: string;
+  payload: Uint8Array;
+  code: string;
+  answer: { id: number; code: number };
+}
+
+/** The refuse/ fixtures whose source says how a receiver answers them (fixtures/README.md, `answer`). */
+function refusalsWithAnswers(): AnsweredRefusal[] {
+  return refusals.filter((r): r is AnsweredRefusal => r.answer !== undefined);
+}
+
+const notation = (await import(new URL('../../../../fixtures/notation.mjs', import.meta.url).href)) as {
+  loadRefusals(): Array<Omit<AnsweredRefusal, 'answer'> & { answer?: AnsweredRefusal['answer'] }>;
+};
+const refusals = notation.loadRefusals();
 let open: FaultHarness | undefined;
 afterEach(async () => {
   await open?.close().catch(() => {});
@@ -76,6 +93,19 @@ describe('stdio server transport, msgpack-v1: payload errors are answered and th
     assert.match(reply.error!.message, /method must be a string/);
     assert.deepEqual((await h.ping(8)).result, {});
     assertOnly(h.errors, PayloadError, 'not-json-rpc');
+  });
+
+  it('each refuse/ fixture that names an answer is answered so: its id, its JSON-RPC code, its reason (SPEC.md 4.3, 5.2)', TEST, async () => {
+    const answered = refusalsWithAnswers();
+    assert.ok(answered.length > 0, 'fixtures/refuse/ pins at least one answer');
+    const h = await harness('msgpack');
+    for (const refusal of answered) {
+      h.stdin.write(frame(refusal.payload));
+      const reply = await h.reply(refusal.answer.id);
+      assert.equal(reply.error?.code, refusal.answer.code, refusal.name);
+      assert.deepEqual(reply.error?.data, { reason: refusal.code }, refusal.name);
+    }
+    assert.deepEqual((await h.ping(1_000_000)).result, {});
   });
 
   it('a request whose id is in flight on the connection: -32600 at once, the first completes, a cancel frees the id', TEST, async () => {

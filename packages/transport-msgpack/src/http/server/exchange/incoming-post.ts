@@ -240,11 +240,17 @@ async function readBody(req: HttpRequestLike, maxBytes: number): Promise<Uint8Ar
 
 /**
  * How a body that does not decode, or is not JSON-RPC, is refused in each encoding: JSON says exactly what
- * the SDK says; MessagePack says what went wrong, with the PayloadError's code as data.reason.
+ * the SDK says (-32700 for both); MessagePack says what went wrong, with the PayloadError's code as
+ * data.reason, and the JSON-RPC code of SPEC.md 4.3: -32700 for a body that does not decode, -32600 for one
+ * that decodes to something that is not a JSON-RPC message (JSON-RPC 2.0's Invalid Request).
  */
 const UNREADABLE: Record<WireKind, (error: unknown, sdkMessage: string) => Refusal> = {
   json: (_error, sdkMessage) => ({ status: 400, code: PARSE_ERROR, message: sdkMessage }),
-  msgpack: (error) => ({ status: 400, code: PARSE_ERROR, message: `Parse error: ${(error as Error).message}`, data: reasonOf(error) }),
+  msgpack: (error) => {
+    const invalid = error instanceof PayloadError && error.code === 'not-json-rpc';
+    const message = `${invalid ? 'Invalid Request' : 'Parse error'}: ${(error as Error).message}`;
+    return { status: 400, code: invalid ? INVALID_REQUEST : PARSE_ERROR, message, data: reasonOf(error) };
+  },
 };
 
 function reasonOf(error: unknown): unknown {
