@@ -154,7 +154,7 @@ def policy_shapes() -> dict[str, object]:
 def policy() -> None:
     from mcp_types import jsonrpc_message_adapter
 
-    from mcp_msgpack.http.codec import decode_msgpack, encode_msgpack, session_message
+    from mcp_msgpack.shared.http_codec import decode_msgpack, encode_msgpack, session_message
     from mcp_msgpack.wire import ReceiveLimits
 
     limits = ReceiveLimits()

@@ -17,8 +17,8 @@ import time
 
 import mcp_types as types
 
-from mcp_msgpack import native_bytes as nb
-from mcp_msgpack.messages import from_session_message, to_session_message
+from mcp_msgpack.shared import native_bytes as nb
+from mcp_msgpack.shared.message import from_session_message, to_session_message
 from mcp_msgpack.wire import ReceiveLimits, decode_payload, encode_payload
 
 MIB = 1024 * 1024
@@ -107,7 +107,7 @@ def main() -> None:
     tf = min(best(frame_from_bytes, 3) for _ in range(5))
     print(f"media 5 MiB from bytes: base64 + JSON line {tj * 1e3:.2f} ms | native_image + frame {tf * 1e3:.2f} ms ({tf / tj:.2f}x)")
     # What the edge calls (native_bytes: pybase64 when installed, else the stdlib's).
-    from mcp_msgpack.native_bytes import b64decode, b64encode
+    from mcp_msgpack.shared.native_bytes import b64decode, b64encode
 
     text = base64.b64encode(MEDIA).decode()
     enc = min(best(lambda: b64encode(MEDIA).decode("ascii"), 3) for _ in range(5)) / 5

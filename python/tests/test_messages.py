@@ -9,9 +9,9 @@ import mcp_types as types
 import pydantic
 import pytest
 
-from mcp_msgpack import native_bytes as nb
-from mcp_msgpack.connection import SEND_FRAMES, WireState
-from mcp_msgpack.messages import from_session_message, to_session_message
+from mcp_msgpack.shared import native_bytes as nb
+from mcp_msgpack.shared.stdio_connection import SEND_FRAMES, WireState
+from mcp_msgpack.shared.message import from_session_message, to_session_message
 from mcp_msgpack.wire import FRAME, WireError, decode_payload, encode_payload
 
 

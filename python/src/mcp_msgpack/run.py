@@ -29,7 +29,7 @@ def install(**options: Any) -> None:
     """Puts mcp_msgpack's stdio_server in place of the SDK's, in the SDK module and wherever it was imported."""
     import mcp.server.stdio as sdk_stdio
 
-    from .server_stdio import stdio_server
+    from .server.stdio import stdio_server
 
     original = getattr(sdk_stdio, "_mcp_msgpack_original", sdk_stdio.stdio_server)
 

@@ -149,7 +149,7 @@ def check_decoded(value: object, bins: int, *, allow_batch: bool = False) -> obj
     """The checks on a decoded value, in SPEC 4.3's order (step 4): 8.3 (each of its `bins` bins at a media
     field of its message), then 4.2. Raises WireError. Returns `value`."""
     if bins:
-        from ..native_bytes import check_bin_places  # the media fields are the extension's; it imports this
+        from ..shared.native_bytes import check_bin_places  # the media fields are the extension's; it imports this
 
         check_bin_places(value, bins)
     return check_message(value, allow_batch=allow_batch)

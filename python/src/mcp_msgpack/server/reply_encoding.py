@@ -21,7 +21,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any
 
-from .. import native_bytes as nb
+from ..shared import native_bytes as nb
 
 ENCODINGS = ("cheapest-cpu", "smallest", "json")
 

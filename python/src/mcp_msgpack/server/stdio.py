@@ -17,10 +17,10 @@ import mcp_types as types
 from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 
-from . import native_bytes as nb
-from .connection import MSGPACK_V1, SEND_FRAMES, SEND_JSON, SEND_MIXED, WireState, json_line, strip_wire_member, wire_member
-from .wire import FRAME, ReceiveLimits, StreamReader, WireError
-from .wire.reader import DETECT, FRAMES, JSON, JSON_UNTIL_FRAME, MIXED
+from ..shared import native_bytes as nb
+from ..shared.stdio_connection import MSGPACK_V1, SEND_FRAMES, SEND_JSON, SEND_MIXED, WireState, json_line, strip_wire_member, wire_member
+from ..wire import FRAME, ReceiveLimits, StreamReader, WireError
+from ..wire.reader import DETECT, FRAMES, JSON, JSON_UNTIL_FRAME, MIXED
 
 _READ_SIZE = 1 << 16
 

@@ -43,12 +43,13 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from ..wire import ReceiveLimits, WireError
-from . import media_types, negotiation
-from .codec import decode_msgpack, encode_json, encode_msgpack, message_dict
-from .frame_stream import control_frame, frame
+from ..shared import http_media_types as media_types
+from ..shared import http_negotiation as negotiation
+from ..shared.http_codec import decode_msgpack, encode_json, encode_msgpack, message_dict
+from ..shared.frame_stream import control_frame, frame
 from .reply_encoding import cheaper_as_msgpack
-from .server_replies import error_data, error_response
-from .server_transport import WireAwareSecurity
+from .replies import error_data, error_response
+from .streamable_http import WireAwareSecurity
 
 
 KEEP_ALIVE_SECONDS = 15.0

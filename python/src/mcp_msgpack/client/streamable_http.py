@@ -45,10 +45,11 @@ from mcp_types import (
 )
 
 from ..wire import ReceiveLimits, WireError
-from .. import native_bytes as nb
-from . import media_types, negotiation
-from .codec import decode_msgpack, encode_msgpack, message_dict, session_message
-from .frame_stream import is_control_map, read_frames
+from ..shared import native_bytes as nb
+from ..shared import http_media_types as media_types
+from ..shared import http_negotiation as negotiation
+from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict, session_message
+from ..shared.frame_stream import is_control_map, read_frames
 
 logger = logging.getLogger(__name__)
 

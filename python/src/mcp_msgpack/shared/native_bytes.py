@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .wire import WireError
+from ..wire import WireError
 
 try:  # SIMD base64 (optional, `pip install mcp-msgpack[fast]`): a 5 MiB image's base64 -> bytes in ~1-15 ms
     # where binascii takes 30-80 ms, the larger part of a native-bytes reply's server CPU (README, Costs).

@@ -2,7 +2,7 @@
 AI's `MCPToolset`). Needs `fastmcp` (>= 4, on the SDK 2.x), which this package does not depend on.
 
     from fastmcp import Client
-    from mcp_msgpack.http.fastmcp_transport import MsgpackStreamableHttpTransport
+    from mcp_msgpack.client.fastmcp_transport import MsgpackStreamableHttpTransport
 
     async with Client(MsgpackStreamableHttpTransport(url, native_bytes=True)) as client: ...
 """
@@ -19,7 +19,7 @@ from fastmcp.client.transports.base import TransportOptions
 from mcp.client.session import ClientSession
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from .client import Wire, streamable_http_client
+from .streamable_http import Wire, streamable_http_client
 
 
 class MsgpackStreamableHttpTransport(StreamableHttpTransport):

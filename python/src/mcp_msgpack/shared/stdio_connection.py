@@ -14,10 +14,10 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 from . import native_bytes as nb
-from .messages import from_session_message, to_session_message
-from .wire import FRAME, ReceiveLimits, WireError, encode_payload, frame_payload
-from .wire.decode import check_decoded, decode_counting_bins
-from .wire.limits import DEFAULT_MAX_FRAME_BYTES, MIXED_FRAME_LIMIT
+from .message import from_session_message, to_session_message
+from ..wire import FRAME, ReceiveLimits, WireError, encode_payload, frame_payload
+from ..wire.decode import check_decoded, decode_counting_bins
+from ..wire.limits import DEFAULT_MAX_FRAME_BYTES, MIXED_FRAME_LIMIT
 
 logger = logging.getLogger("mcp_msgpack")
 

@@ -17,10 +17,10 @@ from mcp.client import stdio as sdk_stdio
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.message import SessionMessage
 
-from . import native_bytes as nb
-from .connection import MSGPACK_V1, SEND_FRAMES, SEND_JSON, SEND_MIXED, WIRE_META, WireState, strip_wire_member, wire_member
-from .wire import FRAME, ReceiveLimits, StreamReader, WireError
-from .wire.reader import FRAMES, JSON, MIXED
+from ..shared import native_bytes as nb
+from ..shared.stdio_connection import MSGPACK_V1, SEND_FRAMES, SEND_JSON, SEND_MIXED, WIRE_META, WireState, strip_wire_member, wire_member
+from ..wire import FRAME, ReceiveLimits, StreamReader, WireError
+from ..wire.reader import FRAMES, JSON, MIXED
 
 _READ_SIZE = 1 << 16
 

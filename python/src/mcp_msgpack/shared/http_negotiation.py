@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import native_bytes as nb
+from . import native_bytes as nb
 
 CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 

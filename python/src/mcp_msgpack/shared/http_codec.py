@@ -10,8 +10,8 @@ import pydantic_core
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCMessage
 
-from .. import native_bytes as nb
-from ..messages import from_session_message, to_session_message
+from . import native_bytes as nb
+from .message import from_session_message, to_session_message
 from ..wire import ReceiveLimits, WireError, encode_payload
 from ..wire.decode import check_decoded
 from ..wire.decode import decode_counting_bins
