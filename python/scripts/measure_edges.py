@@ -17,7 +17,7 @@ import time
 
 import mcp_types as types
 
-from mcp_msgpack.shared import native_bytes as nb
+from mcp_msgpack.shared.media_conversion import base64_to_bin, bin_to_media
 from mcp_msgpack.shared.message import from_session_message, to_session_message
 from mcp_msgpack.wire import ReceiveLimits, decode_payload, encode_payload
 
@@ -50,7 +50,7 @@ def send_json(message):
 def send_frame(message, native):
     value = from_session_message(message)
     if native:
-        nb.base64_to_bin(value)
+        base64_to_bin(value)
     return encode_payload(value)
 
 
@@ -61,7 +61,7 @@ def receive_json(line):
 def receive_frame(payload, native):
     value = decode_payload(payload, BIN if native else None)
     if native:
-        nb.bin_to_media(value, 1)
+        bin_to_media(value, 1)
     return to_session_message(value)
 
 
@@ -107,7 +107,7 @@ def main() -> None:
     tf = min(best(frame_from_bytes, 3) for _ in range(5))
     print(f"media 5 MiB from bytes: base64 + JSON line {tj * 1e3:.2f} ms | native_image + frame {tf * 1e3:.2f} ms ({tf / tj:.2f}x)")
     # What the edge calls (native_bytes: pybase64 when installed, else the stdlib's).
-    from mcp_msgpack.shared.native_bytes import b64decode, b64encode
+    from mcp_msgpack.shared.media_conversion import b64decode, b64encode
 
     text = base64.b64encode(MEDIA).decode()
     enc = min(best(lambda: b64encode(MEDIA).decode("ascii"), 3) for _ in range(5)) / 5

@@ -9,7 +9,8 @@ from typing import Any
 
 import mcp_types as types
 
-from ..shared.native_bytes import ASIDE, NATIVE_RESULT_META
+from ..shared.extension import NATIVE_RESULT_META
+from ..shared.placeholders import ASIDE
 
 
 def _as_bytes(value: str) -> bytes | str:

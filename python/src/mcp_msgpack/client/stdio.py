@@ -17,12 +17,10 @@ from mcp.client import stdio as sdk_stdio
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.message import SessionMessage
 
-from ..shared import native_bytes as nb
-from ..shared.stdio_connection import MSGPACK_V1, SEND_FRAMES, SEND_JSON, SEND_MIXED, WIRE_META, WireState, strip_wire_member, wire_member
+from ..shared.extension import NATIVE_RESULT_META, announce, announced_version
+from ..shared.stdio_connection import MSGPACK_V1, READ_SIZE, SEND_FRAMES, SEND_JSON, SEND_MIXED, WIRE_META, WireState, strip_wire_member, wire_member
 from ..wire import FRAME, ReceiveLimits, StreamReader, WireError
 from ..wire.reader import FRAMES, JSON, MIXED
-
-_READ_SIZE = 1 << 16
 
 
 class _ClientWire(WireState):
@@ -44,14 +42,14 @@ class _ClientWire(WireState):
         if isinstance(message, types.JSONRPCRequest):
             params = dict(message.params or {})
             meta = dict(params.get("_meta") or {})
-            if nb.NATIVE_RESULT_META in meta:  # call_tool_native's private marker: never leaves the process
-                del meta[nb.NATIVE_RESULT_META]
+            if NATIVE_RESULT_META in meta:  # call_tool_native's private marker: never leaves the process
+                del meta[NATIVE_RESULT_META]
                 self.native_results.add(message.id)
             if not self.settled:
                 meta[WIRE_META] = {"offer": [MSGPACK_V1], "mixed": True}
                 self.offering.add(message.id)
             if self.native_bytes and message.method == "initialize" and (self.send != SEND_JSON or not self.settled):
-                params["capabilities"] = nb.announce(params.get("capabilities") or {})
+                params["capabilities"] = announce(params.get("capabilities") or {})
                 self.native_offer_id = message.id
             if meta:
                 params["_meta"] = meta
@@ -87,7 +85,7 @@ class _ClientWire(WireState):
                 else:
                     self.wire_selected = "json"
             if model.id == self.native_offer_id and self.send != SEND_JSON:
-                version = nb.announced_version(model.result.get("capabilities"))
+                version = announced_version(model.result.get("capabilities"))
                 if version == 1:
                     self.native_send = self.native_receive = True
 
@@ -137,7 +135,7 @@ async def stdio_client(
                 try:
                     while True:
                         try:
-                            chunk = await process.stdout.receive(_READ_SIZE)
+                            chunk = await process.stdout.receive(READ_SIZE)
                         except anyio.EndOfStream:
                             if not shutting_down:
                                 reader.close()  # the server died mid-frame: truncated-frame (SPEC 5.1)

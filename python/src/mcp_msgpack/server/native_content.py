@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import mcp_types as types
 
-from ..shared.native_bytes import ASIDE
+from ..shared.placeholders import ASIDE
 
 
 def native_image(data: bytes, mime_type: str) -> types.ImageContent:

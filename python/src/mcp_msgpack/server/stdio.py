@@ -17,12 +17,21 @@ import mcp_types as types
 from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 
-from ..shared import native_bytes as nb
-from ..shared.stdio_connection import MSGPACK_V1, SEND_FRAMES, SEND_JSON, SEND_MIXED, WireState, json_line, strip_wire_member, wire_member
+from ..shared.extension import announce, announced_version
+from ..shared.stdio_connection import (
+    MSGPACK_V1,
+    READ_SIZE,
+    SEND_FRAMES,
+    SEND_JSON,
+    SEND_MIXED,
+    WIRE_META,
+    WireState,
+    json_line,
+    strip_wire_member,
+    wire_member,
+)
 from ..wire import FRAME, ReceiveLimits, StreamReader, WireError
 from ..wire.reader import DETECT, FRAMES, JSON, JSON_UNTIL_FRAME, MIXED
-
-_READ_SIZE = 1 << 16
 
 
 class _ServerWire(WireState):
@@ -57,7 +66,7 @@ class _ServerWire(WireState):
             if self.wire == "auto" and not self.accepted and self.send == SEND_JSON and isinstance(offer, list) and MSGPACK_V1 in offer:
                 self.offers[model.id] = member.get("mixed") is True
         if model.method == "initialize" and self.native_bytes and isinstance(params, dict):
-            version = nb.announced_version(params.get("capabilities"))
+            version = announced_version(params.get("capabilities"))
             if version is not None and version >= 1 and (on_msgpack or model.id in self.offers):
                 self.native_offer_id = model.id
                 self._has_native_offer = True
@@ -73,10 +82,10 @@ class _ServerWire(WireState):
             mixed = self.offers[message.id]
             result = dict(message.result)
             meta = dict(result.get("_meta") or {})
-            meta["mcp-msgpack/wire"] = {"accept": MSGPACK_V1, "mixed": True} if mixed else {"accept": MSGPACK_V1}
+            meta[WIRE_META] = {"accept": MSGPACK_V1, "mixed": True} if mixed else {"accept": MSGPACK_V1}
             result["_meta"] = meta
             if confirm:
-                result["capabilities"] = nb.announce(result.get("capabilities") or {})
+                result["capabilities"] = announce(result.get("capabilities") or {})
             line = json_line(message.model_copy(update={"result": result}))
             # The switch point: every byte after this line is msgpack-v1 (a mixed stream if both said so).
             self.accepted = True
@@ -89,7 +98,7 @@ class _ServerWire(WireState):
             return line
         if confirm and self.send != SEND_JSON:
             result = dict(message.result)
-            result["capabilities"] = nb.announce(result.get("capabilities") or {})
+            result["capabilities"] = announce(result.get("capabilities") or {})
             message = message.model_copy(update={"result": result})
             self._has_native_offer = False
             data = self.encode(message) if self.send == SEND_FRAMES else self._encode_frame(message)
@@ -168,7 +177,7 @@ async def stdio_server(
             try:
                 async with read_stream_writer:
                     while True:
-                        chunk = await stdin.read1(_READ_SIZE)  # type: ignore[union-attr]
+                        chunk = await stdin.read1(READ_SIZE)  # type: ignore[union-attr]
                         if not chunk:
                             reader.close()
                             return

@@ -31,7 +31,7 @@ from starlette.types import Receive, Scope, Send
 from ..wire import ReceiveLimits
 from .streamable_http_modern import handle_modern_msgpack_request
 from .replies import RequestBodyLimit, accept_of, error_response, prefers_msgpack, with_vary
-from .reply_encoding import check_encoding
+from ..shared.encodings import check_encoding
 from .streamable_http import HOLD_INTERVAL, MsgpackStreamableHTTPServerTransport, reply_streams_for
 
 
