@@ -8,7 +8,7 @@
 
 Without `replies=any` a MessagePack-preferring client always gets MessagePack (rule 3).
 
-Calibration (`python python/scripts/measure_codec.py --policy`; figures in the README): the SDK dumps JSON in
+Calibration (`python python/bench/measure_codec.py --policy`; figures in the README): the SDK dumps JSON in
 Rust (`model_dump_json`), while MessagePack needs the plain values dumped first and the canonical encoder's
 Python pass, so MessagePack costs the server more for every shape but long strings: 4-21x on small
 messages, records, short strings and numbers, and below JSON only from about 4,096 characters of string

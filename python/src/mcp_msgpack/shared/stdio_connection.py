@@ -86,7 +86,7 @@ class WireState:
         """On a mixed stream: whether this message goes as a frame. 'smallest' sends every message as a frame;
         'json' none; 'cheapest-cpu' (default) the ones whose media go as bin: in Python the SDK's Rust JSON
         dump costs less than building the plain values MessagePack needs for anything else
-        (scripts/measure_policy.py)."""
+        (python/bench/measure_edges.py)."""
         if self.encoding == "smallest":
             return True
         if self.encoding == "json" or not self.native_send:
