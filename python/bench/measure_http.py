@@ -37,7 +37,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from http_peers import RecordingTransport, media_server, python_server, write_image  # noqa: E402
 
-from mcp_msgpack.http import streamable_http_client  # noqa: E402
+from mcp_msgpack.client.streamable_http import streamable_http_client  # noqa: E402
 
 def cpu_seconds(pid: int) -> float:
     """CPU time of a process's threads, in nanoseconds' resolution (/proc/PID/task/*/schedstat, Linux): clock

@@ -13,7 +13,8 @@ from fixtures import payload_bytes, sources
 from wiretap import MEDIA_SERVER, PYTHON
 
 from mcp_msgpack.wire import FrameReader, WireError, decode_payload, encode_frame, frame_payload
-from mcp_msgpack.wire.decode import build, check_message
+from mcp_msgpack.wire.decode import build
+from mcp_msgpack.wire.jsonrpc import check_message
 from mcp_msgpack.wire.guard import guard_payload
 
 MIB = 1024 * 1024

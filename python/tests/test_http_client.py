@@ -12,7 +12,7 @@ from mcp.client.session import ClientSession
 
 from http_peers import IMAGE_BYTES, free_port, media_server, recording_client, running, write_image
 from mcp_msgpack import call_tool_native
-from mcp_msgpack.http import streamable_http_client
+from mcp_msgpack.client.streamable_http import streamable_http_client
 
 pytestmark = pytest.mark.timeout(120)
 

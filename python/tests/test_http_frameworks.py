@@ -13,7 +13,7 @@ from http_peers import media_server, write_image
 fastmcp = pytest.importorskip("fastmcp")
 pydantic_ai_mcp = pytest.importorskip("pydantic_ai.mcp")
 
-from mcp_msgpack.http.fastmcp_transport import MsgpackStreamableHttpTransport  # noqa: E402
+from mcp_msgpack.client.fastmcp_transport import MsgpackStreamableHttpTransport  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -15,7 +15,7 @@ from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 
 from http_peers import free_port
-from mcp_msgpack.http import streamable_http_client
+from mcp_msgpack.client.streamable_http import streamable_http_client
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -14,7 +14,7 @@ from mcp.client.streamable_http import streamable_http_client as sdk_streamable_
 
 from fixtures import payload_bytes, sources
 from http_peers import python_server, recording_client, write_image
-from mcp_msgpack.http import streamable_http_client
+from mcp_msgpack.client.streamable_http import streamable_http_client
 
 pytestmark = pytest.mark.timeout(120)
 

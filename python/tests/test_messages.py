@@ -9,9 +9,9 @@ import mcp_types as types
 import pydantic
 import pytest
 
-from mcp_msgpack import native_bytes as nb
-from mcp_msgpack.connection import SEND_FRAMES, WireState
-from mcp_msgpack.messages import from_session_message, to_session_message
+from mcp_msgpack.shared.extension import EXTENSION, LEGACY_EXPERIMENTAL, announce, announced_version
+from mcp_msgpack.shared.stdio_connection import SEND_FRAMES, WireState
+from mcp_msgpack.shared.message import from_session_message, to_session_message
 from mcp_msgpack.wire import FRAME, WireError, decode_payload, encode_payload
 
 
@@ -65,11 +65,11 @@ def test_a_bin_outside_the_media_fields_is_refused_with_8_3():
 
 
 def test_native_bytes_are_read_extensions_first():
-    assert nb.announced_version({"extensions": {nb.EXTENSION: {"version": 1}}}) == 1
-    assert nb.announced_version({"extensions": {nb.EXTENSION: "bad"}, "experimental": {nb.LEGACY_EXPERIMENTAL: {"version": 1}}}) is None
-    assert nb.announced_version({"experimental": {nb.LEGACY_EXPERIMENTAL: {"version": 1}}}) == 1
-    announced = nb.announce({"tools": {}})
-    assert announced["extensions"][nb.EXTENSION] == {"version": 1} and announced["experimental"][nb.LEGACY_EXPERIMENTAL] == {"version": 1}
+    assert announced_version({"extensions": {EXTENSION: {"version": 1}}}) == 1
+    assert announced_version({"extensions": {EXTENSION: "bad"}, "experimental": {LEGACY_EXPERIMENTAL: {"version": 1}}}) is None
+    assert announced_version({"experimental": {LEGACY_EXPERIMENTAL: {"version": 1}}}) == 1
+    announced = announce({"tools": {}})
+    assert announced["extensions"][EXTENSION] == {"version": 1} and announced["experimental"][LEGACY_EXPERIMENTAL] == {"version": 1}
 
 
 def test_a_refused_request_is_answered_with_its_id():

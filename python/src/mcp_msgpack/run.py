@@ -24,12 +24,14 @@ from contextlib import asynccontextmanager
 from importlib.metadata import entry_points
 from typing import Any
 
+from .shared.encodings import ENCODINGS
+
 
 def install(**options: Any) -> None:
     """Puts mcp_msgpack's stdio_server in place of the SDK's, in the SDK module and wherever it was imported."""
     import mcp.server.stdio as sdk_stdio
 
-    from .server_stdio import stdio_server
+    from .server.stdio import stdio_server
 
     original = getattr(sdk_stdio, "_mcp_msgpack_original", sdk_stdio.stdio_server)
 
@@ -74,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="mcp-msgpack-run", description=__doc__.split("\n\n")[0])
     parser.add_argument("--wire", choices=("auto", "json", "msgpack"), default="auto")
     parser.add_argument("--no-native-bytes", action="store_true", help="do not offer the native-bytes extension")
-    parser.add_argument("--encoding", choices=("cheapest-cpu", "smallest", "json"), default="cheapest-cpu")
+    parser.add_argument("--encoding", choices=ENCODINGS, default="cheapest-cpu")
     parser.add_argument("target", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
     args = parser.parse_args(argv)
     target = args.target[1:] if args.target[:1] == ["--"] else args.target

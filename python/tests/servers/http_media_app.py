@@ -12,7 +12,7 @@ import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ImageContent
 
-from mcp_msgpack.http import streamable_http_app
+from mcp_msgpack import streamable_http_app
 
 image_path = ""  # set from argv below, or by a module that imports the server
 server = MCPServer("python-media")

@@ -29,11 +29,9 @@ from math import isfinite
 
 import msgpack
 
+from .guard import BIN_MEMBERS, FORBIDDEN_KEY
 from .limits import ReceiveLimits
-
-_SAFE = 2**53 - 1
-_MEDIA_KEYS = ("data", "blob")
-_PROTO = b"__proto__"
+from .numbers import MAX_SAFE_INTEGER, round_big_ints
 
 # Byte classes: 0 any other byte (a fixint, nil, a bool, or inside a str or bin), 1 a number with its own
 # object (an int outside fixint, a negative fixint, a float), 2 a str header, 3 an array or map header, 4 a
@@ -105,14 +103,12 @@ def bulk_decode(data: bytes, limits: ReceiveLimits) -> tuple[object, int] | None
     except Exception:  # noqa: BLE001
         return None
     # A bin (or a bin key) and `__proto__` need each value's member: one Python walk; else C-level filters.
-    found = _walk(value, limits.max_depth, limits.allow_bin) if bins or _PROTO in data else _scan(value, limits.max_depth)
+    found = _walk(value, limits.max_depth, limits.allow_bin) if bins or FORBIDDEN_KEY in data else _scan(value, limits.max_depth)
     if found is None:
         return None
     bins_found, big_ints = found
     if big_ints:
-        from .decode import _round_big_ints  # decode imports this module
-
-        value = _round_big_ints(value)
+        value = round_big_ints(value)
     return value, bins_found
 
 
@@ -131,7 +127,7 @@ def _scan(value: object, max_depth: int) -> tuple[int, bool] | None:
             return None
         if int in present:
             ints = list(compress(items, map(_IS_INT, kinds)))
-            big_ints = big_ints or max(ints) > _SAFE or min(ints) < -_SAFE
+            big_ints = big_ints or max(ints) > MAX_SAFE_INTEGER or min(ints) < -MAX_SAFE_INTEGER
         if not present & _CONTAINERS:
             break
         depth += 1
@@ -149,7 +145,7 @@ def _walk(value: object, max_depth: int, allow_bin: bool) -> tuple[int, bool] | 
     if kind is not dict and kind is not list:
         if (kind is float and value - value != 0) or kind not in _SCALARS:  # inf - inf and nan - nan are nan
             return None
-        return 0, kind is int and not -_SAFE <= value <= _SAFE  # type: ignore[operator]
+        return 0, kind is int and not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER  # type: ignore[operator]
     bins = 0
     big_ints = False
     stack: list[tuple[object, int]] = [(value, 1)]
@@ -170,7 +166,7 @@ def _walk(value: object, max_depth: int, allow_bin: bool) -> tuple[int, bool] | 
             if kind is dict or kind is list:
                 push((item, inner))
             elif kind is int:
-                if item > _SAFE or item < -_SAFE:
+                if item > MAX_SAFE_INTEGER or item < -MAX_SAFE_INTEGER:
                     big_ints = True
             elif kind is float:
                 if item - item != 0:
@@ -181,7 +177,7 @@ def _walk(value: object, max_depth: int, allow_bin: bool) -> tuple[int, bool] | 
                 return None  # an ext msgpack built itself (4.1.1)
         if here:
             # A bin stands only as the value of a data or blob member (4.1.3), never in an array.
-            if not (allow_bin and is_map and here == sum(type(node.get(k)) is bytes for k in _MEDIA_KEYS)):  # type: ignore[attr-defined]
+            if not (allow_bin and is_map and here == sum(type(node.get(k)) is bytes for k in BIN_MEMBERS)):  # type: ignore[attr-defined]
                 return None
             bins += here
     return bins, big_ints

@@ -10,8 +10,9 @@ from itertools import islice
 import msgpack
 
 from .errors import WireError
+from .numbers import MAX_SAFE_INTEGER
 
-_SAFE = 2**53
+_EXACT_INT = MAX_SAFE_INTEGER + 1  # 2^53 itself is exact in binary64: ints up to it are written as they are
 _INT_MIN = -(2**63)
 _INT_END = 2**64
 
@@ -60,7 +61,7 @@ def _normalize(value: object) -> object:
     if kind is str or kind is bool or value is None:
         return value
     if kind is int:
-        return value if -_SAFE <= value <= _SAFE else _number_from_int(value)
+        return value if -_EXACT_INT <= value <= _EXACT_INT else _number_from_int(value)
     if kind is float:
         return _number_from_float(value)
     if kind is dict:

@@ -18,10 +18,13 @@ import re
 
 from .errors import WireError
 from .limits import DEFAULT_LIMITS, ReceiveLimits
+from .numbers import MAX_SAFE_INTEGER
 
-_SAFE = 2**53 - 1
-_MEDIA_KEYS = (b"data", b"blob")
-_PROTO = b"__proto__"
+# The members a bin may stand at (SPEC 4.1.3; 8.3 then judges its place in the message), and the key no map
+# may hold (4.1.5).
+BIN_MEMBERS = ("data", "blob")
+FORBIDDEN_KEY = b"__proto__"
+_BIN_MEMBER_KEYS = tuple(member.encode() for member in BIN_MEMBERS)
 _SHAPE_KEYS_PER_MAP = 1024  # SPEC 4.1.9: a map's first 1,024 keys make shapes
 
 # Size of the length field of str/bin/array/map headers and of fixed-size scalars, by first byte.
@@ -163,7 +166,7 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_w
                 raise fail("malformed-msgpack", "4.1.8", "the payload ends inside a str")
             if at_key:
                 key = last_key = data[start:end]
-                if key == _PROTO:
+                if key == FORBIDDEN_KEY:
                     raise fail("forbidden-key", "4.1.5", "a map key __proto__")
                 if depth == 1:
                     top_key = key
@@ -208,7 +211,7 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_w
             value = int.from_bytes(data[pos + 1 : end], "big", signed=b >= 0xD0)
             if value > 256 or value < -5:
                 heap += 32
-            if value > _SAFE or value < -_SAFE:
+            if value > MAX_SAFE_INTEGER or value < -MAX_SAFE_INTEGER:
                 big_ints = True
             elif depth == 1 and top_key == b"id":
                 found_id[:] = [value]
@@ -232,7 +235,7 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_w
                 # SPEC 4.3 f: its place is judged at its first byte, before its length is read.
                 if not allow_bin:
                     raise fail("forbidden-type", "4.1.3", "a bin where native bytes are not in force")
-                if at_key or not (depth > 0 and is_map[-1] and last_key in _MEDIA_KEYS):
+                if at_key or not (depth > 0 and is_map[-1] and last_key in _BIN_MEMBER_KEYS):
                     raise fail("forbidden-type", "4.1.3", "a bin that is not the value of a data or blob member")
                 size = _BIN_LEN[b]
                 start = pos + 1 + size

@@ -1,4 +1,5 @@
-"""`call_tool_native`: a tool's result with its media as bytes, without a base64 round trip (SPEC 8.4)."""
+"""`call_tool_native`: a tool's result with its media as bytes, without a base64 round trip (SPEC 8.4).
+The server side's counterpart, content blocks that carry bytes, is `mcp_msgpack.server.native_content`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 
 import mcp_types as types
 
-from .native_bytes import ASIDE, NATIVE_RESULT_META
+from ..shared.extension import NATIVE_RESULT_META
+from ..shared.placeholders import ASIDE
 
 
 def _as_bytes(value: str) -> bytes | str:
@@ -38,15 +40,3 @@ async def call_tool_native(client_or_session: Any, name: str, arguments: dict[st
     meta[NATIVE_RESULT_META] = True
     result = await client_or_session.call_tool(name, arguments, meta=meta, **kwargs)
     return result.model_copy(update={"content": [_media_to_bytes(block) for block in result.content]})
-
-
-def native_image(data: bytes, mime_type: str) -> types.ImageContent:
-    """An image content block for a tool result that carries `data` without making base64: sent as bin to a
-    client with native bytes, as base64 (made once, when sent) to any other. The block's `data` is a
-    placeholder that only this package's transports resolve: return it, do not read it."""
-    return types.ImageContent(type="image", mime_type=mime_type, data=ASIDE.hold(bytes(data)))
-
-
-def native_audio(data: bytes, mime_type: str) -> types.AudioContent:
-    """An audio content block, as `native_image`."""
-    return types.AudioContent(type="audio", mime_type=mime_type, data=ASIDE.hold(bytes(data)))

@@ -43,16 +43,13 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from ..wire import ReceiveLimits, WireError
-from . import media_types, negotiation
-from .codec import decode_msgpack, encode_json, encode_msgpack, message_dict
-from .frame_stream import control_frame, frame
+from ..shared import http_media_types as media_types
+from ..shared import http_negotiation as negotiation
+from ..shared.http_codec import decode_msgpack, encode_json, encode_msgpack, message_dict
+from ..shared.frame_stream import control_frame, frame
 from .reply_encoding import cheaper_as_msgpack
-from .server_replies import error_data, error_response
-from .server_transport import WireAwareSecurity
-
-
-KEEP_ALIVE_SECONDS = 15.0
-"""How long a reply waits for its first message before it opens a frame stream, and between keep-alives."""
+from .replies import error_data, error_response
+from .streamable_http import HOLD_INTERVAL, WireAwareSecurity
 
 
 @dataclass
@@ -95,7 +92,7 @@ async def handle_modern_msgpack_request(
     limits: ReceiveLimits,
     supports_native: bool,
     encoding: str = "cheapest-cpu",
-    hold_interval: float = KEEP_ALIVE_SECONDS,
+    hold_interval: float = HOLD_INTERVAL,
 ) -> None:
     request = Request(scope, receive)
     accept = media_types.AcceptChoice(request.headers.get("accept"))

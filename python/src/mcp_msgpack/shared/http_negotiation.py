@@ -1,22 +1,22 @@
 """Which HTTP request offers native bytes (SPEC 8.1): `initialize`'s capabilities, or a 2026-07-28 request's
-client capabilities in `_meta` (rules 1 and 4). The extension's entry itself is `mcp_msgpack.native_bytes`'."""
+client capabilities in `_meta` (rules 1 and 4). The extension's entry itself is `shared/extension.py`'s."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .. import native_bytes as nb
+from .extension import announce, announced_version
 
 CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 
 
 def offers(capabilities: Any) -> bool:
-    version = nb.announced_version(capabilities)
+    version = announced_version(capabilities)
     return version is not None and version >= 1
 
 
 def confirms(capabilities: Any) -> bool:
-    return nb.announced_version(capabilities) == 1
+    return announced_version(capabilities) == 1
 
 
 def request_offers(message: dict[str, Any]) -> bool:
@@ -35,15 +35,15 @@ def offer_in(body: dict[str, Any]) -> bool:
     if not isinstance(params, dict):
         return False
     if body.get("method") == "initialize":
-        params["capabilities"] = nb.announce(params.get("capabilities") or {})
+        params["capabilities"] = announce(params.get("capabilities") or {})
         return True
     meta = params.get("_meta")
     if isinstance(meta, dict) and isinstance(meta.get(CLIENT_CAPABILITIES_META), dict):
-        meta[CLIENT_CAPABILITIES_META] = nb.announce(meta[CLIENT_CAPABILITIES_META])
+        meta[CLIENT_CAPABILITIES_META] = announce(meta[CLIENT_CAPABILITIES_META])
         return True
     return False
 
 
 def confirm_in(result: dict[str, Any]) -> None:
     """Confirm (initialize) or advertise (server/discover) the extension in a result's capabilities."""
-    result["capabilities"] = nb.announce(result.get("capabilities") or {})
+    result["capabilities"] = announce(result.get("capabilities") or {})

@@ -7,18 +7,19 @@
 - native bytes at the edge: base64 <-> bytes per MiB (what a receiver pays to hand bin to the SDK as base64,
   and a sender to turn the SDK's base64 into bin).
 
-    python python/scripts/measure_edges.py
+    python bench/measure_edges.py [--rounds 5]   # from python/
 """
 
 from __future__ import annotations
 
+import argparse
 import base64
 import time
 
 import mcp_types as types
 
-from mcp_msgpack import native_bytes as nb
-from mcp_msgpack.messages import from_session_message, to_session_message
+from mcp_msgpack.shared.media_conversion import base64_to_bin, bin_to_media
+from mcp_msgpack.shared.message import from_session_message, to_session_message
 from mcp_msgpack.wire import ReceiveLimits, decode_payload, encode_payload
 
 MIB = 1024 * 1024
@@ -50,7 +51,7 @@ def send_json(message):
 def send_frame(message, native):
     value = from_session_message(message)
     if native:
-        nb.base64_to_bin(value)
+        base64_to_bin(value)
     return encode_payload(value)
 
 
@@ -61,7 +62,7 @@ def receive_json(line):
 def receive_frame(payload, native):
     value = decode_payload(payload, BIN if native else None)
     if native:
-        nb.bin_to_media(value, 1)
+        bin_to_media(value, 1)
     return to_session_message(value)
 
 
@@ -74,14 +75,14 @@ def best(fn, rounds):
     return out
 
 
-def main() -> None:
+def main(interleaved: int) -> None:
     print("scenario: JSON line ms | frame ms (ratio frame/JSON), sending then receiving")
     for name, message in SCENARIOS.items():
         native = name.startswith("media")
         line, payload = send_json(message), send_frame(message, native)
         times = {k: float("inf") for k in ("sj", "sf", "rj", "rf")}
         rounds = 3 if native else 20
-        for _ in range(5):  # interleaved
+        for _ in range(interleaved):
             times["sj"] = min(times["sj"], best(lambda: send_json(message), rounds))
             times["sf"] = min(times["sf"], best(lambda: send_frame(message, native), rounds))
             times["rj"] = min(times["rj"], best(lambda: receive_json(line), rounds))
@@ -103,17 +104,19 @@ def main() -> None:
         block = native_image(MEDIA, "image/png").model_dump(mode="json", by_alias=True, exclude_none=True)
         return send_frame(response({"content": [block]}), True)
 
-    tj = min(best(json_from_bytes, 3) for _ in range(5))
-    tf = min(best(frame_from_bytes, 3) for _ in range(5))
+    tj = min(best(json_from_bytes, 3) for _ in range(interleaved))
+    tf = min(best(frame_from_bytes, 3) for _ in range(interleaved))
     print(f"media 5 MiB from bytes: base64 + JSON line {tj * 1e3:.2f} ms | native_image + frame {tf * 1e3:.2f} ms ({tf / tj:.2f}x)")
     # What the edge calls (native_bytes: pybase64 when installed, else the stdlib's).
-    from mcp_msgpack.native_bytes import b64decode, b64encode
+    from mcp_msgpack.shared.media_conversion import b64decode, b64encode
 
     text = base64.b64encode(MEDIA).decode()
-    enc = min(best(lambda: b64encode(MEDIA).decode("ascii"), 3) for _ in range(5)) / 5
-    dec = min(best(lambda: b64decode(text, validate=True), 3) for _ in range(5)) / 5
+    enc = min(best(lambda: b64encode(MEDIA).decode("ascii"), 3) for _ in range(interleaved)) / 5  # per MiB
+    dec = min(best(lambda: b64decode(text, validate=True), 3) for _ in range(interleaved)) / 5  # per MiB
     print(f"native-bytes edge, per MiB: bytes -> base64 str (receipt, for the SDK's models) {enc * 1e3:.2f} ms; base64 str -> bytes (send) {dec * 1e3:.2f} ms")
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
+    main(parser.parse_args().rounds)

@@ -13,11 +13,14 @@ import mcp_types as types
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from . import native_bytes as nb
-from .messages import from_session_message, to_session_message
-from .wire import FRAME, ReceiveLimits, WireError, encode_payload, frame_payload
-from .wire.decode import check_decoded, decode_counting_bins
-from .wire.limits import DEFAULT_MAX_FRAME_BYTES, MIXED_FRAME_LIMIT
+from ..wire.media_slots import media_slots
+from .media_conversion import base64_to_bin, bin_to_media, resolve_placeholders
+from .placeholders import ASIDE, PLACEHOLDER_PREFIX
+from .encodings import check_encoding
+from .message import from_session_message, to_session_message
+from ..wire import FRAME, ReceiveLimits, WireError, encode_payload, frame_payload
+from ..wire.decode import check_decoded, decode_counting_bins
+from ..wire.limits import DEFAULT_MAX_FRAME_BYTES, MIXED_FRAME_LIMIT
 
 logger = logging.getLogger("mcp_msgpack")
 
@@ -29,7 +32,8 @@ SEND_JSON = "json"
 SEND_FRAMES = "frames"
 SEND_MIXED = "mixed"
 
-ENCODINGS = ("cheapest-cpu", "smallest", "json")
+READ_SIZE = 1 << 16
+"""Bytes read from the peer's pipe at a time."""
 
 
 class Outcome:
@@ -48,9 +52,7 @@ class WireState:
     whether the native-bytes extension is in force in each direction."""
 
     def __init__(self, *, encoding: str = "cheapest-cpu", limits: ReceiveLimits | None = None) -> None:
-        if encoding not in ENCODINGS:
-            raise ValueError(f"encoding must be one of {ENCODINGS}")
-        self.encoding = encoding
+        self.encoding = check_encoding(encoding)
         self.limits = limits or ReceiveLimits()
         self.send = SEND_JSON
         self.native_send = False
@@ -67,14 +69,14 @@ class WireState:
     def encode(self, message: types.JSONRPCMessage) -> bytes:
         """`message` as the bytes to write: a JSON line or a frame, as the wire and the encoding policy say."""
         if self.send == SEND_JSON or (self.send == SEND_MIXED and not self._frame_pays(message)):
-            if nb.ASIDE:
+            if ASIDE:
                 message = _with_base64(message)
             return json_line(message)
         value = from_session_message(message)
         if self.native_send:
-            nb.base64_to_bin(value)
-        elif nb.ASIDE:
-            nb.resolve_placeholders(value)
+            base64_to_bin(value)
+        elif ASIDE:
+            resolve_placeholders(value)
         payload = encode_payload(value)
         if self.send == SEND_MIXED and len(payload) >= MIXED_FRAME_LIMIT:
             raise WireError("frame-too-large", "7.4", "a frame on a mixed stream must be under 144 MiB")
@@ -84,13 +86,13 @@ class WireState:
         """On a mixed stream: whether this message goes as a frame. 'smallest' sends every message as a frame;
         'json' none; 'cheapest-cpu' (default) the ones whose media go as bin: in Python the SDK's Rust JSON
         dump costs less than building the plain values MessagePack needs for anything else
-        (scripts/measure_policy.py)."""
+        (python/bench/measure_edges.py)."""
         if self.encoding == "smallest":
             return True
         if self.encoding == "json" or not self.native_send:
             return False
         holder = {"method": getattr(message, "method", None), "params": getattr(message, "params", None), "result": getattr(message, "result", None)}
-        return any(isinstance(h.get(k), str) and h.get(k) for h, k in nb.media_slots(holder))
+        return any(isinstance(h.get(k), str) and h.get(k) for h, k in media_slots(holder))
 
     def error_reply(self, error: WireError) -> bytes | None:
         """The JSON-RPC error answering a refused request by its id (SPEC 5.2), in the current send wire."""
@@ -122,7 +124,7 @@ class WireState:
             if type(value) is dict and self.native_receive:
                 keep = value.get("id") in self.native_results and "method" not in value
                 if bins or keep:
-                    nb.bin_to_media(value, bins, keep_bytes=keep)
+                    bin_to_media(value, bins, keep_bytes=keep)
             return Outcome(to_session_message(value))
         except WireError as error:
             return self._refused(error)
@@ -146,11 +148,11 @@ class WireState:
 def _with_base64(message: types.JSONRPCMessage) -> types.JSONRPCMessage:
     """The message with the placeholders of native_image & co. as base64, for a JSON line (a copy if any)."""
     holder = {"method": getattr(message, "method", None), "params": getattr(message, "params", None), "result": getattr(message, "result", None)}
-    if not any(isinstance(h.get(k), str) and h[k].startswith(nb.PLACEHOLDER_PREFIX) for h, k in nb.media_slots(holder)):
+    if not any(isinstance(h.get(k), str) and h[k].startswith(PLACEHOLDER_PREFIX) for h, k in media_slots(holder)):
         return message
     field = "result" if isinstance(message, types.JSONRPCResponse) else "params"
     copied = copy.deepcopy(holder[field])
-    nb.resolve_placeholders({**holder, field: copied})
+    resolve_placeholders({**holder, field: copied})
     return message.model_copy(update={field: copied})
 
 

@@ -53,12 +53,14 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from ..wire import ReceiveLimits, WireError
-from . import media_types, negotiation
-from .codec import decode_msgpack, encode_msgpack, message_dict, session_message
-from .frame_stream import control_frame, frame
+from ..shared import http_media_types as media_types
+from ..shared import http_negotiation as negotiation
+from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict, session_message
+from ..shared.frame_stream import control_frame, frame
 from .held_store import HoldingEventStore
-from .reply_encoding import check_encoding, cheaper_as_msgpack
-from .server_replies import error_data, error_response, prefers_msgpack
+from ..shared.encodings import check_encoding
+from .reply_encoding import cheaper_as_msgpack
+from .replies import error_data, error_response, prefers_msgpack
 
 logger = logging.getLogger(__name__)
 

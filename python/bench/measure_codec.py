@@ -3,18 +3,19 @@
 decode (SPEC 4.1) on the same payloads: the exact guard's Python reading + msgpack's build, against this
 package's decode (the bulk path for payloads of many values, wire/bulk.py), against msgpack's unguarded build.
 
-    python python/scripts/measure_codec.py
+    python bench/measure_codec.py [--rounds 15]   # from python/
 
 With `--policy`: the HTTP server's per-reply choice (SPEC 9.6, `encoding='cheapest-cpu'`), per reply shape,
 what each encoding costs this CPython: the server's encode (the SDK's `model_dump_json` against plain values
 + the canonical encoder) and a Python client's decode (the SDK's `validate_json` against the guarded decoder
 + validation), interleaved rounds, best of each.
 
-    python python/scripts/measure_codec.py --policy
+    python bench/measure_codec.py --policy [--rounds 9]
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -69,7 +70,7 @@ def timed(pack, unpack, value, repeat: int) -> float:
     return (time.perf_counter() - start) / repeat
 
 
-def main() -> None:
+def main(rounds: int) -> None:
     for name in CODECS:
         wrong = canonical(name)
         print(f"{name}: {len(CASES) - len(wrong)}/{len(CASES)} golden fixtures byte-identical" + (f" (differs: {', '.join(wrong)})" if wrong else ""))
@@ -82,7 +83,7 @@ def main() -> None:
         "5 MiB bin": (lambda pack, unpack: timed(pack, unpack, media, 5), 1),
     }
     best = {(w, c): float("inf") for w in workloads for c in CODECS}
-    for _ in range(15):  # interleaved rounds
+    for _ in range(rounds):  # interleaved rounds
         for w, (run, _) in workloads.items():
             for c, (pack, unpack) in CODECS.items():
                 best[(w, c)] = min(best[(w, c)], run(pack, unpack))
@@ -90,10 +91,10 @@ def main() -> None:
         m, o = best[(w, "msgpack")], best[(w, "ormsgpack")]
         print(f"{w}: msgpack {m * 1e3:.3f} ms, ormsgpack {o * 1e3:.3f} ms, ormsgpack/msgpack {o / m:.2f}x")
 
-    guarded(obj, media)
+    guarded(obj, media, rounds)
 
 
-def guarded(obj: dict, media: dict) -> None:
+def guarded(obj: dict, media: dict, rounds: int) -> None:
     text = {"jsonrpc": "2.0", "id": 9, "result": {"content": [{"type": "text", "text": "x" * 65536}]}}
     small = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "small", "arguments": {}}}
     native = ReceiveLimits(allow_bin=True)
@@ -109,7 +110,7 @@ def guarded(obj: dict, media: dict) -> None:
         "msgpack unguarded": lambda data, limits: msgpack.unpackb(data, raw=False, strict_map_key=False),
     }
     best = {(p, w): float("inf") for p in payloads for w in ways}
-    for _ in range(15):  # interleaved rounds
+    for _ in range(rounds):  # interleaved rounds
         for p, (data, limits) in payloads.items():
             repeat = 3 if len(data) > 1 << 20 else 20
             for w, decode in ways.items():
@@ -118,7 +119,7 @@ def guarded(obj: dict, media: dict) -> None:
                 for _ in range(repeat):
                     decode(data, limits)
                 best[(p, w)] = min(best[(p, w)], (time.process_time() - start) / repeat)
-    print("guarded decode, process CPU time, best of 15 interleaved rounds:")
+    print(f"guarded decode, process CPU time, best of {rounds} interleaved rounds:")
     for p in payloads:
         exact, bulk, bare = (best[(p, w)] for w in ways)
         print(
@@ -151,10 +152,10 @@ def policy_shapes() -> dict[str, object]:
     return shapes
 
 
-def policy() -> None:
+def policy(rounds: int) -> None:
     from mcp_types import jsonrpc_message_adapter
 
-    from mcp_msgpack.http.codec import decode_msgpack, encode_msgpack, session_message
+    from mcp_msgpack.shared.http_codec import decode_msgpack, encode_msgpack, session_message
     from mcp_msgpack.wire import ReceiveLimits
 
     limits = ReceiveLimits()
@@ -167,7 +168,7 @@ def policy() -> None:
     }
     best = {(s, k): float("inf") for s in shapes for k in sides}
     encoded = {s: (m.model_dump_json(by_alias=True, exclude_unset=True), encode_msgpack(m, native=False)) for s, m in shapes.items()}
-    for _ in range(9):  # interleaved rounds
+    for _ in range(rounds):  # interleaved rounds
         for s, m in shapes.items():
             j, b = encoded[s]
             repeat = max(1, 200_000 // max(len(j), 1))
@@ -185,4 +186,11 @@ def policy() -> None:
 
 
 if __name__ == "__main__":
-    policy() if "--policy" in sys.argv else main()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--policy", action="store_true", help="the HTTP server's per-reply encoding calibration")
+    parser.add_argument("--rounds", type=int, help="interleaved rounds (default 15; 9 with --policy)")
+    options = parser.parse_args()
+    if options.policy:
+        policy(options.rounds or 9)
+    else:
+        main(options.rounds or 15)

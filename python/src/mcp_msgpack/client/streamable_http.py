@@ -45,10 +45,11 @@ from mcp_types import (
 )
 
 from ..wire import ReceiveLimits, WireError
-from .. import native_bytes as nb
-from . import media_types, negotiation
-from .codec import decode_msgpack, encode_msgpack, message_dict, session_message
-from .frame_stream import is_control_map, read_frames
+from ..shared.extension import NATIVE_RESULT_META
+from ..shared import http_media_types as media_types
+from ..shared import http_negotiation as negotiation
+from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict, session_message
+from ..shared.frame_stream import is_control_map, read_frames
 
 logger = logging.getLogger(__name__)
 
@@ -111,9 +112,9 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         if not isinstance(message, JSONRPCRequest) or not isinstance(message.params, dict):
             return False
         meta = message.params.get("_meta")
-        if not isinstance(meta, dict) or nb.NATIVE_RESULT_META not in meta:
+        if not isinstance(meta, dict) or NATIVE_RESULT_META not in meta:
             return False
-        meta = {k: v for k, v in meta.items() if k != nb.NATIVE_RESULT_META}
+        meta = {k: v for k, v in meta.items() if k != NATIVE_RESULT_META}
         params = {**message.params, "_meta": meta} if meta else {k: v for k, v in message.params.items() if k != "_meta"}
         ctx.session_message = SessionMessage(message.model_copy(update={"params": params}), metadata=ctx.session_message.metadata)
         return True

@@ -12,8 +12,8 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..wire import encode_payload
-from . import media_types
-from .codec import encode_json
+from ..shared import http_media_types as media_types
+from ..shared.http_codec import encode_json
 
 prefers_msgpack: ContextVar[bool] = ContextVar("mcp_msgpack_prefers_msgpack", default=False)
 """Whether the request being served prefers MessagePack replies; its errors are then MessagePack (SPEC 9.2)."""

@@ -8,7 +8,7 @@
 
 Without `replies=any` a MessagePack-preferring client always gets MessagePack (rule 3).
 
-Calibration (`python python/scripts/measure_codec.py --policy`; figures in the README): the SDK dumps JSON in
+Calibration (`python python/bench/measure_codec.py --policy`; figures in the README): the SDK dumps JSON in
 Rust (`model_dump_json`), while MessagePack needs the plain values dumped first and the canonical encoder's
 Python pass, so MessagePack costs the server more for every shape but long strings: 4-21x on small
 messages, records, short strings and numbers, and below JSON only from about 4,096 characters of string
@@ -21,9 +21,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any
 
-from .. import native_bytes as nb
-
-ENCODINGS = ("cheapest-cpu", "smallest", "json")
+from ..wire.media_slots import media_slots
 
 LONG_STRING_CHARS = 8192
 """A reply with a string this long goes as MessagePack under 'cheapest-cpu' (see the module's docstring)."""
@@ -32,12 +30,6 @@ WALK_LIMIT = 512
 """Values the shape walk reads at most, so its cost stays bounded (a few microseconds for a small reply, tens
 for a large one, against its encode of hundreds). A reply with more values than this is records or arrays,
 JSON's ground in CPython, whatever its strings."""
-
-
-def check_encoding(encoding: str) -> str:
-    if encoding not in ENCODINGS:
-        raise ValueError(f"encoding must be one of {ENCODINGS}")
-    return encoding
 
 
 def string_shape(value: Any, limit: int = WALK_LIMIT) -> tuple[int, bool]:
@@ -68,7 +60,7 @@ def string_shape(value: Any, limit: int = WALK_LIMIT) -> tuple[int, bool]:
 
 def carries_media(result: Any) -> bool:
     """Whether a result holds media that native bytes send as bin (SPEC 8.2)."""
-    return any(isinstance(h.get(k), str) and h.get(k) for h, k in nb.media_slots({"result": result}))
+    return any(isinstance(h.get(k), str) and h.get(k) for h, k in media_slots({"result": result}))
 
 
 def cheaper_as_msgpack(result: Any, *, native: bool) -> bool:

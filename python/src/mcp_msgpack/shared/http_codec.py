@@ -10,8 +10,8 @@ import pydantic_core
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCMessage
 
-from .. import native_bytes as nb
-from ..messages import from_session_message, to_session_message
+from .media_conversion import base64_to_bin, bin_to_media
+from .message import from_session_message, to_session_message
 from ..wire import ReceiveLimits, WireError, encode_payload
 from ..wire.decode import check_decoded
 from ..wire.decode import decode_counting_bins
@@ -49,7 +49,7 @@ def decode_msgpack(
         check_decoded(value, bins, allow_batch=True)
     keep = native and (keep_bytes(value) if callable(keep_bytes) else keep_bytes)
     if bins or keep:
-        nb.bin_to_media(value, bins, keep_bytes=keep)
+        bin_to_media(value, bins, keep_bytes=keep)
     return value
 
 
@@ -65,7 +65,7 @@ def encode_msgpack(message: SessionMessage | JSONRPCMessage | dict[str, Any], *,
     """A message as one msgpack-v1 value; with `native`, its base64 media as bin."""
     value = message if isinstance(message, dict) else message_dict(message)
     if native:
-        nb.base64_to_bin(value)  # SIMD base64 there when pybase64 is installed (the [fast] extra)
+        base64_to_bin(value)  # SIMD base64 there when pybase64 is installed (the [fast] extra)
     return encode_payload(value)
 
 

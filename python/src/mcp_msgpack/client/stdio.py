@@ -1,0 +1,196 @@
+"""`stdio_client`: the drop-in for `mcp.client.stdio.stdio_client` that speaks msgpack-v1 (SPEC 7).
+
+On wire='auto' it starts in MCP's JSON lines and offers the upgrade on each request until a result settles
+it (7.1), so a JSON-only server simply answers in JSON: no timeout, nothing to configure.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import asynccontextmanager
+from typing import Any, TextIO
+
+import anyio
+import anyio.lowlevel
+import mcp_types as types
+from mcp.client import stdio as sdk_stdio
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.message import SessionMessage
+
+from ..shared.extension import NATIVE_RESULT_META, announce, announced_version
+from ..shared.stdio_connection import MSGPACK_V1, READ_SIZE, SEND_FRAMES, SEND_JSON, SEND_MIXED, WIRE_META, WireState, strip_wire_member, wire_member
+from ..wire import FRAME, ReceiveLimits, StreamReader, WireError
+from ..wire.reader import FRAMES, JSON, MIXED
+
+
+class _ClientWire(WireState):
+    """The client's side of the upgrade (7.1) and of the native-bytes negotiation (8.1)."""
+
+    def __init__(self, wire: str, native_bytes: bool, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.wire = wire
+        self.native_bytes = native_bytes
+        self.settled = wire != "auto"
+        self.offering: set[object] = set()  # ids of requests that carried the offer
+        self.native_offer_id: object = None
+        self.wire_selected: str | None = None if wire == "auto" else ("msgpack" if wire == "msgpack" else "json")
+        self.reader = StreamReader(FRAMES if wire == "msgpack" else JSON, self.max_bytes)
+        if wire == "msgpack":
+            self.send = SEND_FRAMES
+
+    def outgoing(self, message: types.JSONRPCMessage) -> bytes:
+        if isinstance(message, types.JSONRPCRequest):
+            params = dict(message.params or {})
+            meta = dict(params.get("_meta") or {})
+            if NATIVE_RESULT_META in meta:  # call_tool_native's private marker: never leaves the process
+                del meta[NATIVE_RESULT_META]
+                self.native_results.add(message.id)
+            if not self.settled:
+                meta[WIRE_META] = {"offer": [MSGPACK_V1], "mixed": True}
+                self.offering.add(message.id)
+            if self.native_bytes and message.method == "initialize" and (self.send != SEND_JSON or not self.settled):
+                params["capabilities"] = announce(params.get("capabilities") or {})
+                self.native_offer_id = message.id
+            if meta:
+                params["_meta"] = meta
+            elif "_meta" in params:
+                del params["_meta"]
+            if params:
+                message = message.model_copy(update={"params": params})
+            else:
+                message = types.JSONRPCRequest(jsonrpc="2.0", id=message.id, method=message.method)
+        return self.encode(message)
+
+    def incoming(self, message: SessionMessage, kind: str) -> None:
+        """Settles the upgrade on the first result to an offering request, and notes a native confirmation."""
+        model = message.message
+        if not isinstance(model, (types.JSONRPCResponse, types.JSONRPCError)):
+            return
+        if isinstance(model, types.JSONRPCError):
+            self.native_results.discard(model.id)
+        if isinstance(model, types.JSONRPCResponse):
+            self.native_results.discard(model.id)
+            member = wire_member(model.result)
+            if member is not None:
+                strip_wire_member(model.result)
+            if not self.settled and model.id in self.offering and kind != FRAME:
+                self.settled = True
+                self.offering.clear()
+                if isinstance(member, dict) and member.get("accept") == MSGPACK_V1:
+                    mixed = member.get("mixed") is True
+                    # The switch point: bytes after this line are frames (or a mixed stream); we send msgpack-v1.
+                    self.reader.mode = MIXED if mixed else FRAMES
+                    self.send = SEND_MIXED if mixed else SEND_FRAMES
+                    self.wire_selected = "msgpack"
+                else:
+                    self.wire_selected = "json"
+            if model.id == self.native_offer_id and self.send != SEND_JSON:
+                version = announced_version(model.result.get("capabilities"))
+                if version == 1:
+                    self.native_send = self.native_receive = True
+
+
+@asynccontextmanager
+async def stdio_client(
+    server: StdioServerParameters,
+    errlog: TextIO = sys.stderr,
+    *,
+    native_bytes: bool = False,
+    wire: str = "auto",
+    encoding: str = "cheapest-cpu",
+    limits: ReceiveLimits | None = None,
+):
+    """Spawns an MCP server and connects to it over stdin/stdout, in msgpack-v1 where the server speaks it.
+
+    `wire`: 'auto' (default) starts in JSON lines and offers the upgrade (SPEC 7.1); 'msgpack' starts with a
+    frame, for servers known to speak msgpack-v1 (a JSON-only server never answers it); 'json' never offers.
+    `native_bytes` offers the extension (SPEC 8): media then travel as bytes, and reach the SDK as base64 (or
+    as bytes through `call_tool_native`). `encoding` is what is sent on a mixed stream (7.4)."""
+    if wire not in ("auto", "json", "msgpack"):
+        raise ValueError("wire must be 'auto', 'json' or 'msgpack'")
+    state = _ClientWire(wire, native_bytes, encoding=encoding, limits=limits)
+    command = await sdk_stdio._get_executable_command(server.command)
+    process = await sdk_stdio._create_platform_compatible_process(
+        command=command,
+        args=server.args,
+        env=sdk_stdio.get_default_environment() | (server.env or {}),
+        errlog=errlog,
+        cwd=server.cwd,
+    )
+    read_stream_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_stream_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    shutting_down = False
+    writer_done = anyio.Event()
+    write_lock = anyio.Lock()
+
+    async def write(data: bytes) -> None:
+        async with write_lock:
+            await process.stdin.send(data)  # type: ignore[union-attr]
+
+    async def stdout_reader() -> None:
+        assert process.stdout
+        reader = state.reader
+        try:
+            async with read_stream_writer:
+                try:
+                    while True:
+                        try:
+                            chunk = await process.stdout.receive(READ_SIZE)
+                        except anyio.EndOfStream:
+                            if not shutting_down:
+                                reader.close()  # the server died mid-frame: truncated-frame (SPEC 5.1)
+                            return
+                        reader.feed(chunk)
+                        while (item := reader.next()) is not None:
+                            kind, data = item
+                            outcome = state.read(kind, data)
+                            if outcome.reply is not None:
+                                await write(outcome.reply)
+                            if isinstance(outcome.deliver, SessionMessage):
+                                state.incoming(outcome.deliver, kind)
+                            if outcome.deliver is not None:
+                                await read_stream_writer.send(outcome.deliver)
+                except WireError as error:  # framing error: reported, then the connection ends (SPEC 5.1)
+                    if not shutting_down:
+                        await read_stream_writer.send(error)
+                finally:
+                    await sdk_stdio._drain_stdout(process)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
+            pass
+
+    async def stdin_writer() -> None:
+        assert process.stdin
+        try:
+            async with write_stream_reader:
+                async for session_message in write_stream_reader:
+                    try:
+                        data = state.outgoing(session_message.message)
+                    except (WireError, TypeError) as exc:
+                        await read_stream_writer.send(exc)
+                        continue
+                    await write(data)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await read_stream_writer.aclose()
+        finally:
+            writer_done.set()
+
+    async def shutdown() -> None:
+        read_stream.close()
+        write_stream.close()
+        with anyio.move_on_after(sdk_stdio._WRITER_FLUSH_TIMEOUT):
+            await writer_done.wait()
+        await sdk_stdio._stop_server_process(process)
+        await sdk_stdio._aclose_all(read_stream, write_stream, read_stream_writer, write_stream_reader)
+        await anyio.lowlevel.checkpoint()
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(stdout_reader)
+        tg.start_soon(stdin_writer)
+        try:
+            yield read_stream, write_stream
+        finally:
+            shutting_down = True
+            with anyio.CancelScope(shield=True):
+                await shutdown()
+            tg.cancel_scope.cancel()
+    await anyio.lowlevel.cancel_shielded_checkpoint()

@@ -1,0 +1,84 @@
+"""`streamable_http_app(server)`: `server.streamable_http_app()` with msgpack-v1 added: the same Starlette app
+(one route, the session manager's lifespan), the same options, loopback Host/Origin checks by default."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp.server.streamable_http import EventStore
+from mcp.server.streamable_http_manager import (
+    DEFAULT_MAX_REQUEST_BODY_SIZE,
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_SESSION_IDLE_TIMEOUT,
+    StreamableHTTPASGIApp,
+)
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.routing import Route
+
+from ..wire import ReceiveLimits
+from .streamable_http import HOLD_INTERVAL
+from .streamable_http_manager import MsgpackStreamableHTTPSessionManager
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def loopback_security() -> TransportSecuritySettings:
+    """The SDK's DNS-rebinding protection for a loopback server: Host and Origin must name loopback."""
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+        allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+    )
+
+
+
+def streamable_http_app(
+    server: Any,
+    *,
+    streamable_http_path: str = "/mcp",
+    json_response: bool = False,
+    stateless_http: bool = False,
+    event_store: EventStore | None = None,
+    retry_interval: int | None = None,
+    max_request_body_size: int = DEFAULT_MAX_REQUEST_BODY_SIZE,
+    session_idle_timeout: float | None = DEFAULT_SESSION_IDLE_TIMEOUT,
+    max_sessions: int | None = DEFAULT_MAX_SESSIONS,
+    transport_security: TransportSecuritySettings | None = None,
+    host: str = "127.0.0.1",
+    native_bytes: bool = True,
+    limits: ReceiveLimits | None = None,
+    encoding: str = "cheapest-cpu",
+    reply_streams: str | None = None,
+    hold_interval: float = HOLD_INTERVAL,
+    debug: bool = False,
+) -> Starlette:
+    """The Starlette app of `server.streamable_http_app(...)` on both wires (an `MCPServer` or a low-level
+    `Server`). Mount it, or run it with uvicorn. For a loopback `host` (the default) Host and Origin must name
+    loopback, as the SDK's app checks them; give `transport_security` for anything else."""
+    lowlevel = getattr(server, "_lowlevel_server", server)
+    if transport_security is None and host in LOOPBACK_HOSTS:
+        transport_security = loopback_security()
+    manager = MsgpackStreamableHTTPSessionManager(
+        app=lowlevel,
+        event_store=event_store,
+        json_response=json_response,
+        stateless=stateless_http,
+        security_settings=transport_security,
+        retry_interval=retry_interval,
+        session_idle_timeout=session_idle_timeout,
+        max_request_body_size=max_request_body_size,
+        max_sessions=max_sessions,
+        native_bytes=native_bytes,
+        limits=limits,
+        encoding=encoding,
+        reply_streams=reply_streams,
+        hold_interval=hold_interval,
+    )
+    app = Starlette(
+        debug=debug,
+        routes=[Route(streamable_http_path, endpoint=StreamableHTTPASGIApp(manager))],
+        lifespan=lambda _app: manager.run(),
+    )
+    app.state.session_manager = manager
+    return app

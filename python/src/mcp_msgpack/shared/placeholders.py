@@ -1,0 +1,37 @@
+"""Bytes set aside under placeholders: `native_image`/`native_audio` hold a tool result's bytes here, and the
+transports hold received media here for `call_tool_native`, each under a short string that stands in the
+SDK's str fields until a transport (or `call_tool_native`) takes the bytes back."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+
+PLACEHOLDER_PREFIX = "mcp-msgpack-bytes-"
+
+
+class _Aside:
+    """Bytes held for call_tool_native, under placeholders that stand in the SDK's str fields."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held: dict[str, bytes] = {}
+        self._next = itertools.count()
+
+    def hold(self, data: bytes) -> str:
+        with self._lock:
+            placeholder = f"{PLACEHOLDER_PREFIX}{next(self._next)}"
+            self._held[placeholder] = data
+        return placeholder
+
+    def __bool__(self) -> bool:
+        return bool(self._held)
+
+    def take(self, placeholder: object) -> bytes | None:
+        if not isinstance(placeholder, str) or not placeholder.startswith(PLACEHOLDER_PREFIX):
+            return None
+        with self._lock:
+            return self._held.pop(placeholder, None)
+
+
+ASIDE = _Aside()
