@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { Decoder } from '@msgpack/msgpack';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { type DecodeBudget, PayloadError } from 'mcp-msgpack-transport';
+import { PayloadError } from 'mcp-msgpack-transport';
 import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, NativeBytesAdapter, checkJsonRpcMessage, type MessageAdapter } from 'mcp-msgpack-transport/wire';
+import { decodeBudgetOf } from './fixtures/edge-fixtures.js';
 import { type Budget, type BudgetPart, allowances, budgetOf, countBudget, referenceReceive } from './fixtures/reference-receiver.js';
 
 interface Fixture {
@@ -70,12 +71,6 @@ function comparable(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, comparable(v)]));
   }
   return value;
-}
-
-/** A source's `budget` as this package's `decodeBudget` option. */
-function decodeBudgetOf(budget: Partial<Budget> | undefined): DecodeBudget {
-  const { containers, keysAndShapes, words } = budgetOf(budget);
-  return { base: containers.base, bytesPerContainer: containers.rate, keyBase: keysAndShapes.base, bytesPerShortKey: keysAndShapes.rate, wordBase: words.base, bytesPerWord: words.rate };
 }
 
 const binAdapter: MessageAdapter = { toWire: (m) => m, fromWire: (v) => v, binAllowed: true };
