@@ -120,11 +120,14 @@ function report(state: RunState, interrupted: boolean): void {
     durationMs: Date.now() - state.started,
     environment: describeEnvironment(Object.fromEntries(runs.map((r) => [r.runtime, r.version]))),
     noiseBand: NOISE_BAND,
+    ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
     scenarios,
     skipped: [...runs.flatMap((r) => r.skipped), ...(interrupted ? ['interrupted: the scenarios above are those that finished before the signal'] : [])],
   } satisfies Omit<BenchResult, 'targets'>;
   // An interrupted run's duration says nothing about how long the whole run takes.
-  const targets = evaluateTargets(partial).map((t) => (interrupted && t.id === 'quick-under-2-minutes' ? { ...t, status: 'not measured' as const, note: 'the run was interrupted' } : t));
+  // An A/B run compares builds, not wires: the targets (read from the wire comparisons) are not its question.
+  const targets =
+    options.baseline !== undefined ? [] : evaluateTargets(partial).map((t) => (interrupted && t.id === 'quick-under-2-minutes' ? { ...t, status: 'not measured' as const, note: 'the run was interrupted' } : t));
   const result: BenchResult = { ...partial, targets };
   if (interrupted) process.stdout.write(`\nINTERRUPTED after ${scenarios.length} finished scenarios; temporary files removed.\n`);
   process.stdout.write('\n' + renderText(result, { details: options.details }));
@@ -178,6 +181,7 @@ async function runInChild(runtime: 'node' | 'bun', options: BenchOptions): Promi
   if (options.mode === 'full') args.push('--full');
   for (const s of options.scenarios) args.push('--scenario', s);
   for (const t of options.transports) args.push('--transport', t);
+  if (options.baseline !== undefined) args.push('--baseline', options.baseline);
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(executable, args, { stdio: ['ignore', 'inherit', 'inherit'] });

@@ -15,6 +15,8 @@ export interface BenchOptions {
   childResultFile?: string;
   /** Measure the SDK's HTTP server exactly as published, leak included (see servers/sdk-leak.ts). */
   sdkAsPublished: boolean;
+  /** Another checkout or build of this repository: run each scenario A/B, its servers against ours (baseline.ts). */
+  baseline?: string;
   /** Print every table (values, ratios, verdicts) after the summary. */
   details: boolean;
   help: boolean;
@@ -42,6 +44,12 @@ Options:
                          "node,bun" to measure both; bun is taken from the repository's node_modules/bun
                          or from PATH.
   --transport stdio|http Only this transport (default: both). Repeatable or comma-separated.
+  --baseline DIR         A/B run: DIR is another checkout or build of this repository (its root, built
+                         with npm run build). Each selected scenario runs every variant of our server
+                         twice, on this build's server and on DIR's (same client, this build's), rounds
+                         alternating both, and reports this / baseline per variant, round by round, with
+                         the usual verdicts. The SDK's and the official servers are left out (DIR cannot
+                         change them), and so is the in-process codec venue.
   --details              Print every measured value, ratio and verdict after the summary (always in --json
                          and --report).
   --json FILE            Also write the machine-readable results (schema "mcp-msgpack-bench/1") to FILE.
@@ -91,6 +99,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       report: { type: 'string' },
       'child-result': { type: 'string' },
       'sdk-as-published': { type: 'boolean', default: false },
+      baseline: { type: 'string' },
       details: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
@@ -99,6 +108,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     allowPositionals: false,
   });
   if (values.full && values.quick) throw new UsageError('--full and --quick cannot be combined');
+  if (values.baseline !== undefined && values.report !== undefined) throw new UsageError('--report draws the wire comparisons; an A/B run (--baseline) writes its results with --json');
   const runtimes = list(values.runtime);
   for (const r of runtimes) if (r !== 'node' && r !== 'bun') throw new UsageError(`--runtime must be node or bun, not "${r}"`);
   const transports = list(values.transport);
@@ -112,6 +122,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     reportFile: values.report,
     childResultFile: values['child-result'],
     sdkAsPublished: values['sdk-as-published'] ?? false,
+    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
     details: values.details ?? false,
     help: values.help ?? false,
     version: values.version ?? false,

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -35,7 +36,7 @@ export function officialFilesystemEntry(): string {
 
 function serverArgs(spec: VariantSpec, mediaDir: string | undefined): string[] {
   if (spec.server === 'official') return [officialFilesystemEntry(), mediaDir ?? process.cwd()];
-  const args = [ENTRY, '--app', spec.server, '--transport', spec.transport, '--stack', spec.stack];
+  const args = [spec.build ? join(spec.build, 'entry.js') : ENTRY, '--app', spec.server, '--transport', spec.transport, '--stack', spec.stack];
   if (mediaDir) args.push('--dir', mediaDir);
   if (spec.gzip) args.push('--gzip');
   if (spec.defaults) args.push('--defaults');
@@ -68,7 +69,7 @@ export async function startSession(spec: VariantSpec, runtime: string, mediaDir?
 /** The raw pipe baseline: its client stands where an MCP Client does (the media venue's raw calls know it). */
 async function startRaw(spec: VariantSpec, runtime: string): Promise<Session> {
   const bytes = new ByteCounter();
-  const child = countingSpawn(bytes)(runtime, [RAW_ENTRY], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = countingSpawn(bytes)(runtime, [spec.build ? join(spec.build, 'raw-media.js') : RAW_ENTRY], { stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);
