@@ -1,5 +1,5 @@
 // A hostile client's suite against an MCP endpoint over HTTP (issue 24), for measuring what it leaves behind
-// in the server: hostile msgpack bodies (every shape of packages/bench/measure/lib/hostile-payloads.mjs at 1 and 4 MiB),
+// in the server: hostile msgpack bodies (every shape of hostile-payloads.mjs at 1 and 4 MiB),
 // bodies over the limit, malformed and non-JSON-RPC bodies, header variants (Content-Type, Accept, Host,
 // Origin, protocol version, methods), guessed and cross-session ids, forged Last-Event-ID, duplicate ids,
 // requests before notifications/initialized, path escapes through the tools, a flood of sessions that send
@@ -54,7 +54,7 @@ async function openSession(url, { initialized = true } = {}) {
 const call = (id, name, args) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 /** Runs every case against `url` (the media server serving `root`); counts of answers by status. */
-export async function runAttacks(url, root, { log = () => {}, sessionFlood = 1_100, idleConnections = 500 } = {}) {
+export async function runAttacks(url, root, { log = () => {}, sessionFlood = 1_100, idleConnections = 500, forgedResumes = 10 } = {}) {
   const statuses = new Map();
   let cases = 0;
   const note = (status) => {
@@ -103,7 +103,8 @@ export async function runAttacks(url, root, { log = () => {}, sessionFlood = 1_1
 
   log('guessed and foreign session ids, forged Last-Event-ID');
   for (let i = 0; i < 50; i++) note((await send(url, { headers: { ...MSGPACK, 'mcp-session-id': crypto.randomUUID() }, body: ping })).status);
-  for (let i = 0; i < 10; i++) {
+  // Each holds its GET stream open until the case's 2 s are over.
+  for (let i = 0; i < forgedResumes; i++) {
     note(
       (await send(url, { method: 'GET', headers: { accept: 'application/vnd.mcp-msgpack.stream', 'mcp-session-id': session.sessionId, 'last-event-id': `${crypto.randomUUID()}_${i}` }, timeoutMs: 2_000 }))
         .status,

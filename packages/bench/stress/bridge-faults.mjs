@@ -1,11 +1,19 @@
-// The reverse mode's bounds under faults (measure-reverse.mjs --faults): a child that stops reading its
-// stdin while a client posts 100 MiB, a GET stream never read while the child floods it, sessions churning
-// against --max-sessions, and SIGTERM with children that ignore it. Figures are the bridge's peak RSS growth
-// (/proc/<pid>/status sampled every 20 ms), counts of HTTP statuses and of processes.
+// The bridge's reverse mode (`mcp-msgpack-bridge --serve`) under faults: a child that stops reading its stdin
+// while a client posts 100 MiB (one session, and 16 with the total queue at its default and lifted), a GET
+// stream never read while the child floods it, sessions churning against --max-sessions, and SIGTERM with
+// children that ignore it. Figures are the bridge's peak RSS growth (the bench's RSS reader sampled every
+// 20 ms), counts of HTTP statuses and of processes (Linux).
+//   node packages/bench/stress/bridge-faults.mjs [--only stalled-child,stalled-children,unread-get,churn,sigterm]
+//        [--bridge-runtime PATH]   (the runtime the bridge runs on, e.g. node_modules/bun/bin/bun.exe; default: this one)
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { readRss } from 'mcp-msgpack-bench';
 
 const CHILD_SOURCE = `
 const { createInterface } = require('node:readline');
@@ -212,7 +220,7 @@ async function openSession(url) {
 }
 
 function watchRss(pid) {
-  const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  const rss = () => readRss(pid)?.rss ?? 0;
   const before = rss();
   let peak = before;
   const timer = setInterval(() => {
@@ -278,4 +286,27 @@ function startBridge(runtime, bridgeBin, options, childArgs) {
     });
     bridge.once('exit', (code) => reject(new Error(`the bridge exited (${code}): ${err}`)));
   });
+}
+
+/** The bridge's command (its package's bin). */
+export function bridgeBin() {
+  const manifest = createRequire(import.meta.url).resolve('mcp-msgpack-bridge/package.json');
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8'));
+  return join(dirname(manifest), typeof bin === 'string' ? bin : Object.values(bin)[0]);
+}
+
+/** The faults (all, or `only`: a comma-separated list) on a bridge run by `runtime`, in a temp folder. */
+export async function runBridgeFaults({ runtime = process.execPath, only } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-bridge-faults-'));
+  try {
+    await measureFaults({ dir, bridgeBin: bridgeBin(), runtime, only });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Run as a command (run.mjs imports runBridgeFaults instead).
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, 'bridge-runtime': { type: 'string' } } });
+  await runBridgeFaults({ runtime: values['bridge-runtime'], only: values.only });
 }

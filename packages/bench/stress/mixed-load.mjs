@@ -3,6 +3,7 @@
 // media of 64 KiB to 5 MiB, listings, a tree, searches, writes), then closing it with DELETE and opening the
 // next, until `seconds` are over. Bounded: every call has a timeout, and the run stops at its deadline.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { percentile } from 'mcp-msgpack-bench';
 import { callToolNative, HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
 
 const CALL_TIMEOUT_MS = 30_000;
@@ -83,9 +84,7 @@ export async function runMixedLoad(url, root, { clients = 32, seconds = 60 } = {
       }
     }),
   );
-  latencies.sort((a, b) => a - b);
-  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { ...counts, p50: at(0.5), p95: at(0.95) };
+  return { ...counts, p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Hostile msgpack-v1 payloads (issues 12 and 24): a tools/call request (id 7) whose params.junk is an array
 // of copies of one small unit filling the payload, or (`shape-edge`) as many units as a receiver with the
-// default decode budget accepts, then one string filling the rest. Used by packages/bench/measure/measure-amplification.mjs
-// (stdio and HTTP) and the attack suite of packages/bench/measure/measure-rss-after-load.mjs.
+// default decode budget accepts, then one string filling the rest. Used by amplification.mjs
+// (stdio and HTTP) and the attack suite (http-attacks.mjs).
 import { CanonicalEncoder, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
 
 export const UNITS = {
