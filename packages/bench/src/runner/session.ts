@@ -10,7 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { ByteCounter, countChildStdio, countingSpawn, type ByteSource } from '../metrics/bytes.js';
 import { startRelayProcess, type RelayHost, type RelayProcess } from '../metrics/relay-process.js';
-import { RawPipeClient } from './raw-client.js';
+import { RawHttpClient, RawPipeClient } from './raw-client.js';
 import type { VariantSpec } from './variant.js';
 import { onInterrupt } from '../interrupt.js';
 
@@ -28,6 +28,7 @@ export interface Session {
 
 const ENTRY = fileURLToPath(new URL('../servers/entry.js', import.meta.url));
 const RAW_ENTRY = fileURLToPath(new URL('../servers/raw-media.js', import.meta.url));
+const RAW_HTTP_ENTRY = fileURLToPath(new URL('../servers/raw-media-http.js', import.meta.url));
 
 export function officialFilesystemEntry(): string {
   const require = createRequire(import.meta.url);
@@ -62,7 +63,7 @@ function newClient(errors: string[], spec?: VariantSpec): Client {
  * HTTP the bytes are counted by a relay of `relays` (the run's relay process), or of a process of its own.
  */
 export async function startSession(spec: VariantSpec, runtime: string, mediaDir?: string, relays?: () => Promise<RelayHost>): Promise<Session> {
-  if (spec.stack === 'raw') return startRaw(spec, runtime);
+  if (spec.stack === 'raw') return spec.transport === 'http' ? startRawHttp(spec, runtime, relays) : startRaw(spec, runtime);
   return spec.transport === 'stdio' ? startStdio(spec, runtime, mediaDir) : startHttp(spec, runtime, mediaDir, relays);
 }
 
@@ -84,6 +85,35 @@ async function startRaw(spec: VariantSpec, runtime: string): Promise<Session> {
     close: async () => {
       raw.close();
       if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+/** The raw HTTP file server baseline, its bytes counted by the run's relay as every HTTP variant's are. */
+async function startRawHttp(spec: VariantSpec, runtime: string, relays: (() => Promise<RelayHost>) | undefined): Promise<Session> {
+  const child = spawn(runtime, [spec.build ? join(spec.build, 'raw-media-http.js') : RAW_HTTP_ENTRY], { stdio: ['ignore', 'pipe', 'inherit'] });
+  child.once(
+    'exit',
+    onInterrupt(() => child.kill('SIGKILL')),
+  );
+  const port = await readyPort(child);
+  let proxy: RelayProcess;
+  try {
+    proxy = relays ? await (await relays()).open(port) : await startRelayProcess(port);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  const raw = new RawHttpClient(new URL(`http://127.0.0.1:${proxy.port}/`));
+  return {
+    spec,
+    serverPid: child.pid!,
+    clients: [raw as unknown as Client],
+    bytes: proxy,
+    lastError: () => undefined,
+    close: async () => {
+      child.kill('SIGTERM');
+      await proxy.close();
     },
   };
 }
