@@ -9,6 +9,7 @@ import { HELP, parseOptions, unknownScenarioFilters, UsageError, VENUES, type Be
 import { onInterrupt, runInterruptCleanups } from './interrupt.js';
 import { checkOutputPath } from './output-paths.js';
 import { availableScenarios } from './plan.js';
+import { renderCalibration, runCalibration } from './calibrate.js';
 import { wrapWords } from './report/format.js';
 import { renderHtml } from './report/html.js';
 import { StreamProgress, SilentProgress } from './report/progress.js';
@@ -37,6 +38,7 @@ async function main(): Promise<number> {
     process.stdout.write(`mcp-msgpack-bench ${benchVersion()}\n`);
     return 0;
   }
+  if (options.calibrate) return calibrate(options);
   // Opt-in, on its own: it needs redis-server, nginx and a checkout of the repository.
   if (options.scenarios.includes('scale')) return runScale(options);
   const unknownScenarios = await unknownFilterMessage(options);
@@ -164,6 +166,24 @@ async function runScale(options: BenchOptions): Promise<number> {
   const rounds = full ? 4 : 2;
   const rows = await runScaleScenario({ rounds, smallCalls: full ? 1_500 : 300, mediaCalls: full ? 60 : 12, log: (line) => process.stderr.write(`${line}\n`) });
   if (rows) process.stdout.write('\n' + renderScale(rows, rounds));
+  return 0;
+}
+
+/** --calibrate on each --runtime: in this process for this runtime, in a child of the CLI for another. */
+async function calibrate(options: BenchOptions): Promise<number> {
+  for (const runtime of options.runtimes) runtimeExecutable(runtime);
+  const here = currentRuntime();
+  for (const runtime of options.runtimes) {
+    if (runtime !== here.name) {
+      const args = [fileURLToPath(import.meta.url), '--calibrate', '--runtime', runtime, ...(options.mode === 'full' ? ['--full'] : [])];
+      const code = await new Promise<number | null>((resolve, reject) => spawn(runtimeExecutable(runtime), args, { stdio: 'inherit' }).once('error', reject).once('exit', resolve));
+      if (code !== 0) return code ?? 1;
+      continue;
+    }
+    const results = await runCalibration(options.mode === 'full', `${here.name} ${here.version}`, new StreamProgress(process.stderr));
+    process.stdout.write(`\n${renderCalibration(results)}`);
+    if (options.jsonFile) writeFileSync(options.jsonFile, `${JSON.stringify({ schema: SCHEMA, calibration: results }, null, 2)}\n`);
+  }
   return 0;
 }
 

@@ -25,3 +25,4 @@ export { releaseAnsweredJsonStreams } from './servers/sdk-leak.js';
 export { officialStdioFailure } from './scenarios/media.js';
 export { baselineServers, withBaseline, BASELINE_SUFFIX } from './baseline.js';
 export { renderBaseline } from './report/baseline.js';
+export { calibrationPayloads, renderCalibration, runCalibration } from './calibrate.js';

@@ -19,6 +19,8 @@ export interface BenchOptions {
   baseline?: string;
   /** Print every table (values, ratios, verdicts) after the summary. */
   details: boolean;
+  /** Measure JSON against MessagePack per reply shape and size (calibrate.ts) instead of the scenarios. */
+  calibrate: boolean;
   help: boolean;
   version: boolean;
 }
@@ -50,6 +52,10 @@ Options:
                          alternating both, and reports this / baseline per variant, round by round, with
                          the usual verdicts. The SDK's and the official servers are left out (DIR cannot
                          change them), and so is the in-process codec venue.
+  --calibrate            Instead of the scenarios: encode + decode of one reply, JSON against MessagePack,
+                         per shape and size (text, prose, records, short strings, numbers), on each
+                         --runtime: the figures the per-message encoding policy's thresholds rest on
+                         (the transport's SPEC.md 9.6). --full for more sizes and rounds.
   --details              Print every measured value, ratio and verdict after the summary (always in --json
                          and --report).
   --json FILE            Also write the machine-readable results (schema "mcp-msgpack-bench/1") to FILE.
@@ -101,6 +107,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'sdk-as-published': { type: 'boolean', default: false },
       baseline: { type: 'string' },
       details: { type: 'boolean', default: false },
+      calibrate: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
     },
@@ -124,6 +131,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     sdkAsPublished: values['sdk-as-published'] ?? false,
     ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
     details: values.details ?? false,
+    calibrate: values.calibrate ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
   };
