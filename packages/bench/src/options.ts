@@ -38,8 +38,9 @@ Options:
                          or the start of a scenario name as printed in the table (e.g. object-1MB/stdio,
                          media-5MiB/http-1). Repeat the option or give a comma-separated list.
   --scenario scale       Opt-in, run on its own: 1 vs 3 instances of examples/scale/server.mjs behind nginx
-                         with the Redis event store, 1 without a store and 1 reaching Redis through a
-                         unix socket, JSON vs MessagePack, a small
+                         with the Redis event store, 1 without a store, 1 reaching Redis through a
+                         unix socket and 1 storing every result whole (above maxEventBytes), JSON vs
+                         MessagePack, a small
                          call and a 5 MiB native-bytes read (calls/s, server and redis-server CPU/call).
                          Needs redis-server, nginx and a checkout of the repository; skipped otherwise.
   --runtime node|bun     Run the servers and clients under this runtime (default: node). Repeat or give
