@@ -4,7 +4,7 @@
 //   direct      the host's own JSON client (SDK StreamableHTTPClientTransport) straight to the server
 //   bridge      the host's stdio client -> mcp-msgpack-bridge URL -> MessagePack with native bytes
 //   mcp-remote  the host's stdio client -> mcp-remote URL (npm, installed into a temp dir now) -> JSON
-// Figures: the server process's CPU per call (/proc/<pid>/stat), the bytes on the network leg (a counting TCP
+// Figures: the server process's CPU per call (the bench's CPU reader), the bytes on the network leg (a counting TCP
 // proxy in front of the server, both directions, headers included), the host's p50 per call, and the CPU per
 // call of the relay process itself (the bridge, mcp-remote: the stdio child of the host's client).
 import { execFileSync } from 'node:child_process';
@@ -105,7 +105,7 @@ function report(records) {
       `| ${r.name} | ${cpu.toFixed(1)} ms | ${ratio(cpu, perCall(direct, 'big', 'server'))} | ${(bytes / 1048576).toFixed(2)} MiB | ${ratio(bytes, perCall(direct, 'big', 'bytes'))} | ${p50(r.big).toFixed(1)} ms | ${ratio(p50(r.big), p50(direct.big))} | ${relay('big', 1)} | ${p50(r.small).toFixed(2)} ms | ${ratio(p50(r.small), p50(direct.small))} | ${relay('small', 2)} |`,
     );
   }
-  console.log('\nServer and relay CPU come from /proc/<pid>/stat (10 ms ticks), summed over each block of calls; the direct path has no relay (-).');
+  console.log('\nServer and relay CPU come from the bench CPU reader (every thread, /proc), summed over each block of calls; the direct path has no relay (-).');
 }
 
 /** mcp-remote from npm into a temp dir (not a dependency of the project); undefined when it cannot be had. */

@@ -2,8 +2,7 @@
 // by round:
 //   node packages/bench/measure/measure-reverse.mjs [--rounds N] [--big-calls N] [--small-calls N] [--child media|official]
 //     [--bridge-runtime PATH]   (the runtime the bridge runs on, e.g. node_modules/bun/bin/bun.exe; default: this node)
-//     [--faults]                the bounds under faults instead (stalled child, unread GET stream, churn, SIGTERM)
-//     [--only NAME,...]         with --faults: only these (stalled-child, unread-get, churn, sigterm)
+// (The bounds under faults are packages/bench/stress/bridge-faults.mjs.)
 // The child is a stdio JSON server: the media server's CLI (default; it speaks JSON to a JSON client) or, with
 // --child official, @modelcontextprotocol/server-filesystem (which repeats the base64 in structuredContent).
 // Variants, each on its own session (so its own child), all reading the same 5 MiB image:
@@ -12,7 +11,7 @@
 //   stdio       a stock SDK stdio client -> the child, no bridge and no network (what a local host does)
 //   sdk-http    the SDK's JSON StreamableHTTPClientTransport -> counting proxy -> bridge --serve -> child
 // Figures: bytes on the network leg (the proxy's sockets, both ways, headers included), the client's p50, the
-// CPU per call of the bridge process and of the variant's own child (/proc/<pid>/stat).
+// CPU per call of the bridge process and of the variant's own child (the bench's CPU reader).
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -49,12 +48,6 @@ const CHILD = CHILDREN[CHILD_KIND];
 if (!CHILD) throw new Error(`--child must be one of ${Object.keys(CHILDREN).join(', ')}`);
 
 const folder = makeMeasureFolder('measure-reverse-');
-if (args.includes('--faults')) {
-  // The bounds under faults instead of the throughput table (lib/serve-faults.mjs).
-  const { measureFaults } = await import('./lib/serve-faults.mjs');
-  await measureFaults({ dir: folder.dir, bridgeBin: BRIDGE_BIN, runtime: BRIDGE_RUNTIME, only: optionOf(args, 'only', undefined) }).finally(folder.remove);
-  process.exit(0);
-}
 const imagePath = folder.imagePath;
 await withCleanups(async (cleanups) => {
   cleanups.push(folder.remove);
@@ -123,7 +116,7 @@ function report(sessions) {
       `| ${s.name} | ${network} | ${networkRatio} | ${p50(s.big).toFixed(1)} ms | ${ratio(p50(s.big), p50(base.big))} | ${ratio(p50(s.big), p50(http.big))} | ${bridgeCpu} | ${perCall(s, 'big', 'child').toFixed(1)} ms | ${p50(s.small).toFixed(2)} ms | ${smallBridge} |`,
     );
   }
-  console.log('\nCPU comes from /proc/<pid>/stat (10 ms ticks), summed over each block of calls; "child" is the stdio server the variant talks to.');
+  console.log('\nCPU comes from the bench CPU reader (every thread, /proc), summed over each block of calls; "child" is the stdio server the variant talks to.');
 }
 
 /** The bridge's child processes (Linux: every thread's `children` list). */

@@ -7,18 +7,29 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { optionOf } from './media-http-driver.mjs';
+import { createRequire } from 'node:module';
+import { median } from 'mcp-msgpack-bench';
 
 export { cpuMs, startUrlPrinter } from './child-server.mjs';
-export { optionOf };
+
+/** The value after `--name` on a command line, or the fallback. */
+export function optionOf(argv, name, fallback) {
+  const at = argv.indexOf(`--${name}`);
+  return at >= 0 ? argv[at + 1] : fallback;
+}
 /** The big call's file: a 5 MiB image, read whole by read_media_file. */
 export const BIG = 5 * 1024 * 1024;
 export const CALL_LIMIT_MS = 60_000;
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
-export const BRIDGE_BIN = join(root, 'packages/bridge/bin/mcp-msgpack-bridge.js');
-export const MEDIA_CLI = join(root, 'packages/filesystem-media-server/dist/esm/cli.js');
-export const OFFICIAL_FILESYSTEM = join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const require = createRequire(import.meta.url);
+/** A package's command: its package.json's bin (the public way to start it). */
+function binOf(name) {
+  const manifest = require.resolve(`${name}/package.json`);
+  const { bin } = require(manifest);
+  return join(manifest, '..', typeof bin === 'string' ? bin : Object.values(bin)[0]);
+}
+export const BRIDGE_BIN = binOf('mcp-msgpack-bridge');
+export const MEDIA_CLI = binOf('mcp-filesystem-media-server');
+export const OFFICIAL_FILESYSTEM = binOf('@modelcontextprotocol/server-filesystem');
 
 /** A temporary folder with the 5 MiB image (`big.png`) and a small text file, removed by `remove`. */
 export function makeMeasureFolder(prefix) {
@@ -51,7 +62,7 @@ export async function smallCall(client, dir) {
   await client.callTool({ name: 'get_file_info', arguments: { path: join(dir, 'small.txt') } }, undefined, { timeout: CALL_LIMIT_MS });
 }
 
-export const p50 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const p50 = median;
 export const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
 
 /** A TCP proxy on loopback that counts every byte both ways: the network leg as a real network would carry it. */

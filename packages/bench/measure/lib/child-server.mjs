@@ -1,14 +1,11 @@
 // A server process the measurements start and watch: started until it prints its URL, its CPU time read
-// from /proc, stopped and waited for.
+// by the bench's reader (every thread, /proc), stopped and waited for.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readProcessCpuNs } from 'mcp-msgpack-bench';
 
-/** utime + stime of a process, in ms (Linux). */
+/** CPU time of a process (user + system, every thread), in ms (Linux). */
 export function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / 100;
+  return (readProcessCpuNs(pid) ?? Number.NaN) / 1e6;
 }
 
 /**
