@@ -16,6 +16,7 @@ import { StreamProgress, SilentProgress } from './report/progress.js';
 import { SUMMARY_WIDTH } from './report/summary.js';
 import { renderText } from './report/table.js';
 import { renderScale, runScaleScenario } from './scenarios/scale.js';
+import { renderBridge, runBridgeScenario } from './scenarios/bridge.js';
 import { SCHEMA, type BenchResult } from './results.js';
 import { runInThisRuntime, type RuntimeRun } from './run.js';
 import { runtimeExecutable, runtimeVersion } from './runtimes.js';
@@ -41,6 +42,7 @@ async function main(): Promise<number> {
   if (options.calibrate) return calibrate(options);
   // Opt-in, on its own: it needs redis-server, nginx and a checkout of the repository.
   if (options.scenarios.includes('scale')) return runScale(options);
+  if (options.scenarios.includes('bridge')) return runBridge(options);
   const unknownScenarios = await unknownFilterMessage(options);
   if (unknownScenarios) {
     process.stderr.write(unknownScenarios);
@@ -184,6 +186,14 @@ async function calibrate(options: BenchOptions): Promise<number> {
     process.stdout.write(`\n${renderCalibration(results)}`);
     if (options.jsonFile) writeFileSync(options.jsonFile, `${JSON.stringify({ schema: SCHEMA, calibration: results }, null, 2)}\n`);
   }
+  return 0;
+}
+
+async function runBridge(options: BenchOptions): Promise<number> {
+  const full = options.mode === 'full';
+  const settings = { rounds: full ? 5 : 2, bigCalls: full ? 4 : 1, smallCalls: full ? 60 : 20 };
+  const paths = await runBridgeScenario({ ...settings, log: (line) => process.stderr.write(`${line}\n`) });
+  if (paths) process.stdout.write(`\n${renderBridge(paths, settings)}`);
   return 0;
 }
 

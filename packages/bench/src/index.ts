@@ -26,3 +26,4 @@ export { officialStdioFailure } from './scenarios/media.js';
 export { baselineServers, withBaseline, BASELINE_SUFFIX } from './baseline.js';
 export { renderBaseline } from './report/baseline.js';
 export { calibrationPayloads, renderCalibration, runCalibration } from './calibrate.js';
+export { runBridgeScenario, renderBridge, type BridgePath } from './scenarios/bridge.js';

@@ -43,6 +43,12 @@ Options:
                          MessagePack, a small
                          call and a 5 MiB native-bytes read (calls/s, server and redis-server CPU/call).
                          Needs redis-server, nginx and a checkout of the repository; skipped otherwise.
+  --scenario bridge      Opt-in, run on its own: mcp-msgpack-bridge both ways. Host to remote: a JSON
+                         host direct to the media server over HTTP, through the bridge, and through
+                         mcp-remote when installed; reverse (--serve): the SDK's and our HTTP clients
+                         through the bridge to stdio JSON children, and a stdio client without it. A
+                         5 MiB read and a small call: server, child and bridge CPU, network bytes, p50.
+                         Needs a checkout of the repository (the bridge); skipped otherwise.
   --runtime node|bun     Run the servers and clients under this runtime (default: node). Repeat or give
                          "node,bun" to measure both; bun is taken from the repository's node_modules/bun
                          or from PATH.
