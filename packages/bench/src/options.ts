@@ -40,8 +40,8 @@ Options:
   --scenario scale       Opt-in, run on its own: 1 vs 3 instances of examples/scale/server.mjs behind nginx
                          with the Redis event store, 1 without a store, 1 reaching Redis through a
                          unix socket and 1 storing every result whole (above maxEventBytes), JSON vs
-                         MessagePack, a small
-                         call and a 5 MiB native-bytes read (calls/s, server and redis-server CPU/call).
+                         MessagePack, a small call and a 5 MiB native-bytes read (calls/s, server and
+                         redis-server CPU/call).
                          Needs redis-server, nginx and a checkout of the repository; skipped otherwise.
   --scenario bridge      Opt-in, run on its own: mcp-msgpack-bridge both ways. Host to remote: a JSON
                          host direct to the media server over HTTP, through the bridge, and through

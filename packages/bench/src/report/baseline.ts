@@ -29,7 +29,7 @@ export function renderBaseline(result: BenchResult): string {
     `rounds alternating both; median over rounds (min-max); W this build wins, = tie (range crosses 1.0 or`,
     `within ±${(result.noiseBand * 100).toFixed(0)}%), L this build loses. Lower is better except calls/s.`,
     '',
-    rows.length > 0 ? textTable(['scenario', 'variant', 'server CPU/call', ...AB_METRICS.map((k) => METRICS[k].label)], rows) : 'nothing was compared',
+    rows.length > 0 ? textTable(['scenario', 'variant', 'CPU/call this / baseline', ...AB_METRICS.map((k) => METRICS[k].label)], rows) : 'nothing was compared',
   ];
   if (notes.length > 0) lines.push('', 'NOTES', ...notes);
   if (result.skipped.length > 0) lines.push('', 'SKIPPED OR FAILED', ...result.skipped.map((s) => `- ${s}`));
