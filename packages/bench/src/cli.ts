@@ -17,6 +17,7 @@ import { SUMMARY_WIDTH } from './report/summary.js';
 import { renderText } from './report/table.js';
 import { renderScale, runScaleScenario } from './scenarios/scale.js';
 import { renderBridge, runBridgeScenario } from './scenarios/bridge.js';
+import { renderReaders, runReaders } from './scenarios/readers.js';
 import { SCHEMA, type BenchResult } from './results.js';
 import { runInThisRuntime, type RuntimeRun } from './run.js';
 import { runtimeExecutable, runtimeVersion } from './runtimes.js';
@@ -43,6 +44,11 @@ async function main(): Promise<number> {
   // Opt-in, on its own: it needs redis-server, nginx and a checkout of the repository.
   if (options.scenarios.includes('scale')) return runScale(options);
   if (options.scenarios.includes('bridge')) return runBridge(options);
+  if (options.scenarios.includes('readers')) {
+    const here = currentRuntime();
+    process.stdout.write(`\n${renderReaders(await runReaders(options.mode === 'full', `${here.name} ${here.version}`, new StreamProgress(process.stderr)))}`);
+    return 0;
+  }
   const unknownScenarios = await unknownFilterMessage(options);
   if (unknownScenarios) {
     process.stderr.write(unknownScenarios);

@@ -27,3 +27,4 @@ export { baselineServers, withBaseline, BASELINE_SUFFIX } from './baseline.js';
 export { renderBaseline } from './report/baseline.js';
 export { calibrationPayloads, renderCalibration, runCalibration } from './calibrate.js';
 export { runBridgeScenario, renderBridge, type BridgePath } from './scenarios/bridge.js';
+export { renderReaders, runReaders } from './scenarios/readers.js';

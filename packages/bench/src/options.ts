@@ -49,6 +49,9 @@ Options:
                          through the bridge to stdio JSON children, and a stdio client without it. A
                          5 MiB read and a small call: server, child and bridge CPU, network bytes, p50.
                          Needs a checkout of the repository (the bridge); skipped otherwise.
+  --scenario readers     Opt-in, run on its own, in this process and runtime: the stdio readers alone, a
+                         5 MiB message and 1,000 small ones arriving in 64 KiB chunks: the SDK's
+                         ReadBuffer against our LineReader and FrameReader with their codecs.
   --runtime node|bun     Run the servers and clients under this runtime (default: node). Repeat or give
                          "node,bun" to measure both; bun is taken from the repository's node_modules/bun
                          or from PATH.
