@@ -3,7 +3,7 @@ import { hasModuleNotFoundCode, type Runtime } from './runtime.js';
 /**
  * Bun: Bun.serve, JavaScriptCore, its own native fetch. The client uses the global fetch, native and
  * keep-alive; undici there runs on Bun's node:net layer and measured slower with large replies
- * (`bun packages/bench/measure/measure-http.mjs --fetch undici|global`: 1 MiB images, 16 clients, 82 vs 124 req/s).
+ * (`bun measure-http.mjs --fetch undici|global`, deleted at 38681c6: 1 MiB images, 16 clients, 82 vs 124 req/s).
  */
 export const bunRuntime: Runtime = {
   name: 'bun',
@@ -18,7 +18,7 @@ export const bunRuntime: Runtime = {
   // README "Decoding: one pass or two" has the figures).
   decodePath: 'single-pass',
   shortAsciiFromWindow: true,
-  // JavaScriptCore (README "Per-message encoding", `bun packages/bench/measure/measure-encoding-policy.mjs`): MessagePack
+  // JavaScriptCore (README "Per-message encoding", `npx mcp-msgpack-bench --calibrate --runtime bun`): MessagePack
   // wins on strings past the break-even (later than on V8: Bun's JSON copies plain text fast) and on
   // numbers; JSON wins on small messages and on records at every size measured (50 KB to 1 MB), and ties
   // on large arrays of short strings.

@@ -45,7 +45,7 @@ export const nodeRuntime: Runtime = {
   // latin1Slice call costs more than building a short string char by char (same command and README section).
   decodePath: 'guard-then-msgpackr',
   shortAsciiFromWindow: false,
-  // V8 (README "Per-message encoding", `node packages/bench/measure/measure-encoding-policy.mjs` and the benchmark's
+  // V8 (README "Per-message encoding", `npx mcp-msgpack-bench --calibrate` and the benchmark's
   // `--scenario object --transport http`): MessagePack wins from short strings on (a text result of a few
   // hundred characters already), on numbers and on large arrays of values. Records go as JSON up to about
   // 150 KB: with the decoder's exact key budget their encode + decode costs more in MessagePack at 50-100 KB;
