@@ -45,6 +45,8 @@ describe('a flood of connections without a request at the connection cap', { tim
   for (const [name, listen] of listeners) {
     it(`${name}: a new client's call is served with the cap filled by idle, kept-alive and partial-header connections; the oldest waiting go first, requests in flight stay`, async () => {
       const running = await listen(new McpHttpHandler({ createServer: createHttpTestServer }), NO_DEADLINES);
+      let requests = 0;
+      running.server?.on('request', () => requests++);
       const held: { kind: string; connection: RawConnection }[] = [];
       const hold = (kind: string, connection: RawConnection) => held.push({ kind, connection });
       try {
@@ -63,7 +65,9 @@ describe('a flood of connections without a request at the connection cap', { tim
           hold('partial headers', connection);
         }
         const { server } = running;
-        // Node's server has accepted all 50 (Bun's node:http counts only those that sent bytes).
+        // The server has the 5 in-flight and 15 kept-alive requests' headers (so those are not waiting), and
+        // Node's has accepted all 50 (Bun's node:http counts only those that sent bytes).
+        if (server) await waitUntil(() => requests === 20, 'the in-flight and kept-alive requests');
         if (server && !isBun) await waitUntil(async () => (await connectionsOf(server)) === CAP, `the server to hold all ${CAP}`);
         assert.equal(held.filter(({ connection }) => !connection.socket.destroyed).length, CAP, 'every held connection open before the newcomer');
 

@@ -66,12 +66,15 @@ describe('listenNode connection limits', { timeout: 20_000 }, () => {
 
   it('drops a new connection when every connection at maxConnections has a request in flight, and serves again once they go', async () => {
     const running = await listenNode(handler(), { maxConnections: 2 });
+    let requests = 0;
+    running.server.on('request', () => requests++);
     // Two requests in flight: their bodies never finish. (Connections without one make room instead:
     // http-connection-cap.test.ts.)
     const held = [rawConnection(running.url, 10_000), rawConnection(running.url, 10_000)];
     try {
       for (const { socket } of held) socket.write(postHead(running.url, 100));
-      await waitUntil(async () => (await connectionsOf(running.server)) === 2, 'the two connections');
+      // Both requests' headers in, so neither connection is waiting any more.
+      await waitUntil(async () => requests === 2 && (await connectionsOf(running.server)) === 2, 'the two requests in flight');
       const extra = rawConnection(running.url, 3_000);
       assert.ok((await extra.closed) < 3_000, 'the third connection is dropped');
       assert.equal(extra.received(), '', 'unanswered');
