@@ -96,6 +96,45 @@ describe('layers', () => {
     assert.deepEqual(wrong, []);
   });
 
+  it('has no import cycle, type imports included', () => {
+    // A cycle, even of `import type` only, is two modules that cannot be read, moved or split apart: the
+    // exchange room had one (era -> responses -> server-options -> post-replies -> incoming-post -> era) until
+    // the public options file owned its option types. Every relative import counts, whatever it imports.
+    const graph = new Map(files.map((file) => [file, importsOf(file)]));
+    const cycles = importCycles(graph).map((cycle) => cycle.map((file) => relative(src, file)).join(' -> '));
+    assert.deepEqual(cycles, []);
+  });
+
+  it('finds an import cycle (the check itself)', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c', 'd']],
+      ['c', ['a']],
+      ['d', []],
+      ['e', ['e']],
+    ]);
+    assert.deepEqual(importCycles(graph), [
+      ['a', 'b', 'c', 'a'],
+      ['e', 'e'],
+    ]);
+    assert.deepEqual(
+      importCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+          ['c', ['a', 'b']],
+        ]),
+      ),
+      [],
+    );
+    const typeOnly = "import type { Refusal } from './responses.js';\nexport type { X } from '../y.js';";
+    assert.deepEqual(
+      [...typeOnly.matchAll(IMPORT)].map((match) => match[1]),
+      ['./responses.js', '../y.js'],
+      'type imports and re-exports are arrows too',
+    );
+  });
+
   it('gives each runtime entry its own adapter only', () => {
     for (const [entry, other] of [
       ['node.ts', 'http/bun'],
@@ -114,6 +153,30 @@ describe('layers', () => {
 /** The source files a module imports (relative imports only). */
 function importsOf(file: string): string[] {
   return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((match) => normalize(join(dirname(file), match[1]!.replace(/\.js$/, '.ts'))));
+}
+
+/**
+ * One cycle through each back edge of a depth-first walk of the import graph, as the path that closes it
+ * (first module repeated at the end); none when the graph is acyclic. Edges to modules outside the graph
+ * are ignored.
+ */
+function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const cycles: string[][] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const walk = (file: string) => {
+    path.push(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target) || done.has(target)) continue;
+      const onPath = path.indexOf(target);
+      if (onPath >= 0) cycles.push([...path.slice(onPath), target]);
+      else walk(target);
+    }
+    path.pop();
+    done.add(file);
+  };
+  for (const file of graph.keys()) if (!done.has(file)) walk(file);
+  return cycles;
 }
 
 /** Every source file a module reaches through its imports, itself included. */
