@@ -7,8 +7,8 @@ import { negotiateCoding } from '../content-coding/accept-encoding.js';
 import { mostlyNativeBytes, shrankEnough } from '../content-coding/bin-heavy.js';
 import { codedEventStream } from '../content-coding/coded-stream.js';
 import type { CompressionPolicy } from '../content-coding/compression-options.js';
-import { isLoopbackAddress } from '../content-coding/loopback.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
+import { isLoopbackAddress } from './exchange/host-check.js';
 import { dropBody, untouchedHeaders } from './exchange/lazy-response.js';
 import { inMemoryBody, respond } from './exchange/responses.js';
 
