@@ -20,7 +20,7 @@ import { resolveCompression } from '../src/http/content-coding/compression-optio
 import { runtime } from '../src/runtime/current.js';
 import type { ContentCoding } from '../src/runtime/content-codings.js';
 import { Gate } from './fixtures/gated-server.js';
-import { serverKinds, type ServerKind } from './fixtures/http-helpers.js';
+import { serverKinds, waitUntil, type ServerKind } from './fixtures/http-helpers.js';
 import { mediaBytes } from './fixtures/native-tools.js';
 import { streamEvents, type Wire } from './fixtures/stream-events.js';
 
@@ -144,6 +144,32 @@ describe('content codings: negotiation rules', () => {
       const plain = new TextEncoder().encode(prose(4000));
       const coded = await runtime.contentCodings.encode(coding, plain);
       assert.deepEqual(new Uint8Array(await runtime.contentCodings.decode(coding, coded, plain.byteLength)), plain, `${coding} round trip at exactly the cap`);
+    }
+  });
+});
+
+describe(`content codings: the default, through handle() (any fetch runtime's entry; ${runtime.name})`, () => {
+  it("'auto' codes for a client that asks unless the request came in on a loopback address", async () => {
+    const handler = new McpHttpHandler({ createServer: () => createServer(new Gate()), stateless: true, enableJsonResponse: true });
+    cleanups.push(() => handler.close());
+    const request = () =>
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { host: 'localhost', 'content-type': 'application/json', accept: JSON_ACCEPT, 'accept-encoding': 'gzip', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify(callTool(1, 'text', { bytes: 20_000 })),
+      });
+    for (const [localAddress, coded] of [
+      ['10.1.2.3', true],
+      [undefined, true],
+      ['127.0.0.1', false],
+      ['::1', false],
+    ] as const) {
+      const response = await handler.handle(request(), { localAddress });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-encoding'), coded ? 'gzip' : null, String(localAddress));
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const text = coded ? zlib.gunzipSync(bytes).toString() : new TextDecoder().decode(bytes);
+      assert.match(text, /"id":1/);
     }
   });
 });
@@ -371,6 +397,22 @@ describe(`content codings: hostile servers against our client (${runtime.name})`
       assert.match(error.message, /over the client's maxMessageBytes cap of 1048576 bytes/);
     });
   }
+
+  it('a coded event stream whose one event decodes past the cap ends in a stream error, counted while decoding', async () => {
+    const event = `event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${' '.repeat(4 << 20)}"}}\n\n`;
+    const url = await hostile(() => ({ headers: { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' }, body: zlib.gzipSync(event) }));
+    const transport = new HttpMsgpackClientTransport(url, { wire: 'json', maxMessageBytes: 1 << 20 });
+    cleanups.push(() => transport.close());
+    const errors: Error[] = [];
+    const delivered: unknown[] = [];
+    transport.onerror = (error) => errors.push(error);
+    transport.onmessage = (message) => delivered.push(message);
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: INIT_PARAMS });
+    await waitUntil(() => errors.length > 0, 'the stream error');
+    assert.match(errors[0]!.message, /1048576/);
+    assert.deepEqual(delivered, [], 'nothing of the oversized event was delivered');
+  });
 
   it('a reply in a coding the client did not offer is refused', async () => {
     const url = await hostile(() => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'compress' }, body: initReply }));
