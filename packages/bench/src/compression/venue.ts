@@ -8,6 +8,7 @@
 // adds to a call's CPU when it codes (the rest of the call is the same with and without a coding).
 //   node packages/bench/dist/esm/compression/venue.js [--rounds 5] [--ms 40]
 //   bun packages/bench/dist/esm/compression/venue.js
+// It also measures a candidate shared dictionary on the small replies (printed, never used by the transport).
 import { readFileSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { CanonicalEncoder } from 'mcp-msgpack-transport/wire';
@@ -141,8 +142,42 @@ function print(title: string, rows: Row[]): void {
   }
 }
 
+/**
+ * A candidate shared dictionary for small messages (the issue's item 4), written by hand from MCP's message
+ * skeletons and the filesystem tools' vocabulary, nothing taken from the corpus's replies. Measured, not used:
+ * the sizes below are what a dictionary would save before its negotiation's cost (RFC 9842's `dcz` adds a
+ * 40-byte header to each reply and `Available-Dictionary`, about 50 bytes, to each request).
+ */
+const CANDIDATE_DICTIONARY = new TextEncoder().encode(
+  [
+    '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{}},"serverInfo":{"name":"server","version":"1.0.0"},"instructions":""}}',
+    '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":""}],"structuredContent":{"content":""},"isError":false}}',
+    '{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"","title":"","description":"","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"outputSchema":{"type":"object"}}],"nextCursor":""}}',
+    '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1,"total":2,"message":""}}',
+    '{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params","data":{}}}',
+    '[FILE] [DIR] size: created: modified: accessed: isDirectory: isFile: permissions: .json .ts .md .js README package.json src test',
+  ].join('\n'),
+);
+
+function dictionaryLine(bodies: Body[]): void {
+  const small = bodies.filter((b) => b.json.byteLength < 2048);
+  const sum = (code: (bytes: Uint8Array) => Uint8Array) => small.reduce((total, b) => total + code(b.json).byteLength, 0);
+  const plain = small.reduce((total, b) => total + b.json.byteLength, 0);
+  const gzip = sum(CODERS['gzip-6']!);
+  const withDictionary = zstd.zstdCompressSync
+    ? sum((bytes) => zstd.zstdCompressSync!(bytes, { dictionary: CANDIDATE_DICTIONARY, params: { [ZSTD_LEVEL_PARAM]: 3 } }))
+    : sum((bytes) => zlib.deflateSync(bytes, { level: 6, dictionary: CANDIDATE_DICTIONARY }));
+  const label = zstd.zstdCompressSync ? 'zstd-3' : 'deflate-6 (zlib framing)';
+  const dcz = withDictionary + small.length * 40;
+  console.log(
+    `dictionary (${CANDIDATE_DICTIONARY.byteLength} bytes, hand-written) on the ${small.length} replies under 2 KB (${plain} bytes): gzip-6 ${gzip}, ${label} + dictionary ${withDictionary} (${(withDictionary / gzip).toFixed(2)}x gzip-6); with dcz's 40-byte header each ${dcz} (${(dcz / gzip).toFixed(2)}x), before the requests' Available-Dictionary`,
+  );
+}
+
 const { rounds, ms, corpus } = args();
 const runtimeName = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined' ? 'Bun' : `Node ${process.versions.node}`;
 console.log(`compression venue on ${runtimeName}: ours = ${OURS} (the server's pick for a client offering zstd, br, gzip); CPU the coder's own, median of ${rounds} rounds of ${ms} ms`);
-print(`Recorded session, official filesystem server (${corpus})`, measure(corpusBodies(corpus), rounds, ms));
+const recorded = corpusBodies(corpus);
+print(`Recorded session, official filesystem server (${corpus})`, measure(recorded, rounds, ms));
+dictionaryLine(recorded);
 print("The benchmark's synthetic shapes (payloads.ts: a word list through a PRNG, unlike real traffic)", measure(syntheticBodies(), rounds, ms));
