@@ -130,7 +130,10 @@ describe('content codings: negotiation rules', () => {
 
   it('resolves the option against the runtime', () => {
     const all = { encodes: ['zstd', 'br', 'gzip'] as ContentCoding[], encodesStreams: ['zstd', 'br', 'gzip'] as ContentCoding[], decodes: ['zstd', 'br', 'gzip'] as ContentCoding[] };
-    assert.deepEqual(resolveCompression(undefined, all), { replies: 'auto', minBytes: 1024, codings: all.encodes, streamCodings: all.encodes, requestCodings: all.decodes });
+    const { streams, ...resolved } = resolveCompression(undefined, all);
+    assert.deepEqual(resolved, { replies: 'auto', minBytes: 1024, codings: all.encodes, streamCodings: all.encodes, requestCodings: all.decodes });
+    assert.equal(streams.max, 64);
+    assert.throws(() => resolveCompression({ maxCodedStreams: Number.NaN }, all), /maxCodedStreams/);
     assert.deepEqual(resolveCompression(false, all).requestCodings, [], 'off: coded requests are refused');
     assert.deepEqual(resolveCompression({ codings: ['gzip', 'zstd'] }, { ...all, encodes: ['br', 'gzip'] }).codings, ['gzip'], 'only what the runtime has');
     assert.throws(() => resolveCompression({ minBytes: -1 }, all), /minBytes/);
@@ -233,6 +236,26 @@ for (const kind of serverKinds) {
         }
       });
     }
+
+    it('past maxCodedStreams, a stream goes uncoded; a slot comes back when a coded stream ends', async () => {
+      const gate = new Gate();
+      const url = await serve(kind, { compression: { replies: true, maxCodedStreams: 1 } }, gate);
+      const coding = runtime.contentCodings.encodesStreams.at(-1)!;
+      const first = await post(url, 'json', callTool(11, 'gated', {}), coding);
+      assert.equal(first.headers.get('content-encoding'), coding);
+      const firstEvents = streamEvents(first.body!, 'json');
+      await firstEvents.next();
+      const second = await post(url, 'json', callTool(12, 'gated', {}), coding);
+      assert.equal(second.headers.get('content-encoding'), null, 'the cap of one is taken');
+      const secondEvents = streamEvents(second.body!, 'json');
+      await secondEvents.next();
+      gate.open();
+      for await (const _ of firstEvents);
+      for await (const _ of secondEvents);
+      const third = await post(url, 'json', callTool(13, 'gated', {}), coding);
+      assert.equal(third.headers.get('content-encoding'), coding, 'the first one ended: its slot is free');
+      for await (const _ of streamEvents(third.body!, 'json'));
+    });
 
     it('media (native bytes) go uncoded: compressed already', async () => {
       // Native bytes are negotiated per session (never stateless): a session of its own.

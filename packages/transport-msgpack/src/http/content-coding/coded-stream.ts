@@ -11,44 +11,60 @@ const notYet = Promise.resolve(NOT_YET);
  * against earlier ones. A chunk not yet there is left for the next pull. Where a wrapper passes chunks on
  * one at a time (afterBody), an event's pieces may flush apart: a few bytes more, never a wait.
  */
-export function codedEventStream(source: ReadableStream<Uint8Array>, encoder: CodingStreamEncoder): ReadableStream<Uint8Array> {
+export function codedEventStream(source: ReadableStream<Uint8Array>, encoder: CodingStreamEncoder, ended: () => void = () => {}): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
   let over = false;
+  /** `ended` once, however the stream ends: closed, cancelled, or failed. */
+  const finish = () => {
+    if (over) return;
+    over = true;
+    ended();
+  };
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        let result = await (pending ?? reader.read());
-        pending = undefined;
-        const written: Uint8Array[] = [];
-        while (!result.done) {
-          encoder.write(result.value);
-          written.push(result.value);
-          const next = reader.read();
-          // Settled already when a chunk was queued (the read is served from the queue at once).
-          const ready = await Promise.race([next, notYet]);
-          if (ready === NOT_YET) {
-            pending = next;
-            break;
-          }
-          result = ready;
-        }
-        const coded = result.done ? await encoder.end() : await encoder.flush();
-        // The encoder has read them all: lent bytes (a pooled event) can go back.
-        giveBackAll(written);
-        for (const chunk of coded) if (chunk.byteLength > 0) controller.enqueue(chunk);
-        if (result.done) {
-          over = true;
-          controller.close();
+        try {
+          await pullCoded(controller);
+        } catch (error) {
+          if (!over) encoder.destroy();
+          finish();
+          throw error;
         }
       },
       cancel(reason) {
         if (!over) encoder.destroy();
-        over = true;
+        finish();
         return reader.cancel(reason);
       },
     },
     // Nothing coded ahead of the reader: a pull means the last chunk was taken.
     { highWaterMark: 0 },
   );
+
+  async function pullCoded(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    let result = await (pending ?? reader.read());
+    pending = undefined;
+    const written: Uint8Array[] = [];
+    while (!result.done) {
+      encoder.write(result.value);
+      written.push(result.value);
+      const next = reader.read();
+      // Settled already when a chunk was queued (the read is served from the queue at once).
+      const ready = await Promise.race([next, notYet]);
+      if (ready === NOT_YET) {
+        pending = next;
+        break;
+      }
+      result = ready;
+    }
+    const coded = result.done ? await encoder.end() : await encoder.flush();
+    // The encoder has read them all: lent bytes (a pooled event) can go back.
+    giveBackAll(written);
+    for (const chunk of coded) if (chunk.byteLength > 0) controller.enqueue(chunk);
+    if (result.done) {
+      finish();
+      controller.close();
+    }
+  }
 }

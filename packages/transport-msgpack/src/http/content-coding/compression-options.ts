@@ -21,6 +21,12 @@ export interface CompressionOptions {
   requests?: boolean;
   /** The codings the server may reply in, best first (default: each the runtime has, zstd, br, gzip). */
   codings?: readonly ContentCoding[];
+  /**
+   * Most event streams coded at once (default 64); a stream opened past it goes uncoded. Each holds a
+   * compression context for its whole life, measured on Bun at about 250 KiB for gzip, 570 KiB for Brotli
+   * and 870 KiB for zstd: a thousand long-lived GET streams would otherwise hold most of a GiB.
+   */
+  maxCodedStreams?: number;
 }
 
 /** The `compression` option as McpHttpHandler takes it: true/false turn replies on/off for every client, 'auto' the default. */
@@ -35,7 +41,33 @@ export interface CompressionPolicy {
   readonly streamCodings: readonly ContentCoding[];
   /** The codings taken in request bodies (empty: 415 for any). */
   readonly requestCodings: readonly ContentCoding[];
+  /** Event streams coded at once, and their cap (maxCodedStreams). */
+  readonly streams: CodedStreamBudget;
 }
+
+/** How many event streams hold a compression context now, against the cap. */
+export class CodedStreamBudget {
+  private open = 0;
+
+  constructor(readonly max: number) {}
+
+  /** One more coded stream, if the cap allows: then `release` must be called once when it ends. */
+  take(): boolean {
+    if (this.open >= this.max) return false;
+    this.open++;
+    return true;
+  }
+
+  release(): void {
+    this.open--;
+  }
+
+  get size(): number {
+    return this.open;
+  }
+}
+
+export const DEFAULT_MAX_CODED_STREAMS = 64;
 
 export const DEFAULT_COMPRESSION_MIN_BYTES = 1024;
 
@@ -47,6 +79,8 @@ export function resolveCompression(
   const options: CompressionOptions = typeof option === 'object' ? option : { replies: option ?? 'auto', requests: option !== false };
   const minBytes = options.minBytes ?? DEFAULT_COMPRESSION_MIN_BYTES;
   if (!(minBytes >= 0)) throw new TypeError(`compression.minBytes must be a number of bytes, got ${String(options.minBytes)}`);
+  const maxStreams = options.maxCodedStreams ?? DEFAULT_MAX_CODED_STREAMS;
+  if (!(maxStreams >= 0)) throw new TypeError(`compression.maxCodedStreams must be a count, got ${String(options.maxCodedStreams)}`);
   const wanted = options.codings ?? runtime.encodes;
   const codings = wanted.filter((coding) => runtime.encodes.includes(coding));
   return {
@@ -55,5 +89,6 @@ export function resolveCompression(
     codings,
     streamCodings: codings.filter((coding) => runtime.encodesStreams.includes(coding)),
     requestCodings: options.requests === false ? [] : runtime.decodes,
+    streams: new CodedStreamBudget(maxStreams),
   };
 }

@@ -29,9 +29,14 @@ export function codedReply(response: Response, acceptEncoding: string | null, lo
   const type = mediaTypeEssence(response.headers.get('content-type'));
   if (response.body === null || (type !== SSE_MEDIA_TYPE && type !== MSGPACK_STREAM_MEDIA_TYPE)) return response;
   const coding = negotiateCoding(acceptEncoding, policy.streamCodings);
-  if (coding === undefined) return response;
+  // Past the cap on coded streams, a stream goes as it is (each coded one holds a context for its life).
+  if (coding === undefined || !policy.streams.take()) return response;
   const headers = codedHeaders(response, coding, policy);
-  return respond(response.status, codedEventStream(response.body, runtime.contentCodings.streamEncoder(coding)), headers);
+  return respond(
+    response.status,
+    codedEventStream(response.body, runtime.contentCodings.streamEncoder(coding), () => policy.streams.release()),
+    headers,
+  );
 }
 
 /** A one-body reply coded whole, or as it was when it is small, mostly media, or did not shrink. */
