@@ -8,7 +8,8 @@
 // adds to a call's CPU when it codes (the rest of the call is the same with and without a coding).
 //   node packages/bench/dist/esm/compression/venue.js [--rounds 5] [--ms 40]
 //   bun packages/bench/dist/esm/compression/venue.js
-// It also measures a candidate shared dictionary on the small replies (printed, never used by the transport).
+// It also measures a candidate shared dictionary on the small replies (printed, never used by the transport),
+// and the resident memory an open stream's compression context holds.
 import { readFileSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { CanonicalEncoder } from 'mcp-msgpack-transport/wire';
@@ -174,10 +175,42 @@ function dictionaryLine(bodies: Body[]): void {
   );
 }
 
+/** Resident memory per open stream context (a coded event stream holds one for its life): 200 contexts, each written and flushed once. */
+async function contextMemory(): Promise<void> {
+  const makers: Record<string, (() => [zlib.Gzip, number]) | undefined> = {
+    'gzip-5': () => [zlib.createGzip({ level: 5 }), zlib.constants.Z_SYNC_FLUSH],
+    'br-4': () => [zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }) as unknown as zlib.Gzip, zlib.constants.BROTLI_OPERATION_FLUSH],
+    'zstd-3': (zlib as unknown as { createZstdCompress?: (o: object) => zlib.Gzip }).createZstdCompress
+      ? () => [
+          (zlib as unknown as { createZstdCompress: (o: object) => zlib.Gzip }).createZstdCompress({ params: { [ZSTD_LEVEL_PARAM]: 3 } }),
+          (zlib.constants as unknown as { ZSTD_e_flush: number }).ZSTD_e_flush,
+        ]
+      : undefined,
+  };
+  const event = new TextEncoder().encode('{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}'.repeat(20));
+  const figures: string[] = [];
+  for (const [name, make] of Object.entries(makers)) {
+    if (!make) continue;
+    const before = process.memoryUsage().rss;
+    const kept: zlib.Gzip[] = [];
+    for (let i = 0; i < 200; i++) {
+      const [engine, flush] = make();
+      engine.on('data', () => {});
+      engine.write(event);
+      await new Promise<void>((resolve) => engine.flush(flush, () => resolve()));
+      kept.push(engine);
+    }
+    figures.push(`${name} ${((process.memoryUsage().rss - before) / 200 / 1024).toFixed(0)} KiB`);
+    for (const engine of kept) engine.destroy();
+  }
+  console.log(`\nresident memory per open stream context (200 contexts): ${figures.join(', ')}`);
+}
+
 const { rounds, ms, corpus } = args();
 const runtimeName = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined' ? 'Bun' : `Node ${process.versions.node}`;
 console.log(`compression venue on ${runtimeName}: ours = ${OURS} (the server's pick for a client offering zstd, br, gzip); CPU the coder's own, median of ${rounds} rounds of ${ms} ms`);
 const recorded = corpusBodies(corpus);
 print(`Recorded session, official filesystem server (${corpus})`, measure(recorded, rounds, ms));
 dictionaryLine(recorded);
+await contextMemory();
 print("The benchmark's synthetic shapes (payloads.ts: a word list through a PRNG, unlike real traffic)", measure(syntheticBodies(), rounds, ms));

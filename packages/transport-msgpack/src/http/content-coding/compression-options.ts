@@ -23,8 +23,8 @@ export interface CompressionOptions {
   codings?: readonly ContentCoding[];
   /**
    * Most event streams coded at once (default 64); a stream opened past it goes uncoded. Each holds a
-   * compression context for its whole life, measured on Bun at about 250 KiB for gzip, 570 KiB for Brotli
-   * and 870 KiB for zstd: a thousand long-lived GET streams would otherwise hold most of a GiB.
+   * compression context for its whole life, 200-600 KiB resident (README, "Compression"): a thousand
+   * long-lived GET streams would otherwise hold over half a GiB.
    */
   maxCodedStreams?: number;
 }
