@@ -20,6 +20,7 @@ const FLOORS: Record<string, number> = {
   connection: 6, // stdio's byte-stream connection and its side of the wire upgrade
   'native-bytes': 6, // the native-bytes extension
   http: 6, // what HTTP client and server share: media types, errors, 2026-07-28 headers
+  'http/content-coding': 6.5, // HTTP content codings: Accept-Encoding, the compression option, coded event streams, decoding within caps
   stdio: 7,
   'http/client': 7,
   // http/server, the web-standard server (Request in, Response out), cut by serving path as SDK v2 cuts it:
@@ -212,6 +213,7 @@ const RUNTIME_ROOMS = ['stdio', 'http/node', 'http/bun', 'redis'];
 /** Files in other rooms that may import `node:`, each with its reason. */
 const NODE_IMPORTS_ALLOWED: Record<string, string> = {
   'runtime/node.ts': 'what differs on Node is stated there',
+  'runtime/zlib-codings.ts': 'content codings on node:zlib, for Node and Bun (imported by runtime/node.ts and runtime/bun.ts only)',
   'runtime/closed-before-write.ts': "Node's default fetch only (imported by runtime/node.ts): undici's channel and the socket's descriptor",
   'connection/stream-connection.ts': "stdio's byte-stream connection, on Node streams (types only); not in the core entry",
   'connection/stream-writer.ts': "stdio's writer: corks a Node stream until process.nextTick, tells a descriptor's fs.WriteStream (lent bytes come back through it); not in the core entry",

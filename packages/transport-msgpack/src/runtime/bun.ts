@@ -1,4 +1,5 @@
 import { hasModuleNotFoundCode, type Runtime } from './runtime.js';
+import { zlibContentCodings } from './zlib-codings.js';
 
 /**
  * Bun: Bun.serve, JavaScriptCore, its own native fetch. The client uses the global fetch, native and
@@ -27,6 +28,7 @@ export const bunRuntime: Runtime = {
   // the cost of 512 on every large reply (README, "Per-message encoding").
   encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: false, keyDenseMsgpackValues: Number.POSITIVE_INFINITY, walkValues: 256 },
   // Some of Bun's import failures carry no code, only this message.
+  contentCodings: zlibContentCodings(),
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)/.test(error.message)),
   // Bun.gc(true): a synchronous full collection. Bun.shrink() (not in Bun's typings, so only where present)
   // then has JavaScriptCore drop compiled code (compiled again on next use) and return its allocator's free

@@ -1,4 +1,5 @@
 import { exposedGc, hasModuleNotFoundCode, type ClientFetch, type Runtime } from './runtime.js';
+import { zlibContentCodings } from './zlib-codings.js';
 import { connectorCheckingBeforeWrite } from './closed-before-write.js';
 import { retryUnwritten } from './unwritten-retry.js';
 
@@ -54,6 +55,7 @@ export const nodeRuntime: Runtime = {
   // messages the codec's gain is a sliver of a call: a tie goes to JSON, the baseline, whose reply text
   // node:http writes as it is.
   encodingBreakEven: { longStringChars: 128, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, keyDenseMsgpackValues: 7_500 },
+  contentCodings: zlibContentCodings(),
   isModuleNotFound: hasModuleNotFoundCode,
   fullGarbageCollection: exposedGc,
 };

@@ -52,4 +52,11 @@ export interface HttpMsgpackClientOptions extends ReceiveLimits, Pick<OldLimitNa
    * not offered, but placeholders from nativeImage() & co. are still sent as base64; false: no adapter.
    */
   nativeBytes?: boolean | NativeBytesOptions;
+  /**
+   * HTTP content codings (README, "Compression"): offer the codings the fetch decodes (zstd where the
+   * runtime has it, br, gzip; decoded sizes count against `maxMessageBytes`), refuse a reply in any other,
+   * and compress request bodies of 1 KiB or more once the server has said it takes a coding (its
+   * Accept-Encoding). Default true; false sends `Accept-Encoding: identity` and never codes a request.
+   */
+  compression?: boolean;
 }

@@ -18,6 +18,7 @@ import { loadOAuthSdk, type SdkGeneration } from './oauth-sdk.js';
 import { readPostReply, type ReplyHost } from './post-reply.js';
 import { DEFAULT_RECONNECTION, Reconnection } from './reconnection.js';
 import { RequestHeaders } from './request-headers.js';
+import { ClientCoding } from './client-coding.js';
 import { RequestSignals, type RequestSignal } from './request-signals.js';
 import { readServerStream, type StreamHost, type StreamOptions } from './server-stream.js';
 import { resolveReceiveLimits, type ResolvedReceiveLimits } from '../../wire/receive-limits.js';
@@ -55,6 +56,7 @@ export class HttpMsgpackClientTransport implements Transport {
   private needsMsgpack: ((body: unknown) => boolean) | undefined;
   private readonly wireState: ClientWire;
   private readonly headers: RequestHeaders;
+  private readonly coding: ClientCoding;
   private readonly signals = new RequestSignals();
   private readonly reconnection: Reconnection;
   /** What it accepts from the server (ReceiveLimits), checked when it is made. */
@@ -80,6 +82,7 @@ export class HttpMsgpackClientTransport implements Transport {
       selected: (selection) => this.onwireselected?.(selection),
     });
     this.headers = new RequestHeaders(this.auth, options.requestInit, options.sessionId);
+    this.coding = new ClientCoding(options.compression !== false, options.fetch !== undefined);
     this.reconnection = new Reconnection(options.reconnectionOptions ?? DEFAULT_RECONNECTION, {
       reopen: (stream) => this.openGetStream(stream),
       report: (error) => this.onerror?.(error),
@@ -218,9 +221,20 @@ export class HttpMsgpackClientTransport implements Transport {
     const wire = this.wireState.current;
     const codec = this.codecs[this.wireState.perMessage ? this.requestWire(message) : wire];
     const headers = await this.headers.post(message, codec, wire, options?.headers);
-    const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: codec.encodeBody(message) as BodyInit, signal: request.signal };
+    this.coding.advertise(headers);
+    const plain = codec.encodeBody(message);
+    const coded = await this.coding.code(plain);
+    if (coded) headers.set('content-encoding', coded.coding);
+    const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: (coded?.body ?? plain) as BodyInit, signal: request.signal };
     const sent = await this.fetches.request(this.url, init);
     this.headers.noteSession(sent);
+    this.coding.learn(sent);
+    if (this.coding.refusedCoded(sent, coded !== undefined)) {
+      await sent.body?.cancel().catch(() => {});
+      // Request coding is off from now on: the body goes again, uncoded.
+      return this.postOnce(message, request, options, attempt);
+    }
+    await this.coding.check(sent);
     const response = await this.wireState.learn(sent, codec.wire, this.limits.maxMessageBytes);
     if (!response) return this.postOnce(message, request, options, attempt);
     const refusal = await refusalAnswer(response, message, this.codecs, this.limits.maxMessageBytes);
@@ -249,6 +263,7 @@ export class HttpMsgpackClientTransport implements Transport {
   /** One GET for the standalone stream or a resumption; after authorizing it retries with the same options. */
   private async getOnce(options: StreamOptions, attempt: AuthAttempt): Promise<void> {
     const headers = await this.headers.get(this.wireState, options.resumptionToken);
+    this.coding.advertise(headers);
     const request = this.signals.forRequest(options.requestSignal);
     const response = await this.fetches.request(this.url, { method: 'GET', headers, signal: request.signal }).catch((error: unknown) => {
       request.done();
@@ -265,6 +280,10 @@ export class HttpMsgpackClientTransport implements Transport {
       }
       throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${this.redirectText(response) ?? response.statusText}`, { statusText: response.statusText });
     }
+    await this.coding.check(response).catch((error: unknown) => {
+      request.done();
+      throw error;
+    });
     const wire = streamWireOf(mediaTypeEssence(response.headers.get('content-type')));
     readServerStream(response.body, wire, options, true, request.done, this.host);
   }

@@ -51,9 +51,10 @@ export type ResponseBody = string | Uint8Array[] | ReadableStream<Uint8Array> | 
 
 /**
  * Replies differ by these request headers: caches must never hand one client's encoding to another. The
- * per-message signal (SPEC.md 9.6) is a parameter of Accept, so Accept covers it.
+ * per-message signal (SPEC.md 9.6) is a parameter of Accept, so Accept covers it; Accept-Encoding picks the
+ * content coding (http/server/coded-reply.ts).
  */
-const VARY = 'Accept, Content-Type';
+const VARY = 'Accept, Content-Type, Accept-Encoding';
 
 export function respond(status: number, body: ResponseBody, headers: Record<string, string>): Response {
   headers.Vary = VARY;

@@ -3,6 +3,7 @@ import type { MessageAdapter } from '../../../codec/message-codec.js';
 import type { EncodingPolicy } from '../../../codec/encoding-policy.js';
 import type { NativeBytesOptions } from '../../../native-bytes/adapter.js';
 import type { OldLimitNames, ReceiveLimits } from '../../../wire/receive-limits.js';
+import type { ContentCoding } from '../../../runtime/content-codings.js';
 import type { HostCheckOptions } from './host-check.js';
 import type { SessionPrincipal } from './principal.js';
 
@@ -102,4 +103,9 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions, ReceiveLimit
    * transport must serve them too: McpHttpHandler arranges that for SDK v2 servers.
    */
   modernRevisions?: readonly string[];
+  /**
+   * @internal The content codings taken in request bodies, decoded within the body cap (McpHttpHandler's
+   * `compression`); a body in any other coding is answered 415 with `Accept-Encoding: identity`. Default none.
+   */
+  requestCodings?: readonly ContentCoding[];
 }
