@@ -4,7 +4,8 @@ import { zlibContentCodings } from './zlib-codings.js';
 /**
  * Bun: Bun.serve, JavaScriptCore, its own native fetch. The client uses the global fetch, native and
  * keep-alive; undici there runs on Bun's node:net layer and measured slower with large replies
- * (`bun measure-http.mjs --fetch undici|global`, deleted at 38681c6: 1 MiB images, 16 clients, 82 vs 124 req/s).
+ * (the since-deleted `measure-http.mjs --fetch undici|global` under Bun, at commit 38681c6: 1 MiB images, 16
+ * clients, 82 vs 124 req/s; no bench command compares the two fetches).
  */
 export const bunRuntime: Runtime = {
   name: 'bun',

@@ -228,7 +228,7 @@ async function readAndDecode(req: HttpRequestLike, codec: MessageCodec, maxBodyB
  * it passes the cap. One whose Content-Length bounds it is read in one call where the request can (a web
  * Request's arrayBuffer()), and its `body` is not touched: iterating a web stream from JavaScript costs a
  * promise and a chunk per read, and on Bun asking for `body` at all makes the stream
- * (packages/bench/measure/README.md).
+ * (docs/MEASUREMENTS.md, lab notes, "Our HTTP server on Bun.serve against the SDK's").
  */
 async function readBody(req: HttpRequestLike, maxBytes: number): Promise<Uint8Array | undefined> {
   const contentLength = req.headers.get('content-length');
