@@ -5,7 +5,7 @@
 // loopback OAuth server of fixtures/oauth-mock.ts.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { Client as V2Client, IssuerMismatchError, OAuthError, UnauthorizedError as V2UnauthorizedError } from '@modelcontextprotocol/client';
+import { DpopSession, Client as V2Client, IssuerMismatchError, OAuthError, UnauthorizedError as V2UnauthorizedError } from '@modelcontextprotocol/client';
 import { UnauthorizedError as V1UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { HttpMsgpackClientTransport, type HttpMsgpackClientOptions } from 'mcp-msgpack-transport';
@@ -177,5 +177,47 @@ describe("HTTP client auth: SDK v2's minimal AuthProvider", { timeout: LIMIT }, 
         .map((request) => request.authorization),
       ['Bearer expired', `Bearer ${fresh}`],
     );
+  });
+});
+
+describe('HTTP client auth: DPoP when the provider offers it (SEP-1932)', { timeout: LIMIT }, () => {
+  /** A provider whose dpop() gives one key pair for the whole run, as v2's transport expects. */
+  class DpopProvider extends MemoryOAuthProvider {
+    private session: Promise<DpopSession> | undefined;
+    dpop(): Promise<DpopSession> {
+      this.session ??= DpopSession.create();
+      return this.session;
+    }
+  }
+
+  it('proofs on the token request and on every MCP request (fresh each time, DPoP scheme), nonces from the authorization and resource servers', async () => {
+    mock = await OAuthMock.start();
+    mock.dpop.asNonce = 'as-nonce-1';
+    mock.dpop.rsNonce = 'rs-nonce-1';
+    const provider = new DpopProvider();
+    const first = transport(provider);
+    const error = await rejection(track(probingClient()).connect(first));
+    assert.ok(error instanceof V2UnauthorizedError, String(error));
+    await first.finishAuth(new URLSearchParams({ code: mock.approve(provider.redirects[0]!), iss: mock.origin }));
+    assert.equal((provider.tokens() as { token_type?: string }).token_type, 'DPoP');
+    const tokenProofs = mock.dpopProofs.filter((proof) => proof.path === '/token');
+    assert.equal(tokenProofs.length, 1);
+    assert.equal(tokenProofs[0]!.nonce, 'as-nonce-1', "the authorization server's nonce, after its use_dpop_nonce");
+
+    const client = track(probingClient());
+    await client.connect(transport(provider));
+    assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'bound' } })), 'bound');
+    const mcpProofs = mock.dpopProofs.filter((proof) => proof.path === '/mcp');
+    assert.ok(mcpProofs.length >= 2, `${mcpProofs.length} proofs`);
+    assert.ok(
+      mcpProofs.every((proof) => proof.nonce === 'rs-nonce-1'),
+      "the resource server's nonce",
+    );
+    assert.equal(new Set(mcpProofs.map((proof) => proof.jti)).size, mcpProofs.length, 'a fresh proof per request');
+    const accessToken = provider.tokens()!.access_token;
+    const posts = mock.requests('/mcp', 'POST').filter((request) => request.outcome === 'allow');
+    assert.ok(posts.length >= 2);
+    assert.ok(posts.every((request) => request.authorization === `DPoP ${accessToken}`));
+    assert.equal(mock.requests('/mcp').filter((request) => request.outcome === 'use_dpop_nonce').length, 1, 'one use_dpop_nonce challenge, answered once');
   });
 });

@@ -10,9 +10,11 @@ import { linkSdkV1HttpError, StreamableHTTPError } from '../errors.js';
 import { mediaTypeEssence } from '../media.js';
 import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
 import { clientFetches, type ClientFetches } from './client-fetch.js';
+import { dpopResourceFetch } from './dpop-fetch.js';
 import { streamWireOf } from './client-media.js';
 import type { HttpMsgpackClientOptions } from './client-options.js';
 import { ClientWire, type WireFallback } from './client-wire.js';
+import { wireMemory } from './wire-memory.js';
 import { errorText, redirectText, refusalAnswer } from './error-reply.js';
 import type { AuthorizationCallback } from './auth-callback.js';
 import { loadOAuthSdk } from './oauth-sdk.js';
@@ -71,17 +73,23 @@ export class HttpMsgpackClientTransport implements Transport {
     this.options = options;
     this.onwirefallback = options.onwirefallback;
     this.onwireselected = options.onwireselected;
-    this.fetches = clientFetches(options);
     const follow = options.redirectPolicy === 'follow';
     this.sdkGeneration = new SdkGenerationChoice(options.oauthSdk, options.authProvider);
+    this.fetches = clientFetches(options, (fetch) => dpopResourceFetch(options.authProvider, fetch));
     this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetches.withInit, follow, this.sdkGeneration) : undefined;
     const adapter = adapterFromOption('client', options.nativeBytes);
     this.limits = resolveReceiveLimits(options);
     this.codecs = createWireCodecs({ adapter, maxDepth: this.limits.maxDepth, decodeBudget: this.limits.decodeBudget });
-    this.wireState = new ClientWire(options.wire, {
-      fellBack: (fallback) => this.onwirefallback?.(fallback),
-      selected: (selection) => this.onwireselected?.(selection),
-    });
+    const memory = wireMemory(options.fetch);
+    this.wireState = new ClientWire(
+      options.wire,
+      {
+        fellBack: (fallback) => this.onwirefallback?.(fallback),
+        selected: (selection) => this.onwireselected?.(selection),
+        learned: (wire) => memory.remember(url, wire),
+      },
+      memory.recall(url),
+    );
     this.headers = new RequestHeaders(this.auth, options.requestInit, options.sessionId);
     this.reconnection = new Reconnection(options.reconnectionOptions ?? DEFAULT_RECONNECTION, {
       reopen: (stream) => this.openGetStream(stream),

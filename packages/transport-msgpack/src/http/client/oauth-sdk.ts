@@ -40,6 +40,11 @@ export interface OAuthSdk {
     validateIssuer(options: { iss: string | undefined; expectedIssuer: string | undefined; issParameterSupported: boolean }): void;
     OAuthError: new (code: string, message: string, uri?: string) => Error;
   };
+  /**
+   * v2 only: DPoP (RFC 9449, SEP-1932) on the resource server's requests, for a provider with `dpop()`:
+   * a proof per request with the `DPoP` scheme for a DPoP-bound token, and the server's nonces.
+   */
+  withDpop?: (provider: OAuthClientProvider) => (next: FetchLike) => FetchLike;
   /** v2 only: the error a 403 insufficient_scope ends in when the transport may not step up. */
   InsufficientScopeError?: new (options: {
     requiredScope?: string;
@@ -112,6 +117,7 @@ async function loadV2(): Promise<OAuthSdk | undefined> {
       OAuthError: v2.OAuthError as unknown as new (code: string, message: string, uri?: string) => Error,
     },
     InsufficientScopeError: v2.InsufficientScopeError as unknown as OAuthSdk['InsufficientScopeError'],
+    withDpop: v2.withDpopFromProvider as unknown as OAuthSdk['withDpop'],
   };
 }
 
