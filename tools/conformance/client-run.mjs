@@ -12,7 +12,8 @@
 // an entry that now passes is reported as stale, and fails the run too, so the list stays true.
 // `--subset ci` (CI's step): the legs 2025-11-25/v1 and 2026-07-28/v2, every scenario of each (all auth/*
 // and the basics among them), both auth modes; it leaves out 2025-11-25/v2, whose runs repeat v2's OAuth
-// flow at the older revision (the full run took 423 s on the loaded 2-core machine, the subset less).
+// flow at the older revision (on the loaded 2-core machine the full run took 264-423 s, the subset 185-327 s;
+// docs/MEASUREMENTS.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -221,3 +221,63 @@ describe('HTTP client auth: DPoP when the provider offers it (SEP-1932)', { time
     assert.equal(mock.requests('/mcp').filter((request) => request.outcome === 'use_dpop_nonce').length, 1, 'one use_dpop_nonce challenge, answered once');
   });
 });
+
+describe('HTTP client auth and the wire: a JSON-only server behind an auth layer that reads JSON bodies', { timeout: LIMIT }, () => {
+  it('the reconnect after step-up speaks JSON from its first request and ends authorized, with no authorization round beyond the two needed', async () => {
+    mock = await OAuthMock.start();
+    mock.challengeScope = 'mcp:admin';
+    // Played in front of the server, as a gateway would: the auth layer reads the method from a JSON body
+    // (a body it cannot read counts as a method of the base scope) and wants mcp:admin for tools/call; the
+    // server behind it takes JSON only (415 to MessagePack).
+    const posts: string[] = [];
+    const gateway = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      if (init?.method !== 'POST' || new URL(String(input)).pathname !== '/mcp') return fetch(input, init);
+      const type = headers.get('content-type') ?? '';
+      posts.push(type);
+      const text = typeof init.body === 'string' ? init.body : new TextDecoder().decode(init.body as Uint8Array);
+      const method = type === 'application/json' ? (JSON.parse(text) as { method?: string }).method : undefined;
+      const token = /^Bearer (.+)$/.exec(headers.get('authorization') ?? '')?.[1];
+      const granted = (token && mock!.grantedScopes.get(token)?.split(' ')) || [];
+      const needed = method === 'tools/call' ? 'mcp:admin' : 'mcp';
+      const challenge = (error: string) => `Bearer error="${error}", scope="${needed}", resource_metadata="${mock!.resourceMetadataUrl}"`;
+      if (!token) return new Response(null, { status: 401, headers: { 'www-authenticate': challenge('invalid_token') } });
+      if (!granted.includes(needed)) return new Response(null, { status: 403, headers: { 'www-authenticate': challenge('insufficient_scope') } });
+      if (type !== 'application/json') return new Response('Unsupported Media Type', { status: 415 });
+      return fetch(input, init);
+    }) as typeof fetch;
+    mock.gate = ({ token }) => (token !== undefined && mock!.validTokens.has(token) ? 'allow' : 'invalid_token');
+    const provider = new MemoryOAuthProvider();
+
+    /** Connects and calls the admin tool; after a redirect to authorize, finishes it on that transport. */
+    async function attempt(): Promise<'done' | 'authorize'> {
+      const client = track(v1Client());
+      const connection = transport(provider, { fetch: gateway });
+      try {
+        await client.connect(connection);
+        assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'admin' } })), 'admin');
+        return 'done';
+      } catch (error) {
+        assert.ok(error instanceof V1UnauthorizedError, String(error));
+        await connection.finishAuth(mock!.approve(provider.redirects.at(-1)!));
+        return 'authorize';
+      } finally {
+        await client.close().catch(() => {});
+      }
+    }
+
+    assert.equal(await attempt(), 'authorize', 'no token yet');
+    assert.equal(await attempt(), 'authorize', 'tools/call needs the wider scope');
+    posts.length = 0;
+    assert.equal(await attempt(), 'done');
+    assert.equal(provider.redirects.length, 2);
+    assert.deepEqual(
+      provider.redirects.map((url) => url.searchParams.get('scope')),
+      ['mcp', 'mcp mcp:admin'],
+    );
+    assert.ok(
+      posts.every((type) => type === 'application/json'),
+      `the reconnect posted ${posts.join(', ')}`,
+    );
+  });
+});
