@@ -17,12 +17,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const runner = join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const node22 = join(here, 'node_modules', 'node', 'bin', 'node');
+// The runner needs Node 22: from the repository's Node installer when it has one (scripts/lib/node-versions.mjs),
+// else the `node@22` package this directory pinned before it.
+const nodeInstaller = join(root, 'scripts', 'lib', 'node-versions.mjs');
+const pinnedNode22 = join(here, 'node_modules', 'node', 'bin', 'node');
 const argValue = (name) => {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? process.argv[at + 1] : undefined;
@@ -57,8 +60,9 @@ function step(command, args) {
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const pinned = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')).devDependencies['@modelcontextprotocol/conformance'];
 const installed = existsSync(runner) ? JSON.parse(readFileSync(join(runner, '..', '..', 'package.json'), 'utf8')).version : undefined;
-if (installed !== pinned || !existsSync(node22)) step(npm, ['ci', '--prefix', here, '--no-audit', '--no-fund']);
+if (installed !== pinned || (!existsSync(nodeInstaller) && !existsSync(pinnedNode22))) step(npm, ['ci', '--prefix', here, '--no-audit', '--no-fund']);
 step(npm, ['run', 'build', '--workspace', 'packages/transport-msgpack']);
+const node22 = existsSync(nodeInstaller) ? (await import(pathToFileURL(nodeInstaller).href)).nodeBinary('22') : pinnedNode22;
 
 /** Runs the runner; resolves with its stdout. */
 function runRunner(args) {
