@@ -11,8 +11,9 @@ import type { FetchLike } from '../../mcp/types.js';
  * Keyed by the endpoint (origin and path: two paths of one origin may be two servers) as reached through
  * one fetch: transports given their own `fetch` (a proxy, a test double) share what they learn only with
  * transports given that same function; the others share the default fetch's. Only firm answers
- * are remembered (a 415, 400, 406, parse error or a JSON reply), for an hour, for at most 256 endpoints
- * (the oldest goes first); an answer in MessagePack from the endpoint forgets it.
+ * are remembered (a 415, 400, 406, parse error or a JSON reply), for an hour (a server upgraded to
+ * msgpack-v1 meanwhile is found out by the first connection after that), for at most 256 endpoints (the
+ * oldest goes first); a MessagePack answer to a connection still finding out forgets it.
  */
 const REMEMBER_MS = 60 * 60_000;
 const MAX_ENDPOINTS = 256;
