@@ -109,9 +109,10 @@ export function payloadOf(source, vars) {
   throw new Error(`fixtures/probes: a body needs fixture, hex, message, json or none: ${JSON.stringify(source)}`);
 }
 
-/** A stdio frame source: a payload source (framed here), or `raw`: hex sent as it is (a broken frame). */
+/** A stdio frame source: a payload source (framed here), `raw`: hex sent as it is (a broken frame), or `line`: a JSON-wire line (7.4). */
 export function frameOf(source, vars) {
   if (source.raw !== undefined) return notation.hexToBytes(source.raw);
+  if (source.line !== undefined) return utf8.encode(`${materialize(source.line, vars)}\n`);
   return notation.frameAround(payloadOf(source, vars));
 }
 
