@@ -27,7 +27,7 @@ export function checkResponses(expect, responses, dir) {
     const reply = responses.find((r) => r.id === expect.reply.id);
     if (!reply || !('result' in reply)) return `expected a result for id ${JSON.stringify(expect.reply.id)}, got ${show(responses)}`;
     if (responses.length !== 1) return `expected one response, got ${show(responses)}`;
-    if (expect.reply.image) return checkImage(reply.result, join(dir, expect.reply.image));
+    if (expect.reply.image) return checkImage(reply.result, join(dir, expect.reply.image), Boolean(expect.reply.bin));
     return null;
   }
   if (expect.error) {
@@ -40,10 +40,14 @@ export function checkResponses(expect, responses, dir) {
   return null;
 }
 
-/** The image block of a tool result, decoded from standard base64, equals the file. */
-function checkImage(result, path) {
+/** The image block of a tool result holds the file: as bin with native bytes in force (`bin`), else as standard base64. */
+function checkImage(result, path, bin) {
   const block = result?.content?.find?.((c) => c.type === 'image');
   if (!block) return `expected an image block, got ${show([result])}`;
+  if (bin) {
+    if (!(block.data instanceof Uint8Array)) return `expected bin (native bytes in force), got ${typeof block.data === 'string' ? `text ${JSON.stringify(block.data.slice(0, 40))}` : typeof block.data}`;
+    return Buffer.from(block.data).equals(readFileSync(path)) ? null : `the bin is not the file (${block.data.length} bytes)`;
+  }
   if (typeof block.data !== 'string') return `expected base64 text (native bytes not negotiated), got ${block.data?.constructor?.name}`;
   const want = readFileSync(path).toString('base64');
   if (block.data !== want) return `image data is not the file in base64: got ${JSON.stringify(block.data.slice(0, 40))} (${block.data.length} chars, want ${want.length})`;

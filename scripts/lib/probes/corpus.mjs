@@ -28,11 +28,13 @@ function expandSets(fixtureSets, sets, expectation) {
     const known = new Set(sets[set.from].map((fixture) => fixture.name));
     for (const name of set.except) if (!known.has(name)) throw new Error(`fixtures/probes: ${set.from}/${name} in "except" is no fixture`);
     for (const fixture of sets[set.from]) {
-      if (set.except.includes(fixture.name)) continue;
+      // A set with `nativeBytes` takes the fixtures received with the extension in force (allowBin), the others the rest.
+      if (set.except.includes(fixture.name) || Boolean(fixture.allowBin) !== Boolean(set.nativeBytes)) continue;
       const id = `${set.from}/${fixture.name}`;
       cases.push({
         id,
         rule: `${set.rule} (fixture ${fixture.rule ?? 'accept'}${fixture.code ? `, ${fixture.code}` : ''})`,
+        nativeBytes: set.nativeBytes,
         session: set.session,
         after: set.after,
         body: { fixture: id },
@@ -81,9 +83,17 @@ const encoder = new CanonicalEncoder();
 const utf8 = new TextEncoder();
 
 export const PROTOCOL_VERSION = '2025-11-25';
-/** The initialize request `{"$initialize": ID}` stands for. */
-export function initializeRequest(id) {
-  return { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcp-msgpack-probes', version: '1' } } };
+export const NATIVE_BYTES = 'io.github.mcp-msgpack/native-bytes';
+/** The initialize request `{"$initialize": ID}` stands for; with `nativeBytes`, offering the extension under both keys (8.1). */
+export function initializeRequest(id, nativeBytes = false) {
+  const capabilities = nativeBytes ? { extensions: { [NATIVE_BYTES]: { version: 1 } }, experimental: { 'mcp-msgpack/native-bytes': { version: 1 } } } : {};
+  return { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities, clientInfo: { name: 'mcp-msgpack-probes', version: '1' } } };
+}
+
+/** Whether an initialize result confirms native bytes (8.1: `extensions` decides when it holds the entry). */
+export function confirmsNativeBytes(result) {
+  const entry = result?.capabilities?.extensions?.[NATIVE_BYTES] ?? result?.capabilities?.experimental?.['mcp-msgpack/native-bytes'];
+  return entry?.version === 1;
 }
 
 /** Replaces `{dir}` and `{port}` in every string, and `{"$initialize": ID}`, then the fixture notation. */

@@ -1,7 +1,7 @@
 // Runs the HTTP cases against a server's URL: each case in a session of its own (SPEC.md 9.4's session states:
-// none, initialized, uninitialized, forged, empty, deleted), then, where the case says, a ping proving the
+// none, initialized, initialized-native, uninitialized, forged, empty, deleted), then, where the case says, a ping proving the
 // session goes on. Requests go through the raw client (http-client.mjs).
-import { initializeRequest, materialize, payloadOf, PROTOCOL_VERSION } from './corpus.mjs';
+import { confirmsNativeBytes, initializeRequest, materialize, payloadOf, PROTOCOL_VERSION } from './corpus.mjs';
 import { checkResponses, show } from './checks.mjs';
 import { httpRequest } from './http-client.mjs';
 import { bodyMessages } from './messages.mjs';
@@ -39,9 +39,11 @@ async function openSession(url, state, vars) {
   if (state === undefined || state === 'none') return undefined;
   if (state === 'forged') return 'probe-forged-session-0000000000000000';
   if (state === 'empty') return '';
-  const reply = await post(url, initializeRequest('probe-init'), undefined, vars);
+  const native = state === 'initialized-native';
+  const reply = await post(url, initializeRequest('probe-init', native), undefined, vars);
   const session = reply.headers['mcp-session-id']?.[0];
   if (reply.status !== 200 || !session) throw new Error(`initialize failed: ${reply.status} ${show(bodyMessages(reply.headers['content-type']?.[0], reply.body))}`);
+  if (native && !confirmsNativeBytes(bodyMessages(reply.headers['content-type']?.[0], reply.body)[0]?.result)) throw new Error('native bytes offered in initialize on msgpack-v1, not confirmed (8.1)');
   if (state === 'uninitialized') return session;
   const ack = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, session, vars);
   if (ack.status !== 202) throw new Error(`notifications/initialized got ${ack.status}`);

@@ -1,7 +1,7 @@
 // Runs the stdio cases against a server process: one process for the cases that leave the connection going
 // (a fresh one whenever a case closed it anyway), a fresh one for each case that must close it (SPEC.md 5.1).
 import { spawn } from 'node:child_process';
-import { frameOf, initializeRequest } from './corpus.mjs';
+import { confirmsNativeBytes, frameOf, initializeRequest } from './corpus.mjs';
 import { checkResponses, show } from './checks.mjs';
 import { isResponse, MixedStreamReader } from './messages.mjs';
 
@@ -107,14 +107,18 @@ class StdioPeer {
 
 const frame = (message, vars) => frameOf({ message }, vars);
 
-/** A server answering initialize, then told notifications/initialized. */
-async function startPeer(server, vars) {
+/** A server answering initialize (offering native bytes when asked, which it must confirm), then told notifications/initialized. */
+async function startPeer(server, vars, nativeBytes = false) {
   const peer = new StdioPeer(server.command, server.args, server.env);
-  peer.send(frame(initializeRequest('probe-init'), vars));
+  peer.send(frame(initializeRequest('probe-init', nativeBytes), vars));
   const { last } = await peer.until('probe-init');
   if (!last || last === 'timeout' || !('result' in last)) {
     await peer.stop();
     throw new Error(`stdio server did not initialize (${last === 'timeout' ? 'timeout' : show([last])}); stderr: ${peer.stderr}`);
+  }
+  if (nativeBytes && !confirmsNativeBytes(last.result)) {
+    await peer.stop();
+    throw new Error(`native bytes offered in initialize on msgpack-v1, not confirmed (8.1): ${show([last.result.capabilities])}`);
   }
   peer.send(frame({ jsonrpc: '2.0', method: 'notifications/initialized' }, vars));
   return peer;
@@ -123,11 +127,14 @@ async function startPeer(server, vars) {
 /** Every stdio case against `server` ({command, args, env}): [{ id, rule, pass, detail }]. */
 export async function runStdioCases(server, cases, vars) {
   const results = [];
-  let peer = null;
+  // One connection without native bytes, one with them in force (cases and fixture sets marked `nativeBytes`).
+  const peers = new Map();
   let pings = 0;
   for (const c of cases.filter((each) => !each.expect.closes)) {
+    const key = Boolean(c.nativeBytes);
+    let peer = peers.get(key) ?? null;
     try {
-      peer ??= await startPeer(server, vars);
+      if (!peer) peers.set(key, (peer = await startPeer(server, vars, key)));
       peer.send(frameOf(c.frame, vars));
       const pingId = `probe-ping-${++pings}`;
       peer.send(frame({ jsonrpc: '2.0', id: pingId, method: 'ping' }, vars));
@@ -138,15 +145,15 @@ export async function runStdioCases(server, cases, vars) {
       results.push({ id: c.id, rule: c.rule, pass: detail === null, detail });
       if (last === null || last === 'timeout') {
         await peer.stop();
-        peer = null;
+        peers.delete(key);
       }
     } catch (error) {
       results.push({ id: c.id, rule: c.rule, pass: false, detail: String(error.message ?? error) });
       await peer?.stop();
-      peer = null;
+      peers.delete(key);
     }
   }
-  await peer?.stop();
+  for (const peer of peers.values()) await peer.stop();
   for (const c of cases.filter((each) => each.expect.closes)) results.push(await runClosingCase(server, c, vars));
   return results;
 }
@@ -161,7 +168,7 @@ function awaitedIds(expect) {
 async function runClosingCase(server, c, vars) {
   let peer;
   try {
-    peer = await startPeer(server, vars);
+    peer = await startPeer(server, vars, Boolean(c.nativeBytes));
     peer.send(frameOf(c.frame, vars));
     if (c.end) peer.endInput();
     const responses = [];
