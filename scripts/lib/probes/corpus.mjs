@@ -125,9 +125,3 @@ export function frameOf(source, vars) {
   if (source.line !== undefined) return utf8.encode(`${materialize(source.line, vars)}\n`);
   return notation.frameAround(payloadOf(source, vars));
 }
-
-/** The request ids a body holds (a message or a batch), to know which replies to wait for. */
-export function requestIds(message) {
-  const list = Array.isArray(message) ? message : [message];
-  return list.filter((each) => each && typeof each === 'object' && 'method' in each && 'id' in each).map((each) => each.id);
-}

@@ -6,7 +6,7 @@ import { checkResponses, show } from './checks.mjs';
 import { httpRequest } from './http-client.mjs';
 import { bodyMessages } from './messages.mjs';
 
-export const MSGPACK_ACCEPT = 'application/msgpack, application/vnd.mcp-msgpack.stream, application/json, text/event-stream';
+const MSGPACK_ACCEPT = 'application/msgpack, application/vnd.mcp-msgpack.stream, application/json, text/event-stream';
 
 /** The request a case's `request` stands for: defaults, then its headers (a null value removes one; a list repeats it). */
 function buildRequest(url, request, session, vars) {
