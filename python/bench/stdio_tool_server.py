@@ -4,8 +4,8 @@
 
 `--sdk`: the SDK's own `mcp.server.stdio.stdio_server` (JSON lines); otherwise `mcp_msgpack.stdio_server` with
 its defaults. Writes its pid to PID_FILE, so the bench reads this process's CPU whatever client spawned it.
-Adds `read_image_native`: the image as `native_image` (bytes, base64 made only for a JSON client); the SDK's
-transport cannot send that placeholder, so its variant calls `read_image` (base64), as an SDK tool would.
+Adds `read_image_native`: the image as `native_image` (the bytes in hand, base64 made once with pybase64); the
+SDK's variant calls `read_image` (the stdlib's base64), as an SDK tool would.
 """
 
 import os
