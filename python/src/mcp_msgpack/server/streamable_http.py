@@ -52,10 +52,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from ..wire import ReceiveLimits, WireError
+from ..wire import ReceiveLimits, WireError, encode_payload
 from ..shared import http_media_types as media_types
 from ..shared import http_negotiation as negotiation
-from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict, session_message
+from ..shared.http_codec import decode_msgpack, encode_json, encode_msgpack, message_dict, session_message
+from ..shared.media_conversion import base64_to_bin
 from ..shared.frame_stream import control_frame, frame
 from .held_store import HoldingEventStore
 from ..shared.encodings import check_encoding
@@ -71,6 +72,9 @@ HOLD_INTERVAL = 15.0
 keep-alives (SPEC 9.3, 9.6.2 rule 5: at most the keep-alive interval and 30 s)."""
 
 REPLY_STREAMS = ("when-needed", "always")
+
+MAX_BATCH_SIZE = 100
+"""Most messages in one batch (SPEC 9.4; the TS server's and SDK's number)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +227,9 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             else:
                 value = pydantic_core.from_json(body)
             if isinstance(value, list) and not json_client:
-                raise WireError("not-json-rpc", "4.2", "batches are not part of this MCP revision")
+                # A batch (SPEC 9.1, 9.4); a JSON client's is refused by the SDK's models, as the SDK refuses it.
+                await self._handle_batch(scope, request, receive, send, value, accept, body_is_msgpack, refuse)
+                return
             incoming = session_message(value)
         except WireError as exc:
             request_id = exc.request_id if exc.has_id and exc.kind == "request" else None
@@ -287,6 +293,117 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             await self._reply_stream(scope, request, receive, send, message, stream_id, protocol_version, wire)
         else:
             await self._reply_held(scope, request, receive, send, message, stream_id, protocol_version, wire)
+
+    async def _handle_batch(
+        self, scope: Scope, request: Request, receive: Receive, send: Send, value: list[Any],
+        accept: media_types.AcceptChoice, body_is_msgpack: bool, refuse: Any,
+    ) -> None:
+        """A batch (SPEC 9.1, 9.4, as the TS server): up to 100 messages, no `initialize`, no request id twice
+        or in flight (5.3). Notifications and responses alone get 202; requests get one reply stream carrying
+        every message bound for them, in the order sent, until each is answered (one body holding the array
+        of answers with `json_response`)."""
+        if len(value) > MAX_BATCH_SIZE:
+            await refuse(HTTPStatus.BAD_REQUEST, INVALID_REQUEST, f"Invalid Request: Batch must not exceed {MAX_BATCH_SIZE} messages")
+            return
+        try:
+            messages = [session_message(item) for item in value]
+        except ValidationError as exc:
+            await refuse(HTTPStatus.BAD_REQUEST, PARSE_ERROR, f"Parse error: {exc}")
+            return
+        requests = [m.message for m in messages if isinstance(m.message, JSONRPCRequest)]
+        if any(r.method == "initialize" for r in requests):
+            await refuse(HTTPStatus.BAD_REQUEST, INVALID_REQUEST, "Invalid Request: initialize may not be in a batch")
+            return
+        if not await self._validate_request_headers(request, send):
+            return
+        ids = [str(r.id) for r in requests]
+        for request_id, stream_id in zip([r.id for r in requests], ids):
+            if stream_id in self._request_streams or ids.count(stream_id) > 1:
+                await refuse(
+                    HTTPStatus.BAD_REQUEST, INVALID_REQUEST, f"Request id {request_id!r} is already in flight",
+                    request_id=request_id, data={"reason": "duplicate-id"},
+                )
+                return
+        writer = self._read_stream_writer
+        assert writer is not None, "connect() first"
+        if not requests:
+            await Response(status_code=HTTPStatus.ACCEPTED, headers=self._session_header())(scope, receive, send)
+            for incoming in messages:
+                await writer.send(type(incoming)(incoming.message, metadata=self._message_metadata(request)))
+            return
+        protocol_version = request.headers.get(MCP_PROTOCOL_VERSION_HEADER, DEFAULT_NEGOTIATED_VERSION)
+        merged_writer, merged = anyio.create_memory_object_stream[EventMessage](REQUEST_STREAM_BUFFER_SIZE)
+        readers = [self._open_request_stream(stream_id) for stream_id in ids]
+        wire = ReplyWire(accept.prefers_msgpack, accept.replies_any, body_is_msgpack)
+        one_body = self.is_json_response_enabled
+        answers: list[JSONRPCMessage] = []
+        started = False
+
+        async def forward(reader: MemoryObjectReceiveStream[EventMessage]) -> None:
+            with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
+                async for event in reader:
+                    await merged_writer.send(event)
+                    if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                        return
+
+        async def write(chunk: bytes) -> None:
+            nonlocal started
+            if not started:
+                started = True
+                content_type = media_types.FRAME_STREAM if wire.msgpack else media_types.SSE
+                wire_header = None if wire.msgpack else self._json_reply_headers(wire)
+                extra = {**self._session_header(), **(wire_header or {})}
+                headers = [(b"content-type", content_type.encode()), (b"cache-control", b"no-cache, no-transform"),
+                           *[(k.encode(), v.encode()) for k, v in extra.items()]]
+                await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+        try:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(_cancel_on_disconnect, receive, tasks.cancel_scope)
+                for reader in readers:
+                    tasks.start_soon(forward, reader)
+                for incoming in messages:
+                    if isinstance(incoming.message, JSONRPCRequest):
+                        stream_id = str(incoming.message.id)
+                        await writer.send(self._create_session_message(incoming.message, request, stream_id, protocol_version))
+                    else:
+                        await writer.send(type(incoming)(incoming.message, metadata=self._message_metadata(request)))
+                left = len(requests)
+                while left:
+                    event = await merged.receive()
+                    if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                        left -= 1
+                    if one_body:
+                        if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                            answers.append(event.message)
+                    elif wire.msgpack:
+                        await write(self._event_frames(event))
+                    else:
+                        await write(b"event: message\r\ndata: " + encode_json(event.message) + b"\r\n\r\n")
+                tasks.cancel_scope.cancel()
+        finally:
+            for stream_id in ids:
+                await self._clean_up_memory_streams(stream_id)
+            merged_writer.close()
+            merged.close()
+        if one_body:
+            if wire.msgpack:
+                body = encode_payload([self._native_dict(m) for m in answers])
+                await Response(body, headers={**self._session_header(), "content-type": media_types.MSGPACK})(scope, receive, send)
+            else:
+                body = b"[" + b",".join(encode_json(m) for m in answers) + b"]"
+                headers = {**self._session_header(), **(self._json_reply_headers(wire) or {}), "content-type": "application/json"}
+                await Response(body, headers=headers)(scope, receive, send)
+        elif started:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def _native_dict(self, message: JSONRPCMessage) -> dict[str, Any]:
+        """A message as plain values for a MessagePack body, its media as bin when native bytes are in force."""
+        value = message_dict(message)
+        if self.native_bytes_in_force:
+            base64_to_bin(value)
+        return value
 
     def _session_header(self) -> dict[str, str]:
         return {MCP_SESSION_ID_HEADER: self.mcp_session_id} if self.mcp_session_id else {}
