@@ -152,7 +152,7 @@ if __name__ == "__main__":
     for arg in sys.argv[3:]:
         name, sep, value = arg[2:].partition("=")
         if sep:
-            options[name.replace("-", "_")] = float(value) if name == "hold-interval" else value
+            options[name.replace("-", "_")] = float(value) if name in ("hold-interval", "initialization-deadline") else value
     if "--json-sdk" in sys.argv:
         app = server.streamable_http_app(stateless_http=stateless, json_response=json_response)
     else:

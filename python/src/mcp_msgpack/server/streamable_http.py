@@ -42,6 +42,7 @@ from mcp_types import (
     PARSE_ERROR,
     JSONRPCError,
     JSONRPCMessage,
+    JSONRPCNotification,
     JSONRPCRequest,
     JSONRPCResponse,
     RequestId,
@@ -73,6 +74,14 @@ keep-alives (SPEC 9.3, 9.6.2 rule 5: at most the keep-alive interval and 30 s)."
 
 REPLY_STREAMS = ("when-needed", "always")
 
+INITIALIZED_WAIT = 1.0
+"""Seconds a request in a session waits for `notifications/initialized` before it is refused (SPEC 9.4)."""
+
+MAX_WAITING = 32
+"""Most requests of one session waiting for `notifications/initialized` at once; any more are refused at once."""
+
+TRANSPORT_ERROR = -32000
+
 MAX_BATCH_SIZE = 100
 """Most messages in one batch (SPEC 9.4; the TS server's and SDK's number)."""
 
@@ -85,6 +94,16 @@ class ReplyWire:
     msgpack: bool
     replies_any: bool
     body_is_msgpack: bool
+
+
+def _peek_json(body: bytes) -> list[Any]:
+    """The messages of a JSON body, for the session-order check; nothing when the SDK will refuse it."""
+    try:
+        value = pydantic_core.from_json(body)
+        items = value if isinstance(value, list) else [value]
+        return [session_message(item).message for item in items]
+    except (ValueError, ValidationError):
+        return []
 
 
 class _HeldFirst:
@@ -166,6 +185,11 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         self.native_bytes_in_force = False
         self._confirm_native_for: RequestId | None = None
         self.limits = limits or ReceiveLimits()
+        # The session's order (SPEC 9.4): one initialize, then notifications/initialized before requests.
+        self.client_initialized = False
+        self._initialize_seen = False
+        self._initialized = anyio.Event()
+        self._waiting_for_initialized = 0
 
     # --- every request -----------------------------------------------------------------------------------
 
@@ -187,11 +211,53 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
 
     # --- POST --------------------------------------------------------------------------------------------
 
+    async def _session_order_refusal(self, messages: list[Any]) -> Response | None:
+        """SPEC 9.4, as the TS server keeps it: a second `initialize` in a session is 400 (the SDK's
+        re-initialized it), and a request other than `ping` before `notifications/initialized` waits a moment
+        for it (a relay may reorder the two POSTs; at most MAX_WAITING requests wait), then is 400 -32000
+        `not-initialized` with no handler run. The session goes on either way."""
+        if not self.mcp_session_id:
+            return None
+        for message in messages:
+            if isinstance(message, JSONRPCNotification) and message.method == "notifications/initialized":
+                self.client_initialized = True
+                self._initialized.set()
+        requests = [m for m in messages if isinstance(m, JSONRPCRequest)]
+        headers = self._session_header()
+        for message in requests:
+            if message.method == "initialize":
+                if self._initialize_seen:
+                    return error_response(
+                        HTTPStatus.BAD_REQUEST, INVALID_REQUEST, "Bad Request: the session is already initialized",
+                        request_id=message.id, headers=headers,
+                    )
+                self._initialize_seen = True
+                return None
+        waiting = [m for m in requests if m.method != "ping"]
+        if waiting and not self.client_initialized:
+            if self._waiting_for_initialized < MAX_WAITING:
+                self._waiting_for_initialized += 1
+                try:
+                    with anyio.move_on_after(INITIALIZED_WAIT):
+                        await self._initialized.wait()
+                finally:
+                    self._waiting_for_initialized -= 1
+            if not self.client_initialized:
+                return error_response(
+                    HTTPStatus.BAD_REQUEST, TRANSPORT_ERROR, "Bad Request: notifications/initialized not received",
+                    request_id=waiting[0].id, data={"reason": "not-initialized"}, headers=headers,
+                )
+        return None
+
     async def _handle_post_request(self, scope: Scope, request: Request, receive: Receive, send: Send) -> None:
         accept = media_types.AcceptChoice(request.headers.get("accept"))
         content_type = request.headers.get("content-type")
         json_client = not accept.prefers_msgpack and media_types.is_json_body(content_type)
         if json_client and (self.is_json_response_enabled or self.reply_streams == "always"):
+            refusal = await self._session_order_refusal(_peek_json(await request.body()))
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
             await super()._handle_post_request(scope, request, receive, send)
             return
         writer = self._read_stream_writer
@@ -248,6 +314,10 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             await refuse(HTTPStatus.BAD_REQUEST, PARSE_ERROR, f"Parse error: {exc}")
             return
         message = incoming.message
+        order_refusal = await self._session_order_refusal([message])
+        if order_refusal is not None:
+            await order_refusal(scope, receive, send)
+            return
 
         is_initialize = isinstance(message, JSONRPCRequest) and message.method == "initialize"
         if is_initialize:
@@ -313,6 +383,10 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         requests = [m.message for m in messages if isinstance(m.message, JSONRPCRequest)]
         if any(r.method == "initialize" for r in requests):
             await refuse(HTTPStatus.BAD_REQUEST, INVALID_REQUEST, "Invalid Request: initialize may not be in a batch")
+            return
+        order_refusal = await self._session_order_refusal([m.message for m in messages])
+        if order_refusal is not None:
+            await order_refusal(scope, receive, send)
             return
         if not await self._validate_request_headers(request, send):
             return
@@ -673,6 +747,10 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
     # --- GET ---------------------------------------------------------------------------------------------
 
     async def _handle_get_request(self, request: Request, send: Send) -> None:
+        if self._event_store is None and LAST_EVENT_ID_HEADER in request.headers:
+            # Nothing to resume from: a plain GET stream, as the TS server opens it (the SDK's answered 500).
+            headers = [(k, v) for k, v in request.scope["headers"] if k.lower() != LAST_EVENT_ID_HEADER.encode()]
+            request = Request({**request.scope, "headers": headers}, request.receive)
         accept = media_types.AcceptChoice(request.headers.get("accept"))
         if not accept.frames:
             await super()._handle_get_request(request, send)
