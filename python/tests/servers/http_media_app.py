@@ -151,10 +151,16 @@ if __name__ == "__main__":
     options: dict = {"event_store": event_store} if "--event-store" in sys.argv else {}
     for arg in sys.argv[3:]:
         name, sep, value = arg[2:].partition("=")
-        if sep:
+        if sep and name != "head-timeout":
             options[name.replace("-", "_")] = float(value) if name in ("hold-interval", "initialization-deadline") else value
     if "--json-sdk" in sys.argv:
         app = server.streamable_http_app(stateless_http=stateless, json_response=json_response)
     else:
         app = streamable_http_app(server, stateless_http=stateless, json_response=json_response, **options)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    serve: dict = {}
+    head_timeout = next((float(a.split("=", 1)[1]) for a in sys.argv if a.startswith("--head-timeout=")), None)
+    if head_timeout is not None:
+        from mcp_msgpack.server.connection_deadlines import head_deadline_protocol
+
+        serve["http"] = head_deadline_protocol(head_timeout)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **serve)
