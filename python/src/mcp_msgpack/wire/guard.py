@@ -71,7 +71,7 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_w
     # values read, so a payload of few values never leaves this exact reading.
     word_cap = min(max_words, handoff_words) if handoff_words else max_words
     max_keys = limits.key_base + n // limits.bytes_per_key
-    max_heap = limits.heap_base + n * limits.heap_per_byte
+    max_heap = limits.heap_bound(n)
     # Each key and shape takes two bytes at least: below this size neither can break its allowance.
     count_keys = n // 2 > max_keys
     max_depth = limits.max_depth
