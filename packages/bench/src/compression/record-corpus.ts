@@ -1,4 +1,5 @@
-// Records a small corpus of real MCP traffic for the compression venue (issue 41): the official filesystem
+// Records a small corpus of real MCP traffic for the compression venue (issue 41; a recorder, not a
+// measurement: the measurements are `mcp-msgpack-bench --scenario compression` and `--scenario codings`): the official filesystem
 // server (@modelcontextprotocol/server-filesystem, run locally over stdio) asked what a coding agent asks,
 // each reply stored as the JSON-RPC message the server sent. Run from the repository root:
 //   node packages/bench/dist/esm/compression/record-corpus.js
