@@ -15,6 +15,7 @@ export interface RecordedPair {
 /** The recorded corpora, by the name the scenarios use, and their files in packages/bench/corpus. */
 export const RECORDED_CORPORA: Record<string, string> = {
   'fs-session': 'filesystem-session.jsonl',
+  'everything-session': 'everything-session.jsonl',
 };
 
 /** The synthetic shapes (payloads.ts: a word list through a PRNG, which compresses unlike real traffic), each a tool result. */
