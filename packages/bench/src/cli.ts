@@ -19,6 +19,7 @@ import { renderScale, runScaleScenario } from './scenarios/scale.js';
 import { renderBridge, runBridgeScenario } from './scenarios/bridge.js';
 import { renderReaders, runReaders } from './scenarios/readers.js';
 import { runCodings } from './compression/codings.js';
+import { renderLink, runLinkScenario } from './scenarios/link.js';
 import { SCHEMA, type BenchResult } from './results.js';
 import { runInThisRuntime, type RuntimeRun } from './run.js';
 import { runtimeExecutable, runtimeVersion } from './runtimes.js';
@@ -46,6 +47,12 @@ async function main(): Promise<number> {
   if (options.scenarios.includes('scale')) return runScale(options);
   if (options.scenarios.includes('bridge')) return runBridge(options);
   if (options.scenarios.includes('codings')) return codings(options);
+  if (options.scenarios.includes('link')) {
+    const rounds = options.mode === 'full' ? 7 : 3;
+    const rows = await runLinkScenario({ rounds, bandwidths: [10, 100], log: (line) => process.stderr.write(`${line}\n`) });
+    process.stdout.write(`\n${renderLink(rows, rounds)}`);
+    return 0;
+  }
   if (options.scenarios.includes('readers')) {
     const here = currentRuntime();
     process.stdout.write(`\n${renderReaders(await runReaders(options.mode === 'full', `${here.name} ${here.version}`, new StreamProgress(process.stderr)))}`);

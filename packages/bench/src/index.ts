@@ -31,3 +31,5 @@ export { renderReaders, runReaders } from './scenarios/readers.js';
 export { compressionScenarios, compressionVariants, COMPRESSION_BASELINE } from './scenarios/compression.js';
 export { runCodings } from './compression/codings.js';
 export { RECORDED_CORPORA, SYNTHETIC_SHAPES, replayedResults } from './compression/corpora.js';
+export { runLinkScenario, renderLink, LINK_TARGET, type LinkRow } from './scenarios/link.js';
+export { ThrottledLink } from './metrics/throttled-link.js';

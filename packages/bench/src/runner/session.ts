@@ -217,7 +217,7 @@ function httpClientTransport(spec: VariantSpec, url: URL): Transport {
   return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...(spec.nativeBytes ? { nativeBytes: true } : {}), ...(spec.encoding ? { encoding: spec.encoding } : {}) });
 }
 
-function readyPort(child: ChildProcess): Promise<number> {
+export function readyPort(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => fail(new Error('server did not become ready within 20 s')), 20_000);
