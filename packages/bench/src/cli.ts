@@ -18,6 +18,8 @@ import { renderText } from './report/table.js';
 import { renderScale, runScaleScenario } from './scenarios/scale.js';
 import { renderBridge, runBridgeScenario } from './scenarios/bridge.js';
 import { renderReaders, runReaders } from './scenarios/readers.js';
+import { runCodings } from './compression/codings.js';
+import { renderLink, runLinkScenario } from './scenarios/link.js';
 import { SCHEMA, type BenchResult } from './results.js';
 import { runInThisRuntime, type RuntimeRun } from './run.js';
 import { runtimeExecutable, runtimeVersion } from './runtimes.js';
@@ -44,6 +46,13 @@ async function main(): Promise<number> {
   // Opt-in, on its own: it needs redis-server, nginx and a checkout of the repository.
   if (options.scenarios.includes('scale')) return runScale(options);
   if (options.scenarios.includes('bridge')) return runBridge(options);
+  if (options.scenarios.includes('codings')) return codings(options);
+  if (options.scenarios.includes('link')) {
+    const rounds = options.mode === 'full' ? 7 : 3;
+    const rows = await runLinkScenario({ rounds, bandwidths: [10, 100], log: (line) => process.stderr.write(`${line}\n`) });
+    process.stdout.write(`\n${renderLink(rows, rounds)}`);
+    return 0;
+  }
   if (options.scenarios.includes('readers')) {
     const here = currentRuntime();
     process.stdout.write(`\n${renderReaders(await runReaders(options.mode === 'full', `${here.name} ${here.version}`, new StreamProgress(process.stderr)))}`);
@@ -191,6 +200,22 @@ async function calibrate(options: BenchOptions): Promise<number> {
     const results = await runCalibration(options.mode === 'full', `${here.name} ${here.version}`, new StreamProgress(process.stderr));
     process.stdout.write(`\n${renderCalibration(results)}`);
     if (options.jsonFile) writeFileSync(options.jsonFile, `${JSON.stringify({ schema: SCHEMA, calibration: results }, null, 2)}\n`);
+  }
+  return 0;
+}
+
+/** --scenario codings on each --runtime: in this process for this runtime, in a child of the CLI for another (as --calibrate). */
+async function codings(options: BenchOptions): Promise<number> {
+  for (const runtime of options.runtimes) runtimeExecutable(runtime);
+  const here = currentRuntime();
+  for (const runtime of options.runtimes) {
+    if (runtime !== here.name) {
+      const args = [fileURLToPath(import.meta.url), '--scenario', 'codings', '--runtime', runtime, ...(options.mode === 'full' ? ['--full'] : [])];
+      const code = await new Promise<number | null>((resolve, reject) => spawn(runtimeExecutable(runtime), args, { stdio: 'inherit' }).once('error', reject).once('exit', resolve));
+      if (code !== 0) return code ?? 1;
+      continue;
+    }
+    process.stdout.write(`\n${await runCodings({ full: options.mode === 'full', log: (line) => process.stderr.write(`${line}\n`) })}`);
   }
   return 0;
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 
-export type Venue = 'codec' | 'text' | 'object' | 'numeric' | 'media' | 'small' | 'revision';
-export const VENUES: readonly Venue[] = ['codec', 'text', 'object', 'numeric', 'media', 'small', 'revision'];
+export type Venue = 'codec' | 'text' | 'object' | 'numeric' | 'media' | 'small' | 'revision' | 'compression';
+export const VENUES: readonly Venue[] = ['codec', 'text', 'object', 'numeric', 'media', 'small', 'revision', 'compression'];
 
 export interface BenchOptions {
   mode: 'quick' | 'full';
@@ -49,6 +49,18 @@ Options:
                          through the bridge to stdio JSON children, and a stdio client without it. A
                          5 MiB read and a small call: server, child and bridge CPU, network bytes, p50.
                          Needs a checkout of the repository (the bridge); skipped otherwise.
+  --scenario compression Opt-in (quick mode; in --full too), HTTP: a recorded session with the official
+                         filesystem server (corpus/) and the synthetic shapes replayed as tool calls:
+                         our server's JSON without a coding, with gzip level 6 added (as a proxy would),
+                         the stock SDK client (asks gzip) and our client on our defaults with compression
+                         on; wire bytes (headers included) and server CPU per call, the issue 41 targets.
+  --scenario codings     Opt-in, run on its own, in this process: each recorded and synthetic reply coded on
+                         its own by each coding and level (gzip, Brotli, zstd, windows), bytes and coder
+                         CPU; a candidate dictionary; resident memory per stream context.
+  --scenario link        Opt-in, run on its own: latency over a bandwidth-limited link (a throttling TCP
+                         relay on loopback, 10 and 100 Mbit/s): a session's opening (initialize +
+                         tools/list) and a 1 MB object result, the stock SDK server and client against
+                         ours on defaults with compression on (issue 41's target: <= 0.4x at 10 Mbit/s).
   --scenario readers     Opt-in, run on its own, in this process and runtime: the stdio readers alone, a
                          5 MiB message and 1,000 small ones arriving in 64 KiB chunks: the SDK's
                          ReadBuffer against our LineReader and FrameReader with their codecs.

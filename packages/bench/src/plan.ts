@@ -8,6 +8,7 @@ import { numericScenarios } from './scenarios/numeric.js';
 import { objectScenarios } from './scenarios/object.js';
 import { smallScenarios } from './scenarios/small.js';
 import { revisionScenarios } from './scenarios/revision.js';
+import { compressionScenarios } from './scenarios/compression.js';
 import { textScenarios } from './scenarios/text.js';
 import { httpTransportAvailable, mediaServerAvailable } from './servers/optional.js';
 import { MIN_CALLS_TO_JUDGE } from './judge.js';
@@ -92,6 +93,9 @@ export async function buildPlan(options: BenchOptions, tuning: PlanTuning = {}):
       // venue runs servers of its own, and between them it made every tool server start again. Quick mode
       // runs it only when --scenario names it (it compares MCP revisions, not wires), with one client.
       if (transport === 'http' && httpOurs && (full || smoke || (!many && (tuning.optIn || named(options.scenarios, 'revision'))))) calls.push(...revisionScenarios(clients, budget));
+      // The compression venue (issue 41): HTTP with one client, only when --scenario names it (or --full); not
+      // in the smoke run of every venue, which has a test of its own (test/compression.test.ts).
+      if (transport === 'http' && httpOurs && !many && (full || tuning.optIn || named(options.scenarios, 'compression'))) calls.push(...compressionScenarios(budget));
       if (media) {
         const all = await mediaScenarios(full, transport, clients, httpOurs, budget, tuning.mediaDir, smoke);
         // Quick mode over HTTP: 5 MiB with one client (the targets rest on it); media with 16 clients and the
@@ -101,7 +105,9 @@ export async function buildPlan(options: BenchOptions, tuning: PlanTuning = {}):
       }
     }
   }
-  const chosen = calls.filter((s) => scenarioSelected(options.scenarios, s.venue, s.name)).map((s) => (full || smoke || s.venue === 'media' || s.venue === 'revision' ? s : quickVariants(s)));
+  const chosen = calls
+    .filter((s) => scenarioSelected(options.scenarios, s.venue, s.name))
+    .map((s) => (full || smoke || s.venue === 'media' || s.venue === 'revision' || s.venue === 'compression' ? s : quickVariants(s)));
   // An A/B run (--baseline): every scenario's servers of ours against the baseline build's; the codec venue
   // runs in this process, on this build's code only, so it has nothing to compare there.
   const servers = options.baseline === undefined ? undefined : baselineServers(options.baseline);

@@ -61,7 +61,7 @@ export interface ComparisonResult {
 
 export interface ScenarioResult {
   name: string;
-  venue: 'codec' | 'text' | 'object' | 'numeric' | 'media' | 'small' | 'revision';
+  venue: 'codec' | 'text' | 'object' | 'numeric' | 'media' | 'small' | 'revision' | 'compression';
   title: string;
   runtime: string;
   transport: 'in-process' | 'stdio' | 'http';

@@ -252,6 +252,7 @@ function runtimeTargets(scenarios: readonly ScenarioResult[], runtime: string, m
   }
   targets.push(...adaptiveTargets(scenarios, runtime, mode));
   targets.push(...stockClientTargets(scenarios, runtime, mode));
+  targets.push(...compressionTargets(scenarios, runtime, mode));
   // The revision issue's target: MCP 2026-07-28's stateless path costs the server no more CPU per call
   // than the 2025-11-25 session path, on each wire (SDK v2 on both ends).
   for (const scenario of scenarios.filter((s) => s.runtime === runtime && s.venue === 'revision')) {
@@ -269,6 +270,42 @@ function runtimeTargets(scenarios: readonly ScenarioResult[], runtime: string, m
         }),
       );
     }
+  }
+  return targets;
+}
+
+/**
+ * Issue 41's targets, on each recorded real-traffic corpus the compression venue replayed (not on the
+ * synthetic shapes, which compress unlike real traffic and are reported beside them): our client with
+ * compression on receives <= 0.6x the bytes of the same replies as JSON + gzip level 6, headers included, at
+ * <= 0.5x the server CPU per call of our server with gzip 6 added; the stock SDK client (it asks for gzip)
+ * receives <= 1.1x. Bytes are those to the client (the replies, headers included): the requests are the
+ * same calls on both sides.
+ */
+export function compressionTargets(scenarios: readonly ScenarioResult[], runtime: string, mode: 'quick' | 'full' = 'full'): TargetResult[] {
+  const Runtime = runtime === 'bun' ? 'Bun' : runtime === 'node' ? 'Node' : runtime;
+  const idOf = (id: string) => (runtime === 'node' ? id : `${runtime}:${id}`);
+  const targets: TargetResult[] = [];
+  const recorded = scenarios.filter((s) => s.runtime === runtime && s.venue === 'compression' && s.title.startsWith('recorded'));
+  for (const scenario of recorded) {
+    const judge = (candidate: string, metric: MetricKey, threshold: number, what: string) =>
+      ratioTarget(scenarios, runtime, {
+        id: idOf(`compression-${metric}:${scenario.name}:${candidate}`),
+        description: `${Runtime}, ${scenario.name}: ${what} <= ${threshold}x JSON + gzip level 6's`,
+        threshold,
+        rule: 'bound',
+        scenario: scenario.name,
+        candidate,
+        baseline: 'json-gzip6',
+        metric,
+        missing: `no ${candidate} vs json-gzip6 comparison`,
+        mode,
+      });
+    targets.push(
+      judge('compressed', 'received', 0.6, 'our client, compression on: bytes to the client (headers included)'),
+      judge('compressed', 'cpu', 0.5, 'our client, compression on: server CPU/call'),
+      judge('stock-client', 'received', 1.1, 'the stock SDK client (asks gzip) on our defaults + compression: bytes to the client (headers included)'),
+    );
   }
   return targets;
 }

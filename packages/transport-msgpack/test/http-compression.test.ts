@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { HttpMsgpackClientTransport, listenBun, listenNode, McpHttpHandler, nativeImage, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
-import { CanonicalEncoder, MSGPACK_CLIENT_ACCEPT } from 'mcp-msgpack-transport/wire';
+import { CanonicalEncoder, MSGPACK_CLIENT_ACCEPT, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
 import { z } from 'zod';
 import { acceptedCodings, negotiateCoding } from '../src/http/content-coding/accept-encoding.js';
 import { mostlyNativeBytes } from '../src/http/content-coding/bin-heavy.js';
@@ -38,9 +38,18 @@ function prose(bytes: number): string {
   return text.slice(0, bytes);
 }
 
+/** Text of 1, 2, 3 and 4 UTF-8 bytes a character (a surrogate pair for the last), different per seed. */
+function unicodeText(units: number, seed: number): string {
+  const pieces = ['a', 'é', '€', '😀', ' ', String(seed)];
+  let text = '';
+  for (let i = 0; text.length < units; i++) text += pieces[(i * 7 + seed) % pieces.length];
+  return text;
+}
+
 function createServer(gate: Gate): McpServer {
   const server = new McpServer({ name: 'compression-test', version: '1.0.0' });
   server.registerTool('text', { inputSchema: { bytes: z.number() } }, async ({ bytes }) => ({ content: [{ type: 'text', text: prose(bytes) }] }));
+  server.registerTool('unicode', { inputSchema: { units: z.number(), seed: z.number() } }, async ({ units, seed }) => ({ content: [{ type: 'text', text: unicodeText(units, seed) }] }));
   server.registerTool('echo-length', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text: String(text.length) }] }));
   server.registerTool('image', { inputSchema: { bytes: z.number() } }, async ({ bytes }) => ({ content: [nativeImage(mediaBytes(bytes), 'image/png')] }));
   // Progress 1, then waits for the test: the test opens the gate only once it has read progress 1, so a
@@ -207,12 +216,34 @@ for (const kind of serverKinds) {
           const plain = rawDecode(coding, large.body);
           assert.ok(plain.byteLength > 30_000);
           assert.ok(String(large.headers['accept-encoding']).includes(coding), 'says which codings it takes in requests (RFC 7694)');
+          // Once: a reply whose headers were read once went out with Accept-Encoding twice (node:http joins repeats).
+          assert.equal(String(large.headers['accept-encoding']).split(',').length, runtime.contentCodings.decodes.length, String(large.headers['accept-encoding']));
           const small = await rawPost(url, headers, wire === 'json' ? JSON.stringify(callTool(2, 'text', { bytes: 100 })) : new CanonicalEncoder().encode(callTool(2, 'text', { bytes: 100 })));
           assert.equal(small.headers['content-encoding'], undefined, 'under minBytes');
           const notAsked = await rawPost(url, { ...headers, 'accept-encoding': 'identity' }, body);
           assert.equal(notAsked.headers['content-encoding'], undefined);
         });
       }
+
+      it(`${wire}: large replies of multi-byte text, several at once, each decode to exactly its reply (the text encoded once for the coder, in a pooled buffer)`, async () => {
+        const url = await serve(kind, { compression: true, enableJsonResponse: true });
+        const coding = codings[0]!;
+        const headers = { 'content-type': wire === 'json' ? 'application/json' : 'application/msgpack', accept: wire === 'json' ? JSON_ACCEPT : MSGPACK_CLIENT_ACCEPT, 'accept-encoding': coding };
+        const sizes = [30_000, 90_000, 200_000, 90_001];
+        const replies = await Promise.all(
+          sizes.map((units, seed) => {
+            const message = callTool(seed + 1, 'unicode', { units, seed });
+            return rawPost(url, headers, wire === 'json' ? JSON.stringify(message) : new CanonicalEncoder().encode(message));
+          }),
+        );
+        for (const [seed, reply] of replies.entries()) {
+          assert.equal(reply.headers['content-encoding'], coding);
+          const plain = rawDecode(coding, reply.body);
+          const message = (wire === 'json' ? JSON.parse(plain.toString('utf8')) : new MsgpackDecoder().decode(plain).value) as { id: number; result: { content: { text: string }[] } };
+          assert.equal(message.id, seed + 1);
+          assert.equal(message.result.content[0]!.text, unicodeText(sizes[seed]!, seed), `reply ${seed + 1}`);
+        }
+      });
 
       it(`${wire}: a reply stream is coded with a flush per event: event 1 arrives before the server sends event 2`, async () => {
         for (const coding of runtime.contentCodings.encodesStreams) {

@@ -25,13 +25,14 @@ const CODEC_COLUMNS: Array<[MetricKey, string]> = [
 ];
 const SHORT_METRIC: Partial<Record<MetricKey, string>> = { cpu: 'server CPU', peakRss: 'peak RSS', wire: 'wire bytes', p50: 'client p50' };
 /** The order venues are told in: where the wire pays most first. */
-const VENUE_ORDER: readonly Venue[] = ['media', 'numeric', 'object', 'text', 'small', 'revision', 'codec'];
+const VENUE_ORDER: readonly Venue[] = ['media', 'numeric', 'object', 'text', 'small', 'revision', 'compression', 'codec'];
 /** A comparison in words, for the verdict lines (which come before the legend). */
 const PAIR_WORDS: Record<string, string> = {
   'msgpack-native / json': 'native bytes vs JSON',
   'msgpack / json': 'MessagePack vs JSON',
   'msgpack-guard / json': 'MessagePack vs JSON',
   'stateless-msgpack / session-msgpack': '2026-07-28 vs 2025-11-25',
+  'compressed / json-gzip6': 'ours compressed vs JSON + gzip 6',
 };
 
 /**
@@ -129,7 +130,7 @@ function overview(result: BenchResult, runtimes: string[]): string {
 function venueVerdicts(scenarios: ScenarioResult[], runtime: string, several: boolean): string {
   const lines = [
     wrapWords(
-      `VERDICT PER VENUE${several ? ` on ${runtime}` : ''}, ours / our JSON on server CPU per call (codec: encode+decode time). A venue is one kind of workload (media, numbers, objects, text, small calls, the MCP revision, the codec alone), each run as several scenarios; --scenario takes its name.`,
+      `VERDICT PER VENUE${several ? ` on ${runtime}` : ''}, ours / our JSON on server CPU per call (codec: encode+decode time; compression: ours compressed / JSON + gzip 6). A venue is one kind of workload (media, numbers, objects, text, small calls, the MCP revision, compression, the codec alone), each run as several scenarios; --scenario takes its name.`,
       SUMMARY_WIDTH,
     ),
   ];
@@ -249,6 +250,8 @@ export function pairLabel(candidate: string, baseline: string): string {
 }
 
 function headlineComparison(s: ScenarioResult): ComparisonResult | undefined {
+  // The compression venue's question is ours against JSON + gzip 6 (a proxy's), its first comparison.
+  if (s.venue === 'compression') return s.comparisons[0];
   return s.comparisons.find((c) => c.baseline === 'json') ?? s.comparisons[0];
 }
 

@@ -10,6 +10,7 @@ export function sessionKey(spec: VariantSpec): string {
     spec.stack,
     spec.wire,
     spec.gzip ? 'gzip' : '',
+    spec.compression ?? '',
     spec.encoding ?? '',
     spec.nativeBytes ? 'native' : '',
     spec.revision ?? '',

@@ -40,6 +40,7 @@ function serverArgs(spec: VariantSpec, mediaDir: string | undefined): string[] {
   const args = [spec.build ? join(spec.build, 'entry.js') : ENTRY, '--app', spec.server, '--transport', spec.transport, '--stack', spec.stack];
   if (mediaDir) args.push('--dir', mediaDir);
   if (spec.gzip) args.push('--gzip');
+  if (spec.compression) args.push('--compression', spec.compression);
   if (spec.defaults) args.push('--defaults');
   if (spec.encoding) args.push('--encoding', spec.encoding);
   // Our media servers always accept native bytes, as a deployment would; whether they are used is the client's choice.
@@ -216,7 +217,7 @@ function httpClientTransport(spec: VariantSpec, url: URL): Transport {
   return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...(spec.nativeBytes ? { nativeBytes: true } : {}), ...(spec.encoding ? { encoding: spec.encoding } : {}) });
 }
 
-function readyPort(child: ChildProcess): Promise<number> {
+export function readyPort(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => fail(new Error('server did not become ready within 20 s')), 20_000);

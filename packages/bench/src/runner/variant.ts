@@ -5,8 +5,11 @@ export interface VariantSpec {
   /** Human label for tables. */
   label: string;
   transport: 'stdio' | 'http';
-  /** Which server program: the bench tool server, the media server, or the official filesystem server. */
-  server: 'tools' | 'media' | 'official' | 'tools-v2';
+  /**
+   * Which server program: the bench tool server, the media server, the official filesystem server, or the
+   * replay server (recorded tool results and synthetic shapes, by name and index: compression/corpora.ts).
+   */
+  server: 'tools' | 'media' | 'official' | 'tools-v2' | 'replay';
   /**
    * With server 'tools-v2' (an SDK v2 McpServer, SDK v2 Client): the MCP revision the client speaks, the
    * 2025-11-25 session path (initialize, Mcp-Session-Id) or 2026-07-28 (stateless, a server per request).
@@ -23,6 +26,13 @@ export interface VariantSpec {
   nativeBytes?: boolean;
   /** Over HTTP: the server gzips JSON replies. */
   gzip?: boolean;
+  /**
+   * Over HTTP, our handler's content codings (the compression venue): 'on' is `compression: true` (what its
+   * default, 'auto', does for a client that is not on loopback); 'off' is `compression: false`; 'gzip6' is compression off in the handler
+   * and every JSON reply gzipped at level 6 around it, in the same process (what a proxy adds, at the least
+   * CPU such a proxy could spend). Left out: the handler's default ('auto', off on loopback).
+   */
+  compression?: 'on' | 'off' | 'gzip6';
   /**
    * Over HTTP, our server's per-message encoding policy for our MessagePack client (the transport's
    * `encoding` option): 'smallest' is MessagePack always, 'cheapest-cpu' picks per reply (the adaptive

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
  * A benchmark server child. The harness starts it under the runtime being measured:
- *   entry.js --app tools|tools-v2|media [--dir DIR] --transport stdio|http --stack stock|ours [--gzip] [--native]
- *            [--encoding cheapest-cpu|smallest] [--defaults]
+ *   entry.js --app tools|tools-v2|media|replay [--dir DIR] --transport stdio|http --stack stock|ours [--gzip] [--native]
+ *            [--encoding cheapest-cpu|smallest] [--defaults] [--compression on|off|gzip6]
  * --native: our transports accept the native-bytes extension (a client must still ask for it).
  * --defaults: our HTTP handler on its default options (replies on streams, not one JSON body each).
+ * --compression: our HTTP handler with `compression: true` (on), `false` (off), or with compression off and every JSON reply
+ *   gzipped at level 6 around it in this process (gzip6: what a proxy adds); see VariantSpec.compression.
  * Over HTTP it prints "BENCH_READY <port>" on stdout once listening.
  */
 import { parseArgs } from 'node:util';
@@ -22,12 +24,14 @@ const { values } = parseArgs({
     native: { type: 'boolean', default: false },
     encoding: { type: 'string' },
     defaults: { type: 'boolean', default: false },
+    compression: { type: 'string' },
   },
 });
 
 async function main(): Promise<void> {
   const makeServer = async (): Promise<Connectable> => {
     if (values.app === 'media') return (await import('./optional.js')).createMediaServer(values.dir ?? process.cwd(), values.native ?? false);
+    if (values.app === 'replay') return (await import('./replay-app.js')).createReplayServer();
     return (await import('./tool-app.js')).createToolServer();
   };
   if (values.transport === 'stdio') {
@@ -76,7 +80,7 @@ async function main(): Promise<void> {
   let port: number;
   if (values.gzip) port = await listen(await oursHttpHandler(factory, values.native ?? false), { gzip: true });
   else if (values.stack === 'stock') port = await listenStock(factory);
-  else port = await listenOurs(factory, values.native ?? false, values.encoding, values.defaults ?? false);
+  else port = await listenOurs(factory, values.native ?? false, values.encoding, values.defaults ?? false, values.compression as 'on' | 'off' | 'gzip6' | undefined);
   process.stdout.write(`BENCH_READY ${port}\n`);
 }
 

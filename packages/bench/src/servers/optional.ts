@@ -3,6 +3,7 @@
  * the filesystem media server, native bytes). Loaded lazily so the benchmark runs whatever is available
  * and says what it skipped.
  */
+import { gzipSync } from 'node:zlib';
 import type { Connectable, WebHandler } from './http-host.js';
 
 type Module = Record<string, unknown>;
@@ -33,14 +34,49 @@ async function oursHandler(
   nativeBytes: boolean,
   encoding?: string,
   defaults = false,
-): Promise<{ transport: Module; handler: { handle(request: Request): Promise<Response> } }> {
+  compression?: boolean,
+): Promise<{ transport: Module; handler: OurHandler }> {
   const transport = await load('mcp-msgpack-transport');
-  const Handler = transport?.McpHttpHandler as (new (options: Record<string, unknown>) => { handle(request: Request): Promise<Response> }) | undefined;
+  const Handler = transport?.McpHttpHandler as (new (options: Record<string, unknown>) => OurHandler) | undefined;
   if (typeof Handler !== 'function') throw new Error('the MessagePack HTTP transport is not available yet');
   // Left out (not false), nativeBytes still gives the server an adapter that swaps placeholders for base64.
   return {
     transport: transport!,
-    handler: new Handler({ createServer: factory, ...(defaults ? {} : { enableJsonResponse: true }), ...(nativeBytes ? { nativeBytes: true } : {}), ...(encoding ? { encoding } : {}) }),
+    handler: new Handler({
+      createServer: factory,
+      ...(defaults ? {} : { enableJsonResponse: true }),
+      ...(nativeBytes ? { nativeBytes: true } : {}),
+      ...(encoding ? { encoding } : {}),
+      ...(compression !== undefined ? { compression } : {}),
+    }),
+  };
+}
+
+/** What listenNode and listenBun call on a handler. */
+interface OurHandler {
+  handle(request: Request, options?: unknown): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * The handler with every JSON reply gzipped at level 6 when the client takes gzip, in this process: what a
+ * proxy in front of the server adds (nginx's and most middleware's level), at the least CPU one could spend
+ * (no second process, no second parse of the HTTP exchange), so the compression venue's baseline is not inflated.
+ */
+function gzippedAtLevel6(inner: OurHandler): OurHandler {
+  return {
+    close: () => inner.close(),
+    handle: async (request, options) => {
+      const takesGzip = /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '');
+      const response = await inner.handle(request, options);
+      if (!takesGzip || response.body === null || !(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+      const body = gzipSync(new Uint8Array(await response.arrayBuffer()), { level: 6 });
+      const headers = new Headers(response.headers);
+      headers.set('content-encoding', 'gzip');
+      headers.set('content-length', String(body.byteLength));
+      headers.set('vary', 'accept-encoding');
+      return new Response(body, { status: response.status, headers });
+    },
   };
 }
 
@@ -54,8 +90,10 @@ export async function oursHttpHandler(factory: () => Connectable | Promise<Conne
  * Our handler served the way this project's README tells users to serve it: listenNode (node:http with the
  * handler's own Node adapter) on Node, listenBun (Bun.serve) on Bun. Returns the port.
  */
-export async function listenOurs(factory: () => Connectable | Promise<Connectable>, nativeBytes: boolean, encoding?: string, defaults = false): Promise<number> {
-  const { transport, handler } = await oursHandler(factory, nativeBytes, encoding, defaults);
+export async function listenOurs(factory: () => Connectable | Promise<Connectable>, nativeBytes: boolean, encoding?: string, defaults = false, compression?: 'on' | 'off' | 'gzip6'): Promise<number> {
+  const { transport, handler: ours } = await oursHandler(factory, nativeBytes, encoding, defaults, compression === undefined ? undefined : compression === 'on');
+  // gzip6: the handler's own compression off, gzip 6 added around it.
+  const handler = compression === 'gzip6' ? gzippedAtLevel6(ours) : ours;
   const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
   const listenFn = (isBun ? transport.listenBun : transport.listenNode) as (h: unknown) => Promise<{ url: URL }>;
   const running = await listenFn(handler);

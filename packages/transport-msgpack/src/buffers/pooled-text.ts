@@ -1,3 +1,4 @@
+import { giveBack } from './lent-bytes.js';
 import { NativeBytesPool } from './pool.js';
 import { runtime } from '../runtime/current.js';
 import { Buffer } from '../runtime/buffer.js';
@@ -33,6 +34,20 @@ export function pooledUtf8(text: string, byteLength?: number): Uint8Array | unde
   if (read === text.length && written === length) return bytes;
   textBytes.release(bytes); // a byteLength that does not match the text: leave it to the caller's string path
   return undefined;
+}
+
+/**
+ * The UTF-8 bytes of a text for a reader that is done with them once it returns or resolves (a content
+ * coder): one pass over the text, encoded into a pooled buffer of the text's largest UTF-8 size (3 bytes per
+ * UTF-16 unit), so no pass to measure it first and no fresh allocation per reply. `bytes` is the written
+ * part; `giveBack()` returns the buffer to the pool once the reader is done (never before). A text under
+ * the pool's threshold is encoded into a fresh buffer, which `giveBack()` leaves to the garbage collector.
+ */
+export function utf8ForReader(text: string): { bytes: Uint8Array; giveBack(): void } {
+  if (text.length * 3 < POOLED_TEXT_BYTES) return { bytes: Buffer.from(text, 'utf8'), giveBack: () => {} };
+  const lent = textBytes.acquire(text.length * 3);
+  const { written } = utf8.encodeInto(text, lent);
+  return { bytes: lent.subarray(0, written), giveBack: () => giveBack(lent) };
 }
 
 /** Drops the pool's free buffers now (a server idle for long lets them go; see McpHttpHandler's idleRelease). */

@@ -1,5 +1,5 @@
 import { giveBackAll } from '../../buffers/lent-bytes.js';
-import { Buffer } from '../../runtime/buffer.js';
+import { utf8ForReader } from '../../buffers/pooled-text.js';
 import type { ContentCoding } from '../../runtime/content-codings.js';
 import { runtime } from '../../runtime/current.js';
 import { joinPieces } from '../../wire/pieces.js';
@@ -42,9 +42,14 @@ export function codedReply(response: Response, acceptEncoding: string | null, lo
 /** A one-body reply coded whole, or as it was when it is small, mostly media, or did not shrink. */
 function codedWhole(response: Response, body: string | readonly Uint8Array[], coding: ContentCoding, policy: CompressionPolicy): Response | Promise<Response> {
   let plain: Uint8Array;
+  // A JSON reply's text is encoded once, here, for the coder (into a pooled buffer when it is large), and
+  // given back once the coder has read it: the uncoded reply's bytes and length are never made.
+  let coderDone = (): void => {};
   if (typeof body === 'string') {
     if (body.length < policy.minBytes) return response;
-    plain = Buffer.from(body, 'utf8');
+    const text = utf8ForReader(body);
+    plain = text.bytes;
+    coderDone = text.giveBack;
   } else {
     let length = 0;
     for (const piece of body) length += piece.byteLength;
@@ -53,14 +58,20 @@ function codedWhole(response: Response, body: string | readonly Uint8Array[], co
   }
   const coded = runtime.contentCodings.encode(coding, plain);
   const finish = (bytes: Uint8Array): Response => {
-    if (!shrankEnough(bytes.byteLength, plain.byteLength)) return response;
+    const plainLength = plain.byteLength;
+    coderDone();
+    if (!shrankEnough(bytes.byteLength, plainLength)) return response;
     const headers = codedHeaders(response, coding, policy);
     // The coder read the pieces: lent ones go back, and the original body is not read by anyone now.
     if (typeof body !== 'string') giveBackAll(body);
     dropBody(response);
     return respond(response.status, [bytes], headers);
   };
-  return coded instanceof Uint8Array ? finish(coded) : coded.then(finish);
+  if (coded instanceof Uint8Array) return finish(coded);
+  return coded.then(finish, (error: unknown) => {
+    coderDone();
+    throw error;
+  });
 }
 
 /**
@@ -76,6 +87,9 @@ function advertised(response: Response, policy: CompressionPolicy): Response {
   return response;
 }
 
+/** Headers of the uncoded reply that its coded form sets anew (Vary is set by respond). */
+const REPLACED_HEADERS = new Set(['content-length', 'vary', 'content-encoding', 'accept-encoding']);
+
 /** The reply's headers with its coding: no length (the coded body has its own), and the codings taken in requests (RFC 7694). */
 function codedHeaders(response: Response, coding: ContentCoding, policy: CompressionPolicy): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -85,7 +99,9 @@ function codedHeaders(response: Response, coding: ContentCoding, policy: Compres
     response.headers.forEach((value, name) => {
       headers[name] = value;
     });
-  for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-length' || name.toLowerCase() === 'vary') delete headers[name];
+  // Names compared without case: a reply whose Headers were read has them lower-cased, and one set here
+  // again under another case went out twice (Accept-Encoding, 33 bytes on every coded reply).
+  for (const name of Object.keys(headers)) if (REPLACED_HEADERS.has(name.toLowerCase())) delete headers[name];
   headers['Content-Encoding'] = coding;
   if (policy.requestCodings.length > 0) headers['Accept-Encoding'] = policy.requestCodings.join(', ');
   return headers;

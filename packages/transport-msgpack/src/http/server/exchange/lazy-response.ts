@@ -14,17 +14,27 @@ export class LazyBodyResponse extends Response {
   #made: Response | undefined;
   #headers: Headers | undefined;
 
+  #length: number | (() => number);
+
   /**
    * `headerRecord`: the reply's own headers, owned by this response, without Content-Length; `length`: the
-   * body's byte length; `make`: the real body, made at most once.
+   * body's byte length, or how to measure it (once, on first use: a reply that is content-coded instead is
+   * never measured); `make`: the real body, made at most once.
    */
   constructor(
     status: number,
     readonly headerRecord: Record<string, string>,
-    readonly length: number,
+    length: number | (() => number),
     private readonly make: () => Response,
   ) {
     super(null, { status });
+    this.#length = length;
+  }
+
+  /** The body's byte length. */
+  get length(): number {
+    if (typeof this.#length === 'function') this.#length = this.#length();
+    return this.#length;
   }
 
   private made(): Response {

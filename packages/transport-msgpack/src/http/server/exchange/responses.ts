@@ -188,12 +188,14 @@ function bytesResponse(pieces: readonly Uint8Array[], status: number, headers: R
  * encodes a large one into a reused buffer (pooled-text.ts); a Buffer.from(text) here would be one more
  * fresh allocation per reply for V8 to account and collect (measured: with it a 1 MB JSON reply cost more
  * server CPU than the SDK's own server). The UTF-8 bytes are made only if something other than the node
- * adapter reads the body. The response's length is the text's UTF-8 length, which the node adapter relies on.
+ * adapter reads the body. The response's length is the text's UTF-8 length, which the node adapter relies on;
+ * a coded reply (coded-reply.ts) encodes the text once, for its coder, and never measures it.
  */
 function textResponse(text: string, status: number, headers: Record<string, string>): Response {
   if (!runtime.adapterWritesReplyText) return remember(new Response(text, { status, headers }), text);
   const make = () => new Response(Buffer.from(text, 'utf8'));
-  return remember(new LazyBodyResponse(status, headers, Buffer.byteLength(text, 'utf8'), make), text);
+  // Measured when the adapter writes the text, not here: a reply that is content-coded never needs it.
+  return remember(new LazyBodyResponse(status, headers, () => Buffer.byteLength(text, 'utf8'), make), text);
 }
 
 function remember(response: Response, body: InMemoryBody): Response {

@@ -1,0 +1,95 @@
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+
+/** Bytes queued in one direction past which the sender is paused (a link's buffer, not an unbounded queue). */
+const QUEUE_HIGH = 256 * 1024;
+
+/**
+ * A loopback TCP relay that lets through at most `bitsPerSecond` in each direction, as a bandwidth-limited
+ * link would (no added propagation delay, no loss): each chunk leaves once the link has sent everything
+ * before it and then the chunk itself at that rate. For the link scenario's latencies (scenarios/link.ts),
+ * not for byte counts (it counts the bytes to the client too).
+ */
+export class ThrottledLink {
+  /** Bytes relayed to the client, for the report. */
+  received = 0;
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(
+    private readonly targetPort: number,
+    private readonly bitsPerSecond: number,
+  ) {}
+
+  listen(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const server = createServer((client) => this.relay(client));
+      this.server = server;
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        resolve(typeof address === 'object' && address ? address.port : 0);
+      });
+    });
+  }
+
+  private relay(client: Socket): void {
+    const upstream = connect(this.targetPort, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      socket.setNoDelay(true);
+      this.sockets.add(socket);
+    }
+    this.direction(client, upstream, () => {});
+    this.direction(upstream, client, (n) => (this.received += n));
+    const finish = () => {
+      client.destroy();
+      upstream.destroy();
+      this.sockets.delete(client);
+      this.sockets.delete(upstream);
+    };
+    for (const socket of [client, upstream]) {
+      socket.on('close', finish);
+      socket.on('error', finish);
+    }
+  }
+
+  /** One direction: chunks queued with the time each is through the link, written in order by one timer. */
+  private direction(from: Socket, to: Socket, count: (bytes: number) => void): void {
+    const queue: Array<{ chunk: Buffer; at: number }> = [];
+    let linkFreeAt = 0;
+    let queued = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let ended = false;
+    const pump = () => {
+      timer = undefined;
+      const now = performance.now();
+      while (queue.length > 0 && queue[0]!.at <= now) {
+        const { chunk } = queue.shift()!;
+        queued -= chunk.length;
+        count(chunk.length);
+        to.write(chunk);
+      }
+      if (queued < QUEUE_HIGH / 2 && from.isPaused()) from.resume();
+      if (queue.length > 0) timer = setTimeout(pump, Math.max(0, queue[0]!.at - now));
+      else if (ended) to.end();
+    };
+    from.on('data', (chunk: Buffer) => {
+      const now = performance.now();
+      linkFreeAt = Math.max(now, linkFreeAt) + (chunk.length * 8 * 1000) / this.bitsPerSecond;
+      queue.push({ chunk, at: linkFreeAt });
+      queued += chunk.length;
+      if (queued > QUEUE_HIGH) from.pause();
+      timer ??= setTimeout(pump, Math.max(0, queue[0]!.at - now));
+    });
+    from.on('end', () => {
+      ended = true;
+      if (queue.length === 0 && timer === undefined) to.end();
+    });
+  }
+
+  close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}

@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
+import { onInterrupt } from '../interrupt.js';
+import { ThrottledLink } from '../metrics/throttled-link.js';
+import { textTable } from '../report/columns.js';
+import { readyPort } from '../runner/session.js';
+import { median } from '../stats.js';
+import { callTool } from './calls.js';
+
+/**
+ * `--scenario link` (issue 41; opt-in, on its own): client latency over a bandwidth-limited link, a
+ * throttling TCP relay on loopback (metrics/throttled-link.ts) at each bandwidth, for the session's opening
+ * (connect: initialize and notifications/initialized, then tools/list) and for a 1 MB object result
+ * (review_context, the object venue's payload). Two servers, each in a process of its own, the bench tool
+ * server on both: the stock SDK's Streamable HTTP server (JSON, no coding) with the stock SDK client, and ours
+ * on its defaults with `compression: true` (what 'auto' does off loopback) with our client on its defaults.
+ * A fresh session per round; rounds alternate the servers, after one round each that is not counted.
+ */
+export interface LinkOptions {
+  rounds: number;
+  /** Link bandwidths, Mbit/s. */
+  bandwidths: number[];
+  log: (line: string) => void;
+}
+
+export interface LinkRow {
+  mbit: number;
+  server: 'stock' | 'ours';
+  openMs: number[];
+  objectMs: number[];
+  /** Bytes to the client per round (the whole session: opening, the object result, the close). */
+  bytes: number[];
+}
+
+const ENTRY = fileURLToPath(new URL('../servers/entry.js', import.meta.url));
+const OBJECT_BYTES = 1_000_000;
+const SERVERS = {
+  stock: ['--app', 'tools', '--transport', 'http', '--stack', 'stock'],
+  ours: ['--app', 'tools', '--transport', 'http', '--stack', 'ours', '--defaults', '--compression', 'on'],
+} as const;
+
+/** Issue 41's bound at 10 Mbit/s: ours / the stock server's latency. */
+export const LINK_TARGET = 0.4;
+
+async function start(args: readonly string[]): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [ENTRY, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  child.once(
+    'exit',
+    onInterrupt(() => child.kill('SIGKILL')),
+  );
+  return { child, port: await readyPort(child) };
+}
+
+async function oneSession(server: 'stock' | 'ours', port: number, bitsPerSecond: number): Promise<{ openMs: number; objectMs: number; bytes: number }> {
+  const link = new ThrottledLink(port, bitsPerSecond);
+  const url = new URL(`http://127.0.0.1:${await link.listen()}/mcp`);
+  const client = new Client({ name: 'mcp-msgpack-bench', version: '0.1.0' });
+  const transport: Transport = server === 'stock' ? new StreamableHTTPClientTransport(url) : new HttpMsgpackClientTransport(url);
+  try {
+    const opened = performance.now();
+    await client.connect(transport);
+    await client.listTools();
+    const openMs = performance.now() - opened;
+    const called = performance.now();
+    const result = await callTool(client, 'review_context', { bytes: OBJECT_BYTES });
+    const objectMs = performance.now() - called;
+    if (!Array.isArray((result.structuredContent as { files?: unknown[] } | undefined)?.files)) throw new Error('review_context returned no files');
+    return { openMs, objectMs, bytes: link.received };
+  } finally {
+    await client.close().catch(() => {});
+    await link.close();
+  }
+}
+
+export async function runLinkScenario(options: LinkOptions): Promise<LinkRow[]> {
+  const started = await Promise.all((['stock', 'ours'] as const).map(async (server) => ({ server, ...(await start(SERVERS[server])) })));
+  const rows: LinkRow[] = [];
+  try {
+    for (const mbit of options.bandwidths) {
+      const mine = started.map(({ server }) => ({ mbit, server, openMs: [] as number[], objectMs: [] as number[], bytes: [] as number[] }));
+      rows.push(...mine);
+      for (let round = 0; round <= options.rounds; round++) {
+        const order = round % 2 === 0 ? started : [...started].reverse();
+        for (const { server, port } of order) {
+          options.log(`link ${mbit} Mbit/s: ${round === 0 ? 'warm-up' : `round ${round}/${options.rounds}`} ${server}`);
+          const measured = await oneSession(server, port, mbit * 1_000_000);
+          if (round === 0) continue;
+          const row = mine.find((r) => r.server === server)!;
+          row.openMs.push(measured.openMs);
+          row.objectMs.push(measured.objectMs);
+          row.bytes.push(measured.bytes);
+        }
+      }
+    }
+  } finally {
+    for (const { child } of started) child.kill('SIGTERM');
+  }
+  return rows;
+}
+
+/** Ours / stock, round by round: median and range. */
+function ratios(ours: number[], stock: number[]): { median: number; min: number; max: number } {
+  const each = ours.map((value, i) => value / stock[i]!);
+  return { median: median(each), min: Math.min(...each), max: Math.max(...each) };
+}
+
+export function renderLink(rows: readonly LinkRow[], rounds: number): string {
+  const lines = [
+    `link: a throttling TCP relay on loopback (bandwidth each way, no added delay), a fresh session per round, ${rounds} rounds alternating the servers after one warm-up each;`,
+    'opening = connect (initialize, notifications/initialized) + tools/list; object = one 1 MB review_context result. Medians; ours / stock per round (range).',
+    `Stock: the SDK's Streamable HTTP server and client (JSON, no coding). Ours: our server on defaults + compression: true, our client on defaults. Target at 10 Mbit/s: <= ${LINK_TARGET}x.`,
+  ];
+  const mbits = [...new Set(rows.map((r) => r.mbit))];
+  const table: string[][] = [];
+  const verdicts: string[] = [];
+  for (const mbit of mbits) {
+    const stock = rows.find((r) => r.mbit === mbit && r.server === 'stock')!;
+    const ours = rows.find((r) => r.mbit === mbit && r.server === 'ours')!;
+    for (const row of [stock, ours]) {
+      const ratio = (pick: (r: LinkRow) => number[]) => {
+        if (row === stock) return '1.00x';
+        const r = ratios(pick(ours), pick(stock));
+        return `${r.median.toFixed(2)}x (${r.min.toFixed(2)}-${r.max.toFixed(2)})`;
+      };
+      table.push([
+        `${mbit} Mbit/s`,
+        row.server,
+        `${median(row.openMs).toFixed(1)} ms`,
+        ratio((r) => r.openMs),
+        `${median(row.objectMs).toFixed(1)} ms`,
+        ratio((r) => r.objectMs),
+        `${(median(row.bytes) / 1024).toFixed(1)} KiB`,
+      ]);
+    }
+    if (mbit === 10) {
+      for (const [what, pick] of [
+        ['opening', (r: LinkRow) => r.openMs],
+        ['1 MB object', (r: LinkRow) => r.objectMs],
+      ] as const) {
+        const r = ratios(pick(ours), pick(stock));
+        verdicts.push(`${r.median <= LINK_TARGET ? 'MET   ' : 'MISSED'} 10 Mbit/s, ${what}: ours / stock latency ${r.median.toFixed(2)}x (rounds ${r.min.toFixed(2)}-${r.max.toFixed(2)}) <= ${LINK_TARGET}x`);
+      }
+    }
+  }
+  lines.push('', textTable(['link', 'server', 'opening p50', 'ours / stock', '1 MB object p50', 'ours / stock', 'bytes to client/session'], table));
+  if (verdicts.length > 0) lines.push('', 'TARGETS (issue 41)', ...verdicts);
+  return `${lines.join('\n')}\n`;
+}
