@@ -168,7 +168,10 @@ export async function serveNodeRequest(handle: WebHandle, req: IncomingMessage &
 /** How many Host headers a request came with (rawHeaders: name, value, name, value, ...). */
 function hostHeaders(rawHeaders: readonly string[]): number {
   let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].length === 4 && rawHeaders[i].toLowerCase() === 'host') count++;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name?.length === 4 && name.toLowerCase() === 'host') count++;
+  }
   return count;
 }
 
