@@ -9,6 +9,10 @@ headers it negotiates with, the body it posts, and how it reads `application/msg
 
 from __future__ import annotations
 
+from ..shared.sdk_compat import require_http
+
+require_http("streamable_http_client")  # before the SDK internals below: a clear error on an SDK without them
+
 import contextlib
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable

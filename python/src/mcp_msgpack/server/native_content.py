@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import mcp_types as types
+from ..shared.sdk_compat import types
 
 from ..shared.placeholders import ASIDE
 
@@ -12,9 +12,10 @@ def native_image(data: bytes, mime_type: str) -> types.ImageContent:
     """An image content block for a tool result that carries `data` without making base64: sent as bin to a
     client with native bytes, as base64 (made once, when sent) to any other. The block's `data` is a
     placeholder that only this package's transports resolve: return it, do not read it."""
-    return types.ImageContent(type="image", mime_type=mime_type, data=ASIDE.hold(bytes(data)))
+    # By alias, which both SDK lines accept (1.x names the field `mimeType`, 2.x `mime_type`).
+    return types.ImageContent.model_validate({"type": "image", "mimeType": mime_type, "data": ASIDE.hold(bytes(data))})
 
 
 def native_audio(data: bytes, mime_type: str) -> types.AudioContent:
     """An audio content block, as `native_image`."""
-    return types.AudioContent(type="audio", mime_type=mime_type, data=ASIDE.hold(bytes(data)))
+    return types.AudioContent.model_validate({"type": "audio", "mimeType": mime_type, "data": ASIDE.hold(bytes(data))})

@@ -9,6 +9,10 @@ body for a client that reads either), anything else opening the frame stream (or
 """
 from __future__ import annotations
 
+from ..shared.sdk_compat import require_http
+
+require_http("the Streamable HTTP server transport")  # before the SDK internals below: a clear error on an SDK without them
+
 import contextlib
 import logging
 from collections.abc import AsyncIterator

@@ -3,6 +3,10 @@ The Starlette app around it, `streamable_http_app(server)`, is `mcp_msgpack.serv
 
 from __future__ import annotations
 
+from ..shared.sdk_compat import require_http
+
+require_http("the Streamable HTTP session manager")  # before the SDK internals below: a clear error on an SDK without them
+
 from http import HTTPStatus
 from typing import Any
 from uuid import uuid4
