@@ -77,7 +77,7 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         self.encoding = check_encoding(encoding)
         self.reply_streams = reply_streams_for(reply_streams, event_store)
         self.hold_interval = hold_interval
-        self.asgi_app = RequestBodyLimit(self._handle_request, max_request_body_size)
+        self.asgi_app = RequestBodyLimit(self._handle_request, max_request_body_size)  # type: ignore[assignment]  # the same ASGI interface
 
     def _new_transport(self, session_id: str | None) -> MsgpackStreamableHTTPServerTransport:
         return MsgpackStreamableHTTPServerTransport(
