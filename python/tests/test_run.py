@@ -55,3 +55,49 @@ def test_version():
     import mcp_msgpack
 
     assert done.stdout.strip() == f"mcp-msgpack-run {mcp_msgpack.__version__} (mcp {SDK_VERSION})"
+
+
+def test_a_fastmcp_server_runs_on_msgpack_frames_through_mcp_msgpack_run():
+    """FastMCP (the `fastmcp` package, pinned in requirements-test.txt; not installed on the other SDK lines)."""
+    import pytest
+
+    pytest.importorskip("fastmcp", reason="fastmcp is pinned for the newest SDK line only (requirements-test.txt)")
+    target = HERE / "servers" / "fastmcp_server.py"
+
+    async def main() -> tuple[list[str], str]:
+        params = StdioServerParameters(command=str(RUN), args=["--", str(target)])
+        async with stdio_client(params, wire="msgpack") as (read, write):  # frames only: JSON would never answer
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                tools = [tool.name for tool in (await session.list_tools()).tools]
+                echo = (await session.call_tool("echo", {"text": "frames"})).content[0]
+                return tools, getattr(echo, "text", "")
+
+    tools, echo = anyio.run(main)
+    assert tools == ["echo"]
+    assert echo == "frames"
+
+
+def test_fastmcps_client_on_our_stdio_transport_reads_an_image_as_bytes():
+    """FastMCP's `Client` on `MsgpackStdioTransport` (frames only), the server of the SDK's high-level API
+    through mcp-msgpack-run: tools listed by FastMCP, the image read as bytes on the session it opened."""
+    import pytest
+
+    pytest.importorskip("fastmcp", reason="fastmcp is pinned for the newest SDK line only (requirements-test.txt)")
+    from fastmcp import Client
+
+    from mcp_msgpack.client.fastmcp_stdio import MsgpackStdioTransport
+
+    sys.path.insert(0, str(HERE / "servers"))
+    from highlevel_server import pattern
+
+    async def main() -> tuple[list[str], bytes]:
+        transport = MsgpackStdioTransport(str(RUN), ["--", str(TARGET)], wire="msgpack", native_bytes=True)
+        async with Client(transport) as client:
+            tools = sorted(tool.name for tool in await client.list_tools())
+            image = (await call_tool_native(client.session, "picture", {"size": 50_000})).media[0].data
+            return tools, image
+
+    tools, image = anyio.run(main)
+    assert tools == ["echo", "picture"]
+    assert image == pattern(50_000)
