@@ -7,7 +7,8 @@
 #
 # A subset: the tests whose code differs by SDK line (the stdio transports both ways with the SDK's client and
 # server sessions, the TypeScript client on a Python server, mcp-msgpack-run on 1.x FastMCP / 2.x MCPServer /
-# low-level servers, the models at the edge, the package layout). The codec's own tests (golden, bulk, budget,
+# low-level servers, the models at the edge, the package layout; langchain-mcp-adapters, which needs mcp 1.x,
+# on the 1.30.0 line). The codec's own tests (golden, bulk, budget,
 # hostile shapes and their heap bounds) touch no SDK code and run once, in test-python.sh (their tracemalloc
 # bounds are CPython-version sensitive: on 3.10 one 1 MiB shape builds 18.6x against the 16x asserted on 3.11,
 # issue 42's report). The Streamable HTTP tests need mcp 2.3's
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/.."
 LINES=("${@:-1.24.0 1.30.0 2.0.0}")
 read -r -a LINES <<<"${LINES[*]}"
 SUBSET=(
-  python/tests/test_interop_python.py python/tests/test_interop_ts.py python/tests/test_run.py
+  python/tests/test_interop_python.py python/tests/test_interop_ts.py python/tests/test_run.py python/tests/test_langchain.py
   python/tests/test_messages.py python/tests/test_layout.py python/tests/test_streams.py python/tests/test_order.py
   python/tests/test_hostile.py::test_every_refused_fixture_is_answered_by_id_and_the_connection_goes_on
   python/tests/test_hostile.py::test_a_client_that_dies_mid_frame_leaves_the_server_exiting_cleanly

@@ -58,10 +58,10 @@ def test_version():
 
 
 def test_a_fastmcp_server_runs_on_msgpack_frames_through_mcp_msgpack_run():
-    """FastMCP (the `fastmcp` package, pinned in requirements-test.txt; not installed on the other SDK lines)."""
+    """FastMCP (the `fastmcp` package: 4.1.6 on mcp 2.3.0, 2.14.7 on mcp 1.30.0; not installed on the other lines)."""
     import pytest
 
-    pytest.importorskip("fastmcp", reason="fastmcp is pinned for the newest SDK line only (requirements-test.txt)")
+    pytest.importorskip("fastmcp", reason="fastmcp is pinned for mcp 2.3.0 (4.1.6) and 1.30.0 (2.14.7) only")
     target = HERE / "servers" / "fastmcp_server.py"
 
     async def main() -> tuple[list[str], str]:
@@ -83,7 +83,7 @@ def test_fastmcps_client_on_our_stdio_transport_reads_an_image_as_bytes():
     through mcp-msgpack-run: tools listed by FastMCP, the image read as bytes on the session it opened."""
     import pytest
 
-    pytest.importorskip("fastmcp", reason="fastmcp is pinned for the newest SDK line only (requirements-test.txt)")
+    pytest.importorskip("fastmcp", reason="fastmcp is pinned for mcp 2.3.0 (4.1.6) and 1.30.0 (2.14.7) only")
     from fastmcp import Client
 
     from mcp_msgpack.client.fastmcp_stdio import MsgpackStdioTransport

@@ -1,6 +1,7 @@
 """FastMCP's stdio client transport on msgpack-v1, beside the HTTP one (`fastmcp_transport.py`), for clients
 built on FastMCP (its `Client`, Pydantic AI's `MCPToolset`). Needs `fastmcp`, which this package does not
-depend on; works on every SDK line fastmcp runs on (stdio needs no SDK internals).
+depend on; works on every SDK line fastmcp runs on (stdio needs no SDK internals): fastmcp 2.x on mcp 1.x
+and fastmcp 4.x on mcp 2.x are tested.
 
     from fastmcp import Client
     from mcp_msgpack.client.fastmcp_stdio import MsgpackStdioTransport
@@ -20,7 +21,7 @@ import sys
 from collections.abc import AsyncGenerator
 from typing import Any, TextIO
 
-from fastmcp.client.transports.base import ClientTransport, TransportOptions
+from fastmcp.client.transports import ClientTransport
 from mcp import StdioServerParameters
 from mcp.client.session import ClientSession
 
@@ -56,9 +57,10 @@ class MsgpackStdioTransport(ClientTransport):
 
     @contextlib.asynccontextmanager
     async def connect_session(
-        self, *, transport_options: TransportOptions | None = None, **session_kwargs: Any
+        self, *, transport_options: Any = None, **session_kwargs: Any
     ) -> AsyncGenerator[ClientSession, None]:
-        options = transport_options or TransportOptions()
+        # fastmcp 4 passes `transport_options` (its `session_class` is what proxies swap in); fastmcp 2 does not.
+        session_class = getattr(transport_options, "session_class", None) or ClientSession
         params = StdioServerParameters(command=self.command, args=self.args, env=self.env, cwd=self.cwd)
         async with (
             stdio_client(
@@ -69,7 +71,7 @@ class MsgpackStdioTransport(ClientTransport):
                 encoding=self.encoding,
                 limits=self.limits,
             ) as (read_stream, write_stream),
-            options.session_class(read_stream, write_stream, **session_kwargs) as session,
+            session_class(read_stream, write_stream, **session_kwargs) as session,
         ):
             yield session
 
