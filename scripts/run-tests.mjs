@@ -40,7 +40,9 @@ if (files.length === 0) {
 // The full output goes to a log file; the terminal gets one summary (scripts/lib/test-summary.mjs).
 const logDir = join(root, '.cache', 'test-logs');
 mkdirSync(logDir, { recursive: true });
-const logFile = join(logDir, `${runtime}.log`);
+// MCP_MSGPACK_TEST_LOG_NAME names the log instead (scripts/test-node-versions.mjs: one log per Node version).
+const logName = process.env.MCP_MSGPACK_TEST_LOG_NAME || runtime;
+const logFile = join(logDir, `${logName}.log`);
 const started = Date.now();
 console.log(`${runtime}: running ${files.length} test files (full log: ${relative(root, logFile)})`);
 process.exit(runtime === 'node' ? runNode() : runBun());
@@ -49,7 +51,7 @@ function runNode() {
   const reporter = join(root, 'scripts', 'lib', 'node-summary-reporter.mjs');
   const args = ['--test', '--test-concurrency=1'];
   args.push('--test-reporter=spec', `--test-reporter-destination=${logFile}`, `--test-reporter=${reporter}`, '--test-reporter-destination=stdout');
-  const summaryFile = join(logDir, 'node-summary.txt');
+  const summaryFile = join(logDir, `${logName}-summary.txt`);
   rmSync(summaryFile, { force: true });
   const env = {
     ...process.env,

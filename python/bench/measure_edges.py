@@ -93,7 +93,7 @@ def main(interleaved: int) -> None:
             f"receive {times['rj'] * 1e3:.3f} | {times['rf'] * 1e3:.3f} ({times['rf'] / times['rj']:.2f}x)"
         )
     # A tool that has the bytes (a file it read): base64 for the JSON line (what an SDK tool must do) against
-    # native_image's placeholder, resolved to bin when the frame is written.
+    # native_image (its base64 made with pybase64), decoded to bin at the edge when the frame is written.
     from mcp_msgpack import native_image
 
     def json_from_bytes():

@@ -4,8 +4,8 @@
 
 `--sdk`: the SDK's own `mcp.server.stdio.stdio_server` (JSON lines); otherwise `mcp_msgpack.stdio_server` with
 its defaults. Writes its pid to PID_FILE, so the bench reads this process's CPU whatever client spawned it.
-Adds `read_image_native`: the image as `native_image` (bytes, base64 made only for a JSON client); the SDK's
-transport cannot send that placeholder, so its variant calls `read_image` (base64), as an SDK tool would.
+Its `read_image_native` (http_media_app's): the image as `native_image` (the bytes in hand, base64 made once with pybase64); the
+SDK's variant calls `read_image` (the stdlib's base64), as an SDK tool would.
 """
 
 import os
@@ -16,17 +16,9 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "servers"))
 
-import http_media_app  # noqa: E402
-from mcp_types import ImageContent  # noqa: E402
-
-from mcp_msgpack import native_image  # noqa: E402
+import http_media_app  # noqa: E402  (its tools include read_image_native)
 
 server = http_media_app.server
-
-
-@server.tool()
-def read_image_native() -> ImageContent:
-    return native_image(Path(http_media_app.image_path).read_bytes(), "image/png")
 
 
 async def main() -> None:

@@ -33,8 +33,9 @@ def expand(value: object) -> object:
         if keys == ["$array"]:
             return [expand(value["$array"][0]) for _ in range(value["$array"][1])]
         if keys == ["$map"]:
-            prefix, count, item = value["$map"]
-            return {f"{prefix}{i}": expand(item) for i in range(count)}
+            prefix, count, item, *width = value["$map"]
+            index = (lambda i: _base36(i, width[0])) if width else str
+            return {f"{prefix}{index(i)}": expand(item) for i in range(count)}
         return {key: expand(item) for key, item in value.items()}
     return value
 
@@ -81,6 +82,17 @@ def payload_bytes(source: dict) -> bytes:
     return bytes.fromhex((head + units + tail).replace(" ", ""))
 
 
-def sources(kind: str) -> list[tuple[str, dict, Path]]:
+def _all_sources(kind: str) -> list[tuple[str, dict, Path]]:
     folder = FIXTURES / kind
     return [(p.stem, read_source(p), p) for p in sorted(folder.glob("*.json"))]
+
+
+def sources(kind: str) -> list[tuple[str, dict, Path]]:
+    """The fixtures judged at the default limits: all but those whose source names a `budget` of their own
+    (fixtures/README.md), which test_budget_prices.py runs under that budget, with every other edge fixture."""
+    return [entry for entry in _all_sources(kind) if "budget" not in entry[1]]
+
+
+def edge_sources(kind: str) -> list[tuple[str, dict, Path]]:
+    """The edge fixtures of SPEC 4.1.9 (a source with `edge`): accept/ exactly at an allowance, refuse/ one past."""
+    return [entry for entry in _all_sources(kind) if "edge" in entry[1]]

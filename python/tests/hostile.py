@@ -1,4 +1,4 @@
-"""Hostile payload shapes (the TypeScript measure's shapes, scripts/lib/hostile-payloads.mjs, written again for
+"""Hostile payload shapes (the TypeScript measure's shapes, packages/bench/stress/hostile-payloads.mjs, written again for
 Python): a request whose params.junk is an array of `count` units, then a filler string to reach a size."""
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ COMMANDS = {
     "measure_codec.py --policy --rounds 1": "embedding 1536 floats",
     "measure_stdio.py --rounds 1 --calls 1 --only small": "small result",
     "measure_http.py --rounds 1 --calls 1 --part both": "Python server, 5 MiB image",
+    "measure_rss.py --sizes 1 --shapes nil": "nil, 1:",
 }
 
 

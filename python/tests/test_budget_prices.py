@@ -1,45 +1,53 @@
-"""SPEC 4.1.9's word prices at the default budget, the same edges as the TypeScript guard's test
-(packages/transport-msgpack/test/guard.test.ts, "pins the prices at the default budget"): the most image
-blocks and short strings a payload may hold, and one more. An array is 8 words (its slot and object), then
-per item: an image block {type: "image", data: <1-byte bin>} (20 bytes) 63 words (the map 8, "image" 7, the
-bin 48), a 2- or 3-letter string 7, against 262,144 + N words. With this receiver's CPython heap bound lifted
-(SPEC-NOTES.md 1: by default it refuses dense short strings before SPEC's words do), so that SPEC's words
-decide."""
+"""SPEC 4.1.9's edges, from the golden fixtures (fixtures/accept/edge-* and fixtures/refuse/edge-*,
+fixtures/README.md): for each allowance (words, containers, short keys, shapes) and each priced value (an
+array, a map, a bin at a media field, a str of 2 to 15 bytes), a payload exactly at the allowance, which
+must decode to its message, and the same payload one unit past it, which must be refused as over-budget.
+Each is judged under the budget its source names (the default where it names none), with this receiver's
+CPython heap bound lifted (SPEC-NOTES.md 1) so that SPEC's budget alone decides; test_golden.py runs the
+default-budget ones at this receiver's default limits too."""
 
 from __future__ import annotations
 
-import struct
-
 import pytest
+from fixtures import edge_sources, expand, payload_bytes
 
 from mcp_msgpack.wire import ReceiveLimits, WireError, decode_value, guard_payload
 
-IMAGE_BLOCK = bytes([0x82, 0xA4]) + b"type" + bytes([0xA5]) + b"image" + bytes([0xA4]) + b"data" + bytes([0xC4, 0x01, 0x00])
-# SPEC's budget alone: the CPython heap estimate (heap_base + heap_per_byte * N) out of the way. Image blocks
-# are at SPEC's edge with this receiver's defaults too.
-SPEC_ONLY = ReceiveLimits(heap_base=1 << 40)
-BIN = ReceiveLimits(allow_bin=True)
+ACCEPT = edge_sources("accept")
+REFUSE = edge_sources("refuse")
+# SPEC's budget setting -> this receiver's ReceiveLimits fields (base, rate).
+SETTINGS = {
+    "containers": ("container_base", "bytes_per_container"),
+    "keysAndShapes": ("key_base", "bytes_per_key"),
+    "words": ("word_base", "bytes_per_word"),
+}
 
 
-def array_of(unit: bytes, count: int) -> bytes:
-    return b"\xdd" + struct.pack(">I", count) + unit * count
+def limits_for(source: dict) -> ReceiveLimits:
+    fields = {"allow_bin": bool(source.get("allowBin")), "heap_base": 1 << 40}
+    for setting, allowance in source.get("budget", {}).items():
+        base, rate = SETTINGS[setting]
+        fields[base] = allowance["base"]
+        fields[rate] = allowance["rate"]
+    return ReceiveLimits(**fields)
 
 
-@pytest.mark.parametrize(
-    ("unit", "most", "limits"),
-    [(IMAGE_BLOCK, 6_096, BIN), (b"\xa2ab", 65_535, SPEC_ONLY), (b"\xa3abc", 87_380, SPEC_ONLY)],
-    ids=["image-blocks", "2-letter-strings", "3-letter-strings"],
-)
-def test_the_most_a_payload_may_hold_and_one_more(unit: bytes, most: int, limits: ReceiveLimits) -> None:
-    assert len(decode_value(array_of(unit, most), limits)) == most
+def test_every_allowance_has_a_pair():
+    assert [(name, source["edge"]) for name, source, _ in ACCEPT] == [(name, source["edge"]) for name, source, _ in REFUSE]
+    assert {source["edge"] for _, source, _ in ACCEPT} == {"words", "containers", "shortKeys", "shapes"}
+
+
+@pytest.mark.parametrize("name,source,path", ACCEPT, ids=[c[0] for c in ACCEPT])
+def test_exactly_at_the_edge_is_accepted(name, source, path):
+    payload = payload_bytes(source)
+    assert path.with_suffix(".frame").read_bytes()[4:] == payload
+    assert decode_value(payload, limits_for(source)) == expand(source["message"])
+
+
+@pytest.mark.parametrize("name,source,path", REFUSE, ids=[c[0] for c in REFUSE])
+def test_one_past_the_edge_is_refused(name, source, path):
+    payload = payload_bytes(source)
+    assert path.with_suffix(".frame").read_bytes()[4:] == payload
     with pytest.raises(WireError) as error:
-        guard_payload(array_of(unit, most + 1), limits)
-    assert (error.value.code, error.value.rule) == ("over-budget", "4.1.9")
-    assert "words of built values" in str(error.value)
-
-
-def test_the_image_block_edge_is_the_word_allowance():
-    # 6,097 blocks: 8 + 63 x 6,097 = 384,119 words in 121,945 bytes, over 262,144 + 121,945 = 384,089.
-    with pytest.raises(WireError) as error:
-        guard_payload(array_of(IMAGE_BLOCK, 6_097), BIN)
-    assert "more than 384089 words" in str(error.value)
+        guard_payload(payload, limits_for(source))
+    assert (error.value.code, error.value.rule) == (source["code"], source["rule"]) == ("over-budget", "4.1.9")

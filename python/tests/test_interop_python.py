@@ -120,10 +120,15 @@ def test_digest_of_media_sent_by_the_client(tmp_path):
     assert anyio.run(run) == hashlib.sha256(pattern(5000)).hexdigest()
 
 
-@pytest.mark.parametrize("wire,native,sdk", [("auto", True, False), ("msgpack", False, False), ("json", False, False), ("auto", False, True)])
-def test_a_tool_returning_native_image_reaches_every_client(tmp_path, wire, native, sdk):
-    """native_image: bin to a native-bytes client, base64 made once when sent to any other, the SDK's included."""
-    params, prefix = tapped(tmp_path)
+@pytest.mark.parametrize(
+    "wire,native,sdk,sdk_server",
+    [("auto", True, False, False), ("msgpack", False, False, False), ("json", False, False, False), ("auto", False, True, False), ("auto", True, False, True), ("auto", False, True, True)],
+)
+def test_a_tool_returning_native_image_reaches_every_client(tmp_path, wire, native, sdk, sdk_server):
+    """native_image: bin to a native-bytes client, base64 to any other, the SDK's client included, and the
+    SDK's own stdio transport too (a server that mixes it in: nothing of ours resolves anything there)."""
+    params, prefix = tapped(tmp_path, *(["--sdk"] if sdk_server else []))
+    native = native and not sdk_server
     transport = sdk_stdio_client(params) if sdk else stdio_client(params, wire=wire, native_bytes=native)
 
     async def run():

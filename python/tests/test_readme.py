@@ -31,15 +31,18 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _write(tmp_path: Path, name: str, port: int | None = None) -> Path:
+def _write(tmp_path: Path, name: str, port: int | None = None, replace: tuple[str, str] | None = None) -> Path:
     source = BLOCKS[name] if port is None else BLOCKS[name].replace("8080", str(port))
+    if replace is not None:
+        assert replace[0] in source, (name, replace[0])
+        source = source.replace(*replace)
     path = tmp_path / name
     path.write_text(source)
     return path
 
 
 def test_every_python_block_is_a_named_complete_program():
-    assert set(BLOCKS) == {"client.py", "server.py", "http_client.py", "fastmcp_client.py", "http_server.py"}
+    assert set(BLOCKS) == {"client.py", "server.py", "http_client.py", "fastmcp_client.py", "http_server.py", "http_server_deadlines.py"}
     for name, source in BLOCKS.items():
         compile(source, name, "exec")  # a top-level `async with` or `await` is a SyntaxError here
         assert "npx" not in source and "mcp-filesystem-media-server" not in source, name  # nothing unpublished
@@ -63,19 +66,23 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _wait_until_listening(server: subprocess.Popen[bytes], port: int) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            assert server.poll() is None and time.monotonic() < deadline, "the HTTP server block did not start"
+            time.sleep(0.2)
+
+
 @pytest.mark.skipif(HTTP_UNAVAILABLE is not None, reason=f"Streamable HTTP needs mcp 2.3+ internals: {HTTP_UNAVAILABLE}")
 def test_the_http_client_blocks_call_the_http_server_block(tmp_path):
     port = _free_port()
     server = subprocess.Popen([sys.executable, str(_write(tmp_path, "http_server.py", port))], cwd=tmp_path, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, "the HTTP server block did not start"
-                time.sleep(0.2)
+        _wait_until_listening(server, port)
         done = subprocess.run([sys.executable, str(_write(tmp_path, "http_client.py", port))], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr[-3000:]
         assert "over MessagePack" in done.stdout
@@ -84,6 +91,25 @@ def test_the_http_client_blocks_call_the_http_server_block(tmp_path):
         done = subprocess.run([sys.executable, str(_write(tmp_path, "fastmcp_client.py", port))], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr[-3000:]
         assert done.stdout.splitlines()[0] == "['echo']"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.mark.skipif(HTTP_UNAVAILABLE is not None, reason=f"Streamable HTTP needs mcp 2.3+ internals: {HTTP_UNAVAILABLE}")
+def test_the_deadline_server_block_closes_an_idle_connection_and_serves_the_client_block(tmp_path):
+    """The Floods block as pasted, its 10 s deadline made 1 s: a connection that sends nothing is closed
+    unanswered, and the HTTP client block still gets its answer."""
+    port = _free_port()
+    source = _write(tmp_path, "http_server_deadlines.py", port, ("head_deadline_protocol(10)", "head_deadline_protocol(1)"))
+    server = subprocess.Popen([sys.executable, str(source)], cwd=tmp_path, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _wait_until_listening(server, port)
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as idle:
+            assert idle.recv(1) == b""  # closed by the server, nothing answered (the timeout only bounds a hang)
+        done = subprocess.run([sys.executable, str(_write(tmp_path, "http_client.py", port))], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "over MessagePack" in done.stdout
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -1,6 +1,7 @@
 // `npm run conformance`: installs the pinned runner if needed, builds the transport, and for each protocol
 // revision starts its example conformance server on 127.0.0.1 (a free port), runs the runner against it
-// with the runner's own Node 22, reports, and always stops the server. Exit status: 0 when every run passed.
+// on Node 22 (which the runner needs; scripts/lib/node-versions.mjs installs it from npm into .cache/node/),
+// reports, and always stops the server. Exit status: 0 when every run passed.
 //   node tools/conformance/run.mjs [--revision R] [extra runner arguments, e.g. --scenario tools-list]
 // The runner (0.2.0-alpha.12) tests both revisions: 2025-11-25 (`--suite active --spec-version
 // 2025-11-25`) against the SDK v1 example server (server.mjs), then 2026-07-28 (`--requirements
@@ -10,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeBinary } from '../../scripts/lib/node-versions.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -25,7 +27,6 @@ if (revision !== undefined && !REVISIONS[revision]) {
   process.exit(2);
 }
 const runner = join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const node22 = join(here, 'node_modules', 'node', 'bin', 'node');
 const started = Date.now();
 
 function step(command, args, options = {}) {
@@ -40,8 +41,9 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // Installed, and the version pinned here (a checkout made before a re-pin has the old runner).
 const pinned = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')).devDependencies['@modelcontextprotocol/conformance'];
 const installed = existsSync(runner) ? JSON.parse(readFileSync(join(runner, '..', '..', 'package.json'), 'utf8')).version : undefined;
-if (installed !== pinned || !existsSync(node22)) step(npm, ['ci', '--prefix', here, '--no-audit', '--no-fund']);
+if (installed !== pinned) step(npm, ['ci', '--prefix', here, '--no-audit', '--no-fund']);
 step(npm, ['run', 'build', '--workspace', 'packages/transport-msgpack']);
+const node22 = nodeBinary('22');
 
 /** Serves the revision's example server, runs the runner against it, stops the server: the runner's status. */
 async function run(revision) {

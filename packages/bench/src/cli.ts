@@ -9,12 +9,15 @@ import { HELP, parseOptions, unknownScenarioFilters, UsageError, VENUES, type Be
 import { onInterrupt, runInterruptCleanups } from './interrupt.js';
 import { checkOutputPath } from './output-paths.js';
 import { availableScenarios } from './plan.js';
+import { renderCalibration, runCalibration } from './calibrate.js';
 import { wrapWords } from './report/format.js';
 import { renderHtml } from './report/html.js';
 import { StreamProgress, SilentProgress } from './report/progress.js';
 import { SUMMARY_WIDTH } from './report/summary.js';
 import { renderText } from './report/table.js';
 import { renderScale, runScaleScenario } from './scenarios/scale.js';
+import { renderBridge, runBridgeScenario } from './scenarios/bridge.js';
+import { renderReaders, runReaders } from './scenarios/readers.js';
 import { SCHEMA, type BenchResult } from './results.js';
 import { runInThisRuntime, type RuntimeRun } from './run.js';
 import { runtimeExecutable, runtimeVersion } from './runtimes.js';
@@ -37,8 +40,15 @@ async function main(): Promise<number> {
     process.stdout.write(`mcp-msgpack-bench ${benchVersion()}\n`);
     return 0;
   }
+  if (options.calibrate) return calibrate(options);
   // Opt-in, on its own: it needs redis-server, nginx and a checkout of the repository.
   if (options.scenarios.includes('scale')) return runScale(options);
+  if (options.scenarios.includes('bridge')) return runBridge(options);
+  if (options.scenarios.includes('readers')) {
+    const here = currentRuntime();
+    process.stdout.write(`\n${renderReaders(await runReaders(options.mode === 'full', `${here.name} ${here.version}`, new StreamProgress(process.stderr)))}`);
+    return 0;
+  }
   const unknownScenarios = await unknownFilterMessage(options);
   if (unknownScenarios) {
     process.stderr.write(unknownScenarios);
@@ -120,11 +130,14 @@ function report(state: RunState, interrupted: boolean): void {
     durationMs: Date.now() - state.started,
     environment: describeEnvironment(Object.fromEntries(runs.map((r) => [r.runtime, r.version]))),
     noiseBand: NOISE_BAND,
+    ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
     scenarios,
     skipped: [...runs.flatMap((r) => r.skipped), ...(interrupted ? ['interrupted: the scenarios above are those that finished before the signal'] : [])],
   } satisfies Omit<BenchResult, 'targets'>;
   // An interrupted run's duration says nothing about how long the whole run takes.
-  const targets = evaluateTargets(partial).map((t) => (interrupted && t.id === 'quick-under-2-minutes' ? { ...t, status: 'not measured' as const, note: 'the run was interrupted' } : t));
+  // An A/B run compares builds, not wires: the targets (read from the wire comparisons) are not its question.
+  const targets =
+    options.baseline !== undefined ? [] : evaluateTargets(partial).map((t) => (interrupted && t.id === 'quick-under-2-minutes' ? { ...t, status: 'not measured' as const, note: 'the run was interrupted' } : t));
   const result: BenchResult = { ...partial, targets };
   if (interrupted) process.stdout.write(`\nINTERRUPTED after ${scenarios.length} finished scenarios; temporary files removed.\n`);
   process.stdout.write('\n' + renderText(result, { details: options.details }));
@@ -164,6 +177,32 @@ async function runScale(options: BenchOptions): Promise<number> {
   return 0;
 }
 
+/** --calibrate on each --runtime: in this process for this runtime, in a child of the CLI for another. */
+async function calibrate(options: BenchOptions): Promise<number> {
+  for (const runtime of options.runtimes) runtimeExecutable(runtime);
+  const here = currentRuntime();
+  for (const runtime of options.runtimes) {
+    if (runtime !== here.name) {
+      const args = [fileURLToPath(import.meta.url), '--calibrate', '--runtime', runtime, ...(options.mode === 'full' ? ['--full'] : [])];
+      const code = await new Promise<number | null>((resolve, reject) => spawn(runtimeExecutable(runtime), args, { stdio: 'inherit' }).once('error', reject).once('exit', resolve));
+      if (code !== 0) return code ?? 1;
+      continue;
+    }
+    const results = await runCalibration(options.mode === 'full', `${here.name} ${here.version}`, new StreamProgress(process.stderr));
+    process.stdout.write(`\n${renderCalibration(results)}`);
+    if (options.jsonFile) writeFileSync(options.jsonFile, `${JSON.stringify({ schema: SCHEMA, calibration: results }, null, 2)}\n`);
+  }
+  return 0;
+}
+
+async function runBridge(options: BenchOptions): Promise<number> {
+  const full = options.mode === 'full';
+  const settings = { rounds: full ? 5 : 2, bigCalls: full ? 4 : 1, smallCalls: full ? 60 : 20 };
+  const paths = await runBridgeScenario({ ...settings, log: (line) => process.stderr.write(`${line}\n`) });
+  if (paths) process.stdout.write(`\n${renderBridge(paths, settings)}`);
+  return 0;
+}
+
 function commandLine(): string {
   return ['mcp-msgpack-bench', ...process.argv.slice(2)].join(' ');
 }
@@ -178,6 +217,7 @@ async function runInChild(runtime: 'node' | 'bun', options: BenchOptions): Promi
   if (options.mode === 'full') args.push('--full');
   for (const s of options.scenarios) args.push('--scenario', s);
   for (const t of options.transports) args.push('--transport', t);
+  if (options.baseline !== undefined) args.push('--baseline', options.baseline);
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(executable, args, { stdio: ['ignore', 'inherit', 'inherit'] });

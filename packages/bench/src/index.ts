@@ -23,3 +23,8 @@ export { SCHEMA, METRICS, type BenchResult, type ScenarioResult } from './result
 export * as payloads from './payloads.js';
 export { releaseAnsweredJsonStreams } from './servers/sdk-leak.js';
 export { officialStdioFailure } from './scenarios/media.js';
+export { baselineServers, withBaseline, BASELINE_SUFFIX } from './baseline.js';
+export { renderBaseline } from './report/baseline.js';
+export { calibrationPayloads, renderCalibration, runCalibration } from './calibrate.js';
+export { runBridgeScenario, renderBridge, type BridgePath } from './scenarios/bridge.js';
+export { renderReaders, runReaders } from './scenarios/readers.js';

@@ -15,8 +15,12 @@ export interface BenchOptions {
   childResultFile?: string;
   /** Measure the SDK's HTTP server exactly as published, leak included (see servers/sdk-leak.ts). */
   sdkAsPublished: boolean;
+  /** Another checkout or build of this repository: run each scenario A/B, its servers against ours (baseline.ts). */
+  baseline?: string;
   /** Print every table (values, ratios, verdicts) after the summary. */
   details: boolean;
+  /** Measure JSON against MessagePack per reply shape and size (calibrate.ts) instead of the scenarios. */
+  calibrate: boolean;
   help: boolean;
   version: boolean;
 }
@@ -34,14 +38,34 @@ Options:
                          or the start of a scenario name as printed in the table (e.g. object-1MB/stdio,
                          media-5MiB/http-1). Repeat the option or give a comma-separated list.
   --scenario scale       Opt-in, run on its own: 1 vs 3 instances of examples/scale/server.mjs behind nginx
-                         with the Redis event store, 1 without a store and 1 reaching Redis through a
-                         unix socket, JSON vs MessagePack, a small
-                         call and a 5 MiB native-bytes read (calls/s, server and redis-server CPU/call).
+                         with the Redis event store, 1 without a store, 1 reaching Redis through a
+                         unix socket and 1 storing every result whole (above maxEventBytes), JSON vs
+                         MessagePack, a small call and a 5 MiB native-bytes read (calls/s, server and
+                         redis-server CPU/call).
                          Needs redis-server, nginx and a checkout of the repository; skipped otherwise.
+  --scenario bridge      Opt-in, run on its own: mcp-msgpack-bridge both ways. Host to remote: a JSON
+                         host direct to the media server over HTTP, through the bridge, and through
+                         mcp-remote when installed; reverse (--serve): the SDK's and our HTTP clients
+                         through the bridge to stdio JSON children, and a stdio client without it. A
+                         5 MiB read and a small call: server, child and bridge CPU, network bytes, p50.
+                         Needs a checkout of the repository (the bridge); skipped otherwise.
+  --scenario readers     Opt-in, run on its own, in this process and runtime: the stdio readers alone, a
+                         5 MiB message and 1,000 small ones arriving in 64 KiB chunks: the SDK's
+                         ReadBuffer against our LineReader and FrameReader with their codecs.
   --runtime node|bun     Run the servers and clients under this runtime (default: node). Repeat or give
                          "node,bun" to measure both; bun is taken from the repository's node_modules/bun
                          or from PATH.
   --transport stdio|http Only this transport (default: both). Repeatable or comma-separated.
+  --baseline DIR         A/B run: DIR is another checkout or build of this repository (its root, built
+                         with npm run build). Each selected scenario runs every variant of our server
+                         twice, on this build's server and on DIR's (same client, this build's), rounds
+                         alternating both, and reports this / baseline per variant, round by round, with
+                         the usual verdicts. The SDK's and the official servers are left out (DIR cannot
+                         change them), and so is the in-process codec venue.
+  --calibrate            Instead of the scenarios: encode + decode of one reply, JSON against MessagePack,
+                         per shape and size (text, prose, records, short strings, numbers), on each
+                         --runtime: the figures the per-message encoding policy's thresholds rest on
+                         (the transport's SPEC.md 9.6). --full for more sizes and rounds.
   --details              Print every measured value, ratio and verdict after the summary (always in --json
                          and --report).
   --json FILE            Also write the machine-readable results (schema "mcp-msgpack-bench/1") to FILE.
@@ -91,7 +115,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       report: { type: 'string' },
       'child-result': { type: 'string' },
       'sdk-as-published': { type: 'boolean', default: false },
+      baseline: { type: 'string' },
       details: { type: 'boolean', default: false },
+      calibrate: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
     },
@@ -99,6 +125,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     allowPositionals: false,
   });
   if (values.full && values.quick) throw new UsageError('--full and --quick cannot be combined');
+  if (values.baseline !== undefined && values.report !== undefined) throw new UsageError('--report draws the wire comparisons; an A/B run (--baseline) writes its results with --json');
   const runtimes = list(values.runtime);
   for (const r of runtimes) if (r !== 'node' && r !== 'bun') throw new UsageError(`--runtime must be node or bun, not "${r}"`);
   const transports = list(values.transport);
@@ -112,7 +139,9 @@ export function parseOptions(argv: string[]): BenchOptions {
     reportFile: values.report,
     childResultFile: values['child-result'],
     sdkAsPublished: values['sdk-as-published'] ?? false,
+    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
     details: values.details ?? false,
+    calibrate: values.calibrate ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
   };

@@ -13,6 +13,7 @@ import { httpTransportAvailable, mediaServerAvailable } from './servers/optional
 import { MIN_CALLS_TO_JUDGE } from './judge.js';
 import type { DeciderSettings } from './runner/decider.js';
 import { STOCK_CLIENT } from './targets.js';
+import { baselineServers, withBaseline } from './baseline.js';
 
 export interface Plan {
   codec: CodecBudget & { payloads: CodecPayload[] };
@@ -100,12 +101,18 @@ export async function buildPlan(options: BenchOptions, tuning: PlanTuning = {}):
       }
     }
   }
-  const selected = calls.filter((s) => scenarioSelected(options.scenarios, s.venue, s.name)).map((s) => (full || smoke || s.venue === 'media' || s.venue === 'revision' ? s : quickVariants(s)));
-  const payloads = codecPayloads(full).filter((p) => scenarioSelected(options.scenarios, 'codec', `codec/${p.name}`));
+  const chosen = calls.filter((s) => scenarioSelected(options.scenarios, s.venue, s.name)).map((s) => (full || smoke || s.venue === 'media' || s.venue === 'revision' ? s : quickVariants(s)));
+  // An A/B run (--baseline): every scenario's servers of ours against the baseline build's; the codec venue
+  // runs in this process, on this build's code only, so it has nothing to compare there.
+  const servers = options.baseline === undefined ? undefined : baselineServers(options.baseline);
+  const selected = servers ? chosen.map((s) => withBaseline(s, servers)) : chosen;
+  const payloads = servers ? [] : codecPayloads(full).filter((p) => scenarioSelected(options.scenarios, 'codec', `codec/${p.name}`));
+  if (servers && scenarioSelected(options.scenarios, 'codec', 'codec/')) skipped.push('codec venue: it runs in this process, on this build only; --baseline compares servers');
   const codecRounds = smoke ? 1 : full ? 7 : 3;
   const codec = { payloads, rounds: codecRounds, timeMs: smoke ? 5 : full ? 300 : 30, minIterations: full ? 5 : 2, codecs: full || smoke ? ('all' as const) : ('shipped' as const) };
   const steps = payloads.length * codecRounds + selected.reduce((sum, s) => sum + s.rounds, 0);
-  const decider = deciderFor(options.mode, smoke);
+  // The extra rounds decide the stock client's target, which an A/B run does not read.
+  const decider = servers ? undefined : deciderFor(options.mode, smoke);
   return { codec, calls: selected, skipped, steps, ...(decider ? { decider } : {}) };
 }
 

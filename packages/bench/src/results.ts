@@ -116,6 +116,8 @@ export interface BenchResult {
   durationMs: number;
   environment: Environment;
   noiseBand: number;
+  /** An A/B run (--baseline DIR): the other build's servers. Each comparison is then variant / variant@baseline. */
+  baseline?: string;
   scenarios: ScenarioResult[];
   targets: TargetResult[];
   /** Venues or variants that could not run, and why. */

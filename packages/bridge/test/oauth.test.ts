@@ -7,14 +7,14 @@ import { startOAuthServer } from './helpers/oauth-server.js';
 import { countingServer } from './helpers/servers.js';
 
 /** Plays the user's browser: the authorization page approves at once and redirects to the callback. */
-async function approveInBrowser(stderr: () => string): Promise<void> {
+async function approveInBrowser(stderr: () => string, landing = /Authorized/): Promise<void> {
   await waitFor(() => /authorize in your browser: (\S+)/.test(stderr()), 'the authorization URL on stderr', LIMIT);
   const authorizationUrl = /authorize in your browser: (\S+)/.exec(stderr())![1]!;
   const page = await fetch(authorizationUrl, { redirect: 'manual' });
   const callback = page.headers.get('location');
   assert.ok(callback?.startsWith('http://127.0.0.1:'), `redirected to the bridge's loopback callback (${callback})`);
   const landed = await fetch(callback!);
-  assert.match(await landed.text(), /Authorized/);
+  assert.match(await landed.text(), landing);
 }
 
 const line = (message: unknown) => JSON.stringify(message) + '\n';
@@ -48,6 +48,32 @@ describe('host to remote: --oauth', () => {
     } finally {
       await bridge.stop();
       await server.close();
+    }
+  });
+
+  it("checks the authorization response's issuer (RFC 9207): the right `iss` goes through, a wrong one is refused before the code is redeemed", async () => {
+    for (const [sent, accepted] of [
+      ['issuer', true],
+      ['https://attacker.example', false],
+    ] as const) {
+      const server = await startOAuthServer({ createServer: () => countingServer({ calls: 0 }) }, { advertised: true, sent });
+      const bridge = runBridge([server.url.href, '--oauth', '--no-browser']);
+      try {
+        bridge.child.stdin!.write(line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'h', version: '1' } } }));
+        await approveInBrowser(bridge.stderr);
+        await waitFor(() => answer(bridge.stdout(), 1) !== undefined, 'the answer to initialize', LIMIT);
+        if (accepted) {
+          assert.ok(answer(bridge.stdout(), 1)!.result);
+          assert.equal(server.stats.issued, 1);
+        } else {
+          assert.ok(answer(bridge.stdout(), 1)!.error, 'initialize fails');
+          assert.equal(server.stats.issued, 0, 'the code was never redeemed');
+          assert.match(bridge.stderr(), /issuer/i);
+        }
+      } finally {
+        await bridge.stop();
+        await server.close();
+      }
     }
   });
 });

@@ -26,7 +26,7 @@ export { DEFAULT_MAX_REQUEST_BODY_BYTES, type ReceiveLimits } from './wire/recei
 // Which wire a connection speaks, as the transports report it (`wire`, `onwireselected`)
 export type { WireKind } from './codec/message-codec.js';
 export type { EncodingPolicy } from './codec/encoding-policy.js';
-export type { ReplyStreams } from './http/server/exchange/post-replies.js';
+export type { ReplyStreams } from './http/server/exchange/server-options.js';
 export type { WireSelection, WireSelectionReason } from './wire-choice/wire-selection.js';
 export type { HttpFallbackReason } from './http/client/wire-fallback.js';
 

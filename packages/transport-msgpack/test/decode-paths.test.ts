@@ -7,6 +7,8 @@ import { Decoder as ReferenceDecoder, Encoder as ReferenceEncoder } from '@msgpa
 import fc from 'fast-check';
 import { PayloadError } from 'mcp-msgpack-transport';
 import { CanonicalEncoder, DEFAULT_DECODE_BUDGET, MsgpackDecoder, containerAllowance, guardedDecode, shortKeyAllowance, wordAllowance, type DecodeBudget } from 'mcp-msgpack-transport/wire';
+import { decodeBudgetOf } from './fixtures/edge-fixtures.js';
+import type { Budget } from './fixtures/reference-receiver.js';
 
 interface Limits {
   maxDepth: number;
@@ -209,17 +211,18 @@ describe('decode paths: damaged and hostile payloads', () => {
   it('agree on every refuse and accept fixture', async () => {
     const root = new URL('../../../../', import.meta.url);
     const notation = (await import(new URL('fixtures/notation.mjs', root).href)) as {
-      loadRefusals(): Array<{ name: string; allowBin: boolean; payload: Uint8Array; code: string; rule: string }>;
-      loadAcceptances(): Array<{ name: string; payload: Uint8Array }>;
+      loadRefusals(): Array<{ name: string; allowBin: boolean; budget?: Partial<Budget>; payload: Uint8Array; code: string; rule: string }>;
+      loadAcceptances(): Array<{ name: string; budget?: Partial<Budget>; payload: Uint8Array }>;
     };
+    // Each judged under the budget its source names (the edge fixtures), the default otherwise.
     for (const refusal of notation.loadRefusals()) {
       if (refusal.payload.length === 0) continue;
-      const single = assertSameOutcome(refusal.payload, { ...DEFAULT_LIMITS, allowBin: refusal.allowBin, binOnlyAtMediaKeys: true });
+      const single = assertSameOutcome(refusal.payload, { ...DEFAULT_LIMITS, allowBin: refusal.allowBin, binOnlyAtMediaKeys: true, budget: decodeBudgetOf(refusal.budget) });
       // 4.2 and 8.3 are checked on the decoded message (SPEC.md 4.3): both paths decode it.
       if (refusal.rule === '4.2' || refusal.rule === '8.3') assert.ok('value' in single, refusal.name);
       else assert.ok('code' in single && single.code === refusal.code, refusal.name);
     }
-    for (const acceptance of notation.loadAcceptances()) assert.ok('value' in assertSameOutcome(acceptance.payload), acceptance.name);
+    for (const acceptance of notation.loadAcceptances()) assert.ok('value' in assertSameOutcome(acceptance.payload, { ...DEFAULT_LIMITS, budget: decodeBudgetOf(acceptance.budget) }), acceptance.name);
   });
 
   it('bins are views of the payload, as msgpackr gives them', () => {

@@ -8,6 +8,8 @@ import { Decoder } from '@msgpack/msgpack';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { PayloadError } from 'mcp-msgpack-transport';
 import { CanonicalEncoder, MsgpackDecoder, MsgpackMessageCodec, NativeBytesAdapter, checkJsonRpcMessage, type MessageAdapter } from 'mcp-msgpack-transport/wire';
+import { decodeBudgetOf } from './fixtures/edge-fixtures.js';
+import { type Budget, type BudgetPart, allowances, budgetOf, countBudget, referenceReceive } from './fixtures/reference-receiver.js';
 
 interface Fixture {
   name: string;
@@ -23,6 +25,10 @@ interface PayloadCase {
   name: string;
   description: string;
   allowBin: boolean;
+  /** The decode budget the payload is judged under (fixtures/README.md); undefined: the default. */
+  budget?: Partial<Budget>;
+  /** For an edge fixture, the part of the budget it stands exactly at (accept/) or one past (refuse/). */
+  edge?: BudgetPart;
   payload: Uint8Array;
   framePath: string;
 }
@@ -156,7 +162,7 @@ describe('must-refuse fixtures (SPEC.md 4)', () => {
     for (const refusal of refusals) {
       const frame = new Uint8Array(readFileSync(refusal.framePath));
       assert.deepEqual(payloadOf(frame), refusal.payload, refusal.name);
-      const codec = new MsgpackMessageCodec(refusal.allowBin ? { adapter: inForceAdapter() } : {});
+      const codec = new MsgpackMessageCodec({ decodeBudget: decodeBudgetOf(refusal.budget), ...(refusal.allowBin ? { adapter: inForceAdapter() } : {}) });
       assert.throws(
         () => codec.decodeMessage(refusal.payload),
         (e: unknown) => e instanceof PayloadError && e.code === refusal.code,
@@ -171,7 +177,7 @@ describe('must-refuse fixtures (SPEC.md 4)', () => {
     for (const refusal of refusals) {
       const prefix = byDecoder.has(refusal.rule) ? 'decode: ' : `${refusal.rule}: `;
       assert.throws(
-        () => referenceReceive(refusal.payload, refusal.allowBin),
+        () => referenceReceive(refusal.payload, refusal.allowBin, { budget: budgetOf(refusal.budget) }),
         (e: unknown) => {
           assert.ok((e as Error).message.startsWith(prefix), `${refusal.name}: "${(e as Error).message}" should start with "${prefix}"`);
           return true;
@@ -181,21 +187,25 @@ describe('must-refuse fixtures (SPEC.md 4)', () => {
   });
 });
 
-describe('accept-noncanonical fixtures (SPEC.md 3.4)', () => {
-  it('this package decodes each to its message, and re-encodes it canonically (other bytes)', () => {
+describe('must-accept fixtures (SPEC.md 3.4, and the edges of 4.1.9)', () => {
+  it('this package decodes each to its message; a non-canonical one re-encodes canonically (other bytes)', () => {
     const encoder = new CanonicalEncoder();
     for (const acceptance of acceptances) {
       assert.deepEqual(payloadOf(new Uint8Array(readFileSync(acceptance.framePath))), acceptance.payload, acceptance.name);
-      const decoded = new MsgpackMessageCodec().decodeMessage(acceptance.payload);
+      const decodeBudget = decodeBudgetOf(acceptance.budget);
+      // bin as bytes, to compare with the source; then the whole receiver, native bytes in force (8.3 included).
+      const decoded = new MsgpackMessageCodec({ decodeBudget, ...(acceptance.allowBin ? { adapter: binAdapter } : {}) }).decodeMessage(acceptance.payload);
       assert.deepEqual(comparable(decoded), comparable(acceptance.message), acceptance.name);
-      assert.notDeepEqual(encoder.encode(decoded), acceptance.payload, `${acceptance.name} is canonical: it belongs in cases/`);
+      if (acceptance.allowBin) assert.ok(new MsgpackMessageCodec({ decodeBudget, adapter: inForceAdapter() }).decodeMessage(acceptance.payload), acceptance.name);
+      if (acceptance.edge === undefined) assert.notDeepEqual(encoder.encode(decoded), acceptance.payload, `${acceptance.name} is canonical: it belongs in cases/`);
     }
   });
 
   it('the independent receiver decodes each to the same message (but invalid UTF-8, see below)', () => {
     for (const acceptance of acceptances) {
       if (acceptance.name === 'invalid-utf8') continue;
-      assert.deepEqual(comparable(referenceReceive(acceptance.payload, false)), comparable(acceptance.message), acceptance.name);
+      const decoded = referenceReceive(acceptance.payload, acceptance.allowBin, { budget: budgetOf(acceptance.budget) });
+      assert.deepEqual(comparable(decoded), comparable(acceptance.message), acceptance.name);
     }
   });
 
@@ -208,61 +218,40 @@ describe('accept-noncanonical fixtures (SPEC.md 3.4)', () => {
   });
 });
 
-/**
- * A msgpack-v1 receiver written from SPEC.md section 4 alone, on @msgpack/msgpack: decodes, then walks
- * the value for what 4.1 refuses, then checks 4.2. Throws on anything a receiver must refuse.
- */
-function referenceReceive(payload: Uint8Array, allowBin: boolean, options: { utf8?: 'text-decoder' } = {}): unknown {
-  if (payload.length === 0) throw new Error('decode: empty payload');
-  const limit = payload.length;
-  const decoder = new Decoder({
-    maxStrLength: limit,
-    maxBinLength: limit,
-    maxArrayLength: limit, // 4.1.7: every item takes at least a byte
-    maxMapLength: Math.floor(limit / 2), // and every entry two
-    maxExtLength: limit,
-    useBigInt64: true,
-    rawStrings: options.utf8 === 'text-decoder',
-    mapKeyConverter: (key: unknown) => {
-      if (typeof key === 'string') return key;
-      if (key instanceof Uint8Array && options.utf8 === 'text-decoder') return new TextDecoder().decode(key);
-      throw new Error('4.1.4: a map key that is not a str');
-    },
+describe('edge fixtures (SPEC.md 4.1.9: accept/edge-* exactly at an allowance, refuse/edge-* one past it)', () => {
+  const acceptEdges = acceptances.filter((a) => a.edge !== undefined);
+  const refuseEdges = refusals.filter((r) => r.edge !== undefined);
+
+  it('come in pairs, one pair at least for each of the four allowances', () => {
+    assert.deepEqual(
+      acceptEdges.map((a) => [a.name, a.edge]),
+      refuseEdges.map((r) => [r.name, r.edge]),
+    );
+    assert.deepEqual(new Set(acceptEdges.map((a) => a.edge)), new Set(['words', 'containers', 'shortKeys', 'shapes']));
+    for (const refusal of refuseEdges) assert.equal(refusal.code, 'over-budget', refusal.name);
   });
-  let value: unknown;
-  try {
-    value = decoder.decode(payload); // 4.1.2 (c1), 4.1.5 (__proto__), 4.1.7 (lengths), 4.1.8 (truncated, trailing bytes)
-  } catch (error) {
-    if ((error as Error).message.startsWith('4.1.')) throw error;
-    throw new Error(`decode: ${(error as Error).message}`);
-  }
-  let containers = 0;
-  const allowance = 65_536 + Math.floor(payload.length / 8);
-  // key: the map key the value stands under, if any (a bin may stand only under `data` or `blob`, 4.1.3).
-  const walk = (v: unknown, depth: number, key?: string): unknown => {
-    if (typeof v === 'number' && !Number.isFinite(v)) throw new Error('4.1.10: NaN or Infinity');
-    if (v instanceof Uint8Array) {
-      if (options.utf8 === 'text-decoder') return new TextDecoder().decode(v);
-      if (!allowBin) throw new Error('4.1.3: bin without native bytes');
-      if (key !== 'data' && key !== 'blob') throw new Error('4.1.3: bin outside a data or blob member');
-      if (++containers > allowance) throw new Error('4.1.9: over the decode budget');
-      return v;
+
+  it('each stands where it says, counted on its bytes by the independent receiver: at its allowance, or one past, and within the others', () => {
+    const parts = ['containers', 'shortKeys', 'shapes', 'words'] as const;
+    for (const [fixture, past] of [...acceptEdges.map((a) => [a, 0] as const), ...refuseEdges.map((r) => [r, 1] as const)]) {
+      const counts = countBudget(fixture.payload);
+      const allowed = allowances(budgetOf(fixture.budget), fixture.payload.length);
+      for (const part of parts) {
+        if (part === fixture.edge) assert.equal(counts[part], allowed[part] + past, `${fixture.name}: ${part}`);
+        else assert.ok(counts[part] <= allowed[part], `${fixture.name}: ${part} ${counts[part]} over ${allowed[part]}`);
+      }
     }
-    if (v === null || typeof v !== 'object') return v;
-    if (!Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) throw new Error(`4.1.1: an ext value (${Object.prototype.toString.call(v)})`);
-    if (depth + 1 > 128) throw new Error('4.1.6: too deep');
-    if (++containers > allowance) throw new Error('4.1.9: over the decode budget');
-    if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
-    return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item, depth + 1, k)]));
-  };
-  const message = walk(value, 0);
-  checkKeyBudget(message, payload.length);
-  checkWordBudget(message, payload.length);
-  if (allowBin) checkMediaFields(message);
-  const problem = checkJsonRpcMessage(message);
-  if (problem) throw new Error(`4.2: ${problem}`);
-  return message;
-}
+  });
+
+  it('an accept/ and its refuse/ are the same size: one unit more, not one byte more, crosses the edge', () => {
+    for (const acceptance of acceptEdges) {
+      const refusal = refuseEdges.find((r) => r.name === acceptance.name)!;
+      assert.equal(refusal.payload.length, acceptance.payload.length, acceptance.name);
+      assert.deepEqual(refusal.budget, acceptance.budget, acceptance.name);
+    }
+  });
+});
+
 describe('golden fixtures: native bytes per request (2026-07-28, SPEC.md 8.1)', () => {
   const byName = (name: string) => fixtures.find((f) => f.name === name)!;
   const decodeWith = (adapter: NativeBytesAdapter, name: string) => new MsgpackMessageCodec({ adapter }).decodeMessage(payloadOf(frameOf(byName(name))));
@@ -289,89 +278,3 @@ describe('golden fixtures: native bytes per request (2026-07-28, SPEC.md 8.1)', 
     );
   });
 });
-
-/**
- * SPEC.md 4.1.9's key half, from the decoded value: distinct keys shorter than 16 UTF-8 bytes, and distinct
- * map shapes (the sequences of a map's first k keys, k up to 1,024), each at most 8,192 + N / 128. Keys come
- * back in insertion order here, which holds for every key the fixtures use (none looks like an array index).
- */
-/** SPEC.md 8.3, from 8.2's list alone: every bin of the message stands at one of the media fields, or it is refused. */
-function checkMediaFields(message: unknown): void {
-  const allowed = new Set<unknown>();
-  const record = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Record<string, unknown>) : undefined);
-  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v]);
-  const block = (b: unknown, nested = true): void => {
-    const it = record(b);
-    if (!it) return;
-    if (it.type === 'image' || it.type === 'audio') allowed.add(it.data);
-    if (it.type === 'resource') allowed.add(record(it.resource)?.blob);
-    if (it.type === 'tool_result' && nested) for (const inner of list(it.content)) block(inner, false);
-  };
-  const blocks = (content: unknown): void => {
-    for (const b of list(content)) block(b);
-  };
-  const samplingMessages = (params: unknown): void => {
-    for (const m of list(record(params)?.messages)) blocks(record(m)?.content);
-  };
-  const top = record(message);
-  const result = record(top?.result);
-  const params = record(top?.params);
-  if (result) {
-    if ('content' in result) blocks(result.content);
-    for (const m of list(result.messages)) blocks(record(m)?.content);
-    for (const c of list(result.contents)) allowed.add(record(c)?.blob);
-    for (const r of Object.values(record(result.inputRequests) ?? {})) if (record(r)?.method === 'sampling/createMessage') samplingMessages(record(r)?.params);
-  }
-  if (params && top?.method === 'sampling/createMessage') samplingMessages(params);
-  for (const r of Object.values(record(params?.inputResponses) ?? {})) blocks(record(r)?.content);
-  const stack: unknown[] = [message];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (value instanceof Uint8Array) {
-      if (!allowed.has(value)) throw new Error('8.3: bin outside the media fields of 8.2');
-    } else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
-  }
-}
-
-/** 4.1.9's words of built values, counted on the decoded value: 1 a value, 7 more an array or map, 47 more a bin, 6 more a str of 2-15 bytes. */
-function checkWordBudget(message: unknown, payloadBytes: number): void {
-  const allowance = 262_144 + payloadBytes;
-  let words = 0;
-  const stack: unknown[] = [message];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    words++;
-    if (typeof value === 'string') {
-      const bytes = Buffer.byteLength(value);
-      if (bytes >= 2 && bytes < 16) words += 6;
-    } else if (value instanceof Uint8Array) words += 47;
-    else if (value !== null && typeof value === 'object') {
-      words += 7;
-      stack.push(...(Array.isArray(value) ? value : Object.values(value)));
-    }
-  }
-  if (words > allowance) throw new Error('4.1.9: over the decode budget (words of built values)');
-}
-
-function checkKeyBudget(message: unknown, payloadBytes: number): void {
-  const allowance = 8_192 + Math.floor(payloadBytes / 128);
-  const keys = new Set<string>();
-  const shapes = new Set<string>();
-  const stack: unknown[] = [message];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (value === null || typeof value !== 'object' || value instanceof Uint8Array) continue;
-    if (Array.isArray(value)) {
-      stack.push(...value);
-      continue;
-    }
-    let shape = '';
-    Object.keys(value).forEach((key, k) => {
-      if (Buffer.byteLength(key) < 16) keys.add(key);
-      if (k < 1024) shapes.add((shape += `\u0000${key}`));
-    });
-    stack.push(...Object.values(value));
-  }
-  if (keys.size > allowance) throw new Error('4.1.9: over the decode budget (distinct short keys)');
-  if (shapes.size > allowance) throw new Error('4.1.9: over the decode budget (map shapes)');
-}

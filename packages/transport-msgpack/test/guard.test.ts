@@ -17,6 +17,7 @@ import {
   type DecodePath,
   type GuardOptions,
 } from 'mcp-msgpack-transport/wire';
+import { type EdgeFixture, decodeBudgetOf, edgeAcceptances, edgeRefusals } from './fixtures/edge-fixtures.js';
 
 const bytes = (...parts: (number | number[] | Uint8Array)[]): Uint8Array => new Uint8Array(parts.flatMap((p) => (typeof p === 'number' ? [p] : [...p])));
 
@@ -42,6 +43,14 @@ const payloadError =
     if (pattern) assert.match(e.message, pattern);
     return true;
   };
+
+/** Bin (a Buffer from msgpackr, a Uint8Array in a source) as plain bytes, to compare decoded values with sources. */
+function comparable(value: unknown): unknown {
+  if (value instanceof Uint8Array) return { bytes: [...value] };
+  if (Array.isArray(value)) return value.map(comparable);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, comparable(v)]));
+  return value;
+}
 
 /** A request payload whose params.value is `inner` (raw MessagePack bytes), for refusals inside a message. */
 function requestAround(inner: Uint8Array, id: string | number = 5): Uint8Array {
@@ -146,13 +155,6 @@ for (const [scanName, scan, decodePath] of SCANS) {
         // An array of 8 million empty bins is refused at its first: a length that lies is never read.
         assert.throws(() => media(bytes(0x91, 0xc6, 0xff, 0xff, 0xff, 0xff)), payloadError('forbidden-type', /at byte 1 outside a media field/));
         assert.throws(() => media(bytes(0x81, bin, 0x01)), payloadError('forbidden-type', /outside a media field/));
-      });
-
-      it('counts bins against the container budget, as the objects they are built into', () => {
-        const blobs = bytes(0x92, 0x81, 0xa4, ...Buffer.from('blob'), 0xc4, 0x00, 0x81, 0xa4, ...Buffer.from('blob'), 0xc4, 0x00);
-        const budget = (maxContainers: number) => scan(blobs, { maxDepth: 128, allowBin: true, binOnlyAtMediaKeys: true, maxContainers });
-        assert.equal(budget(5).containsBin, true);
-        assert.throws(() => budget(4), payloadError('over-budget', /more than 4 arrays, maps and bins/));
       });
 
       it('checks a bin length against the bytes left even when bin is allowed', () => {
@@ -264,9 +266,8 @@ for (const [scanName, scan, decodePath] of SCANS) {
     });
 
     describe('guard: the decode budget (arrays and maps per payload byte)', () => {
-      it('accepts exactly maxContainers arrays and maps and refuses one more, with over-budget', () => {
+      it('says what was over the container allowance, and does not count scalars (the edge itself: fixtures/ edge-containers)', () => {
         const payload = arrayOf([0x80], 9); // 10 containers: the array and 9 empty maps
-        assert.doesNotThrow(() => scan(payload, { maxDepth: 128, allowBin: false, maxContainers: 10 }));
         assert.throws(() => scan(payload, { maxDepth: 128, allowBin: false, maxContainers: 9 }), payloadError('over-budget', /more than 9 arrays, maps and bins in a 14-byte payload/));
         // Scalars do not count, however many.
         assert.doesNotThrow(() => scan(arrayOf([0xc0], 1000), { maxDepth: 128, allowBin: false, maxContainers: 1 }));
@@ -374,24 +375,14 @@ for (const [scanName, scan, decodePath] of SCANS) {
     describe('guard: the decode budget (words of built values per payload byte)', () => {
       const options = (maxWords: number): GuardOptions => ({ maxDepth: 128, allowBin: false, maxContainers: Infinity, maxWords });
 
-      it('counts a word per value, 7 more per array or map, 47 more per bin, 6 more per str of 2 to 15 bytes, none per key', () => {
+      it("finds a word breach at the value that makes it: a slot before its first byte, a str's 6 once its bytes are there, a bin's 47 once its bytes are there", () => {
+        // The prices themselves, at each edge and one word past: fixtures/ edge-words-* (run below on this path).
         // The array (1 + 7) and 9 nils: 17 words; the 9th nil, at byte 13, is the 17th.
-        assert.doesNotThrow(() => scan(arrayOf([0xc0], 9), options(17)));
         assert.throws(() => scan(arrayOf([0xc0], 9), options(16)), payloadError('over-budget', /values that cost more than 16 words to build in a 14-byte payload \(the decode budget\) at byte 13/));
-        // "ab": 1 + 6; "a" and "": 1 (engines share them); a 16-byte str: 1 (it is as large on the wire).
-        assert.doesNotThrow(() => scan(arrayOf([0xa2, 0x61, 0x62], 3), options(8 + 21)));
-        assert.throws(() => scan(arrayOf([0xa2, 0x61, 0x62], 3), options(8 + 20)), payloadError('over-budget'));
-        assert.doesNotThrow(() => scan(arrayOf([0xa3, 0x61, 0x62, 0x63], 3), options(8 + 21)));
-        assert.throws(() => scan(arrayOf([0xa3, 0x61, 0x62, 0x63], 3), options(8 + 20)), payloadError('over-budget'));
-        assert.doesNotThrow(() => scan(arrayOf([0xa1, 0x61], 3), options(8 + 3)));
-        assert.doesNotThrow(() => scan(arrayOf([0xa0], 3), options(8 + 3)));
-        assert.doesNotThrow(() => scan(arrayOf([0xb0, ...Buffer.from('abcdefghijklmnop')], 3), options(8 + 3)));
-        // {"ab": "cd"}: the map 1 + 7, its value 1 + 6; the key nothing.
-        assert.doesNotThrow(() => scan(new Uint8Array([0x81, 0xa2, 0x61, 0x62, 0xa2, 0x63, 0x64]), options(15)));
+        // {"ab": "cd"}: the map 1 + 7, its value 1 + 6 (at byte 4); the key nothing.
         assert.throws(() => scan(new Uint8Array([0x81, 0xa2, 0x61, 0x62, 0xa2, 0x63, 0x64]), options(14)), payloadError('over-budget', /at byte 4/));
-        // A bin: {"data": bin 0} is the map 1 + 7 and the bin 1 + 47.
+        // A bin: {"data": bin 0} is the map 1 + 7 and the bin 1 + 47 (at byte 6).
         const dataBin = new Uint8Array([0x81, 0xa4, ...Buffer.from('data'), 0xc4, 0x00]);
-        assert.doesNotThrow(() => scan(dataBin, { ...options(8 + 48), allowBin: true }));
         assert.throws(() => scan(dataBin, { ...options(8 + 47), allowBin: true }), payloadError('over-budget', /at byte 6/));
       });
 
@@ -414,25 +405,6 @@ for (const [scanName, scan, decodePath] of SCANS) {
         assert.throws(() => decoder.decode(mixed), payloadError('over-budget', /words to build/));
       });
 
-      it('pins the prices at the default budget: the most image blocks and short strings a payload may hold, and one more', () => {
-        // An array is 8 words (its slot and object), then per item: an image block {type: "image", data: <1-byte
-        // bin>} (20 bytes) 63 words (the map 8, "image" 7, the bin 48), a 2- or 3-letter string 7. Against
-        // 262,144 + N words, N = 5 + 20n: 8 + 63n fits up to n = 6,096; 2 letters (3 bytes) up to 65,535; 3 letters
-        // (4 bytes) up to 87,380. python/tests/test_budget_prices.py pins the same edges on the Python guard.
-        const media = new MsgpackDecoder({ decodePath, allowBin: true, binOnlyAtMediaKeys: true });
-        const block = [0x82, 0xa4, ...Buffer.from('type'), 0xa5, ...Buffer.from('image'), 0xa4, ...Buffer.from('data'), 0xc4, 0x01, 0x00];
-        assert.equal((media.decode(arrayOf(block, 6_096)).value as unknown[]).length, 6_096);
-        assert.throws(() => media.decode(arrayOf(block, 6_097)), payloadError('over-budget', /more than 384089 words to build in a 121945-byte payload \(the decode budget\) at byte 121942/));
-        const decoder = new MsgpackDecoder({ decodePath });
-        for (const [unit, most] of [
-          [[0xa2, 0x61, 0x62], 65_535],
-          [[0xa3, 0x61, 0x62, 0x63], 87_380],
-        ] as const) {
-          assert.equal((decoder.decode(arrayOf([...unit], most)).value as unknown[]).length, most);
-          assert.throws(() => decoder.decode(arrayOf([...unit], most + 1)), payloadError('over-budget', /words to build/));
-        }
-      });
-
       it('refuses a breach before anything is built, on both paths: a refused 16 MiB payload of 2-letter strings stays cheap', () => {
         const payload = arrayOf([0xa2, 0x61, 0x62], Math.floor((16 * 1024 * 1024) / 3));
         const decoder = new MsgpackDecoder({ decodePath });
@@ -447,6 +419,38 @@ for (const [scanName, scan, decodePath] of SCANS) {
         const payload = arrayOf([0xa2, 0x61, 0x62], 600_000);
         assert.doesNotThrow(() => new MsgpackDecoder({ decodePath, decodeBudget: { wordBase: Infinity } }).decode(payload));
         assert.throws(() => new MsgpackMessageCodec({ decodeBudget: { wordBase: 0, bytesPerWord: 1 } }).decodeValue(arrayOf([0xa2, 0x61, 0x62], 100)), payloadError('over-budget', /more than 305 words/));
+      });
+    });
+
+    describe('guard: the decode budget at its edges (fixtures/accept/edge-*, fixtures/refuse/edge-*)', () => {
+      const guardOptions = (fixture: EdgeFixture): GuardOptions => {
+        const budget = decodeBudgetOf(fixture.budget);
+        const n = fixture.payload.length;
+        return {
+          maxDepth: 128,
+          allowBin: fixture.allowBin,
+          binOnlyAtMediaKeys: true,
+          maxContainers: containerAllowance(n, budget),
+          maxShortKeys: shortKeyAllowance(n, budget),
+          maxWords: wordAllowance(n, budget),
+        };
+      };
+      const decoder = (fixture: EdgeFixture) => new MsgpackDecoder({ decodePath, allowBin: fixture.allowBin, binOnlyAtMediaKeys: true, decodeBudget: decodeBudgetOf(fixture.budget) });
+
+      it('accepts every payload exactly at an allowance, and decodes it to its message', () => {
+        assert.ok(edgeAcceptances.length >= 8);
+        for (const fixture of edgeAcceptances) {
+          assert.doesNotThrow(() => scan(fixture.payload, guardOptions(fixture)), fixture.name);
+          assert.deepEqual(comparable(decoder(fixture).decode(fixture.payload).value), comparable(fixture.message), fixture.name);
+        }
+      });
+
+      it('refuses every payload one unit past it, with over-budget', () => {
+        assert.equal(edgeRefusals.length, edgeAcceptances.length);
+        for (const fixture of edgeRefusals) {
+          assert.throws(() => scan(fixture.payload, guardOptions(fixture)), payloadError('over-budget'), fixture.name);
+          assert.throws(() => decoder(fixture).decode(fixture.payload), payloadError('over-budget'), fixture.name);
+        }
       });
     });
 

@@ -22,11 +22,12 @@ async function statusLines(received: () => string, ms = 5_000): Promise<string[]
 
 for (const kind of serverKinds) {
   describe(`${kind}: request bodies in a content coding, and Expect: 100-continue`, { timeout: 30_000 }, () => {
-    it('Content-Encoding gzip (real or only a label) is 415 naming the coding; identity is served', async () => {
-      const server = await startTestServer(kind);
+    it('with compression off, Content-Encoding gzip (real or only a label) is 415 naming the coding; identity is served', async () => {
+      const server = await startTestServer(kind, { compression: false });
       try {
         const gzipped = await fetch(server.url, { method: 'POST', headers: { ...JSON_HEADERS, 'content-encoding': 'gzip' }, body: gzipSync(INITIALIZE_BODY) });
         assert.equal(gzipped.status, 415);
+        assert.equal(gzipped.headers.get('accept-encoding'), 'identity');
         const refusal = (await gzipped.json()) as { error: { message: string } };
         assert.match(refusal.error.message, /Content-Encoding gzip/);
         const labelled = await fetch(server.url, { method: 'POST', headers: { ...JSON_HEADERS, 'content-encoding': 'GZIP' }, body: INITIALIZE_BODY });
@@ -35,6 +36,21 @@ for (const kind of serverKinds) {
         const identity = await fetch(server.url, { method: 'POST', headers: { ...JSON_HEADERS, 'content-encoding': 'identity' }, body: INITIALIZE_BODY });
         assert.equal(identity.status, 200);
         await identity.arrayBuffer();
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('by default, a gzip body is decoded and served; a plain body labelled gzip is 400, never read as it is', async () => {
+      const server = await startTestServer(kind);
+      try {
+        const labelled = await fetch(server.url, { method: 'POST', headers: { ...JSON_HEADERS, 'content-encoding': 'GZIP' }, body: INITIALIZE_BODY });
+        assert.equal(labelled.status, 400);
+        assert.match(((await labelled.json()) as { error: { message: string } }).error.message, /gzip body does not decode/);
+        assert.equal(server.handler.sessionCount, 0, 'nothing was served for it');
+        const gzipped = await fetch(server.url, { method: 'POST', headers: { ...JSON_HEADERS, 'content-encoding': 'gzip' }, body: gzipSync(INITIALIZE_BODY) });
+        assert.equal(gzipped.status, 200);
+        await gzipped.arrayBuffer();
       } finally {
         await server.close();
       }

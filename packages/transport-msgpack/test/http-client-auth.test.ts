@@ -217,8 +217,9 @@ describe('HTTP client authProvider', { timeout: LIMIT }, () => {
     await assert.rejects(newClient().client.connect(new HttpMsgpackClientTransport(mock.mcpUrl, { authProvider: provider })), UnauthorizedError);
     assert.equal(provider.redirects[0]?.searchParams.get('scope'), 'mcp mcp:admin');
 
-    // With a refresh token the new token comes at once; the server still refuses: one retry, then an error.
-    const refreshing = new MemoryOAuthProvider(mock.grant(true));
+    // A token whose grant already covers the challenged scopes is refreshed at once; the server still
+    // refuses: one retry, then an error.
+    const refreshing = new MemoryOAuthProvider({ ...mock.grant(true), scope: 'mcp mcp:admin' });
     const before = mock.requests('/mcp', 'POST').length;
     await assert.rejects(newClient().client.connect(new HttpMsgpackClientTransport(mock.mcpUrl, { authProvider: refreshing })), isHttpError(403, /403 after trying upscoping/));
     assert.equal(mock.requests('/mcp', 'POST').length - before, 2);

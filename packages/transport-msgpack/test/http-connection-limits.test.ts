@@ -1,12 +1,13 @@
 // listenNode's connection limits: a connection that sends nothing is closed once it has been idle too long,
 // one that sends its headers a byte at a time once its header deadline passes, one whose body trickles is
-// answered 408 at its request deadline; past maxConnections new ones are dropped; normal use goes on. On
-// Bun these run on Bun's node:http, which keeps the same limits.
+// answered 408 at its request deadline; past maxConnections a new one is dropped when every connection has a
+// request in flight; normal use goes on. On Bun these run on Bun's node:http, which keeps the same limits.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { McpHttpHandler, listenNode } from 'mcp-msgpack-transport';
 import { createHttpTestServer } from './fixtures/http-helpers.js';
-import { drip, INITIALIZE_BODY, initializeOnce, postHead, rawConnection, trickledInitialize } from './fixtures/raw-connections.js';
+import { connectionsOf, waitUntil } from './fixtures/connection-count.js';
+import { drip, INITIALIZE_BODY, initializeOnce, postHead, rawConnection, trickledInitialize, wholeReply } from './fixtures/raw-connections.js';
 
 const DEADLINE_MS = 400;
 const handler = () => new McpHttpHandler({ createServer: createHttpTestServer });
@@ -63,28 +64,30 @@ describe('listenNode connection limits', { timeout: 20_000 }, () => {
     }
   });
 
-  it('drops connections past maxConnections and serves again once they go', async () => {
+  it('drops a new connection when every connection at maxConnections has a request in flight, and serves again once they go', async () => {
     const running = await listenNode(handler(), { maxConnections: 2 });
+    let requests = 0;
+    running.server.on('request', () => requests++);
+    // Two requests in flight: their bodies never finish. (Connections without one make room instead:
+    // http-connection-cap.test.ts.)
+    const held = [rawConnection(running.url, 10_000), rawConnection(running.url, 10_000)];
     try {
-      const held = [rawConnection(running.url, 10_000), rawConnection(running.url, 10_000)];
-      await Promise.all(held.map(({ socket }) => new Promise((resolve) => socket.once('connect', resolve))));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const { socket } of held) socket.write(postHead(running.url, 100));
+      // Both requests' headers in, so neither connection is waiting any more.
+      await waitUntil(async () => requests === 2 && (await connectionsOf(running.server)) === 2, 'the two requests in flight');
       const extra = rawConnection(running.url, 3_000);
       assert.ok((await extra.closed) < 3_000, 'the third connection is dropped');
+      assert.equal(extra.received(), '', 'unanswered');
+      assert.ok(
+        held.every(({ socket }) => !socket.destroyed && socket.readyState === 'open'),
+        'the requests in flight keep their connections',
+      );
       for (const { socket } of held) socket.destroy();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await Promise.all(held.map(({ closed }) => closed));
       assert.equal((await initializeOnce(running.url)).status, 200);
     } finally {
+      for (const { socket } of held) socket.destroy();
       await running.close();
     }
   });
 });
-
-/** Whether a raw HTTP/1.1 response is all in: its Content-Length read, or its last chunk. */
-function wholeReply(text: string): boolean {
-  const head = text.indexOf('\r\n\r\n');
-  if (head < 0) return false;
-  const length = /^content-length: *(\d+)/im.exec(text.slice(0, head));
-  if (length) return Buffer.byteLength(text.slice(head + 4)) >= Number(length[1]);
-  return /\r\n0\r\n\r\n$/.test(text);
-}

@@ -234,7 +234,7 @@ for (const kind of kinds) {
       assert.equal(fresh.headers.get('content-type'), 'application/json');
       assert.equal(fresh.headers.get('mcp-msgpack-wire'), 'v1');
       // The signal is part of Accept, which Vary already names: 0.1.0's Vary, unchanged.
-      assert.equal(fresh.headers.get('vary'), 'Accept, Content-Type');
+      assert.equal(fresh.headers.get('vary'), 'Accept, Content-Type, Accept-Encoding');
       assert.equal((await fresh.json()).result.serverInfo.name, 'native-bytes-test-server');
     });
 

@@ -31,7 +31,11 @@ describe('wireDecision: what an answer to a MessagePack POST says', () => {
     ['415 MessagePack (a wire version it lacks, answered in MessagePack)', { status: 415, type: 'application/msgpack' }, { wire: 'msgpack' }],
     ['404 JSON error with our id (an ended session)', { status: 404, type: 'application/json', json: { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } } }, undefined],
     ['401 (authorization comes first)', { status: 401, type: 'application/json' }, undefined],
-    ['500 text/plain', { status: 500, type: 'text/plain' }, undefined],
+    ['500 text/plain to a later post', { status: 500, type: 'text/plain' }, undefined],
+    ['500 text/html to the first post of a connection (a JSON body parser crashed)', { status: 500, type: 'text/html', firstOfConnection: true }, fallBack('server-error')],
+    ['503 with no body to the first post of a connection', { status: 503, type: undefined, firstOfConnection: true }, fallBack('server-error')],
+    ['401 to the first post of a connection', { status: 401, type: 'application/json', firstOfConnection: true }, undefined],
+    ['500 MessagePack to the first post (a MessagePack server failing)', { status: 500, type: 'application/msgpack', firstOfConnection: true }, { wire: 'msgpack' }],
     [
       '200 JSON error with an id (the server read the request)',
       { status: 200, type: 'application/json', json: { jsonrpc: '2.0', id: 3, error: { code: -32700, message: 'x' } } },
@@ -93,6 +97,87 @@ describe('the HTTP client against servers that do not take MessagePack', { timeo
       }
     });
   }
+
+  it('an HTML 500 to the first MessagePack post (a JSON-only server crashing on bytes): re-sent as JSON once, the connection works', async () => {
+    const crash = () => new Response('<html><body>Internal Server Error</body></html>', { status: 500, headers: { 'content-type': 'text/html' } });
+    const { client, transport, fallbacks, connected } = await connect({ fetch: rejectingMsgpack(crash) });
+    try {
+      await connected;
+      assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after a crash' } }, undefined, CALL)), 'after a crash');
+      assert.equal(transport.wire, 'json');
+      assert.deepEqual(fallbacks, [{ from: 'msgpack', to: 'json', reason: 'server-error', status: 500 }]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a server that answers 500 whatever the encoding: one JSON retry, then its 500 to the caller', async () => {
+    const posts: string[] = [];
+    const down = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      posts.push(new Headers(init?.headers).get('content-type') ?? '');
+      return new Response('down', { status: 500 });
+    }) as typeof fetch;
+    const { client, connected } = await connect({ fetch: down });
+    try {
+      await assert.rejects(connected, (error: { code?: number }) => error.code === 500);
+      assert.deepEqual(posts, ['application/msgpack', 'application/json']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a 500 to a later MessagePack post is the answer, not retried as JSON', async () => {
+    let crashFromNowOn = false;
+    const posts: string[] = [];
+    const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'POST') posts.push(new Headers(init.headers).get('content-type') ?? '');
+      if (crashFromNowOn && init?.method === 'POST') return new Response('crash', { status: 500 });
+      return fetch(input, init);
+    }) as typeof fetch;
+    const { client, fallbacks, connected } = await connect({ fetch: fetchFn });
+    try {
+      await connected;
+      crashFromNowOn = true;
+      posts.length = 0;
+      await assert.rejects(client.callTool({ name: 'echo', arguments: { text: 'x' } }, undefined, CALL), (error: { code?: number }) => error.code === 500);
+      assert.equal(posts.length, 1);
+      assert.deepEqual(fallbacks, []);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a later connection to an endpoint that fell back speaks JSON from its first request; one through another fetch does not', async () => {
+    const types: string[] = [];
+    const jsonOnly = rejectingMsgpack(() => new Response('Unsupported Media Type', { status: 415 }));
+    const recording = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'POST') types.push(new Headers(init.headers).get('content-type') ?? '');
+      return jsonOnly(input, init);
+    }) as typeof fetch;
+    const first = await connect({ fetch: recording });
+    await first.connected;
+    await first.client.close();
+    assert.equal(types[0], 'application/msgpack');
+    types.length = 0;
+
+    const second = await connect({ fetch: recording });
+    try {
+      await second.connected;
+      assert.deepEqual(second.selections, [{ wire: 'json', reason: 'remembered' }]);
+      assert.deepEqual(second.fallbacks, []);
+      assert.ok(types.length > 0 && types.every((type) => type === 'application/json'), types.join());
+    } finally {
+      await second.client.close();
+    }
+    const forced = await connect({ fetch: recording, wire: 'msgpack' });
+    await assert.rejects(forced.connected, (error: { code?: number }) => error.code === 415, "a forced wire is not the memory's to change");
+    assert.equal(forced.transport.wire, 'msgpack');
+    await forced.client.close();
+    const elsewhere = await connect({ fetch: rejectingMsgpack(() => new Response('Unsupported Media Type', { status: 415 })) });
+    await elsewhere.connected;
+    assert.equal(elsewhere.fallbacks.length, 1, 'another fetch learns for itself');
+    await elsewhere.client.close();
+  });
 
   it('our server: MessagePack settles at the first answer, and nothing after it makes the client fall back', async () => {
     let rejectFromNowOn = false;

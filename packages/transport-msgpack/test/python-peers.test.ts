@@ -169,7 +169,7 @@ for (const kind of isBun ? (['node:http', 'Bun.serve'] as const) : (['node:http'
           // JSON text only (the -32022 that sends its server/discover probe to initialize is a JSON body too), and
           // none of it carries the per-message signal, which only a client asking for MessagePack can get.
           assert.ok(
-            bodies.every((s) => /^(application\/json|text\/event-stream)/.test(s.type) && s.signal === null && s.vary === 'Accept, Content-Type'),
+            bodies.every((s) => /^(application\/json|text\/event-stream)/.test(s.type) && s.signal === null && s.vary === 'Accept, Content-Type, Accept-Encoding'),
             JSON.stringify(seen),
           );
           const replies = bodies.filter((s) => s.type.startsWith(replyType));

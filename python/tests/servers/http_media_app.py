@@ -108,6 +108,42 @@ def read_image() -> ImageContent:
         return ImageContent(type="image", data=base64.b64encode(f.read()).decode(), mimeType="image/png")
 
 
+@server.tool()
+def read_image_native() -> ImageContent:
+    """The same file as `native_image` (bytes in hand, no base64 written by the tool)."""
+    from mcp_msgpack import native_image
+
+    with open(image_path, "rb") as f:
+        return native_image(f.read(), "image/png")
+
+
+@server.tool()
+async def read_image_native_later(ctx: Context, seconds: float = 0) -> ImageContent:
+    """Progress first (the reply becomes a stream), then the file as `native_image` after `seconds`."""
+    import anyio
+
+    await ctx.report_progress(1, 2)
+    await anyio.sleep(seconds)
+    return read_image_native()
+
+
+@server.tool()
+async def read_image_native_slow(seconds: float) -> ImageContent:
+    """The file as `native_image` after `seconds`: a held reply its client may leave."""
+    import anyio
+
+    await anyio.sleep(seconds)
+    return read_image_native()
+
+
+@server.tool()
+def held_media() -> int:
+    """How many media are set aside in this process (mcp_msgpack.shared.placeholders): 0 when nothing leaks."""
+    from mcp_msgpack.shared.placeholders import ASIDE
+
+    return len(ASIDE._held)
+
+
 if __name__ == "__main__":
     port, image_path = int(sys.argv[1]), sys.argv[2]
     stateless = "--stateless" in sys.argv
@@ -115,10 +151,16 @@ if __name__ == "__main__":
     options: dict = {"event_store": event_store} if "--event-store" in sys.argv else {}
     for arg in sys.argv[3:]:
         name, sep, value = arg[2:].partition("=")
-        if sep:
-            options[name.replace("-", "_")] = float(value) if name == "hold-interval" else value
+        if sep and name != "head-timeout":
+            options[name.replace("-", "_")] = float(value) if name in ("hold-interval", "initialization-deadline") else value
     if "--json-sdk" in sys.argv:
         app = server.streamable_http_app(stateless_http=stateless, json_response=json_response)
     else:
         app = streamable_http_app(server, stateless_http=stateless, json_response=json_response, **options)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    serve: dict = {}
+    head_timeout = next((float(a.split("=", 1)[1]) for a in sys.argv if a.startswith("--head-timeout=")), None)
+    if head_timeout is not None:
+        from mcp_msgpack.server.connection_deadlines import head_deadline_protocol
+
+        serve["http"] = head_deadline_protocol(head_timeout)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **serve)

@@ -36,7 +36,7 @@ const VARIANT_MEANING: Record<string, string> = {
     "the MCP SDK's own client (JSON) against our server on its defaults, what a user keeps (compared with adaptive over stdio, where adaptive is both ends on their defaults, and with defaults over HTTP)",
   'stock-json-gzip': "the SDK's own HTTP transport with gzip",
   official: 'the official filesystem server on the SDK',
-  raw: 'bare length-prefixed bytes through the same pipe, no MCP',
+  raw: 'the bare file with no MCP and no codec: length-prefixed bytes through the same pipe (stdio), one HTTP body of them (http)',
   session: 'MCP 2025-11-25 with a session (SDK v2)',
   stateless: 'MCP 2026-07-28, stateless (SDK v2)',
   'sdk-stateless-json': "SDK v2's own HTTP transport, 2026-07-28",

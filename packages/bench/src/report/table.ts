@@ -4,6 +4,7 @@ import { formatBytes, formatRatio, formatValue, VERDICT_MARK } from './format.js
 import { statusWord } from './target-words.js';
 import { renderSummary } from './summary.js';
 import { textTable } from './columns.js';
+import { renderBaseline } from './baseline.js';
 
 export const CALL_VALUE_METRICS: MetricKey[] = ['cpu', 'clientCpu', 'peakRss', 'steadyRss', 'sent', 'received', 'p50', 'p95', 'p99', 'throughput'];
 export const CALL_RATIO_METRICS: MetricKey[] = ['cpu', 'clientCpu', 'peakRss', 'steadyRss', 'wire', 'p50', 'p99', 'throughput'];
@@ -106,6 +107,7 @@ export function targetLines(result: BenchResult): string {
  * (values, ratios with their ranges, verdicts, the targets' full wording).
  */
 export function renderText(result: BenchResult, { details = false }: { details?: boolean } = {}): string {
+  if (result.baseline !== undefined) return details ? renderBaseline(result) + '\nMEASURED VALUES\n\n' + valuesTable(result.scenarios) + '\n' : renderBaseline(result);
   if (!details) return renderSummary(result);
   const sections = [
     header(result),

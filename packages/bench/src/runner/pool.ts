@@ -16,6 +16,7 @@ export function sessionKey(spec: VariantSpec): string {
     spec.defaults ? 'defaults' : '',
     spec.client ?? '',
     spec.clients,
+    spec.build ?? '',
   ].join('|');
 }
 

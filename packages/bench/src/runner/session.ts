@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,7 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { HttpMsgpackClientTransport, StdioMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { ByteCounter, countChildStdio, countingSpawn, type ByteSource } from '../metrics/bytes.js';
 import { startRelayProcess, type RelayHost, type RelayProcess } from '../metrics/relay-process.js';
-import { RawPipeClient } from './raw-client.js';
+import { RawHttpClient, RawPipeClient } from './raw-client.js';
 import type { VariantSpec } from './variant.js';
 import { onInterrupt } from '../interrupt.js';
 
@@ -27,6 +28,7 @@ export interface Session {
 
 const ENTRY = fileURLToPath(new URL('../servers/entry.js', import.meta.url));
 const RAW_ENTRY = fileURLToPath(new URL('../servers/raw-media.js', import.meta.url));
+const RAW_HTTP_ENTRY = fileURLToPath(new URL('../servers/raw-media-http.js', import.meta.url));
 
 export function officialFilesystemEntry(): string {
   const require = createRequire(import.meta.url);
@@ -35,7 +37,7 @@ export function officialFilesystemEntry(): string {
 
 function serverArgs(spec: VariantSpec, mediaDir: string | undefined): string[] {
   if (spec.server === 'official') return [officialFilesystemEntry(), mediaDir ?? process.cwd()];
-  const args = [ENTRY, '--app', spec.server, '--transport', spec.transport, '--stack', spec.stack];
+  const args = [spec.build ? join(spec.build, 'entry.js') : ENTRY, '--app', spec.server, '--transport', spec.transport, '--stack', spec.stack];
   if (mediaDir) args.push('--dir', mediaDir);
   if (spec.gzip) args.push('--gzip');
   if (spec.defaults) args.push('--defaults');
@@ -61,14 +63,14 @@ function newClient(errors: string[], spec?: VariantSpec): Client {
  * HTTP the bytes are counted by a relay of `relays` (the run's relay process), or of a process of its own.
  */
 export async function startSession(spec: VariantSpec, runtime: string, mediaDir?: string, relays?: () => Promise<RelayHost>): Promise<Session> {
-  if (spec.stack === 'raw') return startRaw(spec, runtime);
+  if (spec.stack === 'raw') return spec.transport === 'http' ? startRawHttp(spec, runtime, relays) : startRaw(spec, runtime);
   return spec.transport === 'stdio' ? startStdio(spec, runtime, mediaDir) : startHttp(spec, runtime, mediaDir, relays);
 }
 
 /** The raw pipe baseline: its client stands where an MCP Client does (the media venue's raw calls know it). */
 async function startRaw(spec: VariantSpec, runtime: string): Promise<Session> {
   const bytes = new ByteCounter();
-  const child = countingSpawn(bytes)(runtime, [RAW_ENTRY], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = countingSpawn(bytes)(runtime, [spec.build ? join(spec.build, 'raw-media.js') : RAW_ENTRY], { stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);
@@ -83,6 +85,35 @@ async function startRaw(spec: VariantSpec, runtime: string): Promise<Session> {
     close: async () => {
       raw.close();
       if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+/** The raw HTTP file server baseline, its bytes counted by the run's relay as every HTTP variant's are. */
+async function startRawHttp(spec: VariantSpec, runtime: string, relays: (() => Promise<RelayHost>) | undefined): Promise<Session> {
+  const child = spawn(runtime, [spec.build ? join(spec.build, 'raw-media-http.js') : RAW_HTTP_ENTRY], { stdio: ['ignore', 'pipe', 'inherit'] });
+  child.once(
+    'exit',
+    onInterrupt(() => child.kill('SIGKILL')),
+  );
+  const port = await readyPort(child);
+  let proxy: RelayProcess;
+  try {
+    proxy = relays ? await (await relays()).open(port) : await startRelayProcess(port);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  const raw = new RawHttpClient(new URL(`http://127.0.0.1:${proxy.port}/`));
+  return {
+    spec,
+    serverPid: child.pid!,
+    clients: [raw as unknown as Client],
+    bytes: proxy,
+    lastError: () => undefined,
+    close: async () => {
+      child.kill('SIGTERM');
+      await proxy.close();
     },
   };
 }

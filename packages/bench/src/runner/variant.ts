@@ -41,6 +41,11 @@ export interface VariantSpec {
    * the server adopts this package. Left out: the client of `stack`.
    */
   client?: 'stock';
+  /**
+   * The folder of another build's benchmark servers (its servers/entry.js), for --baseline: this variant's
+   * server is that build's, its client this one's. Left out: this build's servers.
+   */
+  build?: string;
   /** Number of concurrent clients (HTTP); stdio always has one. */
   clients: number;
 }

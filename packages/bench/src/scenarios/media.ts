@@ -7,7 +7,7 @@ import { mediaBytes } from '../payloads.js';
 import { formatBytes } from '../report/format.js';
 import type { CallFunction } from '../runner/measure.js';
 import type { CallScenario } from '../runner/rounds.js';
-import type { RawPipeClient } from '../runner/raw-client.js';
+import type { RawHttpClient, RawPipeClient } from '../runner/raw-client.js';
 import type { VariantSpec } from '../runner/variant.js';
 import { callToolNative, readResourceNative } from 'mcp-msgpack-transport';
 import { callTool, scenarioName, stockClientVariants, type Budget } from './calls.js';
@@ -69,9 +69,9 @@ const NATIVE_HELPERS: MediaClient = {
   readResource: (client, uri) => readResourceNative(client, { uri }) as Promise<{ contents: unknown[] }>,
 };
 
-/** The raw pipe baseline (no MCP): the file's bytes, as the helpers would hand them over. */
+/** The raw baselines (no MCP: the pipe, the HTTP file server): the file's bytes, as the helpers would hand them over. */
 const RAW_PIPE: MediaClient = {
-  callTool: async (client, args) => ({ content: [{ data: await (client as unknown as RawPipeClient).read(args.path as string) }] }),
+  callTool: async (client, args) => ({ content: [{ data: await (client as unknown as RawPipeClient | RawHttpClient).read(args.path as string) }] }),
   readResource: () => Promise.reject(new Error('the raw pipe baseline has no resources')),
 };
 
@@ -137,6 +137,11 @@ function mediaVariants(transport: 'stdio' | 'http', clients: number, withOfficia
       { ...base, id: 'json-gzip', label: 'media server, mcp-msgpack HTTP, JSON + gzip', stack: 'ours', wire: 'json', gzip: true },
     );
     comparisons.push(['msgpack-native', 'json-gzip'], ['msgpack-native', 'stock-json']);
+    // The physical floor over HTTP (one client: its server answers one request at a time into one buffer).
+    if (withOfficial && base.clients === 1) {
+      variants.push({ ...base, id: 'raw', label: 'raw HTTP file server (no MCP, no codec: a POST names the file, one body of its bytes)', stack: 'raw', wire: 'msgpack' });
+      comparisons.push(['msgpack-native', 'raw']);
+    }
   }
   // Over HTTP, MessagePack always is the policy 'smallest' on both ends; over stdio, the MessagePack wire.
   const always = transport === 'http' ? { encoding: 'smallest' as const } : {};

@@ -116,6 +116,9 @@ async function serve(handler: WebHandler, options: HostOptions, req: IncomingMes
     if (typeof value === 'string') headers.set(name, value);
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
+  // As a gzip proxy in front of an identity server: the proxy codes, so the server behind it is asked for none
+  // (the handler would otherwise code replies itself for a request it cannot tell came over loopback).
+  if (options.gzip) headers.delete('accept-encoding');
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && chunks.length > 0;
   const request = new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, {
     method: req.method,
@@ -124,7 +127,7 @@ async function serve(handler: WebHandler, options: HostOptions, req: IncomingMes
   });
   const response = await handler(request);
   const type = response.headers.get('content-type') ?? '';
-  const compress = options.gzip && type.includes('application/json') && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  const compress = options.gzip && type.includes('application/json') && !response.headers.has('content-encoding') && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   if (!response.body || !compress) return writeResponse(res, response);
   const outHeaders: Record<string, string> = {};
   response.headers.forEach((value, name) => {

@@ -12,14 +12,14 @@ const CALLBACK_PATH = '/oauth/callback';
  * The SDK's OAuthClientProvider for one bridge process, with its state in memory (nothing written to disk:
  * a new process authorizes again) and the authorization redirect landing on a loopback callback server.
  * The transport drives it (discovery, dynamic registration, PKCE, refresh all happen in the SDK's auth());
- * the bridge only waits for the code and hands it to the transport's finishAuth().
+ * the bridge only waits for the callback and hands its query (code, state, iss) to the transport's finishAuth().
  */
 export class LoopbackOAuthProvider {
   private client: Record<string, unknown> | undefined;
   private savedTokens: { access_token: string } | undefined;
   private verifier = '';
   private discovery: unknown;
-  private waiting: { resolve: (code: string) => void; reject: (error: Error) => void } | undefined;
+  private waiting: { resolve: (callback: URLSearchParams) => void; reject: (error: Error) => void } | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -35,11 +35,12 @@ export class LoopbackOAuthProvider {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (url.pathname !== CALLBACK_PATH) return void res.writeHead(404).end();
       const code = url.searchParams.get('code');
-      const error = url.searchParams.get('error');
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(code ? 'Authorized: you can close this window and go back to your MCP host.' : `Authorization failed: ${error ?? 'no code'}`);
-      if (code) provider?.waiting?.resolve(code);
-      else provider?.waiting?.reject(new Error(`authorization refused: ${error ?? 'no code in the callback'}`));
+      // The callback's error text is not shown here: until its `iss` is checked it may be an attacker's.
+      res.end(code ? 'Authorized: you can close this window and go back to your MCP host.' : 'Authorization failed: see the bridge.');
+      // The whole query goes to finishAuth(): its `iss` is checked against the authorization server's issuer
+      // (RFC 9207) before the code is redeemed, or before an error callback's text is believed.
+      provider?.waiting?.resolve(url.searchParams);
       if (provider) provider.waiting = undefined;
     });
     await new Promise<void>((resolve, reject) => {
@@ -100,13 +101,13 @@ export class LoopbackOAuthProvider {
     if (this.openBrowser) openBrowser(authorizationUrl.href);
   }
 
-  /** The code the browser brings back to the callback, within AUTHORIZATION_WAIT_MS. */
-  waitForCode(): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
+  /** The query the browser brings back to the callback (code or error, state, iss), within AUTHORIZATION_WAIT_MS. */
+  waitForCallback(): Promise<URLSearchParams> {
+    return new Promise<URLSearchParams>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no authorization within ${AUTHORIZATION_WAIT_MS / 1000} s`)), AUTHORIZATION_WAIT_MS);
       timer.unref?.();
       this.waiting = {
-        resolve: (code) => (clearTimeout(timer), resolve(code)),
+        resolve: (callback) => (clearTimeout(timer), resolve(callback)),
         reject: (error) => (clearTimeout(timer), reject(error)),
       };
     });

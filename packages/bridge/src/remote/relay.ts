@@ -208,8 +208,8 @@ export class HostToRemote {
 
   private authorize(remote: RemoteSession, oauth: LoopbackOAuthProvider): Promise<void> {
     this.authorizing ??= oauth
-      .waitForCode()
-      .then((code) => remote.finishAuth(code))
+      .waitForCallback()
+      .then((callback) => remote.finishAuth(callback))
       .finally(() => (this.authorizing = undefined));
     return this.authorizing;
   }

@@ -33,6 +33,8 @@ export class RemoteSession {
       wire: options.wire,
       nativeBytes: options.nativeBytes,
       authProvider: options.authProvider,
+      // The bridge's SDK is v2 (its dependency): v2's OAuth flow, with its issuer checks, whatever the host speaks.
+      oauthSdk: 2,
       onwireselected: (selection) => reportWire(options, selection),
     });
     this.transport.onmessage = (message) => {
@@ -87,8 +89,8 @@ export class RemoteSession {
     }
   }
 
-  finishAuth(code: string): Promise<void> {
-    return this.transport.finishAuth(code);
+  finishAuth(callback: URLSearchParams): Promise<void> {
+    return this.transport.finishAuth(callback);
   }
 
   async close(): Promise<void> {

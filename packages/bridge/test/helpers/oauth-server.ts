@@ -13,7 +13,11 @@ export interface OAuthServer extends RecordingServer {
  * metadata documents, dynamic client registration, an /authorize that approves at once (redirecting to the
  * client's redirect URI with a code), and a token endpoint that checks PKCE.
  */
-export async function startOAuthServer(options: McpHttpHandlerOptions): Promise<OAuthServer> {
+export async function startOAuthServer(
+  options: McpHttpHandlerOptions,
+  /** RFC 9207: advertise `iss` in authorization responses, and the `iss` the redirect carries ('issuer': the right one). */
+  iss: { advertised: boolean; sent: 'issuer' | string } | undefined = undefined,
+): Promise<OAuthServer> {
   const handler = new McpHttpHandler(options);
   const codes = new Map<string, { challenge: string; redirectUri: string }>();
   const tokens = new Set<string>();
@@ -32,6 +36,7 @@ export async function startOAuthServer(options: McpHttpHandlerOptions): Promise<
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none'],
+        ...(iss?.advertised ? { authorization_response_iss_parameter_supported: true } : {}),
       });
     }
     if (url.pathname === '/register') {
@@ -47,6 +52,7 @@ export async function startOAuthServer(options: McpHttpHandlerOptions): Promise<
       back.searchParams.set('code', code);
       const given = url.searchParams.get('state');
       if (given) back.searchParams.set('state', given);
+      if (iss) back.searchParams.set('iss', iss.sent === 'issuer' ? origin : iss.sent);
       return void res.writeHead(302, { location: back.href }).end();
     }
     if (url.pathname === '/token') {

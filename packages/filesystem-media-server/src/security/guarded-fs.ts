@@ -58,7 +58,7 @@ export class GuardedFs {
     const entry = await this.open(absolute, display);
     if (!entry.stats.isFile()) {
       await entry.handle.close();
-      throw new Error(entry.stats.isDirectory() ? 'EISDIR: illegal operation on a directory, read' : `Not a regular file: ${display}`);
+      throw new Error(entry.stats.isDirectory() ? await directoryReadMessage(entry.real) : `Not a regular file: ${display}`);
     }
     return entry;
   }
@@ -229,4 +229,27 @@ async function lstatOrUndefined(p: string): Promise<Stats | undefined> {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** The runtime's fs.readFile error on a directory, named by the root directory; asked once. */
+let directoryReadProbe: Promise<{ message: string; named: string }> | undefined;
+
+/**
+ * The error reading the directory `real` gives, worded as this runtime's fs.readFile words it, which is what
+ * the official server (fs.readFile on the real path) answers: Node 26 names the path ("EISDIR: illegal
+ * operation on a directory, read '/a/sub'"), Node 20-24 and Bun do not. The wording is asked of the runtime
+ * once, by reading the file-system root (always a directory, and never a client's path), not kept per version.
+ */
+async function directoryReadMessage(real: string): Promise<string> {
+  directoryReadProbe ??= (async () => {
+    const named = path.parse(process.cwd()).root;
+    const error = await fs.readFile(named).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    const message = error instanceof Error && errorCode(error) === 'EISDIR' ? error.message : 'EISDIR: illegal operation on a directory, read';
+    return { message, named };
+  })();
+  const { message, named } = await directoryReadProbe;
+  return message.replace(`'${named}'`, `'${real}'`);
 }

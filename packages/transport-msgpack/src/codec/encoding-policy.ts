@@ -32,8 +32,8 @@ export interface MessageShape {
 /**
  * Enough values to tell a message's shape; big messages are judged on their first ones. Kept small because
  * the walk is paid on every reply: at this size it stays a small share of the cheapest call
- * (packages/bench/measure/measure-encoding-policy.mjs, "policy us"). A runtime may read fewer
- * (EncodingBreakEven.walkValues).
+ * (`npx mcp-msgpack-bench --calibrate`; the "policy us" figures were the since-deleted
+ * measure-encoding-policy.mjs's, at commit 38681c6). A runtime may read fewer (EncodingBreakEven.walkValues).
  */
 const WALK_LIMIT = 512;
 /** A message whose object keys are at least this share of its values is key-dense. */

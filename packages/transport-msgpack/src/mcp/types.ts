@@ -125,3 +125,12 @@ export interface OAuthClientProvider {
   tokens(): { access_token: string } | undefined | Promise<{ access_token: string } | undefined>;
   redirectToAuthorization(authorizationUrl: URL): void | Promise<void>;
 }
+
+/**
+ * SDK v2's minimal `AuthProvider`: a bearer token from `token()`, and `onUnauthorized()` to get a new one
+ * after a 401 (the request is then sent once more).
+ */
+export interface TokenAuthProvider {
+  token(): string | undefined | Promise<string | undefined>;
+  onUnauthorized?(context: { response: Response; serverUrl: URL; fetchFn: FetchLike }): Promise<void>;
+}

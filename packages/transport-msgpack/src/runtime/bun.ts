@@ -1,9 +1,11 @@
 import { hasModuleNotFoundCode, type Runtime } from './runtime.js';
+import { zlibContentCodings } from './zlib-codings.js';
 
 /**
  * Bun: Bun.serve, JavaScriptCore, its own native fetch. The client uses the global fetch, native and
  * keep-alive; undici there runs on Bun's node:net layer and measured slower with large replies
- * (`bun packages/bench/measure/measure-http.mjs --fetch undici|global`: 1 MiB images, 16 clients, 82 vs 124 req/s).
+ * (the since-deleted `measure-http.mjs --fetch undici|global` under Bun, at commit 38681c6: 1 MiB images, 16
+ * clients, 82 vs 124 req/s; no bench command compares the two fetches).
  */
 export const bunRuntime: Runtime = {
   name: 'bun',
@@ -18,7 +20,7 @@ export const bunRuntime: Runtime = {
   // README "Decoding: one pass or two" has the figures).
   decodePath: 'single-pass',
   shortAsciiFromWindow: true,
-  // JavaScriptCore (README "Per-message encoding", `bun packages/bench/measure/measure-encoding-policy.mjs`): MessagePack
+  // JavaScriptCore (README "Per-message encoding", `npx mcp-msgpack-bench --calibrate --runtime bun`): MessagePack
   // wins on strings past the break-even (later than on V8: Bun's JSON copies plain text fast) and on
   // numbers; JSON wins on small messages and on records at every size measured (50 KB to 1 MB), and ties
   // on large arrays of short strings.
@@ -27,6 +29,7 @@ export const bunRuntime: Runtime = {
   // the cost of 512 on every large reply (README, "Per-message encoding").
   encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: false, keyDenseMsgpackValues: Number.POSITIVE_INFINITY, walkValues: 256 },
   // Some of Bun's import failures carry no code, only this message.
+  contentCodings: zlibContentCodings(),
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)/.test(error.message)),
   // Bun.gc(true): a synchronous full collection. Bun.shrink() (not in Bun's typings, so only where present)
   // then has JavaScriptCore drop compiled code (compiled again on next use) and return its allocator's free

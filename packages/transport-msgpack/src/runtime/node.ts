@@ -1,4 +1,5 @@
 import { exposedGc, hasModuleNotFoundCode, type ClientFetch, type Runtime } from './runtime.js';
+import { zlibContentCodings } from './zlib-codings.js';
 import { connectorCheckingBeforeWrite } from './closed-before-write.js';
 import { retryUnwritten } from './unwritten-retry.js';
 
@@ -45,7 +46,7 @@ export const nodeRuntime: Runtime = {
   // latin1Slice call costs more than building a short string char by char (same command and README section).
   decodePath: 'guard-then-msgpackr',
   shortAsciiFromWindow: false,
-  // V8 (README "Per-message encoding", `node packages/bench/measure/measure-encoding-policy.mjs` and the benchmark's
+  // V8 (README "Per-message encoding", `npx mcp-msgpack-bench --calibrate` and the benchmark's
   // `--scenario object --transport http`): MessagePack wins from short strings on (a text result of a few
   // hundred characters already), on numbers and on large arrays of values. Records go as JSON up to about
   // 150 KB: with the decoder's exact key budget their encode + decode costs more in MessagePack at 50-100 KB;
@@ -54,6 +55,7 @@ export const nodeRuntime: Runtime = {
   // messages the codec's gain is a sliver of a call: a tie goes to JSON, the baseline, whose reply text
   // node:http writes as it is.
   encodingBreakEven: { longStringChars: 128, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, keyDenseMsgpackValues: 7_500 },
+  contentCodings: zlibContentCodings(),
   isModuleNotFound: hasModuleNotFoundCode,
   fullGarbageCollection: exposedGc,
 };

@@ -1,4 +1,5 @@
 import type { FetchLike } from '../mcp/types.js';
+import type { ContentCodings } from './content-codings.js';
 
 /** A fetch for the HTTP client, with what it holds open (a keep-alive pool) to release on close. */
 export interface ClientFetch {
@@ -78,6 +79,11 @@ export interface Runtime {
   readonly shortAsciiFromWindow: boolean;
   /** Where MessagePack costs less CPU than JSON, by message shape: the 'cheapest-cpu' encoding policy's thresholds. */
   readonly encodingBreakEven: EncodingBreakEven;
+  /**
+   * The HTTP content codings this runtime compresses and decodes (zstd where its zlib has it: Node >= 22.15
+   * and Bun, not Node 20), and which of them its default fetch decodes by itself (http/content-coding/).
+   */
+  readonly contentCodings: ContentCodings;
   /** Whether a failed dynamic import means the package is not installed (rather than broken). */
   isModuleNotFound(error: unknown): boolean;
   /**

@@ -1,4 +1,5 @@
 import { exposedGc, hasModuleNotFoundCode, type Runtime } from './runtime.js';
+import { webContentCodings } from './web-codings.js';
 
 /**
  * Every other runtime (Deno, Cloudflare Workers, browsers, web extensions): web standards only, no
@@ -22,6 +23,7 @@ export const webRuntime: Runtime = {
   // Not measured on these runtimes: MessagePack only where it pays on both runtimes measured (strings past
   // the later of the two break-evens, numbers), and on arrays of values as on V8, which most of them run.
   encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: true, keyDenseMsgpackValues: Number.POSITIVE_INFINITY },
+  contentCodings: webContentCodings(),
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)|not found/i.test(error.message)),
   fullGarbageCollection: exposedGc,
 };

@@ -13,7 +13,7 @@ export interface WireSelection {
 }
 
 /** Why an HTTP client stopped speaking MessagePack to a server (http/client/wire-fallback.ts decides). */
-export type HttpFallbackReason = 'unsupported-media-type' | 'not-acceptable' | 'bad-request' | 'unreadable-body' | 'json-reply';
+export type HttpFallbackReason = 'unsupported-media-type' | 'not-acceptable' | 'bad-request' | 'unreadable-body' | 'json-reply' | 'server-error';
 
 /**
  * - 'forced': the transport's `wire` option named the wire ('msgpack' or 'json');
@@ -21,6 +21,8 @@ export type HttpFallbackReason = 'unsupported-media-type' | 'not-acceptable' | '
  * - 'upgrade-not-accepted' (stdio): the server answered an offering request without accepting (a JSON-only
  *   server, or one forced to JSON), so the connection stays JSON;
  * - 'msgpack-reply' (HTTP): the server answered a MessagePack request in MessagePack;
- * - an HttpFallbackReason (HTTP): the server showed it does not take MessagePack, so the client speaks JSON.
+ * - an HttpFallbackReason (HTTP): the server showed it does not take MessagePack, so the client speaks JSON;
+ * - 'remembered' (HTTP): an earlier connection of this process to the same endpoint fell back to JSON, so
+ *   this one speaks JSON from its first request (http/client/wire-memory.ts).
  */
-export type WireSelectionReason = 'forced' | 'upgrade-accepted' | 'upgrade-not-accepted' | 'msgpack-reply' | HttpFallbackReason;
+export type WireSelectionReason = 'forced' | 'upgrade-accepted' | 'upgrade-not-accepted' | 'msgpack-reply' | 'remembered' | HttpFallbackReason;

@@ -22,7 +22,7 @@ export const DEFAULT_MAX_DEPTH = 128;
  * about 250 bytes on V8 and 650 on JavaScriptCore; a hidden class per key-order prefix about 170; a 2-letter
  * string 32 bytes with its slot), while real MCP messages (one container per 20-75 bytes, a few dozen distinct
  * keys and shapes, under a word a byte) stay inside. What a payload can cost beyond what it builds is the
- * runtime's: `packages/bench/measure/measure-amplification.mjs` measures it, SPEC.md 4.1.9 has the figures.
+ * runtime's: `packages/bench/stress/amplification.mjs` measures it, SPEC.md 4.1.9 has the figures.
  */
 export const DEFAULT_DECODE_BUDGET: DecodeBudget = { base: 65_536, bytesPerContainer: 8, keyBase: 8_192, bytesPerShortKey: 128, wordBase: 262_144, bytesPerWord: 1 };
 

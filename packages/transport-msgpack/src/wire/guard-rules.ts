@@ -26,7 +26,7 @@ export interface GuardOptions {
  * Keys shorter than this are counted against the key budget. A JavaScript engine builds a hidden class or
  * dictionary entry per distinct key, far larger than a short key on the wire (a one-entry map with a fresh
  * 5-byte key is 8 bytes), so unbudgeted such maps cost many times their size; from 16 bytes up a key pays
- * for itself. `node packages/bench/measure/measure-amplification.mjs` measures it; the package README ("The decode budget") has the figures.
+ * for itself. `node packages/bench/stress/amplification.mjs` measures it; the package README ("The decode budget") has the figures.
  */
 export const SHORT_KEY_BYTES = 16;
 
@@ -36,7 +36,7 @@ export const SHORT_KEY_BYTES = 16;
  * map VALUE_OBJECT_WORDS more, a bin BIN_WORDS more, and a str of 2 to 15 bytes that is not a map key
  * SHORT_STRING_WORDS more. Map keys cost no word of their own: a member's slot is its value's (the key budget
  * prices keys). The prices are what a JavaScript receiver pays, on the dearer engine, measured
- * (`packages/bench/measure/measure-amplification.mjs`, SPEC.md 4.1.9 has the figures):
+ * (`packages/bench/stress/amplification.mjs`, SPEC.md 4.1.9 has the figures):
  * - an array or map: its object, about 56 bytes empty on V8, 64 on JavaScriptCore;
  * - a bin: its view object (about 110 bytes on V8) and, at a media field, the base64 string and the copied
  *   content block a receiver that hands base64 to its SDK makes of it: an image block of a 1-byte bin costs

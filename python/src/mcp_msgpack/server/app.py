@@ -22,7 +22,7 @@ from starlette.routing import Route
 
 from ..wire import ReceiveLimits
 from .streamable_http import HOLD_INTERVAL
-from .streamable_http_manager import MsgpackStreamableHTTPSessionManager
+from .streamable_http_manager import INITIALIZATION_DEADLINE, MsgpackStreamableHTTPSessionManager
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -55,14 +55,16 @@ def streamable_http_app(
     encoding: str = "cheapest-cpu",
     reply_streams: str | None = None,
     hold_interval: float = HOLD_INTERVAL,
+    initialization_deadline: float = INITIALIZATION_DEADLINE,
     debug: bool = False,
 ) -> Starlette:
     """The Starlette app of `server.streamable_http_app(...)` on both wires (an `MCPServer` or a low-level
-    `Server`). Mount it, or run it with uvicorn. For a loopback `host` (the default) Host and Origin must name
-    loopback, as the SDK's app checks them; give `transport_security` for anything else."""
+    `Server`). Mount it, or run it with uvicorn. Without `transport_security`, every request that arrives on a
+    loopback address must name loopback in Host and Origin (403 otherwise), whatever `host` the server is
+    bound to; `transport_security` replaces that with its lists, for every request (host_check.py).
+    `initialization_deadline`: seconds a session's client has to send `notifications/initialized`."""
+    del host  # kept for the SDK's signature: the check follows where a request arrives, not the bind address
     lowlevel = getattr(server, "_lowlevel_server", server)
-    if transport_security is None and host in LOOPBACK_HOSTS:
-        transport_security = loopback_security()
     manager = MsgpackStreamableHTTPSessionManager(
         app=lowlevel,
         event_store=event_store,
@@ -79,6 +81,7 @@ def streamable_http_app(
         reply_streams=reply_streams,
         hold_interval=hold_interval,
     )
+    manager.initialization_deadline = initialization_deadline
     app = Starlette(
         debug=debug,
         routes=[Route(streamable_http_path, endpoint=StreamableHTTPASGIApp(manager))],

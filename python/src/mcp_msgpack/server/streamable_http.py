@@ -46,6 +46,7 @@ from mcp_types import (
     PARSE_ERROR,
     JSONRPCError,
     JSONRPCMessage,
+    JSONRPCNotification,
     JSONRPCRequest,
     JSONRPCResponse,
     RequestId,
@@ -56,10 +57,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from ..wire import ReceiveLimits, WireError
+from ..wire import ReceiveLimits, WireError, encode_payload
 from ..shared import http_media_types as media_types
 from ..shared import http_negotiation as negotiation
-from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict, session_message
+from ..shared.http_codec import decode_msgpack, encode_json, encode_msgpack, message_dict, session_message
+from ..shared.media_conversion import base64_to_bin
 from ..shared.frame_stream import control_frame, frame
 from .held_store import HoldingEventStore
 from ..shared.encodings import check_encoding
@@ -76,6 +78,17 @@ keep-alives (SPEC 9.3, 9.6.2 rule 5: at most the keep-alive interval and 30 s)."
 
 REPLY_STREAMS = ("when-needed", "always")
 
+INITIALIZED_WAIT = 1.0
+"""Seconds a request in a session waits for `notifications/initialized` before it is refused (SPEC 9.4)."""
+
+MAX_WAITING = 32
+"""Most requests of one session waiting for `notifications/initialized` at once; any more are refused at once."""
+
+TRANSPORT_ERROR = -32000
+
+MAX_BATCH_SIZE = 100
+"""Most messages in one batch (SPEC 9.4; the TS server's and SDK's number)."""
+
 
 @dataclass(frozen=True, slots=True)
 class ReplyWire:
@@ -85,6 +98,16 @@ class ReplyWire:
     msgpack: bool
     replies_any: bool
     body_is_msgpack: bool
+
+
+def _peek_json(body: bytes) -> list[Any]:
+    """The messages of a JSON body, for the session-order check; nothing when the SDK will refuse it."""
+    try:
+        value = pydantic_core.from_json(body)
+        items = value if isinstance(value, list) else [value]
+        return [session_message(item).message for item in items]
+    except (ValueError, ValidationError):
+        return []
 
 
 class _HeldFirst:
@@ -166,6 +189,11 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         self.native_bytes_in_force = False
         self._confirm_native_for: RequestId | None = None
         self.limits = limits or ReceiveLimits()
+        # The session's order (SPEC 9.4): one initialize, then notifications/initialized before requests.
+        self.client_initialized = False
+        self._initialize_seen = False
+        self._initialized = anyio.Event()
+        self._waiting_for_initialized = 0
 
     # --- every request -----------------------------------------------------------------------------------
 
@@ -189,11 +217,53 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
 
     # --- POST --------------------------------------------------------------------------------------------
 
+    async def _session_order_refusal(self, messages: list[Any]) -> Response | None:
+        """SPEC 9.4, as the TS server keeps it: a second `initialize` in a session is 400 (the SDK's
+        re-initialized it), and a request other than `ping` before `notifications/initialized` waits a moment
+        for it (a relay may reorder the two POSTs; at most MAX_WAITING requests wait), then is 400 -32000
+        `not-initialized` with no handler run. The session goes on either way."""
+        if not self.mcp_session_id:
+            return None
+        for message in messages:
+            if isinstance(message, JSONRPCNotification) and message.method == "notifications/initialized":
+                self.client_initialized = True
+                self._initialized.set()
+        requests = [m for m in messages if isinstance(m, JSONRPCRequest)]
+        headers = self._session_header()
+        for message in requests:
+            if message.method == "initialize":
+                if self._initialize_seen:
+                    return error_response(
+                        HTTPStatus.BAD_REQUEST, INVALID_REQUEST, "Bad Request: the session is already initialized",
+                        request_id=message.id, headers=headers,
+                    )
+                self._initialize_seen = True
+                return None
+        waiting = [m for m in requests if m.method != "ping"]
+        if waiting and not self.client_initialized:
+            if self._waiting_for_initialized < MAX_WAITING:
+                self._waiting_for_initialized += 1
+                try:
+                    with anyio.move_on_after(INITIALIZED_WAIT):
+                        await self._initialized.wait()
+                finally:
+                    self._waiting_for_initialized -= 1
+            if not self.client_initialized:
+                return error_response(
+                    HTTPStatus.BAD_REQUEST, TRANSPORT_ERROR, "Bad Request: notifications/initialized not received",
+                    request_id=waiting[0].id, data={"reason": "not-initialized"}, headers=headers,
+                )
+        return None
+
     async def _handle_post_request(self, scope: Scope, request: Request, receive: Receive, send: Send) -> None:
         accept = media_types.AcceptChoice(request.headers.get("accept"))
         content_type = request.headers.get("content-type")
         json_client = not accept.prefers_msgpack and media_types.is_json_body(content_type)
         if json_client and (self.is_json_response_enabled or self.reply_streams == "always"):
+            refusal = await self._session_order_refusal(_peek_json(await request.body()))
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
             await super()._handle_post_request(scope, request, receive, send)
             return
         writer = self._read_stream_writer
@@ -229,7 +299,9 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             else:
                 value = pydantic_core.from_json(body)
             if isinstance(value, list) and not json_client:
-                raise WireError("not-json-rpc", "4.2", "batches are not part of this MCP revision")
+                # A batch (SPEC 9.1, 9.4); a JSON client's is refused by the SDK's models, as the SDK refuses it.
+                await self._handle_batch(scope, request, receive, send, value, accept, body_is_msgpack, refuse)
+                return
             incoming = session_message(value)
         except WireError as exc:
             request_id = exc.request_id if exc.has_id and exc.kind == "request" else None
@@ -248,6 +320,10 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             await refuse(HTTPStatus.BAD_REQUEST, PARSE_ERROR, f"Parse error: {exc}")
             return
         message = incoming.message
+        order_refusal = await self._session_order_refusal([message])
+        if order_refusal is not None:
+            await order_refusal(scope, receive, send)
+            return
 
         is_initialize = isinstance(message, JSONRPCRequest) and message.method == "initialize"
         if is_initialize:
@@ -293,6 +369,121 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             await self._reply_stream(scope, request, receive, send, message, stream_id, protocol_version, wire)
         else:
             await self._reply_held(scope, request, receive, send, message, stream_id, protocol_version, wire)
+
+    async def _handle_batch(
+        self, scope: Scope, request: Request, receive: Receive, send: Send, value: list[Any],
+        accept: media_types.AcceptChoice, body_is_msgpack: bool, refuse: Any,
+    ) -> None:
+        """A batch (SPEC 9.1, 9.4, as the TS server): up to 100 messages, no `initialize`, no request id twice
+        or in flight (5.3). Notifications and responses alone get 202; requests get one reply stream carrying
+        every message bound for them, in the order sent, until each is answered (one body holding the array
+        of answers with `json_response`)."""
+        if len(value) > MAX_BATCH_SIZE:
+            await refuse(HTTPStatus.BAD_REQUEST, INVALID_REQUEST, f"Invalid Request: Batch must not exceed {MAX_BATCH_SIZE} messages")
+            return
+        try:
+            messages = [session_message(item) for item in value]
+        except ValidationError as exc:
+            await refuse(HTTPStatus.BAD_REQUEST, PARSE_ERROR, f"Parse error: {exc}")
+            return
+        requests = [m.message for m in messages if isinstance(m.message, JSONRPCRequest)]
+        if any(r.method == "initialize" for r in requests):
+            await refuse(HTTPStatus.BAD_REQUEST, INVALID_REQUEST, "Invalid Request: initialize may not be in a batch")
+            return
+        order_refusal = await self._session_order_refusal([m.message for m in messages])
+        if order_refusal is not None:
+            await order_refusal(scope, receive, send)
+            return
+        if not await self._validate_request_headers(request, send):
+            return
+        ids = [str(r.id) for r in requests]
+        for request_id, stream_id in zip([r.id for r in requests], ids):
+            if stream_id in self._request_streams or ids.count(stream_id) > 1:
+                await refuse(
+                    HTTPStatus.BAD_REQUEST, INVALID_REQUEST, f"Request id {request_id!r} is already in flight",
+                    request_id=request_id, data={"reason": "duplicate-id"},
+                )
+                return
+        writer = self._read_stream_writer
+        assert writer is not None, "connect() first"
+        if not requests:
+            await Response(status_code=HTTPStatus.ACCEPTED, headers=self._session_header())(scope, receive, send)
+            for incoming in messages:
+                await writer.send(type(incoming)(incoming.message, metadata=self._message_metadata(request)))
+            return
+        protocol_version = request.headers.get(MCP_PROTOCOL_VERSION_HEADER, DEFAULT_NEGOTIATED_VERSION)
+        merged_writer, merged = anyio.create_memory_object_stream[EventMessage](REQUEST_STREAM_BUFFER_SIZE)
+        readers = [self._open_request_stream(stream_id) for stream_id in ids]
+        wire = ReplyWire(accept.prefers_msgpack, accept.replies_any, body_is_msgpack)
+        one_body = self.is_json_response_enabled
+        answers: list[JSONRPCMessage] = []
+        started = False
+
+        async def forward(reader: MemoryObjectReceiveStream[EventMessage]) -> None:
+            with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
+                async for event in reader:
+                    await merged_writer.send(event)
+                    if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                        return
+
+        async def write(chunk: bytes) -> None:
+            nonlocal started
+            if not started:
+                started = True
+                content_type = media_types.FRAME_STREAM if wire.msgpack else media_types.SSE
+                wire_header = None if wire.msgpack else self._json_reply_headers(wire)
+                extra = {**self._session_header(), **(wire_header or {})}
+                headers = [(b"content-type", content_type.encode()), (b"cache-control", b"no-cache, no-transform"),
+                           *[(k.encode(), v.encode()) for k, v in extra.items()]]
+                await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+        try:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(_cancel_on_disconnect, receive, tasks.cancel_scope)
+                for reader in readers:
+                    tasks.start_soon(forward, reader)
+                for incoming in messages:
+                    if isinstance(incoming.message, JSONRPCRequest):
+                        stream_id = str(incoming.message.id)
+                        await writer.send(self._create_session_message(incoming.message, request, stream_id, protocol_version))
+                    else:
+                        await writer.send(type(incoming)(incoming.message, metadata=self._message_metadata(request)))
+                left = len(requests)
+                while left:
+                    event = await merged.receive()
+                    if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                        left -= 1
+                    if one_body:
+                        if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                            answers.append(event.message)
+                    elif wire.msgpack:
+                        await write(self._event_frames(event))
+                    else:
+                        await write(b"event: message\r\ndata: " + encode_json(event.message) + b"\r\n\r\n")
+                tasks.cancel_scope.cancel()
+        finally:
+            for stream_id in ids:
+                await self._clean_up_memory_streams(stream_id)
+            merged_writer.close()
+            merged.close()
+        if one_body:
+            if wire.msgpack:
+                body = encode_payload([self._native_dict(m) for m in answers])
+                await Response(body, headers={**self._session_header(), "content-type": media_types.MSGPACK})(scope, receive, send)
+            else:
+                body = b"[" + b",".join(encode_json(m) for m in answers) + b"]"
+                headers = {**self._session_header(), **(self._json_reply_headers(wire) or {}), "content-type": "application/json"}
+                await Response(body, headers=headers)(scope, receive, send)
+        elif started:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def _native_dict(self, message: JSONRPCMessage) -> dict[str, Any]:
+        """A message as plain values for a MessagePack body, its media as bin when native bytes are in force."""
+        value = message_dict(message)
+        if self.native_bytes_in_force:
+            base64_to_bin(value)
+        return value
 
     def _session_header(self) -> dict[str, str]:
         return {MCP_SESSION_ID_HEADER: self.mcp_session_id} if self.mcp_session_id else {}
@@ -562,6 +753,10 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
     # --- GET ---------------------------------------------------------------------------------------------
 
     async def _handle_get_request(self, request: Request, send: Send) -> None:
+        if self._event_store is None and LAST_EVENT_ID_HEADER in request.headers:
+            # Nothing to resume from: a plain GET stream, as the TS server opens it (the SDK's answered 500).
+            headers = [(k, v) for k, v in request.scope["headers"] if k.lower() != LAST_EVENT_ID_HEADER.encode()]
+            request = Request({**request.scope, "headers": headers}, request.receive)
         accept = media_types.AcceptChoice(request.headers.get("accept"))
         if not accept.frames:
             await super()._handle_get_request(request, send)

@@ -36,7 +36,16 @@ from ..wire import ReceiveLimits
 from .streamable_http_modern import handle_modern_msgpack_request
 from .replies import RequestBodyLimit, accept_of, error_response, prefers_msgpack, with_vary
 from ..shared.encodings import check_encoding
+from .host_check import HostCheck
 from .streamable_http import HOLD_INTERVAL, MsgpackStreamableHTTPServerTransport, reply_streams_for
+
+
+INITIALIZATION_DEADLINE = 10.0
+"""Seconds a session's client has to send `notifications/initialized` after `initialize` (SPEC 9.4; the TS
+server's 10 s)."""
+
+TRANSPORT_ERROR = -32000
+SESSION_NOT_FOUND = -32001
 
 
 class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
@@ -68,9 +77,11 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         reply_streams: str | None = None,
         hold_interval: float = HOLD_INTERVAL,
     ) -> None:
+        # Host and Origin are checked here, for every path (host_check.py); the SDK's own check is turned off.
+        self.host_check = HostCheck(security_settings)
         super().__init__(
-            app, event_store, json_response, stateless, security_settings, retry_interval, session_idle_timeout,
-            max_request_body_size, max_sessions,
+            app, event_store, json_response, stateless, TransportSecuritySettings(enable_dns_rebinding_protection=False),
+            retry_interval, session_idle_timeout, max_request_body_size, max_sessions,
         )
         self.native_bytes = native_bytes
         self.limits = limits or ReceiveLimits()
@@ -78,6 +89,7 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         self.reply_streams = reply_streams_for(reply_streams, event_store)
         self.hold_interval = hold_interval
         self.asgi_app = RequestBodyLimit(self._handle_request, max_request_body_size)  # type: ignore[assignment]  # the same ASGI interface
+        self.initialization_deadline = INITIALIZATION_DEADLINE
 
     def _new_transport(self, session_id: str | None) -> MsgpackStreamableHTTPServerTransport:
         return MsgpackStreamableHTTPServerTransport(
@@ -100,6 +112,10 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         send = with_vary(send)
         token = prefers_msgpack.set(accept_of(scope).prefers_msgpack)
         try:
+            forbidden = self.host_check.refusal(scope)
+            if forbidden is not None:
+                await error_response(HTTPStatus.FORBIDDEN, TRANSPORT_ERROR, f"Forbidden: {forbidden}")(scope, receive, send)
+                return
             version = Headers(scope=scope).get(MCP_PROTOCOL_VERSION_HEADER)
             if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
                 await handle_modern_msgpack_request(
@@ -123,8 +139,10 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         user = scope.get("user")
         requestor = authorization_context(user) if isinstance(user, AuthenticatedUser) else None
         if session_id is not None:
+            if not session_id.strip():
+                return error_response(HTTPStatus.BAD_REQUEST, TRANSPORT_ERROR, "Bad Request: an empty Mcp-Session-Id")
             if session_id not in self._server_instances or requestor != self._session_owners.get(session_id):
-                return error_response(HTTPStatus.NOT_FOUND, INVALID_REQUEST, "Session not found")
+                return error_response(HTTPStatus.NOT_FOUND, SESSION_NOT_FOUND, "Session not found")
             return None
         if self.max_sessions is not None and len(self._server_instances) >= self.max_sessions:
             return error_response(
@@ -141,7 +159,22 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         if requestor is not None:
             self._session_owners[transport.mcp_session_id] = requestor
         self._server_instances[transport.mcp_session_id] = transport
+        if self._task_group is not None:
+            self._task_group.start_soon(self._end_if_never_initialized, transport)
         return transport
+
+    async def _end_if_never_initialized(self, transport: MsgpackStreamableHTTPServerTransport) -> None:
+        """SPEC 9.4: a session whose client has not sent `notifications/initialized` within the deadline after
+        `initialize` is ended (its id then 404), as the TS server ends it; the SDK's kept it for its idle
+        timeout (30 minutes)."""
+        await anyio.sleep(self.initialization_deadline)
+        if transport.client_initialized or transport.is_terminated:
+            return
+        session_id = transport.mcp_session_id
+        await transport.terminate()
+        if session_id is not None:
+            self._server_instances.pop(session_id, None)
+            self._session_owners.pop(session_id, None)
 
     async def _handle_stateless_request(
         self, protocol_version_hint: str | None, scope: Scope, receive: Receive, send: Send

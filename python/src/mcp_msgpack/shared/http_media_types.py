@@ -74,9 +74,8 @@ class AcceptChoice:
         self.json = self.sse = self.msgpack = self.frames = self.replies_any = False
         first: str | None = None
         for kind, params, _ in _ranges(accept):
-            if kind in ("*/*", "application/*"):
-                self.json = True
-            if kind in ("*/*", "text/*") or kind == SSE:
+            # A wildcard lists neither type (SPEC 9.2: `Accept: */*` is 406), as the SDKs' servers read it.
+            if kind == SSE:
                 self.sse = True
             if kind == JSON:
                 self.json = True

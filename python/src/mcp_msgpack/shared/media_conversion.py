@@ -1,5 +1,5 @@
 """Native bytes at the edge (SPEC 8): base64 media fields to bin on send, bin to the base64 the SDK's models
-hold (or to placeholders for `call_tool_native`) on receipt, and placeholders resolved where bin cannot go."""
+hold (or to placeholders for `call_tool_native`, on a client) on receipt."""
 
 from __future__ import annotations
 
@@ -18,19 +18,20 @@ except ImportError:  # pragma: no cover - the stdlib's, same results
     from base64 import b64decode, b64encode  # type: ignore[assignment]  # pybase64's are the stdlib's, fewer options
 
 
+def bytes_to_base64(data: bytes) -> str:
+    """Standard base64 of `data`, as the SDK's models hold media (`native_image`, and bin received)."""
+    return b64encode(data).decode("ascii")
+
+
 def base64_to_bin(message: dict[str, Any]) -> int:
-    """On send, in force: every base64 media field becomes bin (in place), and every placeholder of
-    `native_image`/`native_audio`/`native_blob` its bytes. Returns how many. A field that is not valid
-    standard base64 is left as it is (the peer gets what the application wrote)."""
+    """On send, in force: every base64 media field becomes bin (in place). Returns how many. A field that is
+    not valid standard base64 is left as it is (the peer gets what the application wrote). Nothing held
+    aside is looked up here: a string in an outgoing message is sent as what it is, so no message can
+    carry bytes held for another (call_tool_native's are the receiving client's alone)."""
     count = 0
     for holder, key in list(media_slots(message)):
         value = holder.get(key)
         if isinstance(value, str) and value:
-            held = ASIDE.take(value)
-            if held is not None:
-                holder[key] = held
-                count += 1
-                continue
             try:
                 holder[key] = b64decode(value, validate=True)
                 count += 1
@@ -39,23 +40,11 @@ def base64_to_bin(message: dict[str, Any]) -> int:
     return count
 
 
-def resolve_placeholders(message: dict[str, Any]) -> bool:
-    """Where native bytes are not in force: every placeholder becomes the base64 of its bytes (in place).
-    Returns whether there was one."""
-    found = False
-    for holder, key in list(media_slots(message)):
-        held = ASIDE.take(holder.get(key))
-        if held is not None:
-            holder[key] = b64encode(held).decode("ascii")
-            found = True
-    return found
-
-
 def bin_to_media(message: dict[str, Any], bins: int, *, keep_bytes: bool = False) -> None:
     """On receipt: every bin at a media field becomes the base64 the SDK's models require (in place), or with
     `keep_bytes` a placeholder for call_tool_native. `bins` is how many bins the payload held: one anywhere
     else is refused (SPEC 8.3, forbidden-type)."""
-    convert: Callable[[bytes], str] = ASIDE.hold if keep_bytes else (lambda data: b64encode(data).decode("ascii"))
+    convert: Callable[[bytes], str] = ASIDE.hold if keep_bytes else bytes_to_base64
     found = 0
     for holder, key in list(media_slots(message)):
         value = holder.get(key)

@@ -1,6 +1,7 @@
-"""Bytes set aside under placeholders: `native_image`/`native_audio` hold a tool result's bytes here, and the
-transports hold received media here for `call_tool_native`, each under a short string that stands in the
-SDK's str fields until a transport (or `call_tool_native`) takes the bytes back."""
+"""Bytes set aside under placeholders, on a client only: its transports hold the media of a result that
+`call_tool_native` asked for here, under a short string that stands in the SDK's str field until
+`call_tool_native` takes the bytes back, a moment later in the same task. Nothing a server sends is ever held
+here (`native_image` makes a real value, issue 39), and no outgoing message looks anything up here."""
 
 from __future__ import annotations
 

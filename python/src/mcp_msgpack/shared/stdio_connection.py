@@ -4,7 +4,6 @@ message becomes (a JSON line or a frame, SPEC 7), and what each incoming line or
 
 from __future__ import annotations
 
-import copy
 import logging
 from dataclasses import replace
 from typing import Any
@@ -13,8 +12,7 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 from ..wire.media_slots import media_slots
-from .media_conversion import base64_to_bin, bin_to_media, resolve_placeholders
-from .placeholders import ASIDE, PLACEHOLDER_PREFIX
+from .media_conversion import base64_to_bin, bin_to_media
 from .encodings import check_encoding
 from .message import from_session_message, to_session_message
 from .sdk_compat import session_message, types, validate_message_json
@@ -69,14 +67,10 @@ class WireState:
     def encode(self, message: types.JSONRPCMessage) -> bytes:
         """`message` as the bytes to write: a JSON line or a frame, as the wire and the encoding policy say."""
         if self.send == SEND_JSON or (self.send == SEND_MIXED and not self._frame_pays(message)):
-            if ASIDE:
-                message = _with_base64(message)
             return json_line(message)
         value = from_session_message(message)
         if self.native_send:
             base64_to_bin(value)
-        elif ASIDE:
-            resolve_placeholders(value)
         payload = encode_payload(value)
         if self.send == SEND_MIXED and len(payload) >= MIXED_FRAME_LIMIT:
             raise WireError("frame-too-large", "7.4", "a frame on a mixed stream must be under 144 MiB")
@@ -143,17 +137,6 @@ class WireState:
             )
             return Outcome(session_message(failure))
         return Outcome(error, self.error_reply(error))
-
-
-def _with_base64(message: types.JSONRPCMessage) -> types.JSONRPCMessage:
-    """The message with the placeholders of native_image & co. as base64, for a JSON line (a copy if any)."""
-    holder = {"method": getattr(message, "method", None), "params": getattr(message, "params", None), "result": getattr(message, "result", None)}
-    if not any(isinstance(h.get(k), str) and h[k].startswith(PLACEHOLDER_PREFIX) for h, k in media_slots(holder)):
-        return message
-    field = "result" if isinstance(message, types.JSONRPCResponse) else "params"
-    copied = copy.deepcopy(holder[field])
-    resolve_placeholders({**holder, field: copied})
-    return message.model_copy(update={field: copied})
 
 
 def json_line(message: types.JSONRPCMessage) -> bytes:

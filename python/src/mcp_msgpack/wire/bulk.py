@@ -24,9 +24,9 @@ stays the exact guard's, code and rule included. It never accepts what the exact
 
 from __future__ import annotations
 
-from itertools import chain, compress
+from collections.abc import Iterator
+from itertools import compress, islice
 from math import isfinite
-
 from typing import Any
 
 import msgpack
@@ -57,8 +57,6 @@ _CLASS_BYTES = b"\x01\x02\x03\x04"
 _pack = msgpack.Packer(use_bin_type=True, autoreset=True).pack
 _CONTAINERS = frozenset((dict, list))
 _PLAIN_TYPES = frozenset((dict, list, str, int, float, bool, type(None)))
-_IS_DICT = frozenset((dict,)).__contains__
-_IS_LIST = frozenset((list,)).__contains__
 _IS_FLOAT = frozenset((float,)).__contains__
 _IS_INT = frozenset((int,)).__contains__
 _SCALARS = frozenset((str, int, float, bool, type(None)))
@@ -83,7 +81,7 @@ def bulk_decode(data: bytes, limits: ReceiveLimits) -> tuple[object, int] | None
     strs, containers, bins = counts[2:]
     max_keys = limits.key_base + n // limits.bytes_per_key
     if (
-        heap + n > limits.heap_base + n * limits.heap_per_byte  # n: the re-encoding, held with the value
+        heap + n > limits.heap_bound(n)  # n: the re-encoding, held with the value
         or words > limits.word_base + n // limits.bytes_per_word
         or containers + bins > limits.container_base + n // limits.bytes_per_container
         or (n // 2 > max_keys and strs > max_keys)
@@ -114,30 +112,58 @@ def bulk_decode(data: bytes, limits: ReceiveLimits) -> tuple[object, int] | None
     return value, bins_found
 
 
-def _scan(value: object, max_depth: int) -> tuple[int, bool] | None:
+_CHUNK = 1 << 16
+"""Values examined at once by _scan: its temporaries (types, filters) stay a few hundred KiB whatever the
+payload, instead of a copy of a whole level (a 4 MiB array of nils: 64 MB of them, issue 39 item 4)."""
+
+_IS_CONTAINER = frozenset((dict, list)).__contains__
+
+
+def _chunks(node: dict[str, Any] | list[Any]) -> Iterator[list[Any]]:
+    if isinstance(node, list):
+        for start in range(0, len(node), _CHUNK):
+            yield node[start : start + _CHUNK]
+        return
+    values = iter(node.values())
+    while chunk := list(islice(values, _CHUNK)):
+        yield chunk
+
+
+def _scan(value: Any, max_depth: int) -> tuple[int, bool] | None:
     """_walk for a value without bins, `__proto__` or bin keys (the caller knows from the bytes), level by level
-    with C-level filters: depth (4.1.6), no ext (4.1.1), finite floats (4.1.10), ints beyond +-(2^53-1)."""
-    items: list[Any] = [value]
-    depth = 0
+    with C-level filters over bounded chunks: depth (4.1.6), no ext (4.1.1), finite floats (4.1.10), ints
+    beyond +-(2^53-1)."""
     big_ints = False
-    while items:
-        kinds = list(map(type, items))
+
+    def plain(chunk: list[Any], below: list[Any] | None) -> bool:
+        nonlocal big_ints
+        kinds = list(map(type, chunk))
         present = set(kinds)
         if not present <= _PLAIN_TYPES:
-            return None  # an ext msgpack built itself (a bin cannot be here: the caller walks those)
-        if float in present and not all(map(isfinite, compress(items, map(_IS_FLOAT, kinds)))):
-            return None
+            return False  # an ext msgpack built itself (a bin cannot be here: the caller walks those)
+        if float in present and not all(map(isfinite, compress(chunk, map(_IS_FLOAT, kinds)))):
+            return False
         if int in present:
-            ints = list(compress(items, map(_IS_INT, kinds)))
+            ints = list(compress(chunk, map(_IS_INT, kinds)))
             big_ints = big_ints or max(ints) > MAX_SAFE_INTEGER or min(ints) < -MAX_SAFE_INTEGER
-        if not present & _CONTAINERS:
-            break
-        depth += 1
+        if below is not None and present & _CONTAINERS:
+            below.extend(compress(chunk, map(_IS_CONTAINER, kinds)))
+        return True
+
+    if not plain([value], None):
+        return None
+    level: list[Any] = [value] if type(value) in _CONTAINERS else []
+    depth = 1
+    while level:
         if depth > max_depth:
             return None
-        dicts = compress(items, map(_IS_DICT, kinds))
-        lists = compress(items, map(_IS_LIST, kinds))
-        items = list(chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists)))
+        below: list[Any] = []  # the containers one level down: at most the payload's container count
+        for node in level:
+            for chunk in _chunks(node):
+                if not plain(chunk, below):
+                    return None
+        level = below
+        depth += 1
     return 0, big_ints
 
 

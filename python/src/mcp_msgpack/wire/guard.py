@@ -15,10 +15,11 @@ allowances of 4.1.9.
 from __future__ import annotations
 
 import re
+import struct
 
 from .errors import WireError
 from .limits import DEFAULT_LIMITS, ReceiveLimits
-from .numbers import MAX_SAFE_INTEGER
+from .numbers import MAX_SAFE_INTEGER, as_integer
 
 # The members a bin may stand at (SPEC 4.1.3; 8.3 then judges its place in the message), and the key no map
 # may hold (4.1.5).
@@ -70,7 +71,7 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_w
     # values read, so a payload of few values never leaves this exact reading.
     word_cap = min(max_words, handoff_words) if handoff_words else max_words
     max_keys = limits.key_base + n // limits.bytes_per_key
-    max_heap = limits.heap_base + n * limits.heap_per_byte
+    max_heap = limits.heap_bound(n)
     # Each key and shape takes two bytes at least: below this size neither can break its allowance.
     count_keys = n // 2 > max_keys
     max_depth = limits.max_depth
@@ -91,6 +92,9 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_w
     is_map: list[bool] = []
     shape: list[int] = []
     nkeys: list[int] = []
+    # For a map of more than 5 entries (when keys are counted), the keys it has had: its dict's heap is priced
+    # per distinct key as read, since a key written again (SPEC 3.4) adds no entry to what is built.
+    map_keys: list[set[int] | None] = []
     # Top-level id recovery (SPEC 5.2).
     top_key: bytes | None = None
     found_id: list[object] = []
@@ -191,6 +195,10 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_w
                                 raise fail("over-budget", "4.1.9", f"more than {max_keys} distinct map shapes")
                         shape[-1] = found
                     nkeys[-1] = k + 1
+                    distinct = map_keys[-1]
+                    if distinct is not None and key_id not in distinct:
+                        distinct.add(key_id)
+                        heap += 40
             else:
                 if 2 <= length < 16:
                     words += 6  # its string (SPEC 4.1.9: 7 words in all with its slot)
@@ -228,6 +236,9 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_w
             if exponent == (0xFF if b == 0xCA else 0x7FF):
                 raise fail("non-finite-number", "4.1.10", "a NaN or Infinity")
             heap += 24
+            if depth == 1 and top_key == b"id":  # an integral float id answers as the integer (3.4)
+                number = as_integer(struct.unpack(">f" if b == 0xCA else ">d", data[pos + 1 : end])[0])
+                found_id[:] = [number] if type(number) is int else []
             pos = end
         else:
             # array, map or bin
@@ -275,8 +286,9 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_w
                 words += 7
                 if words > word_cap:
                     raise over_words(words)
+                priced_per_key = mapping and count > 5 and count_keys
                 if mapping:
-                    heap += 64 if count == 0 else (184 if count <= 5 else 64 + 40 * count)
+                    heap += 64 if count == 0 else (184 if count <= 5 else (64 if priced_per_key else 64 + 40 * count))
                 else:
                     heap += 56 + 8 * count
                 if heap > max_heap:
@@ -287,6 +299,7 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_w
                     is_map.append(mapping)
                     shape.append(0)
                     nkeys.append(0)
+                    map_keys.append(set() if priced_per_key else None)
                     value_done = False
                     if depth == 1 and top_key == b"id":
                         found_id.clear()
@@ -300,6 +313,7 @@ def guard_payload(data: bytes, limits: ReceiveLimits = DEFAULT_LIMITS, handoff_w
                 is_map.pop()
                 shape.pop()
                 nkeys.pop()
+                map_keys.pop()
             if not left:
                 break
     # Scalars add to the heap estimate without a check each (the guard builds nothing, the build is next);

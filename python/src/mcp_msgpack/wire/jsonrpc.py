@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .errors import WireError
-from .numbers import MAX_SAFE_INTEGER
+from .numbers import MAX_SAFE_INTEGER, as_integer
 
 
 def _is_id(value: object) -> bool:
     return type(value) is str or (type(value) is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER)
 
 
+def _integral_numbers(message: dict[str, Any]) -> None:
+    """The members 4.2 requires to be integers, taken as integers when written as integral floats (3.4)."""
+    if type(message.get("id")) is float:
+        message["id"] = as_integer(message["id"])
+    error = message.get("error")
+    if type(error) is dict and type(error.get("code")) is float:
+        error["code"] = as_integer(error["code"])
+    for holder in (message.get("params"), message.get("result")):
+        meta = holder.get("_meta") if type(holder) is dict else None
+        if type(meta) is dict and type(meta.get("progressToken")) is float:
+            meta["progressToken"] = as_integer(meta["progressToken"])
+
+
 def _shape_fault(message: object) -> str | None:
     """Why `message` is not one JSON-RPC 2.0 message of SPEC 4.2, or None."""
     if type(message) is not dict:
         return "not a map"
+    _integral_numbers(message)
     if message.get("jsonrpc") != "2.0":
         return "jsonrpc is not the string 2.0"
     allowed: tuple[str, ...]

@@ -32,9 +32,15 @@ class ReceiveLimits:
     # CPython's own bound (beyond SPEC 4.1.9, whose word sizes are a JavaScript engine's): the estimated
     # CPython heap of the built value, at most heap_base + heap_per_byte * N. CPython objects are larger
     # (a 1-entry dict 184 bytes, an int outside -5..256 32, a short str 56-64) so that SPEC's budget alone
-    # lets some shapes cost 25-40x their size here. See SPEC-NOTES.md.
+    # lets some shapes cost 25-40x their size here. See SPEC-NOTES.md. The bound is the larger of the two
+    # (not their sum): small payloads get heap_base to work in, and a 1 MiB payload 12 MiB, not 15, so that
+    # with the body's own copies the whole process stays within 16x (python/bench/measure_rss.py).
     heap_base: int = 3 * 1024 * 1024
     heap_per_byte: int = 12
+
+    def heap_bound(self, payload_bytes: int) -> int:
+        """The most estimated CPython heap a payload of `payload_bytes` may build."""
+        return max(self.heap_base, payload_bytes * self.heap_per_byte)
 
     def __post_init__(self) -> None:
         if self.max_depth < 64:

@@ -18,3 +18,11 @@ def round_big_ints(value: object) -> object:
             if type(item) in (int, dict, list):
                 value[index] = round_big_ints(item)
     return value
+
+
+def as_integer(value: object) -> object:
+    """An integral float 64 (or 32) within +-(2^53-1) as the integer it is (SPEC 3.4: `7.0` is the JSON number
+    7, which a JavaScript receiver cannot tell from `7`); any other value as it is."""
+    if type(value) is float and value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        return int(value)
+    return value

@@ -31,8 +31,8 @@ export async function readCappedJson(response: Response, maxBytes: number): Prom
  * Refuses a body that declares more than the cap (cancelled unread); true where the runtime may read the
  * body whole. A body of a declared length within the cap, not content-coded, cannot pass the cap over HTTP
  * (the framing ends it there), so the runtime reads it natively: a JavaScript reader's chunks cost more, most
- * on Bun, where they were a quarter of our client's CPU on 50 KB replies (packages/bench/measure/README.md,
- * "Our client against the stock client on Bun"). Its size is checked after all, for a caller's fetch that
+ * on Bun, where they were a quarter of our client's CPU on 50 KB replies (docs/MEASUREMENTS.md, Lab notes,
+ * "Our client on its defaults against the stock client"). Its size is checked after all, for a caller's fetch that
  * does not keep to the framing. A coded body (gzip) may decode to far more than it declares: read chunk by
  * chunk, as is a body that declares no length.
  */

@@ -14,8 +14,12 @@ export interface ClientFetches {
   close: (() => Promise<void>) | undefined;
 }
 
-/** The options' fetch, or the runtime's default one (an undici keep-alive agent on Node, the global fetch on Bun). */
-export function clientFetches(options: HttpMsgpackClientOptions): ClientFetches {
+/**
+ * The options' fetch, or the runtime's default one (an undici keep-alive agent on Node, the global fetch on Bun).
+ * `resource` wraps the fetch of the transport's own requests inside the redirect policy (DPoP: a proof is
+ * bound to the URL actually requested).
+ */
+export function clientFetches(options: HttpMsgpackClientOptions, resource: (fetch: FetchLike) => FetchLike = (fetch) => fetch): ClientFetches {
   let base: FetchLike;
   let close: (() => Promise<void>) | undefined;
   if (options.fetch) {
@@ -29,5 +33,6 @@ export function clientFetches(options: HttpMsgpackClientOptions): ClientFetches 
   const follow = options.redirectPolicy === 'follow';
   // The SDK's auth() applies the same-origin rule itself unless its fetch is marked as leaving redirects.
   const withInit = createFetchWithInit(base, options.requestInit);
-  return { request: follow ? base : fetchWithinOrigin(base), withInit: follow ? fetchLeavingRedirects(withInit) : withInit, close };
+  const own = resource(base);
+  return { request: follow ? own : fetchWithinOrigin(own), withInit: follow ? fetchLeavingRedirects(withInit) : withInit, close };
 }

@@ -1,4 +1,4 @@
-import type { FetchLike, OAuthClientProvider, StreamableHTTPReconnectionOptions } from '../../mcp/types.js';
+import type { FetchLike, OAuthClientProvider, StreamableHTTPReconnectionOptions, TokenAuthProvider } from '../../mcp/types.js';
 import type { NativeBytesOptions } from '../../native-bytes/adapter.js';
 import type { WireChoice, WireSelection } from '../../wire-choice/wire-selection.js';
 import type { EncodingPolicy } from '../../codec/encoding-policy.js';
@@ -11,7 +11,19 @@ import type { WireFallback } from './client-wire.js';
  */
 export interface HttpMsgpackClientOptions extends ReceiveLimits, Pick<OldLimitNames, 'maxFrameBytes'> {
   requestInit?: RequestInit;
-  authProvider?: OAuthClientProvider;
+  /**
+   * OAuth, run by the installed SDK's auth() as the SDK's own transport runs it (README, "Authorization").
+   * Either SDK's OAuthClientProvider, or SDK v2's minimal AuthProvider (`token()`, `onUnauthorized()`).
+   */
+  authProvider?: OAuthClientProvider | TokenAuthProvider;
+  /**
+   * Which SDK's OAuth flow `authProvider` gets: 1 (`@modelcontextprotocol/sdk`) or 2
+   * (`@modelcontextprotocol/client`). Default: the SDK whose Client drives the transport, known before its
+   * first request (a v2 Client or a v2-only provider member shows v2); else the one installed; with both
+   * installed and nothing showing v2, v1. Set it where a callback is redeemed on a fresh transport before
+   * any request (finishAuth), with both SDKs installed.
+   */
+  oauthSdk?: 1 | 2;
   /** Replaces the default fetch (an undici keep-alive agent on Node, the global fetch on Bun). */
   fetch?: FetchLike;
   /**
@@ -52,4 +64,11 @@ export interface HttpMsgpackClientOptions extends ReceiveLimits, Pick<OldLimitNa
    * not offered, but placeholders from nativeImage() & co. are still sent as base64; false: no adapter.
    */
   nativeBytes?: boolean | NativeBytesOptions;
+  /**
+   * HTTP content codings (README, "Compression"): offer the codings the fetch decodes (zstd where the
+   * runtime has it, br, gzip; decoded sizes count against `maxMessageBytes`), refuse a reply in any other,
+   * and compress request bodies of 1 KiB or more once the server has said it takes a coding (its
+   * Accept-Encoding). Default true; false sends `Accept-Encoding: identity` and never codes a request.
+   */
+  compression?: boolean;
 }

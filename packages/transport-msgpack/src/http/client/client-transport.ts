@@ -10,15 +10,20 @@ import { linkSdkV1HttpError, StreamableHTTPError } from '../errors.js';
 import { mediaTypeEssence } from '../media.js';
 import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
 import { clientFetches, type ClientFetches } from './client-fetch.js';
+import { dpopResourceFetch } from './dpop-fetch.js';
 import { streamWireOf } from './client-media.js';
 import type { HttpMsgpackClientOptions } from './client-options.js';
 import { ClientWire, type WireFallback } from './client-wire.js';
+import { wireMemory } from './wire-memory.js';
 import { errorText, redirectText, refusalAnswer } from './error-reply.js';
-import { loadOAuthSdk, type SdkGeneration } from './oauth-sdk.js';
+import type { AuthorizationCallback } from './auth-callback.js';
+import { loadOAuthSdk } from './oauth-sdk.js';
 import { readPostReply, type ReplyHost } from './post-reply.js';
 import { DEFAULT_RECONNECTION, Reconnection } from './reconnection.js';
 import { RequestHeaders } from './request-headers.js';
+import { ClientCoding } from './client-coding.js';
 import { RequestSignals, type RequestSignal } from './request-signals.js';
+import { SdkGenerationChoice } from './sdk-generation.js';
 import { readServerStream, type StreamHost, type StreamOptions } from './server-stream.js';
 import { resolveReceiveLimits, type ResolvedReceiveLimits } from '../../wire/receive-limits.js';
 
@@ -55,31 +60,40 @@ export class HttpMsgpackClientTransport implements Transport {
   private needsMsgpack: ((body: unknown) => boolean) | undefined;
   private readonly wireState: ClientWire;
   private readonly headers: RequestHeaders;
+  private readonly coding: ClientCoding;
   private readonly signals = new RequestSignals();
   private readonly reconnection: Reconnection;
   /** What it accepts from the server (ReceiveLimits), checked when it is made. */
   private readonly limits: ResolvedReceiveLimits;
   /** What the reply and stream readers hand back to this transport. */
   private readonly host: StreamHost & ReplyHost;
-  /** 2 once an SDK v2 Client drives this transport (it calls setSupportedProtocolVersions; v1's does not). */
-  private sdkGeneration: SdkGeneration | undefined;
+  /** Which SDK's OAuth flow runs: the one whose Client drives this transport (sdk-generation.ts). */
+  private readonly sdkGeneration: SdkGenerationChoice;
 
   constructor(url: URL, options: HttpMsgpackClientOptions = {}) {
     this.url = url;
     this.options = options;
     this.onwirefallback = options.onwirefallback;
     this.onwireselected = options.onwireselected;
-    this.fetches = clientFetches(options);
     const follow = options.redirectPolicy === 'follow';
-    this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetches.withInit, follow, () => this.sdkGeneration) : undefined;
+    this.sdkGeneration = new SdkGenerationChoice(options.oauthSdk, options.authProvider);
+    this.fetches = clientFetches(options, (fetch) => dpopResourceFetch(options.authProvider, fetch));
+    this.auth = options.authProvider ? new ClientAuth(options.authProvider, url, this.fetches.withInit, follow, this.sdkGeneration) : undefined;
     const adapter = adapterFromOption('client', options.nativeBytes);
     this.limits = resolveReceiveLimits(options);
     this.codecs = createWireCodecs({ adapter, maxDepth: this.limits.maxDepth, decodeBudget: this.limits.decodeBudget });
-    this.wireState = new ClientWire(options.wire, {
-      fellBack: (fallback) => this.onwirefallback?.(fallback),
-      selected: (selection) => this.onwireselected?.(selection),
-    });
+    const memory = wireMemory(options.fetch);
+    this.wireState = new ClientWire(
+      options.wire,
+      {
+        fellBack: (fallback) => this.onwirefallback?.(fallback),
+        selected: (selection) => this.onwireselected?.(selection),
+        learned: (wire) => memory.remember(url, wire),
+      },
+      memory.recall(url),
+    );
     this.headers = new RequestHeaders(this.auth, options.requestInit, options.sessionId);
+    this.coding = new ClientCoding(options.compression !== false, options.fetch !== undefined);
     this.reconnection = new Reconnection(options.reconnectionOptions ?? DEFAULT_RECONNECTION, {
       reopen: (stream) => this.openGetStream(stream),
       report: (error) => this.onerror?.(error),
@@ -106,10 +120,10 @@ export class HttpMsgpackClientTransport implements Transport {
 
   /**
    * SDK v2's Client calls this when it connects. The client has no use for the list; the call says which SDK
-   * is in use, so that with both installed the OAuth flow is v2's for a v2 Client.
+   * is in use, so that with both installed the OAuth flow is v2's for a v2 Client (sdk-generation.ts).
    */
   setSupportedProtocolVersions(_versions: string[]): void {
-    this.sdkGeneration = 2;
+    this.sdkGeneration.sawV2Client();
   }
 
   async start(): Promise<void> {
@@ -129,10 +143,14 @@ export class HttpMsgpackClientTransport implements Transport {
     this.onclose?.();
   }
 
-  /** After the user authorized in the browser: exchanges the redirect's code for tokens; then connect again. */
-  async finishAuth(authorizationCode: string): Promise<void> {
-    if (!this.auth) throw new (await loadOAuthSdk(this.sdkGeneration)).UnauthorizedError('No auth provider');
-    await this.auth.finish(authorizationCode);
+  /**
+   * After the user authorized in the browser: exchanges the redirect's code for tokens; then connect again.
+   * Takes what the SDK's transports take: the code and the redirect's `iss` parameter, or the redirect's
+   * whole query (`URLSearchParams`), so that under SDK v2 the issuer checks of RFC 9207 / SEP-2468 run.
+   */
+  async finishAuth(authorization: AuthorizationCallback, iss?: string): Promise<void> {
+    if (!this.auth) throw new (await loadOAuthSdk(await this.sdkGeneration.resolve())).UnauthorizedError('No auth provider');
+    await this.auth.finish(authorization, iss);
   }
 
   /**
@@ -143,6 +161,7 @@ export class HttpMsgpackClientTransport implements Transport {
    * reply stream is over.
    */
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+    this.sdkGeneration.noteMessage(message);
     try {
       if (options?.resumptionToken) {
         const replayMessageId = !Array.isArray(message) && isJSONRPCRequest(message) ? message.id : undefined;
@@ -218,9 +237,20 @@ export class HttpMsgpackClientTransport implements Transport {
     const wire = this.wireState.current;
     const codec = this.codecs[this.wireState.perMessage ? this.requestWire(message) : wire];
     const headers = await this.headers.post(message, codec, wire, options?.headers);
-    const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: codec.encodeBody(message) as BodyInit, signal: request.signal };
+    this.coding.advertise(headers);
+    const plain = codec.encodeBody(message);
+    const coded = await this.coding.code(plain);
+    if (coded) headers.set('content-encoding', coded.coding);
+    const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: (coded?.body ?? plain) as BodyInit, signal: request.signal };
     const sent = await this.fetches.request(this.url, init);
     this.headers.noteSession(sent);
+    this.coding.learn(sent);
+    if (this.coding.refusedCoded(sent, coded !== undefined)) {
+      await sent.body?.cancel().catch(() => {});
+      // Request coding is off from now on: the body goes again, uncoded.
+      return this.postOnce(message, request, options, attempt);
+    }
+    await this.coding.check(sent);
     const response = await this.wireState.learn(sent, codec.wire, this.limits.maxMessageBytes);
     if (!response) return this.postOnce(message, request, options, attempt);
     const refusal = await refusalAnswer(response, message, this.codecs, this.limits.maxMessageBytes);
@@ -249,6 +279,7 @@ export class HttpMsgpackClientTransport implements Transport {
   /** One GET for the standalone stream or a resumption; after authorizing it retries with the same options. */
   private async getOnce(options: StreamOptions, attempt: AuthAttempt): Promise<void> {
     const headers = await this.headers.get(this.wireState, options.resumptionToken);
+    this.coding.advertise(headers);
     const request = this.signals.forRequest(options.requestSignal);
     const response = await this.fetches.request(this.url, { method: 'GET', headers, signal: request.signal }).catch((error: unknown) => {
       request.done();
@@ -265,6 +296,10 @@ export class HttpMsgpackClientTransport implements Transport {
       }
       throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${this.redirectText(response) ?? response.statusText}`, { statusText: response.statusText });
     }
+    await this.coding.check(response).catch((error: unknown) => {
+      request.done();
+      throw error;
+    });
     const wire = streamWireOf(mediaTypeEssence(response.headers.get('content-type')));
     readServerStream(response.body, wire, options, true, request.done, this.host);
   }

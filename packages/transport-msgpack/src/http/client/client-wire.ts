@@ -12,10 +12,12 @@ export interface WireFallback {
   status: number;
 }
 
-/** Where the wire's news goes: the transport's `onwirefallback` and `onwireselected`. */
+/** Where the wire's news goes: the transport's `onwirefallback` and `onwireselected`, and the endpoint's memory. */
 export interface ClientWireEvents {
   fellBack(fallback: WireFallback): void;
   selected(selection: WireSelection): void;
+  /** A firm finding about the endpoint, for later connections (wire-memory.ts). */
+  learned?(wire: WireKind): void;
 }
 
 /**
@@ -28,14 +30,25 @@ export class ClientWire {
   private open: boolean;
   /** The server showed it speaks msgpack-v1 (a MessagePack reply or the SPEC.md 9.6 header), so it reads a request body in either encoding (9.2). */
   private signalled = false;
+  /** Whether a MessagePack post has been answered yet: a 5xx to the first one is retried as JSON. */
+  private answered = false;
+  /** Settled at the outset by what an earlier connection learned (`recalled`), not by the option. */
+  private readonly remembered: boolean;
 
   constructor(
     choice: WireChoice | undefined,
     private readonly events: ClientWireEvents,
+    /** What an earlier connection to the same endpoint settled on (wire-memory.ts); 'auto' only. */
+    recalled?: WireKind,
   ) {
     const plan = planWire(choice, 'http-client');
     this.wire = plan.start!;
     this.open = !plan.forced;
+    this.remembered = this.open && recalled === 'json';
+    if (this.remembered) {
+      this.wire = 'json';
+      this.open = false;
+    }
   }
 
   get current(): WireKind {
@@ -49,7 +62,7 @@ export class ClientWire {
 
   /** At start(): a forced wire is settled from the outset. */
   start(): void {
-    if (!this.open) this.events.selected({ wire: this.wire, reason: 'forced' });
+    if (!this.open) this.events.selected({ wire: this.wire, reason: this.remembered ? 'remembered' : 'forced' });
   }
 
   /**
@@ -60,9 +73,12 @@ export class ClientWire {
     if (!this.signalled && fromMsgpackServer(response.headers)) this.signalled = true;
     if (sentOn !== 'msgpack' || !this.open) return response;
     const read = await readAnswer(response, maxBytes);
-    const decision = wireDecision(read.answer);
-    if (decision?.wire === 'msgpack') this.settle({ wire: 'msgpack', reason: 'msgpack-reply', status: read.response.status });
-    else if (decision) {
+    const decision = wireDecision({ ...read.answer, firstOfConnection: !this.answered });
+    this.answered = true;
+    if (decision?.wire === 'msgpack') {
+      this.settle({ wire: 'msgpack', reason: 'msgpack-reply', status: read.response.status });
+      this.events.learned?.('msgpack');
+    } else if (decision) {
       this.fallBack(decision.reason, read.response.status);
       if (decision.resend) {
         await read.response.body?.cancel();
@@ -75,6 +91,8 @@ export class ClientWire {
   private fallBack(reason: WireFallback['reason'], status: number): void {
     if (this.wire === 'json') return;
     this.wire = 'json';
+    // A crash may be a passing one: only an answer about the body itself is kept for later connections.
+    if (reason !== 'server-error') this.events.learned?.('json');
     this.events.fellBack({ from: 'msgpack', to: 'json', reason, status });
     this.settle({ wire: 'json', reason, status });
   }

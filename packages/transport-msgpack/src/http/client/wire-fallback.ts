@@ -19,6 +19,8 @@ export interface MsgpackPostAnswer {
   json?: unknown;
   /** The response carries the msgpack-v1 server header (SPEC.md 9.6): the server speaks it, whatever this body is in. */
   msgpackServer?: boolean;
+  /** The answer to the connection's first MessagePack post. */
+  firstOfConnection?: boolean;
 }
 
 /**
@@ -33,7 +35,11 @@ export interface MsgpackPostAnswer {
  * - a JSON-RPC parse error (-32700) with no id, in a JSON body, at any status: the server read our
  *   bytes as JSON text.
  * A reply in JSON or SSE to a request is a real answer, read as such, and the client speaks JSON from then
- * on ('json-reply'). Anything else (401, 404, 5xx, a 202 with no body) says nothing about the wire.
+ * on ('json-reply'). A 5xx to the connection's first MessagePack post (its initialize or server/discover,
+ * which are safe to send again) is sent again as JSON ('server-error'): a JSON-only server that crashes on
+ * bytes it cannot parse (an HTML 500 from a framework's JSON body parser) is common, and its users expect
+ * the connection to work; a server that is down answers the JSON retry with the same 5xx, which the caller
+ * then sees. Anything else (401, 403, 404, a later 5xx, a 202 with no body) says nothing about the wire.
  */
 export function wireDecision(answer: MsgpackPostAnswer): WireDecision {
   const { status, type } = answer;
@@ -44,6 +50,7 @@ export function wireDecision(answer: MsgpackPostAnswer): WireDecision {
   if (status === 400) return { wire: 'json', reason: 'bad-request', resend: true };
   if (isAnonymousParseError(answer.json)) return { wire: 'json', reason: 'unreadable-body', resend: true };
   if (status >= 200 && status < 300 && (type === JSON_MEDIA_TYPE || type === SSE_MEDIA_TYPE)) return { wire: 'json', reason: 'json-reply', resend: false };
+  if (status >= 500 && answer.firstOfConnection) return { wire: 'json', reason: 'server-error', resend: true };
   return undefined;
 }
 

@@ -154,8 +154,22 @@ export type WebHandle = (req: HttpRequestLike, options: HttpHandleOptions) => Pr
 
 /** Serves one node:http request with a web-standard handler: the request adapted in, the Response written out. */
 export async function serveNodeRequest(handle: WebHandle, req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown): Promise<void> {
+  if (hostHeaders(req.rawHeaders) > 1) {
+    // RFC 9112 section 3.2 (SPEC 9.4): node:http keeps the first of two Host headers and serves the request, so
+    // the Host check would judge one value while a proxy in front may have routed by the other. Bun.serve
+    // refuses such a request itself; here the adapter does, before the endpoint, with no JSON-RPC error.
+    res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('more than one Host header');
+    return;
+  }
   const response = await handle(nodeRequest(req, res), { parsedBody, authInfo: req.auth, localAddress: req.socket.localAddress });
   await writeNodeResponse(res, response);
+}
+
+/** How many Host headers a request came with (rawHeaders: name, value, name, value, ...). */
+function hostHeaders(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].length === 4 && rawHeaders[i].toLowerCase() === 'host') count++;
+  return count;
 }
 
 /**

@@ -3,6 +3,7 @@ import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebMcpHttpHandler } from '../server/handler.js';
 import { serveNodeRequest } from './node-adapter.js';
+import { capConnections } from './connection-cap.js';
 import { DEFAULT_CONNECTION_LIMITS, DEFAULT_LISTEN_HOST, DEFAULT_MCP_PATH, type ConnectionLimits, type ListenOptions } from '../server/listen-options.js';
 
 export interface RunningHttpServer {
@@ -38,7 +39,9 @@ export async function listenNode(handler: WebMcpHttpHandler, options: ListenOpti
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.timeout = limits.idleTimeoutMs;
-  server.maxConnections = limits.maxConnections === 0 ? Infinity : limits.maxConnections;
+  // Not node:http's own maxConnections, which turns every new connection away at the cap: at the cap a new
+  // connection closes the one that has waited longest with no request in flight (connection-cap.ts).
+  if (limits.maxConnections > 0) capConnections(server, limits.maxConnections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());

@@ -2,6 +2,9 @@ import { dropPooledTextBuffers } from '../../buffers/pooled-text.js';
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../jsonrpc/envelope.js';
 import { TRANSPORT_ERROR } from '../../jsonrpc/error-codes.js';
 import { DEFAULT_MAX_REQUEST_BODY_BYTES, resolveReceiveLimits } from '../../wire/receive-limits.js';
+import { resolveCompression, type CompressionOption, type CompressionPolicy } from '../content-coding/compression-options.js';
+import { runtime } from '../../runtime/current.js';
+import { codedReply } from './coded-reply.js';
 import { checkHostAndOrigin } from './exchange/host-check.js';
 import { requestEra, type RequestEra } from './exchange/era.js';
 import { SESSION_GONE, refusalResponse, serverFailure, type Refusal } from './exchange/responses.js';
@@ -72,6 +75,14 @@ export interface McpHttpHandlerOptions extends Omit<HttpMsgpackServerOptions, 's
    * default; see the README, "Memory when idle"). `false` turns the release off.
    */
   idleRelease?: IdleReleaseOptions | false;
+  /**
+   * HTTP content codings (README, "Compression"; SPEC.md, "Content codings"): replies compressed in the best
+   * coding the client asks for and the runtime has (zstd, br, gzip), one-body replies over `minBytes` and
+   * event streams flushed per event, both wires; request bodies in those codings taken within the body cap.
+   * 'auto' (default): replies coded for clients that ask, except on a loopback address; true: for every
+   * client that asks; false: never (a coded request body is then answered 415). An object tunes each part.
+   */
+  compression?: CompressionOption;
 }
 
 /** The defaults of maxSessions and sessionInitTimeoutMs, and the Retry-After of a 503 at the cap. */
@@ -96,6 +107,7 @@ export class WebMcpHttpHandler {
   private readonly sessions: SessionTable;
   private readonly modern: ModernRequests;
   private readonly memory: IdleMemoryRelease | undefined;
+  private readonly compression: CompressionPolicy;
   /** The transports' options, from the handler's. */
   private readonly transportOptions: HttpMsgpackServerOptions;
   private closed = false;
@@ -111,12 +123,14 @@ export class WebMcpHttpHandler {
       maxSessions: _max,
       sessionInitTimeoutMs: _init,
       idleRelease: _release,
+      compression: _compression,
       // The handler calls these itself, for every session and every way one ends.
       onsessioninitialized: _initialized,
       onsessionclosed: _closed,
       ...transportOptions
     } = options;
-    this.transportOptions = transportOptions;
+    this.compression = resolveCompression(options.compression, runtime.contentCodings);
+    this.transportOptions = { ...transportOptions, requestCodings: this.compression.requestCodings };
     const idleTimeoutMs = resolveIdleTimeout(options.sessionIdleTimeoutMs);
     this.sessions = new SessionTable({
       idleTimeoutMs: options.stateless ? undefined : idleTimeoutMs,
@@ -127,7 +141,7 @@ export class WebMcpHttpHandler {
     });
     this.modern = new ModernRequests({
       reuse: options.reuseServers !== false,
-      transportOptions,
+      transportOptions: this.transportOptions,
       createServer: () => options.createServer(),
       closed: () => this.closed,
       serveOnce: (instance, req, handleOptions, era, keep) => this.serveOnce(instance, req, handleOptions, era, keep),
@@ -197,7 +211,8 @@ export class WebMcpHttpHandler {
       this.memory?.end();
     }
     // The handler's one refusal point (a transport answers its own: ExchangeTransport.refuse).
-    return outcome instanceof Response ? outcome : refusalResponse(req, outcome);
+    const response = outcome instanceof Response ? outcome : refusalResponse(req, outcome);
+    return codedReply(response, req.headers.get('accept-encoding'), options.localAddress, this.compression);
   }
 
   private async route(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response | Refusal> {

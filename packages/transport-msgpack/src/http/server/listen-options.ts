@@ -30,7 +30,10 @@ export interface ListenOptions {
   /** An idle kept-alive connection is closed after this (default 5 s). Bun: whole seconds up to 255. */
   keepAliveTimeoutMs?: number;
   /**
-   * The cap (default 1,000). Node: connections, and new ones past it are dropped unanswered. Bun: Bun.serve
+   * The cap (default 1,000). Node: connections; at the cap a new connection closes the one that has waited
+   * longest with no request in flight (silent, headers in part, or kept alive between requests) and takes its
+   * slot, so a flood of connections that send no request locks no new client out; only when every
+   * connection has a request in flight is a new one dropped unanswered. Bun: Bun.serve
    * shows no connections, so requests in flight (reply streams until they end) are counted, and past the
    * cap a request gets 503 with Retry-After: 1 and its connection is closed; connections without a
    * request are bounded in time only (headers within 10 s, keep-alive timeout), not in number.

@@ -94,7 +94,7 @@ export abstract class ExchangeTransport implements Transport {
     const { eventStore, enableJsonResponse } = options;
     this.table = new StreamTable({ eventStore, enableJsonResponse, sessionId: () => this.sessionId, report: this.report });
     this.modern = modern?.(() => this.serverOnmessage ?? this.onmessage);
-    this.reading = { codecs: this.codecs, maxBodyBytes: limits.maxMessageBytes, revisions: this.modern?.revisions ?? NO_REVISIONS };
+    this.reading = { codecs: this.codecs, maxBodyBytes: limits.maxMessageBytes, revisions: this.modern?.revisions ?? NO_REVISIONS, codings: options.requestCodings ?? [] };
     this.replies = new PostReplies({
       table: this.table,
       formats: this.formats,

@@ -10,6 +10,9 @@ import { JSON_MEDIA_TYPE, MSGPACK_MEDIA_TYPE, MSGPACK_STREAM_MEDIA_TYPE, SSE_MED
 import { classifyEra, type RequestEra } from './era.js';
 import { isRefusal, prefersMsgpack, type Refusal } from './responses.js';
 import type { HttpHandleOptions, HttpRequestLike } from './server-options.js';
+import type { ContentCoding } from '../../../runtime/content-codings.js';
+import { contentEncodingsOf, knownCoding } from '../../content-coding/accept-encoding.js';
+import { decodeRequestBody } from '../../content-coding/request-body.js';
 
 // A POST read and checked once, in one pass: its media types (Accept, Content-Type, Content-Encoding), its
 // body (capped, decoded, checked as JSON-RPC), its era (the body against the headers). The result is one
@@ -32,6 +35,8 @@ export interface PostEncodings {
    * a JSON reply must say so. A client posts JSON to a per-message server only once it knows (9.6 rule 7).
    */
   readonly signalJsonReply: boolean;
+  /** The body's content coding, one the server takes (PostReading.codings); undefined for none. */
+  readonly bodyCoding?: ContentCoding;
 }
 
 /** One POST, read and checked: what its path admits and its reply answers. */
@@ -56,6 +61,8 @@ export interface PostReading {
   readonly maxBodyBytes: number;
   /** The modern revisions served: a body claiming another is refused (-32022). */
   readonly revisions: readonly string[];
+  /** The content codings a body may come in (decoded within `maxBodyBytes`); any other is refused 415. */
+  readonly codings: readonly ContentCoding[];
 }
 
 /**
@@ -65,9 +72,9 @@ export interface PostReading {
  * is what the headers say, read once per request.
  */
 export async function readIncomingPost(req: HttpRequestLike, reading: PostReading, options: HttpHandleOptions, requestEra: RequestEra): Promise<IncomingPost | Refusal> {
-  const encodings = postEncodings(req.headers);
+  const encodings = postEncodings(req.headers, reading.codings);
   if (isRefusal(encodings)) return encodings;
-  const body = await readMessages(req, reading.codecs[encodings.body], options.parsedBody, reading.maxBodyBytes);
+  const body = await readMessages(req, reading.codecs[encodings.body], options.parsedBody, reading.maxBodyBytes, encodings.bodyCoding);
   if (isRefusal(body)) return body;
   const id = idOf(body.raw);
   const era = classifyEra(requestEra, req.headers, body.raw, reading.revisions);
@@ -85,16 +92,16 @@ export async function readIncomingPost(req: HttpRequestLike, reading: PostReadin
 }
 
 /** The POST's encodings, or the refusal: 406 when Accept allows no full set of replies, 415 for a body in neither. */
-function postEncodings(headers: { get(name: string): string | null }): PostEncodings | Refusal {
+function postEncodings(headers: { get(name: string): string | null }, codings: readonly ContentCoding[]): PostEncodings | Refusal {
   const accept = headers.get('accept');
   const reply = postReplyEncoding(accept);
   if (!reply) return { status: 406, code: TRANSPORT_ERROR, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
-  const coding = contentCodingRefusal(headers.get('content-encoding'));
-  if (coding) return coding;
+  const bodyCoding = requestBodyCoding(headers.get('content-encoding'), codings);
+  if (typeof bodyCoding === 'object') return bodyCoding;
   const body = bodyEncoding(headers.get('content-type'));
   if (!body) return { status: 415, code: TRANSPORT_ERROR, message: 'Unsupported Media Type: Content-Type must be application/json or application/msgpack' };
   const perMessage = reply === 'msgpack' && acceptsPerMessage(accept);
-  return { reply, body, perMessage, signalJsonReply: perMessage && body === 'msgpack' };
+  return { reply, body, perMessage, signalJsonReply: perMessage && body === 'msgpack', bodyCoding };
 }
 
 /** A POST's reply encoding, or undefined when Accept does not allow a full set of replies (406). */
@@ -128,22 +135,22 @@ function formatVersionOf(header: string): string {
 }
 
 /**
- * A body in a content coding this server does not decode (gzip, br, ...): 415, as RFC 9110 says, so a
- * compressed body is never read as MessagePack or JSON (it would be refused as malformed at best) and a plain
- * body labelled compressed is not served as if the label were not there. `identity` is no coding.
+ * The content coding of a body: none, one this server takes (`codings`, McpHttpHandler's `compression`),
+ * or the refusal of any other (gzip, br, ... when not taken, or more than one): 415, as RFC 9110 says,
+ * naming what it takes (RFC 7694), so a compressed body is never read as MessagePack or JSON (it would be
+ * refused as malformed at best) and a plain body labelled compressed is not served as if the label were not
+ * there. `identity` is no coding.
  */
-function contentCodingRefusal(value: string | null): Refusal | undefined {
-  if (value === null) return undefined;
-  const codings = value
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity');
+function requestBodyCoding(value: string | null, taken: readonly ContentCoding[]): ContentCoding | undefined | Refusal {
+  const codings = contentEncodingsOf(value);
   if (codings.length === 0) return undefined;
+  const known = codings.length === 1 ? knownCoding(codings[0]!) : undefined;
+  if (known !== undefined && taken.includes(known)) return known;
   return {
     status: 415,
     code: TRANSPORT_ERROR,
-    message: `Unsupported Media Type: Content-Encoding ${codings.join(', ')} is not supported; send the body uncompressed`,
-    headers: { 'Accept-Encoding': 'identity' },
+    message: `Unsupported Media Type: Content-Encoding ${codings.join(', ')} is not supported; send the body ${taken.length > 0 ? `in ${taken.join(', ')} or ` : ''}uncompressed`,
+    headers: { 'Accept-Encoding': taken.length > 0 ? taken.join(', ') : 'identity' },
   };
 }
 
@@ -157,12 +164,13 @@ interface BodyMessages {
  * Reads a POST body into messages, or the refusal that answers it. `parsedBody` is a JSON body a framework
  * already parsed (express.json()); it still passes the transport's adapter like any JSON body.
  */
-async function readMessages(req: HttpRequestLike, codec: MessageCodec, parsedBody: unknown, maxBodyBytes: number): Promise<BodyMessages | Refusal> {
+async function readMessages(req: HttpRequestLike, codec: MessageCodec, parsedBody: unknown, maxBodyBytes: number, coding: ContentCoding | undefined): Promise<BodyMessages | Refusal> {
   let raw: unknown;
+  // A framework that parsed the body (express.json()) decoded its coding too.
   if (codec.wire === 'json' && parsedBody !== undefined) {
     raw = codec.adapter.fromWire(parsedBody, 'json', false);
   } else {
-    const decoded = await readAndDecode(req, codec, maxBodyBytes);
+    const decoded = await readAndDecode(req, codec, maxBodyBytes, coding);
     if (!decoded.ok) return decoded.refusal;
     raw = decoded.value;
   }
@@ -190,7 +198,7 @@ function checkMessages(raw: unknown): string | undefined {
 
 type Decoded = { ok: true; value: unknown } | { ok: false; refusal: Refusal };
 
-async function readAndDecode(req: HttpRequestLike, codec: MessageCodec, maxBodyBytes: number): Promise<Decoded> {
+async function readAndDecode(req: HttpRequestLike, codec: MessageCodec, maxBodyBytes: number, coding: ContentCoding | undefined): Promise<Decoded> {
   let body: Uint8Array | undefined;
   try {
     body = await readBody(req, maxBodyBytes);
@@ -201,6 +209,11 @@ async function readAndDecode(req: HttpRequestLike, codec: MessageCodec, maxBodyB
   if (body === undefined) {
     const message = `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`;
     return { ok: false, refusal: { status: 413, code: TRANSPORT_ERROR, message, headers: { Connection: 'close' } } };
+  }
+  if (coding !== undefined) {
+    const decoded = await decodeRequestBody(body, coding, maxBodyBytes);
+    if (decoded.ok === false) return { ok: false, refusal: { status: decoded.status, code: TRANSPORT_ERROR, message: decoded.message } };
+    body = decoded.bytes;
   }
   try {
     return { ok: true, value: codec.decodeValue(body) };
@@ -215,7 +228,7 @@ async function readAndDecode(req: HttpRequestLike, codec: MessageCodec, maxBodyB
  * it passes the cap. One whose Content-Length bounds it is read in one call where the request can (a web
  * Request's arrayBuffer()), and its `body` is not touched: iterating a web stream from JavaScript costs a
  * promise and a chunk per read, and on Bun asking for `body` at all makes the stream
- * (packages/bench/measure/README.md).
+ * (docs/MEASUREMENTS.md, lab notes, "Our HTTP server on Bun.serve against the SDK's").
  */
 async function readBody(req: HttpRequestLike, maxBytes: number): Promise<Uint8Array | undefined> {
   const contentLength = req.headers.get('content-length');

@@ -1,7 +1,7 @@
 // A reply in memory on a runtime whose adapter writes the bytes itself (node:http): the adapter reads the
 // pieces and the header record, never the web body, so the ReadableStream, the inner Response and the
 // Headers are made only if something else reads them (a fetch-style caller of handle(), a wrapper). Measured
-// on a 5 MiB native read over HTTP on Node (packages/bench/measure/README.md, "Media against the physical
+// on a 5 MiB native read over HTTP on Node (docs/MEASUREMENTS.md, lab notes, "Media against the physical
 // floor"): the stream and the Response made per reply were a share of the server's time the adapter never used.
 // Node only (runtime.adapterWritesReplyText): a runtime that sends a Response itself (Bun.serve, Deno, Workers)
 // reads its native body slot, not these getters, and would send an empty body.

@@ -172,9 +172,6 @@ export class PostReplies {
   }
 }
 
-/** How a POST carrying one request is answered (SPEC.md 9.6.2): a stream only when its reply needs one, or always. */
-export type ReplyStreams = 'when-needed' | 'always';
-
 /** A held reply opens its stream after this long at most, whatever the keep-alive interval (SPEC.md 9.6.2 rule 5). */
 const MAX_HOLD_MS = 30_000;
 

@@ -51,9 +51,10 @@ export type ResponseBody = string | Uint8Array[] | ReadableStream<Uint8Array> | 
 
 /**
  * Replies differ by these request headers: caches must never hand one client's encoding to another. The
- * per-message signal (SPEC.md 9.6) is a parameter of Accept, so Accept covers it.
+ * per-message signal (SPEC.md 9.6) is a parameter of Accept, so Accept covers it; Accept-Encoding picks the
+ * content coding (http/server/coded-reply.ts).
  */
-const VARY = 'Accept, Content-Type';
+const VARY = 'Accept, Content-Type, Accept-Encoding';
 
 export function respond(status: number, body: ResponseBody, headers: Record<string, string>): Response {
   headers.Vary = VARY;
@@ -155,7 +156,8 @@ const copiedIn = new WeakSet<Response>();
  * Below this many bytes, where the runtime's Response is what goes out (no adapter writes the pieces), a
  * reply is copied into it whole: the Fetch spec copies a byte body when the Response is made, which for a
  * few KB costs less than a stream's machinery (on Bun, making the stream, cancelling it and a second
- * Response in the Bun adapter; packages/bench/measure/README.md). The Bun adapter's own threshold.
+ * Response in the Bun adapter; docs/MEASUREMENTS.md, lab notes, "Our HTTP server on Bun.serve against the
+ * SDK's"). The Bun adapter's own threshold.
  */
 export const WHOLE_REPLY_BYTES = 64 * 1024;
 

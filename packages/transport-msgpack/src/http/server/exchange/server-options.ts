@@ -3,9 +3,12 @@ import type { MessageAdapter } from '../../../codec/message-codec.js';
 import type { EncodingPolicy } from '../../../codec/encoding-policy.js';
 import type { NativeBytesOptions } from '../../../native-bytes/adapter.js';
 import type { OldLimitNames, ReceiveLimits } from '../../../wire/receive-limits.js';
-import type { ReplyStreams } from './post-replies.js';
+import type { ContentCoding } from '../../../runtime/content-codings.js';
 import type { HostCheckOptions } from './host-check.js';
 import type { SessionPrincipal } from './principal.js';
+
+/** How a POST carrying one request is answered (SPEC.md 9.6.2): a stream only when its reply needs one, or always. */
+export type ReplyStreams = 'when-needed' | 'always';
 
 /** A request body as it arrives: a web stream, or (the node adapter's) an async iterable of chunks. */
 export type BodyChunks = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
@@ -100,4 +103,9 @@ export interface HttpMsgpackServerOptions extends HostCheckOptions, ReceiveLimit
    * transport must serve them too: McpHttpHandler arranges that for SDK v2 servers.
    */
   modernRevisions?: readonly string[];
+  /**
+   * @internal The content codings taken in request bodies, decoded within the body cap (McpHttpHandler's
+   * `compression`); a body in any other coding is answered 415 with `Accept-Encoding: identity`. Default none.
+   */
+  requestCodings?: readonly ContentCoding[];
 }

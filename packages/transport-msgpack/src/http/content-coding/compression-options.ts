@@ -1,0 +1,94 @@
+import type { ContentCoding } from '../../runtime/content-codings.js';
+
+/**
+ * McpHttpHandler's `compression` option: HTTP content codings on replies and request bodies, both wires
+ * (README, "Compression"; SPEC.md, "Content codings").
+ */
+export interface CompressionOptions {
+  /**
+   * When replies are compressed for a client that asks (Accept-Encoding): 'auto' (default) unless the
+   * request arrived on a loopback address (where bytes cost nothing and CPU is what counts); true for every
+   * client that asks; false never.
+   */
+  replies?: 'auto' | boolean;
+  /** A one-body reply smaller than this goes uncoded (default 1,024 bytes). Streams are coded from their first event. */
+  minBytes?: number;
+  /**
+   * Request bodies in a coding the runtime decodes are taken (decoded within the body cap), and replies that
+   * are coded say so (`Accept-Encoding`, RFC 7694), so this package's client compresses its large requests.
+   * Default true; false answers a coded body 415 with `Accept-Encoding: identity`, as with compression off.
+   */
+  requests?: boolean;
+  /** The codings the server may reply in, best first (default: each the runtime has, zstd, br, gzip). */
+  codings?: readonly ContentCoding[];
+  /**
+   * Most event streams coded at once (default 64); a stream opened past it goes uncoded. Each holds a
+   * compression context for its whole life, 200-600 KiB resident (README, "Compression"): a thousand
+   * long-lived GET streams would otherwise hold over half a GiB.
+   */
+  maxCodedStreams?: number;
+}
+
+/** The `compression` option as McpHttpHandler takes it: true/false turn replies on/off for every client, 'auto' the default. */
+export type CompressionOption = boolean | 'auto' | CompressionOptions;
+
+/** The option resolved, with the runtime's codings. */
+export interface CompressionPolicy {
+  readonly replies: 'auto' | boolean;
+  readonly minBytes: number;
+  /** The codings replies may use, best first; streams use those of them the runtime flushes. */
+  readonly codings: readonly ContentCoding[];
+  readonly streamCodings: readonly ContentCoding[];
+  /** The codings taken in request bodies (empty: 415 for any). */
+  readonly requestCodings: readonly ContentCoding[];
+  /** Event streams coded at once, and their cap (maxCodedStreams). */
+  readonly streams: CodedStreamBudget;
+}
+
+/** How many event streams hold a compression context now, against the cap. */
+export class CodedStreamBudget {
+  private open = 0;
+
+  constructor(readonly max: number) {}
+
+  /** One more coded stream, if the cap allows: then `release` must be called once when it ends. */
+  take(): boolean {
+    if (this.open >= this.max) return false;
+    this.open++;
+    return true;
+  }
+
+  release(): void {
+    this.open--;
+  }
+
+  get size(): number {
+    return this.open;
+  }
+}
+
+export const DEFAULT_MAX_CODED_STREAMS = 64;
+
+export const DEFAULT_COMPRESSION_MIN_BYTES = 1024;
+
+/** The runtime's codings, as far as the handler's option goes. */
+export function resolveCompression(
+  option: CompressionOption | undefined,
+  runtime: { readonly encodes: readonly ContentCoding[]; readonly encodesStreams: readonly ContentCoding[]; readonly decodes: readonly ContentCoding[] },
+): CompressionPolicy {
+  const options: CompressionOptions = typeof option === 'object' ? option : { replies: option ?? 'auto', requests: option !== false };
+  const minBytes = options.minBytes ?? DEFAULT_COMPRESSION_MIN_BYTES;
+  if (!(minBytes >= 0)) throw new TypeError(`compression.minBytes must be a number of bytes, got ${String(options.minBytes)}`);
+  const maxStreams = options.maxCodedStreams ?? DEFAULT_MAX_CODED_STREAMS;
+  if (!(maxStreams >= 0)) throw new TypeError(`compression.maxCodedStreams must be a count, got ${String(options.maxCodedStreams)}`);
+  const wanted = options.codings ?? runtime.encodes;
+  const codings = wanted.filter((coding) => runtime.encodes.includes(coding));
+  return {
+    replies: options.replies ?? 'auto',
+    minBytes,
+    codings,
+    streamCodings: codings.filter((coding) => runtime.encodesStreams.includes(coding)),
+    requestCodings: options.requests === false ? [] : runtime.decodes,
+    streams: new CodedStreamBudget(maxStreams),
+  };
+}

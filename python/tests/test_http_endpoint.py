@@ -1,0 +1,112 @@
+"""Issue 39 item 5: the endpoint's promises (SPEC 9.2, 9.4) as the TS server keeps them: exact Host and Origin
+(403), checked for loopback arrivals whatever the bind host, one initialize, requests only after
+`notifications/initialized`, uninitialized sessions ended, -32001 for an unknown session, 400 for an empty one,
+a GET with Last-Event-ID and no store served, `Accept: */*` 406."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx2
+import msgpack
+import pytest
+
+from http_peers import python_server, write_image
+
+pytestmark = pytest.mark.timeout(180)
+
+ANY = "application/msgpack;replies=any, application/vnd.mcp-msgpack.stream, application/json, text/event-stream"
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+CALL = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "x"}}}
+
+
+@pytest.fixture(scope="module", params=["loopback", "any-address"])
+def url(request, tmp_path_factory):
+    """Our app as bound to loopback, and as told host='0.0.0.0' (requests still arrive on 127.0.0.1)."""
+    path, _ = write_image(tmp_path_factory.mktemp("endpoint"))
+    extra = ("--host=0.0.0.0",) if request.param == "any-address" else ()
+    with python_server(path, "--initialization-deadline=1.5", *extra) as address:
+        yield address
+
+
+def _post(url: str, message: object, **headers: str) -> httpx2.Response:
+    merged = {"accept": ANY, "content-type": "application/msgpack", **headers}
+    return httpx2.post(url, content=msgpack.packb(message), headers=merged, timeout=30)
+
+
+def _open(url: str, *, initialized: bool = True) -> dict[str, str]:
+    opened = _post(url, INIT)
+    assert opened.status_code == 200
+    headers = {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+    if initialized:
+        assert _post(url, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **headers).status_code == 202
+    return headers
+
+
+def _error(response: httpx2.Response) -> dict:
+    body = response.content
+    return (msgpack.unpackb(body) if "msgpack" in response.headers["content-type"] else json.loads(body))["error"]
+
+
+@pytest.mark.parametrize("host", ["localhost:1.evil.com", "localhost:80@evil.com", "127.0.0.1:{port}.evil.com", "evil.com", "localhost:99999"])
+def test_a_host_that_only_starts_like_loopback_is_403(url, host):
+    port = url.split(":")[2].split("/")[0]
+    response = _post(url, INIT, host=host.format(port=port))
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize("origin", ["http://localhost:1.evil.com", "http://localhost:80@evil.com", "http://evil.com", "null"])
+def test_an_origin_that_is_not_loopback_is_403(url, origin):
+    assert _post(url, INIT, origin=origin).status_code == 403
+
+
+def test_loopback_host_and_origin_pass(url):
+    port = url.split(":")[2].split("/")[0]
+    assert _post(url, INIT, host=f"localhost:{port}", origin=f"http://localhost:{port}").status_code == 200
+    assert _post(url, INIT, host="localhost").status_code == 200
+
+
+def test_a_second_initialize_is_400_and_the_session_goes_on(url):
+    headers = _open(url)
+    again = _post(url, {**INIT, "id": 2}, **headers)
+    assert again.status_code == 400 and _error(again)["code"] == -32600
+    assert _post(url, CALL, **headers).status_code == 200
+
+
+def test_a_request_before_initialized_is_400_then_served(url):
+    headers = _open(url, initialized=False)
+    early = _post(url, CALL, **headers)
+    assert early.status_code == 400
+    error = _error(early)
+    assert error["code"] == -32000 and error["data"]["reason"] == "not-initialized"
+    assert _post(url, {"jsonrpc": "2.0", "id": 6, "method": "ping"}, **headers).status_code == 200  # ping is fine
+    assert _post(url, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **headers).status_code == 202
+    assert _post(url, CALL, **headers).status_code == 200
+
+
+def test_an_uninitialized_session_ends_at_the_deadline(url):
+    headers = _open(url, initialized=False)
+    time.sleep(3)  # the deadline is 1.5 s here: generous
+    gone = _post(url, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **headers)
+    assert gone.status_code == 404 and _error(gone)["code"] == -32001
+
+
+def test_unknown_and_empty_session_ids(url):
+    unknown = _post(url, CALL, **{"mcp-session-id": "forged", "mcp-protocol-version": "2025-11-25"})
+    assert unknown.status_code == 404 and _error(unknown)["code"] == -32001
+    empty = _post(url, CALL, **{"mcp-session-id": "", "mcp-protocol-version": "2025-11-25"})
+    assert empty.status_code == 400
+
+
+@pytest.mark.parametrize("accept", ["text/event-stream", "application/vnd.mcp-msgpack.stream"])
+def test_last_event_id_without_a_store_opens_the_stream(url, accept):
+    headers = _open(url)
+    with httpx2.stream("GET", url, headers={"accept": accept, "last-event-id": "7", **headers}, timeout=30) as response:
+        assert response.status_code == 200
+
+
+def test_accept_any_is_406(url):
+    response = httpx2.post(url, json=INIT, headers={"accept": "*/*", "content-type": "application/json"}, timeout=30)
+    assert response.status_code == 406
