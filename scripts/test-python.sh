@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package's tests (python/, pytest): a pinned virtualenv in .cache/py-venv, the package installed
-# editable with its pinned test dependencies (python/requirements-test.txt), then pytest. The cross-language
+# editable with its pinned test dependencies (python/requirements-test.txt), mypy --strict on it, then pytest. The cross-language
 # tests need the TypeScript packages built (`npm run build`) and Node on PATH. Exits non-zero when pytest
 # fails, and also when it collected no test at all (its exit status 5), so an empty run cannot pass.
 set -euo pipefail
@@ -15,6 +15,9 @@ if [ ! -x "$VENV/bin/python" ]; then
   fi
 fi
 "$VENV/bin/pip" install --quiet --disable-pip-version-check -r python/requirements-test.txt -e ./python
+# Typing first (~20 s): the package is typed (py.typed) and must stay clean under mypy --strict, which
+# python/pyproject.toml's [tool.mypy] sets; a user's mypy reads these annotations.
+(cd python && "../$VENV/bin/python" -m mypy -p mcp_msgpack)
 status=0
 "$VENV/bin/python" -m pytest python/tests -q -p no:cacheprovider "$@" || status=$?
 if [ "$status" -eq 5 ]; then

@@ -32,7 +32,9 @@ async def session_calls(transport, native: bool, size: int = 300_000) -> dict:
             as_bytes = (await call_tool_native(session, "image", {"size": size})).content[0].data
             as_base64 = (await session.call_tool("image", {"size": 1000})).content[0].data
             result = await session.call_tool("records", {"count": 300})
-            records = result.structured_content or __import__("json").loads(result.content[0].text)
+            field = "structured_content" if "structured_content" in type(result).model_fields else "structuredContent"  # 2.x, 1.x
+            structured = getattr(result, field)
+            records = structured or __import__("json").loads(result.content[0].text)
             return {"tools": tools, "echo": echo, "bytes": as_bytes, "base64": as_base64, "records": records}
 
 

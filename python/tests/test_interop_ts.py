@@ -102,6 +102,11 @@ def _repository(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("wire", ["msgpack", "auto"])
 def test_mcp_server_git_through_mcp_msgpack_run_answers_our_ts_client_on_msgpack(tmp_path, wire):
     _built()
+    from mcp_msgpack.shared.sdk_compat import SDK_VERSION
+
+    if SDK_VERSION.startswith(("2.0.", "2.1.", "2.2.")):
+        # Its releases either require mcp 1.29-1.x or 2.3+; 2026.7.10 allows 2.0 but uses 1.x's decorators.
+        pytest.skip(f"no mcp-server-git release runs on mcp {SDK_VERSION} (tests/test_run.py covers MCPServer there)")
     assert Path(GIT_SERVER).exists(), "mcp-server-git (pinned in requirements-test.txt) is not installed"
     repo = _repository(tmp_path)
     prefix = str(tmp_path / "wire")

@@ -8,6 +8,8 @@ import importlib
 from pathlib import Path
 
 import mcp_msgpack
+import pytest
+from mcp_msgpack.shared.sdk_compat import HTTP_UNAVAILABLE, SdkFeatureUnavailable
 
 PACKAGE = "mcp_msgpack"
 ROOT = Path(mcp_msgpack.__file__).parent
@@ -122,8 +124,12 @@ def test_the_wire_imports_nothing_above_it():
 
 def test_the_public_names_stay_at_the_package_root():
     expected = {
+        "NativeCallToolResult",
         "ReceiveLimits",
+        "SDK_VERSION",
+        "SdkFeatureUnavailable",
         "WireError",
+        "__version__",
         "call_tool_native",
         "from_session_message",
         "native_audio",
@@ -135,9 +141,18 @@ def test_the_public_names_stay_at_the_package_root():
         "to_session_message",
     }
     assert set(mcp_msgpack.__all__) == expected
-    for name in expected:
+    http_names = {"streamable_http_app", "streamable_http_client"}
+    for name in expected - http_names:
         assert getattr(mcp_msgpack, name) is not None
+    for name in http_names:
+        if HTTP_UNAVAILABLE is None:
+            assert getattr(mcp_msgpack, name) is not None
+        else:  # an SDK without the HTTP internals: a clear error when used, not at import
+            with pytest.raises(SdkFeatureUnavailable, match=name):
+                getattr(mcp_msgpack, name)
 
+
+@pytest.mark.skipif(HTTP_UNAVAILABLE is not None, reason=f"Streamable HTTP needs mcp 2.3+ internals: {HTTP_UNAVAILABLE}")
 
 def test_the_documented_old_module_paths_still_give_the_same_objects():
     from mcp_msgpack.client.streamable_http import MsgpackStreamableHTTPTransport

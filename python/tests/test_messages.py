@@ -5,13 +5,14 @@ from __future__ import annotations
 import base64
 import json
 
-import mcp_types as types
+import mcp.types as types
 import pydantic
 import pytest
 
 from mcp_msgpack.shared.extension import EXTENSION, LEGACY_EXPERIMENTAL, announce, announced_version
 from mcp_msgpack.shared.stdio_connection import SEND_FRAMES, WireState
 from mcp_msgpack.shared.message import from_session_message, to_session_message
+from mcp_msgpack.shared.sdk_compat import message_model
 from mcp_msgpack.wire import FRAME, WireError, decode_payload, encode_payload
 
 
@@ -33,7 +34,7 @@ def test_jsonrpc_and_id_go_first_and_the_message_round_trips(no_json_text):
     value = from_session_message(message)
     assert list(value) == ["jsonrpc", "id", "result"]
     back = to_session_message(decode_payload(encode_payload(value)))
-    assert back.message == message
+    assert message_model(back.message) == message
 
 
 def test_frames_are_written_and_read_without_json_text(no_json_text):
@@ -45,7 +46,7 @@ def test_frames_are_written_and_read_without_json_text(no_json_text):
     frame = sender.encode(message)
     assert decode_payload(frame[4:], nb_limits())["result"]["content"][0]["data"] == base64.b64decode(image)  # bin
     outcome = receiver.read(FRAME, frame[4:])
-    assert outcome.deliver.message == message  # base64 again for the SDK's models
+    assert message_model(outcome.deliver.message) == message  # base64 again for the SDK's models
 
 
 def nb_limits():
@@ -60,8 +61,8 @@ def test_a_bin_outside_the_media_fields_is_refused_with_8_3():
     receiver.native_receive = True
     outcome = receiver.read(FRAME, encode_payload(value))
     # A response: our own pending request 1 fails at once with the refusal (SPEC 5.2 rule 3).
-    assert isinstance(outcome.deliver.message, types.JSONRPCError)
-    assert outcome.deliver.message.error.data == {"reason": "forbidden-type"}
+    assert isinstance(message_model(outcome.deliver.message), types.JSONRPCError)
+    assert message_model(outcome.deliver.message).error.data == {"reason": "forbidden-type"}
 
 
 def test_native_bytes_are_read_extensions_first():

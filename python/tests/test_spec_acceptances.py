@@ -1,67 +1,24 @@
 """Issue 39 item 3: what SPEC says every receiver MUST accept, accepted here: an integral float id (3.4) on
-stdio and HTTP, MessagePack batches of up to 100 messages on HTTP (9.1, 9.4; over 100 or holding `initialize`
-refused with -32600), and a map 32 of 1M entries of one key (within 4.1.9's default budget)."""
+HTTP (on stdio: test_spec_acceptances_stdio.py, run on every SDK line), MessagePack batches of up to 100
+messages on HTTP (9.1, 9.4; over 100 or holding `initialize` refused with -32600), and a map 32 of 1M entries
+of one key (within 4.1.9's default budget)."""
 
 from __future__ import annotations
 
 import struct
-import subprocess
 
 import httpx2
 import msgpack
 import pytest
-from wiretap import MEDIA_SERVER, PYTHON
 
 from http_peers import python_server, write_image
-from mcp_msgpack.wire import FrameReader, decode_payload, decode_value, encode_frame
+from mcp_msgpack.wire import FrameReader, decode_value
+from test_spec_acceptances_stdio import float_id
 
 pytestmark = pytest.mark.timeout(180)
 
 ANY = "application/msgpack;replies=any, application/vnd.mcp-msgpack.stream, application/json, text/event-stream"
 JSON_READER = "application/json, text/event-stream"
-
-
-def _float_id(method: str, number: float = 7.0, params: dict | None = None) -> bytes:
-    """A request whose id is written as float 64 (msgpack writes a Python float so)."""
-    message = {"jsonrpc": "2.0", "id": number, "method": method}
-    if params is not None:
-        message["params"] = params
-    return msgpack.packb(message, use_single_float=False)
-
-
-def test_an_integral_float_id_decodes_as_the_integer():
-    assert decode_payload(_float_id("ping"))["id"] == 7
-    assert type(decode_payload(_float_id("ping"))["id"]) is int
-    assert decode_payload(msgpack.packb({"jsonrpc": "2.0", "id": 7.0, "method": "x"}, use_single_float=True))["id"] == 7
-
-
-def test_an_integral_float_id_is_answered_on_stdio():
-    process = subprocess.Popen([PYTHON, MEDIA_SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    reader = FrameReader(1 << 26)
-    pending: list[bytes] = []
-
-    def send(payload: bytes) -> None:
-        process.stdin.write(struct.pack(">I", len(payload)) + payload)
-        process.stdin.flush()
-
-    def receive() -> dict:
-        while not pending:
-            chunk = process.stdout.read1(1 << 16)
-            assert chunk, "the server closed"
-            pending.extend(reader.feed(chunk))
-        return msgpack.unpackb(pending.pop(0))
-
-    try:
-        send(encode_frame({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})[4:])
-        assert receive()["id"] == 0
-        send(encode_frame({"jsonrpc": "2.0", "method": "notifications/initialized"})[4:])
-        send(_float_id("tools/call", 7.0, {"name": "echo", "arguments": {"text": "seven"}}))
-        answer = receive()
-        assert answer["id"] == 7 and answer["result"]["content"][0]["text"] == "seven"
-    finally:
-        process.stdin.close()
-        process.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +56,7 @@ def _messages(response: httpx2.Response) -> list[dict]:
 
 def test_an_integral_float_id_is_answered_on_http(url):
     session = _Session(url)
-    reply = session.post(None, raw=_float_id("tools/call", 7.0, {"name": "echo", "arguments": {"text": "seven"}}))
+    reply = session.post(None, raw=float_id("tools/call", 7.0, {"name": "echo", "arguments": {"text": "seven"}}))
     assert reply.status_code == 200
     (answer,) = _messages(reply)
     assert answer["id"] == 7 and answer["result"]["content"][0]["text"] == "seven"

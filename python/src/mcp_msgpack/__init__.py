@@ -1,4 +1,4 @@
-"""msgpack-v1 transports for the official MCP Python SDK: swap one import, keep the SDK.
+"""msgpack-v1 transports for the official MCP Python SDK (`mcp` 1.24+ and 2.x): swap one import, keep the SDK.
 
     from mcp_msgpack import stdio_client   # instead of mcp.client.stdio.stdio_client
     from mcp_msgpack import stdio_server   # instead of mcp.server.stdio.stdio_server
@@ -6,17 +6,46 @@
     from mcp_msgpack import streamable_http_app     # instead of server.streamable_http_app()
 
 The modules follow the SDK's: `client/stdio.py`, `client/streamable_http.py`, `server/stdio.py`,
-`server/streamable_http.py`, ...; `shared/` holds what both sides use, `wire/` the msgpack-v1 codec.
+`server/streamable_http.py`, ...; `shared/` holds what both sides use, `wire/` the msgpack-v1 codec. The
+differences between SDK lines are all in `shared/sdk_compat.py`; the Streamable HTTP names need mcp 2.3+
+(`SdkFeatureUnavailable` on older SDKs, raised when one is first used).
 """
 
-from .client import call_tool_native, stdio_client, streamable_http_client
-from .server import native_audio, native_image, stdio_server, streamable_http_app
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._version import __version__
+from .client import NativeCallToolResult, call_tool_native, stdio_client
+from .server import native_audio, native_image, stdio_server
 from .shared.message import from_session_message, to_session_message
+from .shared.sdk_compat import SDK_VERSION, SdkFeatureUnavailable
 from .wire import ReceiveLimits, WireError
 
+if TYPE_CHECKING:
+    from .client.streamable_http import streamable_http_client
+    from .server.app import streamable_http_app
+
+
+def __getattr__(name: str) -> Any:
+    if name == "streamable_http_client":
+        from .client.streamable_http import streamable_http_client
+
+        return streamable_http_client
+    if name == "streamable_http_app":
+        from .server.app import streamable_http_app
+
+        return streamable_http_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
+    "NativeCallToolResult",
     "ReceiveLimits",
+    "SDK_VERSION",
+    "SdkFeatureUnavailable",
     "WireError",
+    "__version__",
     "call_tool_native",
     "native_audio",
     "native_image",

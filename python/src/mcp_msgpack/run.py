@@ -17,14 +17,21 @@ own streams, or writes its own stdio loop, keeps the SDK's JSON transport.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import runpy
 import sys
 from contextlib import asynccontextmanager
-from importlib.metadata import entry_points
+from collections.abc import AsyncGenerator
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
+from ._version import __version__
 from .shared.encodings import ENCODINGS
+from .shared.sdk_compat import SDK_VERSION
+
+_served = False
+"""Whether the target entered this package's stdio_server (a server with its own stdio loop never does)."""
 
 
 def install(**options: Any) -> None:
@@ -36,18 +43,29 @@ def install(**options: Any) -> None:
     original = getattr(sdk_stdio, "_mcp_msgpack_original", sdk_stdio.stdio_server)
 
     @asynccontextmanager
-    async def replacement(stdin: Any = None, stdout: Any = None):
+    async def replacement(stdin: Any = None, stdout: Any = None) -> AsyncGenerator[Any, None]:
         if stdin is not None or stdout is not None:  # the server's own (text) streams: keep the SDK's transport
             async with original(stdin, stdout) as streams:
                 yield streams
             return
+        global _served
+        _served = True
         async with stdio_server(**options) as streams:
             yield streams
 
     replacement.__doc__ = "mcp_msgpack.stdio_server in place of mcp.server.stdio.stdio_server (mcp-msgpack-run)"
     sdk_stdio._mcp_msgpack_original = original  # type: ignore[attr-defined]
-    sdk_stdio.stdio_server = replacement  # type: ignore[assignment]
+    sdk_stdio.stdio_server = replacement
     rebind(original, replacement)
+
+
+def _say_if_unserved(target: list[str]) -> None:
+    if not _served:
+        print(
+            f"mcp-msgpack-run: {' '.join(target)} never called mcp.server.stdio.stdio_server() without arguments: it "
+            "serves stdio with its own loop or streams, so it spoke the SDK's JSON lines, not msgpack-v1",
+            file=sys.stderr,
+        )
 
 
 def rebind(original: Any, replacement: Any) -> int:
@@ -64,7 +82,7 @@ def rebind(original: Any, replacement: Any) -> int:
     return count
 
 
-def _entry_point(command: str):
+def _entry_point(command: str) -> EntryPoint | None:
     name = os.path.basename(command)
     found = entry_points(group="console_scripts", name=name)
     for ep in found:
@@ -77,12 +95,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--wire", choices=("auto", "json", "msgpack"), default="auto")
     parser.add_argument("--no-native-bytes", action="store_true", help="do not offer the native-bytes extension")
     parser.add_argument("--encoding", choices=ENCODINGS, default="cheapest-cpu")
+    parser.add_argument("--version", action="version", version=f"mcp-msgpack-run {__version__} (mcp {SDK_VERSION})")
     parser.add_argument("target", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
     args = parser.parse_args(argv)
     target = args.target[1:] if args.target[:1] == ["--"] else args.target
     if not target:
         parser.error("give the server to run after --")
     install(wire=args.wire, native_bytes=not args.no_native_bytes, encoding=args.encoding)
+    atexit.register(_say_if_unserved, target)
     import mcp.server.stdio as sdk_stdio
 
     original, replacement = sdk_stdio._mcp_msgpack_original, sdk_stdio.stdio_server  # type: ignore[attr-defined]

@@ -10,8 +10,12 @@ import base64
 import hashlib
 
 import anyio
-import mcp_types as types
-from mcp.server.mcpserver import MCPServer
+import mcp.types as types
+
+try:  # the SDK's high-level server: MCPServer on 2.x, FastMCP (mcp.server.fastmcp) on 1.x
+    from mcp.server.mcpserver import MCPServer
+except ImportError:
+    from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[assignment,no-redef]
 
 server = MCPServer("py-media")
 
@@ -32,7 +36,7 @@ def echo(text: str) -> str:
 @server.tool()
 def image(size: int) -> types.ImageContent:
     """A PNG-like image of `size` bytes."""
-    return types.ImageContent(type="image", mime_type="image/png", data=base64.b64encode(pattern(size)).decode("ascii"))
+    return types.ImageContent.model_validate({"type": "image", "mimeType": "image/png", "data": base64.b64encode(pattern(size)).decode("ascii")})
 
 
 @server.tool()
@@ -67,7 +71,7 @@ async def main() -> None:
         from mcp_msgpack import stdio_server
 
         context = stdio_server(wire=args.wire)
-    lowlevel = server._lowlevel_server
+    lowlevel = getattr(server, "_lowlevel_server", None) or server._mcp_server  # 2.x MCPServer; 1.x FastMCP
     async with context as (read_stream, write_stream):
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 

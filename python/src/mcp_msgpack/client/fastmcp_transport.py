@@ -9,6 +9,10 @@ AI's `MCPToolset`). Needs `fastmcp` (>= 4, on the SDK 2.x), which this package d
 
 from __future__ import annotations
 
+from ..shared.sdk_compat import require_http
+
+require_http("MsgpackStreamableHttpTransport")  # before the SDK internals below: a clear error on an SDK without them
+
 import contextlib
 from collections.abc import AsyncGenerator
 from typing import Any

@@ -7,16 +7,18 @@ it (7.1), so a JSON-only server simply answers in JSON: no timeout, nothing to c
 from __future__ import annotations
 
 import sys
+from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from typing import Any, TextIO
 
 import anyio
 import anyio.lowlevel
-import mcp_types as types
-from mcp.client import stdio as sdk_stdio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.message import SessionMessage
 
+from ..shared import sdk_compat
+from ..shared.sdk_compat import message_model, types
 from ..shared.extension import NATIVE_RESULT_META, announce, announced_version
 from ..shared.stdio_connection import MSGPACK_V1, READ_SIZE, SEND_FRAMES, SEND_JSON, SEND_MIXED, WIRE_META, WireState, strip_wire_member, wire_member
 from ..wire import FRAME, ReceiveLimits, StreamReader, WireError
@@ -63,7 +65,7 @@ class _ClientWire(WireState):
 
     def incoming(self, message: SessionMessage, kind: str) -> None:
         """Settles the upgrade on the first result to an offering request, and notes a native confirmation."""
-        model = message.message
+        model = message_model(message.message)
         if not isinstance(model, (types.JSONRPCResponse, types.JSONRPCError)):
             return
         if isinstance(model, types.JSONRPCError):
@@ -99,7 +101,7 @@ async def stdio_client(
     wire: str = "auto",
     encoding: str = "cheapest-cpu",
     limits: ReceiveLimits | None = None,
-):
+) -> AsyncGenerator[tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]], None]:
     """Spawns an MCP server and connects to it over stdin/stdout, in msgpack-v1 where the server speaks it.
 
     `wire`: 'auto' (default) starts in JSON lines and offers the upgrade (SPEC 7.1); 'msgpack' starts with a
@@ -109,13 +111,8 @@ async def stdio_client(
     if wire not in ("auto", "json", "msgpack"):
         raise ValueError("wire must be 'auto', 'json' or 'msgpack'")
     state = _ClientWire(wire, native_bytes, encoding=encoding, limits=limits)
-    command = await sdk_stdio._get_executable_command(server.command)
-    process = await sdk_stdio._create_platform_compatible_process(
-        command=command,
-        args=server.args,
-        env=sdk_stdio.get_default_environment() | (server.env or {}),
-        errlog=errlog,
-        cwd=server.cwd,
+    process = await sdk_compat.spawn_server(
+        server.command, server.args, sdk_compat.default_environment() | (server.env or {}), errlog, server.cwd
     )
     read_stream_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_stream_reader = anyio.create_memory_object_stream[SessionMessage](0)
@@ -154,7 +151,7 @@ async def stdio_client(
                     if not shutting_down:
                         await read_stream_writer.send(error)
                 finally:
-                    await sdk_stdio._drain_stdout(process)
+                    await sdk_compat.drain_stdout(process)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
             pass
 
@@ -164,7 +161,7 @@ async def stdio_client(
             async with write_stream_reader:
                 async for session_message in write_stream_reader:
                     try:
-                        data = state.outgoing(session_message.message)
+                        data = state.outgoing(message_model(session_message.message))
                     except (WireError, TypeError) as exc:
                         await read_stream_writer.send(exc)
                         continue
@@ -177,10 +174,10 @@ async def stdio_client(
     async def shutdown() -> None:
         read_stream.close()
         write_stream.close()
-        with anyio.move_on_after(sdk_stdio._WRITER_FLUSH_TIMEOUT):
+        with anyio.move_on_after(sdk_compat.WRITER_FLUSH_TIMEOUT):
             await writer_done.wait()
-        await sdk_stdio._stop_server_process(process)
-        await sdk_stdio._aclose_all(read_stream, write_stream, read_stream_writer, write_stream_reader)
+        await sdk_compat.stop_server(process)
+        await sdk_compat.aclose_all(read_stream, write_stream, read_stream_writer, write_stream_reader)
         await anyio.lowlevel.checkpoint()
 
     async with anyio.create_task_group() as tg:

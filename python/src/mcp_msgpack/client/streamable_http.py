@@ -9,6 +9,10 @@ headers it negotiates with, the body it posts, and how it reads `application/msg
 
 from __future__ import annotations
 
+from ..shared.sdk_compat import require_http
+
+require_http("streamable_http_client")  # before the SDK internals below: a clear error on an SDK without them
+
 import contextlib
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable
@@ -128,6 +132,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
             return
         message = ctx.session_message.message
         is_request = isinstance(message, JSONRPCRequest)
+        request_id: RequestId = message.id if isinstance(message, JSONRPCRequest) else -1  # read only for a request
         headers = self._prepare_headers()
         if ctx.metadata is not None and ctx.metadata.headers is not None:
             headers.update(ctx.metadata.headers)
@@ -151,7 +156,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
             if response.status_code == 202:
                 if is_request:
                     await self._resolve_abandoned_request(
-                        ctx.read_stream_writer, message.id, "server answered a request with 202 Accepted",
+                        ctx.read_stream_writer, request_id, "server answered a request with 202 Accepted",
                         code=INVALID_REQUEST,
                     )
                 return
@@ -159,12 +164,12 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                 logger.warning(redirect)
                 if is_request:
                     await self._resolve_abandoned_request(
-                        ctx.read_stream_writer, message.id, redirect, code=INVALID_REQUEST
+                        ctx.read_stream_writer, request_id, redirect, code=INVALID_REQUEST
                     )
                 return
             if response.status_code >= 400:
                 if is_request:
-                    await self._answer_http_error(response, ctx, message.id, reply_is_msgpack)
+                    await self._answer_http_error(response, ctx, request_id, reply_is_msgpack)
                 return
 
             if self._is_initialization_request(message):
@@ -173,16 +178,16 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                 return
             native = offered or self.native_bytes_in_force
             if reply_is_msgpack:
-                await self._read_msgpack_reply(response, ctx, message.id, native, offered, wants_bytes)
+                await self._read_msgpack_reply(response, ctx, request_id, native, offered, wants_bytes)
             elif reply_is_frames:
                 await self._read_frame_stream(response, ctx, native, offered, wants_bytes)
             elif media_types.is_json_body(content_type):
-                await self._handle_json_response(response, ctx.read_stream_writer, request_id=message.id)
+                await self._handle_json_response(response, ctx.read_stream_writer, request_id=request_id)
             elif media_types.media_type(content_type)[0] == media_types.SSE:
                 await self._handle_sse_response(response, ctx)
             else:
                 await self._resolve_abandoned_request(
-                    ctx.read_stream_writer, message.id, f"Unexpected content type: {content_type}",
+                    ctx.read_stream_writer, request_id, f"Unexpected content type: {content_type}",
                     code=INVALID_REQUEST,
                 )
 
@@ -296,7 +301,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
             message = self._deliverable(value, confirms)
             is_response = "result" in value or "error" in value
             if is_response and original_request_id is not None and "method" not in value:
-                message.message.id = original_request_id
+                message.message.id = original_request_id  # type: ignore[union-attr]  # a response (checked above)
             await read_stream_writer.send(message)
             if pending_event is not None:
                 cursor["last_event_id"] = pending_event

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from ..shared.sdk_compat import require_http
+
+require_http("streamable_http_app")  # before the SDK internals below: a clear error on an SDK without them
+
 from typing import Any
 
 from mcp.server.streamable_http import EventStore

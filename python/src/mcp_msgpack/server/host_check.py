@@ -23,7 +23,9 @@ _ORIGIN = re.compile(r"(https?)://((?:[a-z0-9._-]+|\[[0-9a-f:.]+\])(?::[0-9]{1,5
 
 
 def is_loopback_address(address: str | None) -> bool:
-    return bool(address) and (address in ("::1", "localhost") or address.startswith(("127.", "::ffff:127.")))
+    if not address:
+        return False
+    return address in ("::1", "localhost") or address.startswith(("127.", "::ffff:127."))
 
 
 def _split(host: str) -> tuple[str, str | None] | None:
@@ -52,7 +54,9 @@ def _host_refused(host: str, patterns: list[str]) -> bool:
 
 def _origin_refused(origin: str, patterns: list[str]) -> bool:
     plain = _ORIGIN.fullmatch(origin)
-    split = _split(plain.group(2)) if plain else None
+    if plain is None:
+        return True
+    split = _split(plain.group(2))
     return split is None or not _allowed(origin, f"{plain.group(1)}://{split[0]}", patterns)
 
 

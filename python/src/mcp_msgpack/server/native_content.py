@@ -11,7 +11,7 @@ transports send bin (the base64 decoded at the edge, about 0.1 ms a MiB), to any
 
 from __future__ import annotations
 
-import mcp_types as types
+from ..shared.sdk_compat import types
 
 from ..shared.media_conversion import bytes_to_base64
 
@@ -19,9 +19,10 @@ from ..shared.media_conversion import bytes_to_base64
 def native_image(data: bytes, mime_type: str) -> types.ImageContent:
     """An image content block for a tool result from the bytes in hand: bin to a client with native bytes,
     standard base64 to any other, on every transport (the SDK's too)."""
-    return types.ImageContent(type="image", mime_type=mime_type, data=bytes_to_base64(data))
+    # By alias, which both SDK lines accept (1.x names the field `mimeType`, 2.x `mime_type`).
+    return types.ImageContent.model_validate({"type": "image", "mimeType": mime_type, "data": bytes_to_base64(data)})
 
 
 def native_audio(data: bytes, mime_type: str) -> types.AudioContent:
     """An audio content block, as `native_image`."""
-    return types.AudioContent(type="audio", mime_type=mime_type, data=bytes_to_base64(data))
+    return types.AudioContent.model_validate({"type": "audio", "mimeType": mime_type, "data": bytes_to_base64(data)})

@@ -7,16 +7,16 @@ stream (7.4), and negotiates native bytes (8.1) in either case.
 from __future__ import annotations
 
 import sys
+from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from typing import Any, BinaryIO
 
 import anyio
 import anyio.lowlevel
 import anyio.to_thread
-import mcp_types as types
-from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 
+from ..shared.sdk_compat import claim_stdio, create_message_streams, message_model, types
 from ..shared.extension import announce, announced_version
 from ..shared.stdio_connection import (
     MSGPACK_V1,
@@ -52,19 +52,19 @@ class _ServerWire(WireState):
 
     def incoming(self, message: SessionMessage) -> None:
         """Notes the upgrade and native-bytes offers of a message the client sent, removing the wire member."""
-        model = message.message
+        model = message_model(message.message)
         if not isinstance(model, types.JSONRPCRequest):
             return
         params = model.params
         on_msgpack = self.reader.mode in (FRAMES, MIXED) or self.send != SEND_JSON
         member = wire_member(params)
         if member is not None:
-            strip_wire_member(params)  # type: ignore[arg-type]
+            strip_wire_member(params)  # type: ignore[arg-type]  # a member was found, so params is a dict
             if not params:
                 model.params = None
             offer = member.get("offer") if isinstance(member, dict) else None
             if self.wire == "auto" and not self.accepted and self.send == SEND_JSON and isinstance(offer, list) and MSGPACK_V1 in offer:
-                self.offers[model.id] = member.get("mixed") is True
+                self.offers[model.id] = isinstance(member, dict) and member.get("mixed") is True
         if model.method == "initialize" and self.native_bytes and isinstance(params, dict):
             version = announced_version(params.get("capabilities"))
             if version is not None and version >= 1 and (on_msgpack or model.id in self.offers):
@@ -118,11 +118,7 @@ class _ServerWire(WireState):
 def _binary_stdio(fd: int) -> tuple[BinaryIO, Any]:
     """fd 0 or 1 as a binary stream, claimed the way the SDK's stdio_server claims it (its handlers and children
     then read EOF and their stray output misses the wire)."""
-    from mcp.server import stdio as sdk_stdio
-
-    if fd == 0:
-        return sdk_stdio._claim_fd(0, sys.stdin, "rb", sdk_stdio._open_stdin_diversion)
-    return sdk_stdio._claim_fd(1, sys.stdout, "wb", sdk_stdio._open_stdout_diversion)
+    return claim_stdio(fd)
 
 
 @asynccontextmanager
@@ -134,13 +130,15 @@ async def stdio_server(
     native_bytes: bool = True,
     encoding: str = "cheapest-cpu",
     limits: ReceiveLimits | None = None,
-):
+) -> AsyncGenerator[tuple[Any, Any], None]:
     """Serve MCP over the process's stdin and stdout, in JSON lines or msgpack-v1, as the client speaks.
 
     `wire`: 'auto' (default) detects by the first byte and accepts upgrade offers; 'json' serves JSON lines
     only and declines offers; 'msgpack' reads frames only. `native_bytes` lets a msgpack-v1 client negotiate
     the extension (SPEC 8). `encoding` is what is sent on a mixed stream (7.4): 'cheapest-cpu', 'smallest'
-    (frames only), 'json'. Explicit `stdin`/`stdout` are binary async files."""
+    (frames only), 'json'. Explicit `stdin`/`stdout` are binary async files. Yields the session's read and
+    write streams as the SDK's own `stdio_server` makes them on its line (anyio memory object streams on 1.x,
+    the SDK's context streams on 2.x), for `Server.run`."""
     if wire not in ("auto", "json", "msgpack"):
         raise ValueError("wire must be 'auto', 'json' or 'msgpack'")
     state = _ServerWire(wire, native_bytes, encoding=encoding, limits=limits)
@@ -157,8 +155,8 @@ async def stdio_server(
             restore.append(release)
             stdout = anyio.wrap_file(buffer)
 
-        read_stream_writer, read_stream = create_context_streams[SessionMessage | Exception](0)
-        write_stream, write_stream_reader = create_context_streams[SessionMessage](0)
+        read_stream_writer, read_stream = create_message_streams(SessionMessage | Exception)
+        write_stream, write_stream_reader = create_message_streams(SessionMessage)
         # Taken without a checkpoint when free (nearly always: only a refusal's reply races the writer).
         write_lock = anyio.Lock(fast_acquire=True)
         out_file = stdout.wrapped if isinstance(stdout, anyio.AsyncFile) else None
@@ -177,7 +175,7 @@ async def stdio_server(
             try:
                 async with read_stream_writer:
                     while True:
-                        chunk = await stdin.read1(READ_SIZE)  # type: ignore[union-attr]
+                        chunk = await stdin.read1(READ_SIZE)
                         if not chunk:
                             reader.close()
                             return
@@ -204,7 +202,7 @@ async def stdio_server(
                 async with write_stream_reader:
                     async for session_message in write_stream_reader:
                         try:
-                            data = state.outgoing(session_message.message)
+                            data = state.outgoing(message_model(session_message.message))
                         except (WireError, TypeError) as exc:
                             # A message this wire cannot carry: reported, nothing written, the connection goes on.
                             await read_stream_writer.send(exc)

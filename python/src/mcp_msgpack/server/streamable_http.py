@@ -9,6 +9,10 @@ body for a client that reads either), anything else opening the frame stream (or
 """
 from __future__ import annotations
 
+from ..shared.sdk_compat import require_http
+
+require_http("the Streamable HTTP server transport")  # before the SDK internals below: a clear error on an SDK without them
+
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -201,7 +205,9 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         finally:
             prefers_msgpack.reset(token)
 
-    def _create_error_response(self, error_message, status_code, error_code=INVALID_REQUEST, headers=None):  # type: ignore[override]
+    def _create_error_response(
+        self, error_message: str, status_code: HTTPStatus, error_code: int = INVALID_REQUEST, headers: dict[str, str] | None = None
+    ) -> Response:
         if not prefers_msgpack.get():
             return super()._create_error_response(error_message, status_code, error_code, headers)
         extra = dict(headers or {})
@@ -266,7 +272,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         async def refuse(status: int, code: int, message: str, **kw: Any) -> None:
             if json_client and "data" not in kw:
                 # A JSON client held here (9.6.2) is refused exactly as the SDK's own code refuses it.
-                await self._create_error_response(message, status, code)(scope, receive, send)
+                await self._create_error_response(message, HTTPStatus(status), code)(scope, receive, send)
                 return
             extra = {MCP_SESSION_ID_HEADER: self.mcp_session_id} if self.mcp_session_id else {}
             await error_response(status, code, message, headers=extra, **kw)(scope, receive, send)
@@ -329,7 +335,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 body_is_msgpack and reply_msgpack and self.supports_native_bytes and self.mcp_session_id
                 and negotiation.request_offers(value)
             ):
-                self._confirm_native_for = message.id
+                self._confirm_native_for = message.id  # type: ignore[union-attr]  # a request: it offers (request_offers)
         elif not await self._validate_request_headers(request, send):
             return
 
@@ -704,7 +710,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         source = _HeldFirst(held or [], reader)
         response = EventSourceResponse(
             content=sse_reader,
-            data_sender_callable=partial(self._run_sse_writer, stream_id, sse_writer, source, priming),
+            data_sender_callable=partial(self._run_sse_writer, stream_id, sse_writer, source, priming),  # type: ignore[arg-type]  # _HeldFirst reads as the stream does
             headers=headers,
         )
         try:

@@ -3,6 +3,10 @@ The Starlette app around it, `streamable_http_app(server)`, is `mcp_msgpack.serv
 
 from __future__ import annotations
 
+from ..shared.sdk_compat import require_http
+
+require_http("the Streamable HTTP session manager")  # before the SDK internals below: a clear error on an SDK without them
+
 from http import HTTPStatus
 from typing import Any
 from uuid import uuid4
@@ -84,7 +88,7 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         self.encoding = check_encoding(encoding)
         self.reply_streams = reply_streams_for(reply_streams, event_store)
         self.hold_interval = hold_interval
-        self.asgi_app = RequestBodyLimit(self._handle_request, max_request_body_size)
+        self.asgi_app = RequestBodyLimit(self._handle_request, max_request_body_size)  # type: ignore[assignment]  # the same ASGI interface
         self.initialization_deadline = INITIALIZATION_DEADLINE
 
     def _new_transport(self, session_id: str | None) -> MsgpackStreamableHTTPServerTransport:

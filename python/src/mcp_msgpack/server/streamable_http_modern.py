@@ -8,6 +8,10 @@ errors. Native bytes are negotiated by the request itself (SPEC 8.1 rules 4-7).
 
 from __future__ import annotations
 
+from ..shared.sdk_compat import require_http
+
+require_http("the 2026-07-28 HTTP path")  # before the SDK internals below: a clear error on an SDK without them
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -238,7 +242,8 @@ async def handle_modern_msgpack_request(
 
 
 async def _reply_frames_or_body(
-    dispatch, request_id, served, final, reply, native, confirms, hold_interval, scope, receive, send
+    dispatch: Any, request_id: Any, served: Any, final: Any, reply: Any, native: bool, confirms: bool, hold_interval: float,
+    scope: Scope, receive: Receive, send: Send,
 ) -> None:
     """The reply is held until its first message (SPEC 9.5): the answer alone goes as one body with the
     revision's status; a notification first (or a silent handler past the keep-alive interval) opens a frame

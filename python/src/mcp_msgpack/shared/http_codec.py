@@ -48,7 +48,7 @@ def decode_msgpack(
         # SPEC 4.3: a bin's place (8.3) is judged before the message's shape (4.2).
         check_decoded(value, bins, allow_batch=True)
     keep = native and (keep_bytes(value) if callable(keep_bytes) else keep_bytes)
-    if bins or keep:
+    if (bins or keep) and isinstance(value, dict):  # a bin in a batch was refused above
         bin_to_media(value, bins, keep_bytes=keep)
     return value
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import binascii
 from collections.abc import Callable
+from typing import Any
 
 from ..wire.bin_places import outside_media
 from ..wire.media_slots import media_slots
@@ -14,7 +15,7 @@ try:  # SIMD base64 (optional, `pip install mcp-msgpack[fast]`): a 5 MiB image's
     # where binascii takes 30-80 ms, the larger part of a native-bytes reply's server CPU (README, Costs).
     from pybase64 import b64decode, b64encode
 except ImportError:  # pragma: no cover - the stdlib's, same results
-    from base64 import b64decode, b64encode
+    from base64 import b64decode, b64encode  # type: ignore[assignment]  # pybase64's are the stdlib's, fewer options
 
 
 def bytes_to_base64(data: bytes) -> str:
@@ -22,7 +23,7 @@ def bytes_to_base64(data: bytes) -> str:
     return b64encode(data).decode("ascii")
 
 
-def base64_to_bin(message: dict) -> int:
+def base64_to_bin(message: dict[str, Any]) -> int:
     """On send, in force: every base64 media field becomes bin (in place). Returns how many. A field that is
     not valid standard base64 is left as it is (the peer gets what the application wrote). Nothing held
     aside is looked up here: a string in an outgoing message is sent as what it is, so no message can
@@ -39,7 +40,7 @@ def base64_to_bin(message: dict) -> int:
     return count
 
 
-def bin_to_media(message: dict, bins: int, *, keep_bytes: bool = False) -> None:
+def bin_to_media(message: dict[str, Any], bins: int, *, keep_bytes: bool = False) -> None:
     """On receipt: every bin at a media field becomes the base64 the SDK's models require (in place), or with
     `keep_bytes` a placeholder for call_tool_native. `bins` is how many bins the payload held: one anywhere
     else is refused (SPEC 8.3, forbidden-type)."""

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import mcp_types as types
 from mcp.shared.message import SessionMessage
+
+from .sdk_compat import message_model, session_message, types, validate_message
 
 
 def from_session_message(message: SessionMessage | types.JSONRPCMessage) -> dict[str, Any]:
     """The message as plain values, with the fields the SDK's JSON transports write (by alias, unset fields
     left out, as `model_dump_json(by_alias=True, exclude_unset=True)` does), `jsonrpc` and `id` first
     (SPEC 3.2.6, so a receiver that refuses it can still answer or fail its id)."""
-    model = message.message if isinstance(message, SessionMessage) else message
+    model = message_model(message.message if isinstance(message, SessionMessage) else message)
     value = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
     if "params" in value and value["params"] is None:
         del value["params"]  # JSON-RPC has no null params; SPEC 4.2 refuses it
@@ -24,9 +25,9 @@ def from_session_message(message: SessionMessage | types.JSONRPCMessage) -> dict
         ordered = {"jsonrpc": value.pop("jsonrpc"), "id": value.pop("id")}
         ordered.update(value)
         return ordered
-    return value
+    return value  # type: ignore[no-any-return]  # model_dump is typed Any
 
 
 def to_session_message(value: object) -> SessionMessage:
     """A decoded message (plain values) as the SDK's SessionMessage; raises pydantic's ValidationError."""
-    return SessionMessage(types.jsonrpc_message_adapter.validate_python(value, by_name=False))
+    return session_message(validate_message(value))

@@ -8,7 +8,6 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-import mcp_types as types
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
@@ -16,6 +15,7 @@ from ..wire.media_slots import media_slots
 from .media_conversion import base64_to_bin, bin_to_media
 from .encodings import check_encoding
 from .message import from_session_message, to_session_message
+from .sdk_compat import session_message, types, validate_message_json
 from ..wire import FRAME, ReceiveLimits, WireError, encode_payload, frame_payload
 from ..wire.decode import check_decoded, decode_counting_bins
 from ..wire.limits import DEFAULT_MAX_FRAME_BYTES, MIXED_FRAME_LIMIT
@@ -106,7 +106,7 @@ class WireState:
         if kind == FRAME:
             return self._read_frame(data)
         try:
-            return Outcome(SessionMessage(types.jsonrpc_message_adapter.validate_json(data, by_name=False)))
+            return Outcome(session_message(validate_message_json(data)))
         except ValueError as exc:  # the SDK's own JSON path: a bad line is reported to the session
             return Outcome(exc)
 
@@ -135,7 +135,7 @@ class WireState:
                 id=error.request_id,  # type: ignore[arg-type]
                 error=types.ErrorData(code=error.jsonrpc_code, message=f"msgpack-v1 payload refused: {error.detail}", data={"reason": error.code}),
             )
-            return Outcome(SessionMessage(failure))
+            return Outcome(session_message(failure))
         return Outcome(error, self.error_reply(error))
 
 

@@ -1,6 +1,7 @@
 """msgpack-v1, the wire: canonical encoding, frames, the guarded decoder and the stream readers."""
 
-from .decode import check_message, decode_payload, decode_value
+from .decode import decode_payload, decode_value
+from .jsonrpc import check_message
 from .encode import encode_frame, encode_payload, frame_payload
 from .errors import WireError
 from .guard import guard_payload

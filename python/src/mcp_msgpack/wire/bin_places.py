@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .errors import WireError
 from .media_slots import media_slots
 
@@ -17,11 +19,11 @@ def _bins_within(value: object) -> int:
     return 0
 
 
-def _media_bins(message: dict) -> int:
+def _media_bins(message: dict[str, Any]) -> int:
     return sum(1 for holder, key in media_slots(message) if isinstance(holder.get(key), bytes))
 
 
-def outside_media(message: dict) -> WireError:
+def outside_media(message: dict[str, Any]) -> WireError:
     """The 8.3 refusal of `message`, with its id when it has one (SPEC 5.2)."""
     error = WireError("forbidden-type", "8.3", "a bin outside the media fields of SPEC 8.2")
     if "id" in message:

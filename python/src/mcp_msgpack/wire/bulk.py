@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import compress, islice
 from math import isfinite
+from typing import Any
 
 import msgpack
 
@@ -118,8 +119,8 @@ payload, instead of a copy of a whole level (a 4 MiB array of nils: 64 MB of the
 _IS_CONTAINER = frozenset((dict, list)).__contains__
 
 
-def _chunks(node: dict | list) -> Iterator[list]:
-    if type(node) is list:
+def _chunks(node: dict[str, Any] | list[Any]) -> Iterator[list[Any]]:
+    if isinstance(node, list):
         for start in range(0, len(node), _CHUNK):
             yield node[start : start + _CHUNK]
         return
@@ -128,13 +129,13 @@ def _chunks(node: dict | list) -> Iterator[list]:
         yield chunk
 
 
-def _scan(value: object, max_depth: int) -> tuple[int, bool] | None:
+def _scan(value: Any, max_depth: int) -> tuple[int, bool] | None:
     """_walk for a value without bins, `__proto__` or bin keys (the caller knows from the bytes), level by level
     with C-level filters over bounded chunks: depth (4.1.6), no ext (4.1.1), finite floats (4.1.10), ints
     beyond +-(2^53-1)."""
     big_ints = False
 
-    def plain(chunk: list, below: list | None) -> bool:
+    def plain(chunk: list[Any], below: list[Any] | None) -> bool:
         nonlocal big_ints
         kinds = list(map(type, chunk))
         present = set(kinds)
@@ -151,12 +152,12 @@ def _scan(value: object, max_depth: int) -> tuple[int, bool] | None:
 
     if not plain([value], None):
         return None
-    level = [value] if type(value) in _CONTAINERS else []
+    level: list[Any] = [value] if type(value) in _CONTAINERS else []
     depth = 1
     while level:
         if depth > max_depth:
             return None
-        below: list = []  # the containers one level down: at most the payload's container count
+        below: list[Any] = []  # the containers one level down: at most the payload's container count
         for node in level:
             for chunk in _chunks(node):
                 if not plain(chunk, below):
@@ -166,16 +167,16 @@ def _scan(value: object, max_depth: int) -> tuple[int, bool] | None:
     return 0, big_ints
 
 
-def _walk(value: object, max_depth: int, allow_bin: bool) -> tuple[int, bool] | None:
+def _walk(value: Any, max_depth: int, allow_bin: bool) -> tuple[int, bool] | None:
     """(bins, any int beyond +-(2^53-1)) if every value passes SPEC 4.1.3-4.1.6 and 4.1.10, else None."""
     kind = type(value)
     if kind is not dict and kind is not list:
         if (kind is float and value - value != 0) or kind not in _SCALARS:  # inf - inf and nan - nan are nan
             return None
-        return 0, kind is int and not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER  # type: ignore[operator]
+        return 0, kind is int and not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
     bins = 0
     big_ints = False
-    stack: list[tuple[object, int]] = [(value, 1)]
+    stack: list[tuple[Any, int]] = [(value, 1)]
     pop, push = stack.pop, stack.append
     while stack:
         node, level = pop()
@@ -184,11 +185,11 @@ def _walk(value: object, max_depth: int, allow_bin: bool) -> tuple[int, bool] | 
         inner = level + 1
         is_map = type(node) is dict
         if is_map:
-            for key in node:  # type: ignore[attr-defined]
+            for key in node:
                 if type(key) is not str or key == "__proto__":
                     return None
         here = 0  # bins in this container
-        for item in node.values() if is_map else node:  # type: ignore[attr-defined]
+        for item in node.values() if is_map else node:
             kind = type(item)
             if kind is dict or kind is list:
                 push((item, inner))
@@ -204,7 +205,7 @@ def _walk(value: object, max_depth: int, allow_bin: bool) -> tuple[int, bool] | 
                 return None  # an ext msgpack built itself (4.1.1)
         if here:
             # A bin stands only as the value of a data or blob member (4.1.3), never in an array.
-            if not (allow_bin and is_map and here == sum(type(node.get(k)) is bytes for k in BIN_MEMBERS)):  # type: ignore[attr-defined]
+            if not (allow_bin and is_map and here == sum(type(node.get(k)) is bytes for k in BIN_MEMBERS)):
                 return None
             bins += here
     return bins, big_ints

@@ -5,7 +5,9 @@ from __future__ import annotations
 import codecs
 import math
 import struct
+from collections.abc import Callable
 from itertools import islice
+from typing import Any
 
 import msgpack
 
@@ -55,7 +57,7 @@ def _number_from_float(value: float) -> object:
     return value
 
 
-def _normalize(value: object) -> object:
+def _normalize(value: Any) -> Any:  # Any: the `type(value) is` tests below are the checks (mypy does not narrow them)
     """The JSON data model of `value`, copying only the containers that hold something to change."""
     kind = type(value)
     if kind is str or kind is bool or value is None:
@@ -66,34 +68,34 @@ def _normalize(value: object) -> object:
         return _number_from_float(value)
     if kind is dict:
         out = None
-        for index, (key, item) in enumerate(value.items()):  # type: ignore[union-attr]
+        for index, (key, item) in enumerate(value.items()):
             if type(key) is not str:
                 if not isinstance(key, str):
                     raise TypeError(f"map keys must be str, not {type(key).__name__}")
                 if out is None:
-                    out = dict(islice(value.items(), index))  # type: ignore[union-attr]
+                    out = dict(islice(value.items(), index))
                 key = "" + key
             new = _normalize(item)
             if out is None and new is not item:
-                out = dict(islice(value.items(), index))  # type: ignore[union-attr]
+                out = dict(islice(value.items(), index))
             if out is not None:
                 out[key] = new
         return value if out is None else out
     if kind is list:
         out_list = None
-        for index, item in enumerate(value):  # type: ignore[arg-type]
+        for index, item in enumerate(value):
             new = _normalize(item)
             if out_list is None and new is not item:
-                out_list = list(islice(value, index))  # type: ignore[call-overload]
+                out_list = list(islice(value, index))
             if out_list is not None:
                 out_list.append(new)
         return value if out_list is None else out_list
     if kind is bytes or kind is bytearray:
         return value
     if kind is memoryview:
-        return value.tobytes()  # type: ignore[union-attr]
+        return value.tobytes()
     if kind is tuple:
-        return [_normalize(item) for item in value]  # type: ignore[union-attr]
+        return [_normalize(item) for item in value]
     # Subclasses (str and int enums, OrderedDict, ...): their plain value.
     if isinstance(value, bool):
         return bool(value)
@@ -110,7 +112,7 @@ def _normalize(value: object) -> object:
     raise TypeError(f"{type(value).__name__} has no place in a JSON-RPC message")
 
 
-_pack = msgpack.Packer(use_bin_type=True, autoreset=True).pack
+_pack: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True, autoreset=True).pack
 
 
 def _utf8_safe(value: object) -> object:

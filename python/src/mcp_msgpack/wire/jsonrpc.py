@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .errors import WireError
 from .numbers import MAX_SAFE_INTEGER, as_integer
 
@@ -10,7 +12,7 @@ def _is_id(value: object) -> bool:
     return type(value) is str or (type(value) is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER)
 
 
-def _integral_numbers(message: dict) -> None:
+def _integral_numbers(message: dict[str, Any]) -> None:
     """The members 4.2 requires to be integers, taken as integers when written as integral floats (3.4)."""
     if type(message.get("id")) is float:
         message["id"] = as_integer(message["id"])

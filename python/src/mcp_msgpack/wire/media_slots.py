@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 
-def _blocks(content: object) -> Iterator[dict]:
+def _blocks(content: object) -> Iterator[dict[str, Any]]:
     """Content blocks of a `content` member (one block or a list), with a tool_result's blocks one level in."""
     items = content if isinstance(content, list) else [content]
     for block in items:
@@ -15,7 +16,7 @@ def _blocks(content: object) -> Iterator[dict]:
                 yield from (inner for inner in block["content"] if isinstance(inner, dict))
 
 
-def _media_slots(block: dict) -> Iterator[tuple[dict, str]]:
+def _media_slots(block: dict[str, Any]) -> Iterator[tuple[dict[str, Any], str]]:
     kind = block.get("type")
     if kind in ("image", "audio"):
         yield block, "data"
@@ -23,14 +24,14 @@ def _media_slots(block: dict) -> Iterator[tuple[dict, str]]:
         yield block["resource"], "blob"
 
 
-def _messages_content(messages: object) -> Iterator[dict]:
+def _messages_content(messages: object) -> Iterator[dict[str, Any]]:
     if isinstance(messages, list):
         for entry in messages:
             if isinstance(entry, dict):
                 yield from _blocks(entry.get("content"))
 
 
-def media_slots(message: dict) -> Iterator[tuple[dict, str]]:
+def media_slots(message: dict[str, Any]) -> Iterator[tuple[dict[str, Any], str]]:
     """Every (holder, key) of SPEC 8.2 in a message: where bin may stand in place of base64."""
     result = message.get("result")
     if isinstance(result, dict):

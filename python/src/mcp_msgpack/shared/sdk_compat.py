@@ -1,0 +1,258 @@
+"""Every difference between the `mcp` SDK lines this package runs on (1.24 to 1.x, 2.0 to 2.x), in one place.
+
+Each shim is chosen by feature detection (what the installed SDK has), never by its version number, so a later
+release that keeps the public API keeps working. Per shim: which SDK lines need it and why.
+
+- `types`: `mcp.types` is the models' public module on both lines (2.x re-exports the `mcp_types` package).
+- `message_model` / `session_message` / `validate_message` / `validate_message_json`: on 1.x a
+  `SessionMessage` holds a `JSONRPCMessage` *RootModel* around the request/response/... model; on 2.x
+  `JSONRPCMessage` is a plain union and `SessionMessage` holds the model itself (validated through
+  `mcp_types.jsonrpc_message_adapter`). The transports work on the inner model on both.
+- `create_message_streams`: 2.x's `stdio_server` hands the session context-carrying memory streams
+  (`mcp.shared._context_streams`, private); 1.x uses anyio's memory object streams.
+- `claim_stdio`: 2.x's `stdio_server` points fd 0 at the null device and fd 1 at stderr while serving (private
+  helpers in `mcp.server.stdio`); 1.x's only wraps `sys.stdin.buffer`/`sys.stdout.buffer`, and so do we there.
+- `spawn_server` / `stop_server` / `drain_stdout`: the SDK's process helpers of `mcp.client.stdio` (private,
+  the same on 1.x and 2.x for spawning; 2.x adds the stop/drain ones) where present, else public anyio calls.
+- `HTTP_UNAVAILABLE`: the Streamable HTTP transports subclass the SDK's and reuse its internals of 2.3
+  (`httpx2`, `mcp.client._transport`, `mcp.server.runner`, the 2026-07-28 modern path...). Where they are
+  absent (1.x, 2.0-2.2) the HTTP side is disabled and says so (`require_http`); stdio works on every line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import sys
+from collections.abc import Awaitable, Callable
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, BinaryIO, TextIO
+
+import anyio
+import mcp.types as types
+from anyio.abc import Process
+from mcp.shared.message import SessionMessage
+
+try:
+    SDK_VERSION = version("mcp")
+except PackageNotFoundError:  # pragma: no cover - an unpackaged checkout of the SDK
+    SDK_VERSION = "unknown"
+
+# --- messages: RootModel (1.x) or the model itself (2.x) ----------------------------------------------------
+
+_ADAPTER: Any = getattr(types, "jsonrpc_message_adapter", None)
+_MESSAGE: Any = types.JSONRPCMessage  # a RootModel class on 1.x, a union on 2.x: typed per line
+WRAPPED_MESSAGES = _ADAPTER is None
+"""True on 1.x: `SessionMessage.message` is a `JSONRPCMessage` RootModel whose `.root` is the model."""
+
+
+def message_model(message: Any) -> Any:
+    """The request/notification/response/error model of a `SessionMessage`'s `.message` (either line)."""
+    return message.root if WRAPPED_MESSAGES and isinstance(message, _MESSAGE) else message
+
+
+def session_message(model: Any) -> SessionMessage:
+    """A `SessionMessage` around one request/notification/response/error model."""
+    if WRAPPED_MESSAGES:
+        return SessionMessage(_MESSAGE(model))
+    return SessionMessage(model)
+
+
+def validate_message(value: object) -> Any:
+    """A JSON-RPC message model from plain values (raises pydantic's ValidationError)."""
+    if WRAPPED_MESSAGES:
+        return _MESSAGE.model_validate(value).root
+    return _ADAPTER.validate_python(value, by_name=False)
+
+
+def validate_message_json(data: bytes) -> Any:
+    """A JSON-RPC message model from a JSON line, as the SDK's stdio transports validate it."""
+    if WRAPPED_MESSAGES:
+        return _MESSAGE.model_validate_json(data).root
+    return _ADAPTER.validate_json(data, by_name=False)
+
+
+# --- memory streams ---------------------------------------------------------------------------------------
+
+_context_streams: Any = None
+if importlib.util.find_spec("mcp.shared._context_streams") is not None:  # 2.x
+    from mcp.shared._context_streams import create_context_streams as _context_streams
+
+
+def create_message_streams(item_type: Any) -> tuple[Any, Any]:
+    """A (send, receive) pair for the session, as the SDK's own `stdio_server` makes it on this line."""
+    if _context_streams is not None:
+        return _context_streams[item_type](0)  # type: ignore[no-any-return]
+    return anyio.create_memory_object_stream[item_type](0)
+
+
+# --- the server's stdio -----------------------------------------------------------------------------------
+
+
+def claim_stdio(fd: int) -> tuple[BinaryIO, Callable[[], None] | None]:
+    """fd 0 or 1 as a binary stream and how to release it: claimed as the SDK's stdio_server claims it (2.x:
+    handlers and children then read EOF and their stray output misses the wire), or as 1.x's takes it."""
+    import mcp.server.stdio as sdk_stdio
+
+    claim = getattr(sdk_stdio, "_claim_fd", None)
+    stdin_diversion = getattr(sdk_stdio, "_open_stdin_diversion", None)
+    stdout_diversion = getattr(sdk_stdio, "_open_stdout_diversion", None)
+    if claim is not None and stdin_diversion is not None and stdout_diversion is not None:
+        if fd == 0:
+            return claim(0, sys.stdin, "rb", stdin_diversion)  # type: ignore[no-any-return]
+        return claim(1, sys.stdout, "wb", stdout_diversion)  # type: ignore[no-any-return]
+    return (sys.stdin.buffer if fd == 0 else sys.stdout.buffer), None
+
+
+# --- the client's child process ---------------------------------------------------------------------------
+
+WRITER_FLUSH_TIMEOUT: float = 2.0
+"""How long shutdown waits for the writer to flush (2.x's own value where it has one)."""
+PROCESS_TERMINATION_TIMEOUT: float = 2.0
+
+
+def _sdk_client_stdio() -> Any:
+    import mcp.client.stdio as sdk_stdio
+
+    return sdk_stdio
+
+
+_client_stdio = _sdk_client_stdio()
+WRITER_FLUSH_TIMEOUT = float(getattr(_client_stdio, "_WRITER_FLUSH_TIMEOUT", WRITER_FLUSH_TIMEOUT))
+PROCESS_TERMINATION_TIMEOUT = float(getattr(_client_stdio, "PROCESS_TERMINATION_TIMEOUT", PROCESS_TERMINATION_TIMEOUT))
+
+
+def default_environment() -> dict[str, str]:
+    """The environment the SDK gives a server it spawns (public on both lines)."""
+    return dict(_client_stdio.get_default_environment())
+
+
+async def spawn_server(command: str, args: list[str], env: dict[str, str], errlog: TextIO, cwd: Any) -> Process:
+    """The server's process, spawned as the SDK spawns it (its helpers, which resolve the command on Windows
+    and put the child in its own process group or job) or, without them, with anyio's `open_process`."""
+    resolve = getattr(_client_stdio, "_get_executable_command", None)
+    create = getattr(_client_stdio, "_create_platform_compatible_process", None)
+    if resolve is not None and create is not None:
+        resolved = await resolve(command) if _is_coroutine_function(resolve) else resolve(command)
+        return await create(command=resolved, args=args, env=env, errlog=errlog, cwd=cwd)  # type: ignore[no-any-return]
+    return await anyio.open_process([command, *args], env=env, stderr=errlog, cwd=cwd, start_new_session=True)
+
+
+def _is_coroutine_function(function: Any) -> bool:
+    import inspect
+
+    return inspect.iscoroutinefunction(function)
+
+
+async def drain_stdout(process: Process) -> None:
+    """Reads what the server still writes after the reader stopped, so it never blocks on a full pipe (2.x's
+    helper; 1.x's transport does not drain, nor do we there)."""
+    drain: Callable[[Process], Awaitable[None]] | None = getattr(_client_stdio, "_drain_stdout", None)
+    if drain is not None:
+        await drain(process)
+
+
+async def stop_server(process: Process) -> None:
+    """Ends the server: the SDK's stop (2.x) or, as 1.x's transport does, stdin closed, a wait, then terminate
+    and kill."""
+    stop: Callable[[Process], Awaitable[None]] | None = getattr(_client_stdio, "_stop_server_process", None)
+    if stop is not None:
+        await stop(process)
+        return
+    if process.stdin is not None:
+        with contextlib.suppress(Exception):
+            await process.stdin.aclose()
+    with anyio.move_on_after(PROCESS_TERMINATION_TIMEOUT):
+        await process.wait()
+    if process.returncode is None:
+        terminate_tree = getattr(_client_stdio, "_terminate_process_tree", None)
+        if terminate_tree is not None:
+            with contextlib.suppress(Exception):
+                await terminate_tree(process)
+        else:  # pragma: no cover - every 1.x release has it
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+        with anyio.move_on_after(PROCESS_TERMINATION_TIMEOUT):
+            await process.wait()
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+    with contextlib.suppress(Exception):
+        await process.aclose()
+
+
+async def aclose_all(*resources: Any) -> None:
+    """Closes every stream, whatever the others do (2.x's helper where present)."""
+    close_all: Callable[..., Awaitable[None]] | None = getattr(_client_stdio, "_aclose_all", None)
+    if close_all is not None:
+        await close_all(*resources)
+        return
+    for resource in resources:
+        with contextlib.suppress(Exception):
+            await resource.aclose()
+
+
+# --- the Streamable HTTP side -----------------------------------------------------------------------------
+
+_HTTP_NEEDS = (
+    ("httpx2", None),
+    ("mcp.client._transport", "TransportStreams"),
+    ("mcp.client.streamable_http", "_unfollowed_redirect"),
+    ("mcp.client.streamable_http", "DEFAULT_MAX_SSE_EVENT_SIZE"),
+    ("mcp.shared._httpx_utils", "stream_within_origin"),
+    ("mcp.server.runner", "serve_connection"),
+    ("mcp.server._streamable_http_modern", None),
+)
+
+
+def _http_unavailable() -> str | None:
+    import importlib
+
+    for module, name in _HTTP_NEEDS:
+        try:
+            loaded = importlib.import_module(module)
+        except ImportError:
+            return f"{module} is missing"
+        if name is not None and not hasattr(loaded, name):
+            return f"{module}.{name} is missing"
+    return None
+
+
+HTTP_UNAVAILABLE: str | None = _http_unavailable()
+"""None where the Streamable HTTP transports work (mcp 2.3 and later releases that keep what they reuse);
+otherwise what the installed SDK lacks."""
+
+
+class SdkFeatureUnavailable(ImportError):
+    """A feature of this package that the installed `mcp` SDK cannot carry."""
+
+
+def require_http(feature: str) -> None:
+    """Raises `SdkFeatureUnavailable` naming the SDK and what it lacks, where the HTTP side cannot run."""
+    if HTTP_UNAVAILABLE is not None:
+        raise SdkFeatureUnavailable(
+            f"mcp_msgpack: {feature} needs the Streamable HTTP internals of mcp 2.3 or later (installed: mcp "
+            f"{SDK_VERSION}; {HTTP_UNAVAILABLE}). The stdio transports, call_tool_native and mcp-msgpack-run "
+            "work on every supported SDK line (mcp 1.24+ and 2.0+)."
+        )
+
+
+
+__all__ = [
+    "HTTP_UNAVAILABLE",
+    "SDK_VERSION",
+    "SdkFeatureUnavailable",
+    "aclose_all",
+    "claim_stdio",
+    "create_message_streams",
+    "default_environment",
+    "drain_stdout",
+    "message_model",
+    "require_http",
+    "session_message",
+    "spawn_server",
+    "stop_server",
+    "types",
+    "validate_message",
+    "validate_message_json",
+]

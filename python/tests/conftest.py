@@ -1,0 +1,29 @@
+"""Which tests the installed `mcp` SDK can run: the suite runs on every SDK line the package supports
+(scripts/test-python-sdks.sh), and the Streamable HTTP side needs mcp 2.3's internals (shared/sdk_compat.py).
+On an SDK without them the HTTP test files are not collected (they import the HTTP side at the top) and the
+HTTP bench command is skipped; the run's header says which and why."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_msgpack.shared.sdk_compat import HTTP_UNAVAILABLE, SDK_VERSION
+
+HTTP_REASON = f"Streamable HTTP needs mcp 2.3+ internals (installed mcp {SDK_VERSION}: {HTTP_UNAVAILABLE})"
+
+collect_ignore_glob = ["test_http_*.py"] if HTTP_UNAVAILABLE is not None else []
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if HTTP_UNAVAILABLE is None:
+        return f"mcp {SDK_VERSION}: every test"
+    return f"mcp {SDK_VERSION}: test_http_*.py not collected and the HTTP bench skipped: {HTTP_REASON}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if HTTP_UNAVAILABLE is None:
+        return
+    skip = pytest.mark.skip(reason=HTTP_REASON)
+    for item in items:
+        if "measure_http" in item.name or "needs_http" in item.keywords:
+            item.add_marker(skip)
