@@ -112,7 +112,10 @@ describe('the summary says each verdict in words', () => {
     const text = renderSummary(result('quick', [objectTie()]));
     const first = text.search(/venue/i);
     assert.ok(first >= 0);
-    assert.match(text.slice(first).replace(/\s+/g, ' '), /^VENUE, ours \/ our JSON on server CPU per call \(codec: encode\+decode time; compression: ours compressed \/ JSON \+ gzip 6\)\. A venue is one kind of workload/);
+    assert.match(
+      text.slice(first).replace(/\s+/g, ' '),
+      /^VENUE, ours \/ our JSON on server CPU per call \(codec: encode\+decode time; compression: ours compressed \/ JSON \+ gzip 6\)\. A venue is one kind of workload/,
+    );
   });
 });
 
