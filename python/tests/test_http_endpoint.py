@@ -1,7 +1,9 @@
 """Issue 39 item 5: the endpoint's promises (SPEC 9.2, 9.4) as the TS server keeps them: exact Host and Origin
 (403), checked for loopback arrivals whatever the bind host, one initialize, requests only after
 `notifications/initialized`, uninitialized sessions ended, -32001 for an unknown session, 400 for an empty one,
-a GET with Last-Event-ID and no store served, `Accept: */*` 406."""
+a GET with Last-Event-ID and no store served, `Accept: */*` 406 (POST and GET), 400 -32000 for a missing
+Mcp-Session-Id and for an older unknown MCP-Protocol-Version, 415 with `Accept-Encoding: identity` for a coded
+body (10.3)."""
 
 from __future__ import annotations
 
@@ -110,3 +112,42 @@ def test_last_event_id_without_a_store_opens_the_stream(url, accept):
 def test_accept_any_is_406(url):
     response = httpx2.post(url, json=INIT, headers={"accept": "*/*", "content-type": "application/json"}, timeout=30)
     assert response.status_code == 406
+
+
+def test_a_get_with_accept_any_is_406(url):
+    headers = _open(url)
+    response = httpx2.get(url, headers={"accept": "*/*", **headers}, timeout=30)
+    assert response.status_code == 406 and _error(response)["code"] == -32000
+
+
+@pytest.mark.parametrize("wire", ["msgpack", "json"])
+def test_a_request_without_the_session_header_is_400_32000(url, wire):
+    _open(url)
+    ping = {"jsonrpc": "2.0", "id": 9, "method": "ping"}
+    if wire == "json":
+        response = httpx2.post(url, json=ping, headers={"accept": "application/json, text/event-stream"}, timeout=30)
+    else:
+        response = _post(url, ping)
+    assert response.status_code == 400 and _error(response)["code"] == -32000
+
+
+def test_an_older_unknown_protocol_version_is_400_32000_and_the_session_goes_on(url):
+    headers = _open(url)
+    ping = {"jsonrpc": "2.0", "id": 10, "method": "ping"}
+    refused = _post(url, ping, **{**headers, "mcp-protocol-version": "1999-01-01"})
+    assert refused.status_code == 400
+    error = _error(refused)
+    assert error["code"] == -32000 and "2025-11-25" in error["message"]  # the message lists what is supported
+    assert _post(url, ping, **headers).status_code == 200
+    # A later unknown revision is the 2026-07-28 path's (SPEC 9.5), not this refusal.
+    assert _error(_post(url, ping, **{**headers, "mcp-protocol-version": "2099-01-01"}))["code"] != -32000
+
+
+@pytest.mark.parametrize("coding", ["gzip", "x-probe-unknown", "identity, gzip", "gzip, br"])
+def test_a_coded_body_is_415_naming_identity(url, coding):
+    headers = _open(url)
+    response = _post(url, {"jsonrpc": "2.0", "id": 11, "method": "ping"}, **headers, **{"content-encoding": coding})
+    assert response.status_code == 415 and _error(response)["code"] == -32000
+    assert response.headers["accept-encoding"] == "identity"
+    # `identity` is no coding: the same body labelled so is served.
+    assert _post(url, {"jsonrpc": "2.0", "id": 12, "method": "ping"}, **headers, **{"content-encoding": "identity"}).status_code == 200

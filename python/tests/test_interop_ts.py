@@ -63,6 +63,48 @@ def test_python_client_reads_a_5_mib_image_from_the_ts_media_server_with_native_
     assert Path(prefix + ".out").stat().st_size < 2.2 * MIB5
 
 
+@pytest.mark.parametrize("api", ["Client", "ClientSession.discover"])
+@pytest.mark.parametrize("wire", ["auto", "msgpack"])
+def test_the_sdk_client_gets_bin_per_request_on_2026_07_28_from_the_ts_media_server(tmp_path, wire, api):
+    """Issue 39 item 2: `mcp.Client` over our stdio speaks 2026-07-28 (server/discover, no initialize), as does
+    a `ClientSession` that calls `discover()`; each request offers native bytes in its own `_meta` on
+    msgpack-v1 (SPEC 8.1 rule 4) and its answer comes as bin (rule 5), given to the SDK as base64."""
+    client_class = getattr(__import__("mcp"), "Client", None)
+    if client_class is None or not hasattr(ClientSession, "discover"):
+        pytest.skip("this SDK line has no 2026-07-28 client (mcp.Client, ClientSession.discover)")
+    _built()
+    media = tmp_path / "media"
+    media.mkdir()
+    (media / "big.png").write_bytes(pattern(MIB5))
+    prefix = str(tmp_path / "wire")
+    params = StdioServerParameters(command=PYTHON, args=[TAP, prefix, "--", NODE, TS_MEDIA_SERVER, str(media)])
+
+    async def run():
+        with anyio.fail_after(90):
+            arguments = {"path": str(media / "big.png")}
+            if api == "Client":
+                async with client_class(stdio_client(params, native_bytes=True, wire=wire)) as client:
+                    return await client.call_tool("read_media_file", arguments)
+            async with stdio_client(params, native_bytes=True, wire=wire) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.discover()
+                    return await session.call_tool("read_media_file", arguments)
+
+    result = anyio.run(run)
+    assert __import__("base64").b64decode(result.content[0].data) == pattern(MIB5)
+    up = recorded(prefix + ".in")
+    calls = [value for kind, value in up if kind == "frame" and value.get("method") == "tools/call"]
+    assert len(calls) == 1
+    capabilities = calls[0]["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]
+    assert capabilities["extensions"]["io.github.mcp-msgpack/native-bytes"] == {"version": 1}
+    assert not [value for kind, value in up if kind == "line" and "io.github.mcp-msgpack/native-bytes" in str(value)]
+    down = recorded(prefix + ".out")
+    media_frames = [value for kind, value in down if kind == "frame" and has_bin(value)]
+    assert len(media_frames) == 1 and media_frames[0]["id"] == calls[0]["id"]
+    assert media_frames[0]["result"]["content"][0]["data"] == pattern(MIB5)
+    assert Path(prefix + ".out").stat().st_size < 1.1 * MIB5  # no base64 of the image on the wire (1.335x)
+
+
 @pytest.mark.parametrize("wire", ["auto", "msgpack"])
 def test_ts_client_calls_a_python_mcpserver_on_our_stdio_server_with_native_bytes(tmp_path, wire):
     _built()

@@ -20,6 +20,7 @@ from mcp.shared.message import SessionMessage
 from ..shared import sdk_compat
 from ..shared.sdk_compat import message_model, types
 from ..shared.extension import NATIVE_RESULT_META, announce, announced_version
+from ..shared.http_negotiation import CLIENT_CAPABILITIES_META, is_modern_request
 from ..shared.stdio_connection import MSGPACK_V1, READ_SIZE, SEND_FRAMES, SEND_JSON, SEND_MIXED, WIRE_META, WireState, strip_wire_member, wire_member
 from ..wire import FRAME, ReceiveLimits, StreamReader, WireError
 from ..wire.reader import FRAMES, JSON, MIXED
@@ -35,6 +36,9 @@ class _ClientWire(WireState):
         self.settled = wire != "auto"
         self.offering: set[object] = set()  # ids of requests that carried the offer
         self.native_offer_id: object = None
+        # 2026-07-28 requests that offered the extension in their own `_meta` (SPEC 8.1 rule 4): each one's
+        # answer may carry bin (rule 5), and nothing else by that offer.
+        self.offered_ids: set[object] = set()
         self.wire_selected: str | None = None if wire == "auto" else ("msgpack" if wire == "msgpack" else "json")
         self.reader = StreamReader(FRAMES if wire == "msgpack" else JSON, self.max_bytes)
         if wire == "msgpack":
@@ -53,6 +57,12 @@ class _ClientWire(WireState):
             if self.native_bytes and message.method == "initialize" and (self.send != SEND_JSON or not self.settled):
                 params["capabilities"] = announce(params.get("capabilities") or {})
                 self.native_offer_id = message.id
+            offers_per_request = self.native_bytes and self.send != SEND_JSON and is_modern_request(meta)
+            if offers_per_request:
+                # On msgpack-v1 only (rule 4): as a frame even on a mixed stream, like the TS client's.
+                declared = meta.get(CLIENT_CAPABILITIES_META)
+                meta[CLIENT_CAPABILITIES_META] = announce(declared if isinstance(declared, dict) else {})
+                self.offered_ids.add(message.id)
             if meta:
                 params["_meta"] = meta
             elif "_meta" in params:
@@ -61,13 +71,25 @@ class _ClientWire(WireState):
                 message = message.model_copy(update={"params": params})
             else:
                 message = types.JSONRPCRequest(jsonrpc="2.0", id=message.id, method=message.method)
+            return self.encode(message, as_frame=offers_per_request)
+        if isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            self.offered_ids.discard((message.params or {}).get("requestId"))
         return self.encode(message)
+
+    def may_receive_bin(self) -> bool:
+        return self.native_receive or bool(self.offered_ids)
+
+    def bin_allowed_in(self, value: dict[str, Any]) -> bool:
+        """Bin in the session's messages once confirmed (rules 1-3), else only in the answer to an offering
+        2026-07-28 request (rule 5)."""
+        return self.native_receive or ("method" not in value and value.get("id") in self.offered_ids)
 
     def incoming(self, message: SessionMessage, kind: str) -> None:
         """Settles the upgrade on the first result to an offering request, and notes a native confirmation."""
         model = message_model(message.message)
         if not isinstance(model, (types.JSONRPCResponse, types.JSONRPCError)):
             return
+        self.offered_ids.discard(model.id)
         if isinstance(model, types.JSONRPCError):
             self.native_results.discard(model.id)
         if isinstance(model, types.JSONRPCResponse):

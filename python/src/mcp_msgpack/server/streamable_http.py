@@ -37,7 +37,7 @@ from mcp.server.streamable_http import (
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from mcp.shared.message import SessionMessage
-from mcp_types.version import is_version_at_least
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, is_version_at_least
 from mcp_types import (
     DEFAULT_NEGOTIATED_VERSION,
     INTERNAL_ERROR,
@@ -214,6 +214,30 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         if self.mcp_session_id:
             extra[MCP_SESSION_ID_HEADER] = self.mcp_session_id
         return error_response(status_code, error_code, error_message, msgpack=True, headers=extra)
+
+    async def _validate_session(self, request: Request, send: Send) -> bool:
+        """SPEC 9.4: a request without `Mcp-Session-Id` to a server with sessions is 400 -32000, as the TS
+        server answers it ("Server not initialized" on a session not yet initialized); the SDK's was -32600."""
+        if self.mcp_session_id and not self._get_session_id(request):
+            message = "Bad Request: Mcp-Session-Id header is required" if self._initialize_seen else "Bad Request: Server not initialized"
+            await self._create_error_response(message, HTTPStatus.BAD_REQUEST, TRANSPORT_ERROR)(request.scope, request.receive, send)
+            return False
+        return await super()._validate_session(request, send)
+
+    async def _validate_request_headers(self, request: Request, send: Send) -> bool:
+        """The session, then SPEC 9.4's unsupported `MCP-Protocol-Version` (400 -32000): only an older unknown
+        one reaches this transport (the manager sends the modern ones to the per-request path, 9.5)."""
+        if not await self._validate_session(request, send):
+            return False
+        version = request.headers.get(MCP_PROTOCOL_VERSION_HEADER)
+        if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
+            message = (
+                f"Bad Request: Unsupported protocol version: {version} "
+                f"(supported versions: {', '.join(HANDSHAKE_PROTOCOL_VERSIONS)})"
+            )
+            await self._create_error_response(message, HTTPStatus.BAD_REQUEST, TRANSPORT_ERROR)(request.scope, request.receive, send)
+            return False
+        return True
 
     # --- POST --------------------------------------------------------------------------------------------
 
@@ -758,6 +782,13 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             headers = [(k, v) for k, v in request.scope["headers"] if k.lower() != LAST_EVENT_ID_HEADER.encode()]
             request = Request({**request.scope, "headers": headers}, request.receive)
         accept = media_types.AcceptChoice(request.headers.get("accept"))
+        if not accept.frames and not accept.sse:
+            # SPEC 9.2: the GET stream needs one of the two stream types listed; the SDK took `*/*` (and
+            # `text/*`) for SSE. The TS server's answer.
+            await self._create_error_response(
+                "Not Acceptable: Client must accept text/event-stream", HTTPStatus.NOT_ACCEPTABLE, TRANSPORT_ERROR
+            )(request.scope, request.receive, send)
+            return
         if not accept.frames:
             await super()._handle_get_request(request, send)
             return

@@ -33,7 +33,8 @@ from starlette.datastructures import Headers
 from starlette.types import Receive, Scope, Send
 
 from ..wire import ReceiveLimits
-from .streamable_http_modern import handle_modern_msgpack_request
+from .content_coding import unsupported_content_coding
+from .streamable_http_modern import handle_modern_msgpack_request, is_modern_revision
 from .replies import RequestBodyLimit, accept_of, error_response, prefers_msgpack, with_vary
 from ..shared.encodings import check_encoding
 from .host_check import HostCheck
@@ -116,15 +117,23 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
             if forbidden is not None:
                 await error_response(HTTPStatus.FORBIDDEN, TRANSPORT_ERROR, f"Forbidden: {forbidden}")(scope, receive, send)
                 return
+            coding_refusal = unsupported_content_coding(scope)
+            if coding_refusal is not None:
+                await coding_refusal(scope, receive, send)
+                return
             version = Headers(scope=scope).get(MCP_PROTOCOL_VERSION_HEADER)
-            if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
+            # A revision at or past the first modern one goes to the per-request path (SPEC 9.5); any other
+            # unknown one stays on the session path, whose transport answers 400 -32000 (9.4), as the TS server.
+            if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS and is_modern_revision(version):
                 await handle_modern_msgpack_request(
                     self.app, self.security_settings, self.json_response, self._lifespan_state, scope, receive, send,
                     limits=self.limits, supports_native=self.native_bytes, encoding=self.encoding,
                     hold_interval=self.hold_interval,
                 )
             elif self.stateless:
-                await self._handle_stateless_request(version, scope, receive, send)
+                # An unsupported version is refused by the request's transport (400 -32000), never served under.
+                hint = version if version in HANDSHAKE_PROTOCOL_VERSIONS else None
+                await self._handle_stateless_request(hint, scope, receive, send)
             elif (refusal := self._session_refusal(scope)) is not None:
                 await refusal(scope, receive, send)
             else:

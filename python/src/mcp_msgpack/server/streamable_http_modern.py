@@ -56,6 +56,14 @@ from .replies import error_data, error_response
 from .streamable_http import HOLD_INTERVAL, WireAwareSecurity
 
 
+def is_modern_revision(version: str) -> bool:
+    """Whether an `MCP-Protocol-Version` names the per-request era (SPEC 9.5): the first modern revision or a
+    later date, unknown ones included (they get the modern path's -32022 with the revisions served). Revisions
+    are dates, compared as strings, as the TS server compares them; an older unknown one is the session path's
+    400 -32000 (SPEC 9.4)."""
+    return version >= negotiation.FIRST_MODERN_REVISION
+
+
 @dataclass
 class _FrameDispatchContext(_SingleExchangeDispatchContext):
     """The SDK's per-exchange context, its request-scoped notifications (progress above all) as frames."""

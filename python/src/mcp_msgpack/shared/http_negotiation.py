@@ -1,5 +1,5 @@
 """Which HTTP request offers native bytes (SPEC 8.1): `initialize`'s capabilities, or a 2026-07-28 request's
-client capabilities in `_meta` (rules 1 and 4). The extension's entry itself is `shared/extension.py`'s."""
+client capabilities in `_meta` (rules 1 and 4; the stdio client makes its per-request offers by these names too). The extension's entry itself is `shared/extension.py`'s."""
 
 from __future__ import annotations
 
@@ -8,6 +8,15 @@ from typing import Any
 from .extension import announce, announced_version
 
 CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
+PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion"
+FIRST_MODERN_REVISION = "2026-07-28"
+
+
+def is_modern_request(meta: Any) -> bool:
+    """Whether a request's `_meta` is a 2026-07-28 (or later) envelope: its native-bytes offer is then per
+    request (SPEC 8.1 rules 4-7), on stdio as on HTTP. Revisions are dates, compared as the TS side does."""
+    version = meta.get(PROTOCOL_VERSION_META) if isinstance(meta, dict) else None
+    return isinstance(version, str) and version >= FIRST_MODERN_REVISION
 
 
 def offers(capabilities: Any) -> bool:

@@ -64,9 +64,10 @@ class WireState:
 
     # --- sending -------------------------------------------------------------------------------------------
 
-    def encode(self, message: types.JSONRPCMessage) -> bytes:
-        """`message` as the bytes to write: a JSON line or a frame, as the wire and the encoding policy say."""
-        if self.send == SEND_JSON or (self.send == SEND_MIXED and not self._frame_pays(message)):
+    def encode(self, message: types.JSONRPCMessage, *, as_frame: bool = False) -> bytes:
+        """`message` as the bytes to write: a JSON line or a frame, as the wire and the encoding policy say
+        (`as_frame`: a frame on a mixed stream whatever the policy, for a message that must go on msgpack-v1)."""
+        if self.send == SEND_JSON or (self.send == SEND_MIXED and not as_frame and not self._frame_pays(message)):
             return json_line(message)
         value = from_session_message(message)
         if self.native_send:
@@ -110,12 +111,23 @@ class WireState:
         except ValueError as exc:  # the SDK's own JSON path: a bad line is reported to the session
             return Outcome(exc)
 
+    def may_receive_bin(self) -> bool:
+        """Whether a frame from the peer may carry bin now (the extension in force, or an answer owed to a
+        request that offered it on its own, SPEC 8.1 rule 5); `bin_allowed_in` then judges the message."""
+        return self.native_receive
+
+    def bin_allowed_in(self, value: dict[str, Any]) -> bool:
+        return self.native_receive
+
     def _read_frame(self, payload: bytes) -> Outcome:
-        limits = self.limits if not self.native_receive or self.limits.allow_bin else replace(self.limits, allow_bin=True)
+        native = self.may_receive_bin()
+        limits = self.limits if not native or self.limits.allow_bin else replace(self.limits, allow_bin=True)
         try:
             value, bins = decode_counting_bins(payload, limits)
             check_decoded(value, bins)
-            if type(value) is dict and self.native_receive:
+            if bins and not (type(value) is dict and self.bin_allowed_in(value)):
+                raise WireError("forbidden-type", "8.3", "bin in a message the native-bytes extension does not cover")
+            if type(value) is dict and native:
                 keep = value.get("id") in self.native_results and "method" not in value
                 if bins or keep:
                     bin_to_media(value, bins, keep_bytes=keep)
