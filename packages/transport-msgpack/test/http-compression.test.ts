@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { HttpMsgpackClientTransport, listenBun, listenNode, McpHttpHandler, nativeImage, type McpHttpHandlerOptions } from 'mcp-msgpack-transport';
 import { CanonicalEncoder, MSGPACK_CLIENT_ACCEPT, MsgpackDecoder } from 'mcp-msgpack-transport/wire';
+import { fetch as undiciFetch } from 'undici';
 import { z } from 'zod';
 import { acceptedCodings, negotiateCoding } from '../src/http/content-coding/accept-encoding.js';
 import { mostlyNativeBytes } from '../src/http/content-coding/bin-heavy.js';
@@ -85,7 +86,9 @@ function post(url: URL, wire: Wire, message: object, acceptEncoding: string | un
   // A fetch adds its own Accept-Encoding when there is none: identity is the client that asks for nothing.
   headers['accept-encoding'] = acceptEncoding ?? 'identity';
   const body = wire === 'json' ? JSON.stringify(message) : (new CanonicalEncoder().encode(message) as BodyInit);
-  return fetch(url, { method: 'POST', headers, body });
+  // undici's fetch, the client's default on Node: Node 22's global fetch (its bundled undici 6) passes a zstd
+  // body through undecoded, so a test reading events through it would wait for text that never comes.
+  return undiciFetch(url, { method: 'POST', headers, body } as never) as unknown as Promise<Response>;
 }
 
 const callTool = (id: number, name: string, args: object) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: { progressToken: id } } });
