@@ -36,9 +36,14 @@ function noStreams(coding: ContentCoding): CodingStreamEncoder {
   throw new Error(`no stream encoder for ${coding} on this runtime`);
 }
 
-/** gzip on web streams, for whole bodies only; the runtime's fetch advertises and decodes replies by itself. */
+/**
+ * gzip on web streams, for request bodies only; the runtime's fetch advertises and decodes replies by itself.
+ * Replies are not coded here: a fetch runtime's server codes a Response by its Content-Encoding header itself
+ * (workerd does, unless told the body is coded already), so a body coded here went out coded twice and a
+ * stock client read gzip bytes as JSON (test:edge, Workers). The platform's own compression is the one to use.
+ */
 export function webContentCodings(): ContentCodings {
   const hasStreams = typeof CompressionStream === 'function' && typeof DecompressionStream === 'function';
   const gzip: readonly ContentCoding[] = hasStreams ? ['gzip'] : [];
-  return { encodes: gzip, encodesStreams: [], decodes: gzip, fetchDecodes: [], encode, streamEncoder: noStreams, decode };
+  return { encodes: [], encodesStreams: [], decodes: gzip, fetchDecodes: [], encode, streamEncoder: noStreams, decode };
 }
