@@ -1,6 +1,7 @@
-// The server's folders (media/, security/, text/, tools/, and the top) import one another in one direction
-// only: a loop between folders (media/ reaching up into tools/, which builds on media/) makes neither
-// understandable, or testable, without the other. This reads the sources and fails on any loop.
+// The server's folders (media/, security/, text/, tools/, and the top) and its modules import one another in
+// one direction only: a loop between folders (media/ reaching up into tools/, which builds on media/) or
+// between two modules, even through a type import, makes neither understandable, or testable, without the
+// other. This reads the sources and fails on any loop.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -19,16 +20,17 @@ function sources(dir: string): string[] {
 }
 
 const folderOf = (path: string) => relative(src, dirname(path)) || '.';
+const moduleOf = (path: string) => relative(src, path).replace(/\.[jt]s$/, '');
 
-/** Folder -> the other folders it imports, each with one import that shows it. */
-function folderGraph(): Map<string, Map<string, string>> {
+/** Unit (a folder or a module) -> the other units it imports, each with one import that shows it. */
+function importGraph(unitOf: (path: string) => string): Map<string, Map<string, string>> {
   const graph = new Map<string, Map<string, string>>();
   for (const file of sources(src)) {
-    const from = folderOf(file);
+    const from = unitOf(file);
     const edges = graph.get(from) ?? new Map<string, string>();
     graph.set(from, edges);
     for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const to = folderOf(normalize(join(dirname(file), match[1]!)));
+      const to = unitOf(normalize(join(dirname(file), match[1]!)));
       if (to !== from && !edges.has(to)) edges.set(to, `${relative(src, file)} -> ${match[1]}`);
     }
   }
@@ -57,11 +59,16 @@ function loops(graph: Map<string, Map<string, string>>): string[][] {
 
 describe('import loops', () => {
   it('finds the folders', () => {
-    assert.ok(folderGraph().size >= 4);
+    assert.ok(importGraph(folderOf).size >= 4);
+    assert.ok(importGraph(moduleOf).size >= 20);
   });
 
   it('no folder imports, directly or through others, a folder that imports it', () => {
-    assert.deepEqual(loops(folderGraph()), []);
+    assert.deepEqual(loops(importGraph(folderOf)), []);
+  });
+
+  it('no module imports, directly or through others, a module that imports it (type imports included)', () => {
+    assert.deepEqual(loops(importGraph(moduleOf)), []);
   });
 
   it('finds a loop when there is one (the check itself)', () => {

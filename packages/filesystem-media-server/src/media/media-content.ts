@@ -4,14 +4,7 @@ import { nativeAudio, nativeBlobContents, nativeBlobResource, nativeImage } from
 import { DEFAULT_MAX_MESSAGE_BYTES } from 'mcp-msgpack-transport/wire';
 import { base64Length, formatMiB, MESSAGE_HEADROOM_BYTES } from './limits.js';
 import { mediaKindOf } from './mime.js';
-import { releaseMedia } from './read-media.js';
-
-export interface MediaPayload {
-  readonly bytes: Uint8Array;
-  readonly mimeType: string;
-  readonly uri: string;
-  readonly display: string;
-}
+import { type MediaPayload, releaseMedia } from './read-media.js';
 
 /**
  * How media leaves this server. `native`: through mcp-msgpack-transport's native-bytes helpers (the

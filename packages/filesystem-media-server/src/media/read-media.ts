@@ -4,13 +4,20 @@ import { pathToFileURL } from 'node:url';
 import { NativeBytesPool } from 'mcp-msgpack-transport';
 import type { GuardedFs } from '../security/guarded-fs.js';
 import { formatMiB } from './limits.js';
-import type { MediaPayload } from './media-content.js';
 import { mediaTypeOf } from './mime.js';
 
 /** What reading a media file needs (the tools' context has it): the guarded file system and the size limit. */
 export interface MediaReadContext {
   readonly fs: GuardedFs;
   readonly maxMediaBytes: number;
+}
+
+/** What a media tool needs of a file it read: its bytes, type and names (the reply is built from it). */
+export interface MediaPayload {
+  readonly bytes: Uint8Array;
+  readonly mimeType: string;
+  readonly uri: string;
+  readonly display: string;
 }
 
 export interface MediaFile extends MediaPayload {
