@@ -90,21 +90,29 @@ async function startRaw(spec: VariantSpec, runtime: string): Promise<Session> {
   };
 }
 
-/** The raw HTTP file server baseline, its bytes counted by the run's relay as every HTTP variant's are. */
-async function startRawHttp(spec: VariantSpec, runtime: string, relays: (() => Promise<RelayHost>) | undefined): Promise<Session> {
-  const child = spawn(runtime, [spec.build ? join(spec.build, 'raw-media-http.js') : RAW_HTTP_ENTRY], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * An HTTP server process and the relay that counts its bytes. The server's stdin is not a pipe, so it would
+ * outlive an interrupted benchmark: it is killed on interrupt. The relay runs in a process of its own, so its
+ * work is counted neither as server nor as client CPU.
+ */
+async function spawnBehindRelay(runtime: string, args: string[], relays: (() => Promise<RelayHost>) | undefined): Promise<{ child: ChildProcess; proxy: RelayProcess }> {
+  const child = spawn(runtime, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   child.once(
     'exit',
     onInterrupt(() => child.kill('SIGKILL')),
   );
   const port = await readyPort(child);
-  let proxy: RelayProcess;
   try {
-    proxy = relays ? await (await relays()).open(port) : await startRelayProcess(port);
+    return { child, proxy: relays ? await (await relays()).open(port) : await startRelayProcess(port) };
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
   }
+}
+
+/** The raw HTTP file server baseline, its bytes counted by the run's relay as every HTTP variant's are. */
+async function startRawHttp(spec: VariantSpec, runtime: string, relays: (() => Promise<RelayHost>) | undefined): Promise<Session> {
+  const { child, proxy } = await spawnBehindRelay(runtime, [spec.build ? join(spec.build, 'raw-media-http.js') : RAW_HTTP_ENTRY], relays);
   const raw = new RawHttpClient(new URL(`http://127.0.0.1:${proxy.port}/`));
   return {
     spec,
@@ -163,21 +171,7 @@ async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string |
 }
 
 async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | undefined, relays: (() => Promise<RelayHost>) | undefined): Promise<Session> {
-  const child = spawn(runtime, serverArgs(spec, mediaDir), { stdio: ['ignore', 'pipe', 'inherit'] });
-  // Its stdin is not a pipe, so it would outlive an interrupted benchmark.
-  child.once(
-    'exit',
-    onInterrupt(() => child.kill('SIGKILL')),
-  );
-  const port = await readyPort(child);
-  // The relay runs in a process of its own, so its work is counted neither as server nor as client CPU.
-  let proxy: RelayProcess;
-  try {
-    proxy = relays ? await (await relays()).open(port) : await startRelayProcess(port);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
+  const { child, proxy } = await spawnBehindRelay(runtime, serverArgs(spec, mediaDir), relays);
   const url = new URL(`http://127.0.0.1:${proxy.port}/mcp`);
   const errors: string[] = [];
   const clients = Array.from({ length: spec.clients }, () => newClient(errors, spec));
