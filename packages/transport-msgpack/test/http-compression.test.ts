@@ -143,7 +143,7 @@ describe('content codings: negotiation rules', () => {
   it('resolves the option against the runtime', () => {
     const all = { encodes: ['zstd', 'br', 'gzip'] as ContentCoding[], encodesStreams: ['zstd', 'br', 'gzip'] as ContentCoding[], decodes: ['zstd', 'br', 'gzip'] as ContentCoding[] };
     const { streams, ...resolved } = resolveCompression(undefined, all);
-    assert.deepEqual(resolved, { replies: 'auto', minBytes: 1024, codings: all.encodes, streamCodings: all.encodes, requestCodings: all.decodes });
+    assert.deepEqual(resolved, { replies: 'auto', minBytes: 256, codings: all.encodes, streamCodings: all.encodes, requestCodings: all.decodes });
     assert.equal(streams.max, 64);
     assert.throws(() => resolveCompression({ maxCodedStreams: Number.NaN }, all), /maxCodedStreams/);
     assert.deepEqual(resolveCompression(false, all).requestCodings, [], 'off: coded requests are refused');
@@ -389,6 +389,40 @@ for (const kind of serverKinds) {
       });
       await gated;
       assert.deepEqual(progress, [1, 2]);
+      await client.close();
+    });
+
+    it('in a session, only the opening reply says which codings requests may use; the client remembers it, and replies from 256 bytes come coded', async () => {
+      const url = await serve(kind, { compression: true, stateless: false });
+      const replies: { method: string; acceptEncoding: string | null; coding: string | null }[] = [];
+      const sentCodings: (string | null)[] = [];
+      const transport = new HttpMsgpackClientTransport(url, {
+        fetch: async (target, init) => {
+          const response = await fetch(target, init);
+          if (init?.method === 'POST') {
+            sentCodings.push(new Headers(init.headers).get('content-encoding'));
+            replies.push({
+              method: new Headers(init.headers).has('mcp-session-id') ? 'in-session' : 'opening',
+              acceptEncoding: response.headers.get('accept-encoding'),
+              coding: response.headers.get('content-encoding'),
+            });
+          }
+          return response;
+        },
+      });
+      const client = new Client({ name: 'coding', version: '1' });
+      await client.connect(transport);
+      const small = await client.callTool({ name: 'text', arguments: { bytes: 400 } });
+      assert.equal((small.content as { text: string }[])[0]!.text, prose(400));
+      const echoed = await client.callTool({ name: 'echo-length', arguments: { text: prose(20_000) } });
+      assert.equal((echoed.content as { text: string }[])[0]!.text, '20000');
+      assert.equal(replies[0]!.method, 'opening');
+      assert.equal(replies[0]!.acceptEncoding, runtime.contentCodings.decodes.join(', '), 'the opening reply says what the server takes');
+      const inSession = replies.slice(1);
+      assert.ok(inSession.length >= 3, JSON.stringify(replies));
+      for (const reply of inSession) assert.equal(reply.acceptEncoding, null, `said once per session: ${JSON.stringify(replies)}`);
+      assert.equal(inSession.at(-2)!.coding, runtime.contentCodings.fetchDecodes.filter((coding) => coding !== 'zstd')[0], `a reply of about 500 bytes is coded: ${JSON.stringify(replies)}`);
+      assert.equal(sentCodings.at(-1), runtime.contentCodings.encodes[0], 'the large request went coded: learnt from the opening reply');
       await client.close();
     });
 

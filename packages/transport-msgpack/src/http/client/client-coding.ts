@@ -2,14 +2,14 @@ import type { ContentCoding } from '../../runtime/content-codings.js';
 import { runtime } from '../../runtime/current.js';
 import { Buffer } from '../../runtime/buffer.js';
 import { acceptedCodings, contentEncodingsOf, negotiateCoding } from '../content-coding/accept-encoding.js';
-import { DEFAULT_COMPRESSION_MIN_BYTES } from '../content-coding/compression-options.js';
+import { REQUEST_COMPRESSION_MIN_BYTES } from '../content-coding/compression-options.js';
 import { StreamableHTTPError } from '../errors.js';
 
 /**
  * The client's side of content codings (README, "Compression"; SPEC.md, "Content codings"). Replies: it
  * offers what its fetch decodes (the Fetch standard has fetch decode a coded body by itself; the reply
  * readers count the decoded bytes against `maxMessageBytes`, so a small coded body never passes the cap),
- * and refuses a reply in a coding it did not offer. Requests: a body of `minBytes` or more goes coded once
+ * and refuses a reply in a coding it did not offer. Requests: a body of 1 KiB or more goes coded once
  * the server has said which codings it takes (its Accept-Encoding, RFC 7694), in the best of them this
  * runtime writes; a 415 to a coded body turns request coding off and the body goes again uncoded.
  */
@@ -61,7 +61,7 @@ export class ClientCoding {
     const coding = this.requestCoding;
     if (coding === undefined) return undefined;
     const size = typeof body === 'string' ? body.length : body.byteLength;
-    if (size < DEFAULT_COMPRESSION_MIN_BYTES) return undefined;
+    if (size < REQUEST_COMPRESSION_MIN_BYTES) return undefined;
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     const coded = runtime.contentCodings.encode(coding, bytes);
     return coded instanceof Uint8Array ? { body: coded, coding } : coded.then((done) => ({ body: done, coding }));
