@@ -19,6 +19,12 @@ export interface CompressionOptions {
    * Default true; false answers a coded body 415 with `Accept-Encoding: identity`, as with compression off.
    */
   requests?: boolean;
+  /**
+   * Replies under 4 KiB go in the MCP dictionary coding (`mcp-dict-v1`, SPEC 10.5) to a client that names it
+   * in Accept-Encoding (this package's client; `*` does not cover it), where the runtime has it (Node, Bun).
+   * Default true.
+   */
+  dictionary?: boolean;
   /** The codings the server may reply in, best first (default: each the runtime has, zstd, br, gzip). */
   codings?: readonly ContentCoding[];
   /**
@@ -41,6 +47,8 @@ export interface CompressionPolicy {
   readonly streamCodings: readonly ContentCoding[];
   /** The codings taken in request bodies (empty: 415 for any). */
   readonly requestCodings: readonly ContentCoding[];
+  /** Small replies may go in the MCP dictionary coding (the option, and the runtime has it). */
+  readonly dictionary: boolean;
   /** Event streams coded at once, and their cap (maxCodedStreams). */
   readonly streams: CodedStreamBudget;
 }
@@ -83,7 +91,7 @@ export const REQUEST_COMPRESSION_MIN_BYTES = 1024;
 /** The runtime's codings, as far as the handler's option goes. */
 export function resolveCompression(
   option: CompressionOption | undefined,
-  runtime: { readonly encodes: readonly ContentCoding[]; readonly encodesStreams: readonly ContentCoding[]; readonly decodes: readonly ContentCoding[] },
+  runtime: { readonly encodes: readonly ContentCoding[]; readonly encodesStreams: readonly ContentCoding[]; readonly decodes: readonly ContentCoding[]; readonly dictionary?: unknown },
 ): CompressionPolicy {
   const options: CompressionOptions = typeof option === 'object' ? option : { replies: option ?? 'auto', requests: option !== false };
   const minBytes = options.minBytes ?? DEFAULT_COMPRESSION_MIN_BYTES;
@@ -98,6 +106,7 @@ export function resolveCompression(
     codings,
     streamCodings: codings.filter((coding) => runtime.encodesStreams.includes(coding)),
     requestCodings: options.requests === false ? [] : runtime.decodes,
+    dictionary: options.dictionary !== false && runtime.dictionary !== undefined,
     streams: new CodedStreamBudget(maxStreams),
   };
 }

@@ -3,10 +3,11 @@ import { utf8ForReader } from '../../buffers/pooled-text.js';
 import type { ContentCoding } from '../../runtime/content-codings.js';
 import { runtime } from '../../runtime/current.js';
 import { joinPieces } from '../../wire/pieces.js';
-import { negotiateCoding } from '../content-coding/accept-encoding.js';
+import { acceptedCodings, negotiateCoding } from '../content-coding/accept-encoding.js';
 import { mostlyNativeBytes, shrankEnough } from '../content-coding/bin-heavy.js';
 import { codedEventStream } from '../content-coding/coded-stream.js';
 import type { CompressionPolicy } from '../content-coding/compression-options.js';
+import { DICTIONARY_MAX_BYTES, DICTIONARY_MIN_BYTES, MCP_DICTIONARY_CODING, mcpDictionaryV1 } from '../content-coding/mcp-dictionary.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 import { isLoopbackAddress } from './exchange/host-check.js';
 import { dropBody, untouchedHeaders } from './exchange/lazy-response.js';
@@ -39,7 +40,8 @@ export function codedReply(response: Response, request: CodingRequest, policy: C
   const body = inMemoryBody(response);
   if (body !== undefined) {
     const coding = negotiateCoding(acceptEncoding, policy.codings);
-    return coding === undefined ? response : codedWhole(advertised(response, advertise), body, coding, policy, advertise);
+    const dictionary = policy.dictionary && (acceptedCodings(acceptEncoding).get(MCP_DICTIONARY_CODING) ?? 0) > 0;
+    return coding === undefined && !dictionary ? response : codedWhole(advertised(response, advertise), body, { coding, dictionary }, policy, advertise);
   }
   const type = mediaTypeEssence(response.headers.get('content-type'));
   if (response.body === null || (type !== SSE_MEDIA_TYPE && type !== MSGPACK_STREAM_MEDIA_TYPE)) return response;
@@ -54,24 +56,43 @@ export function codedReply(response: Response, request: CodingRequest, policy: C
   );
 }
 
+/** The codings a reply may go in: the best standard one the client takes, and whether it takes the dictionary coding. */
+interface ReplyCodings {
+  readonly coding: ContentCoding | undefined;
+  readonly dictionary: boolean;
+}
+
+/**
+ * The coding for a reply of `size` bytes (UTF-16 units for a JSON text, close enough for a threshold): the
+ * dictionary coding from DICTIONARY_MIN_BYTES up to DICTIONARY_MAX_BYTES where the client takes it, else the
+ * standard coding from `minBytes`; undefined for none.
+ */
+function codingFor(size: number, codings: ReplyCodings, policy: CompressionPolicy): ContentCoding | typeof MCP_DICTIONARY_CODING | undefined {
+  if (codings.dictionary && size >= DICTIONARY_MIN_BYTES && size < DICTIONARY_MAX_BYTES) return MCP_DICTIONARY_CODING;
+  return size >= policy.minBytes ? codings.coding : undefined;
+}
+
 /** A one-body reply coded whole, or as it was when it is small, mostly media, or did not shrink. */
-function codedWhole(response: Response, body: string | readonly Uint8Array[], coding: ContentCoding, policy: CompressionPolicy, advertise: readonly ContentCoding[]): Response | Promise<Response> {
+function codedWhole(response: Response, body: string | readonly Uint8Array[], codings: ReplyCodings, policy: CompressionPolicy, advertise: readonly ContentCoding[]): Response | Promise<Response> {
   let plain: Uint8Array;
+  let coding: ContentCoding | typeof MCP_DICTIONARY_CODING | undefined;
   // A JSON reply's text is encoded once, here, for the coder (into a pooled buffer when it is large), and
   // given back once the coder has read it: the uncoded reply's bytes and length are never made.
   let coderDone = (): void => {};
   if (typeof body === 'string') {
-    if (body.length < policy.minBytes) return response;
+    coding = codingFor(body.length, codings, policy);
+    if (coding === undefined) return response;
     const text = utf8ForReader(body);
     plain = text.bytes;
     coderDone = text.giveBack;
   } else {
     let length = 0;
     for (const piece of body) length += piece.byteLength;
-    if (length < policy.minBytes || mostlyNativeBytes(body, length)) return response;
+    coding = codingFor(length, codings, policy);
+    if (coding === undefined || mostlyNativeBytes(body, length)) return response;
     plain = body.length === 1 ? body[0]! : joinPieces(body, length).buffer;
   }
-  const coded = runtime.contentCodings.encode(coding, plain);
+  const coded = coding === MCP_DICTIONARY_CODING ? runtime.contentCodings.dictionary!.encode(plain, mcpDictionaryV1()) : runtime.contentCodings.encode(coding, plain);
   const finish = (bytes: Uint8Array): Response => {
     const plainLength = plain.byteLength;
     coderDone();
@@ -110,7 +131,7 @@ const KEPT_ACCEPT_ENCODING = new Set(['content-length', 'vary', 'content-encodin
  * The reply's headers with its coding: no length (the coded body has its own), and the codings taken in
  * requests (RFC 7694) when `advertise` names them. An Accept-Encoding the reply already had (a 415's) stays.
  */
-function codedHeaders(response: Response, coding: ContentCoding, advertise: readonly ContentCoding[]): Record<string, string> {
+function codedHeaders(response: Response, coding: string, advertise: readonly ContentCoding[]): Record<string, string> {
   const headers: Record<string, string> = {};
   const record = untouchedHeaders(response);
   if (record) Object.assign(headers, record);
