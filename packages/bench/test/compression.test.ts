@@ -1,12 +1,12 @@
 // --scenario compression (issue 41) in its smallest mode: every corpus and shape replayed over HTTP by the
-// four variants, compared with JSON + gzip 6, and the issue's targets read from them. Checks the report's
+// five variants, compared with JSON + gzip 6, and the issue's targets read from them. Checks the report's
 // shape (variants, comparisons, metrics, targets, text), never a figure: a smoke run's numbers mean nothing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { COMPRESSION_BASELINE, evaluateTargets, parseOptions, RECORDED_CORPORA, renderText, runInThisRuntime, SilentProgress, SYNTHETIC_SHAPES, type BenchResult } from 'mcp-msgpack-bench';
 
 describe('--scenario compression', { timeout: 240_000 }, () => {
-  it('replays every corpus and shape through the four variants and judges the targets', { timeout: 240_000 }, async () => {
+  it('replays every corpus and shape through the five variants and judges the targets', { timeout: 240_000 }, async () => {
     const options = parseOptions(['--scenario', 'compression', '--transport', 'http']);
     const run = await runInThisRuntime(options, new SilentProgress(), { smoke: true });
     const names = run.scenarios.map((s) => s.name);
@@ -16,7 +16,7 @@ describe('--scenario compression', { timeout: 240_000 }, () => {
       assert.equal(scenario.venue, 'compression');
       assert.deepEqual(
         scenario.variants.map((v) => v.id),
-        ['json', COMPRESSION_BASELINE, 'stock-client', 'compressed'],
+        ['json', COMPRESSION_BASELINE, 'stock-client', 'compressed', 'msgpack'],
       );
       for (const variant of scenario.variants) {
         assert.equal(variant.failed, undefined, `${scenario.name}/${variant.id}: ${variant.failed}`);
@@ -29,6 +29,11 @@ describe('--scenario compression', { timeout: 240_000 }, () => {
       // Coded replies are smaller than the same replies uncoded, whatever the machine: counted, not timed.
       const bytes = (id: string) => scenario.variants.find((v) => v.id === id)!.values.received!;
       assert.ok(bytes(COMPRESSION_BASELINE) < bytes('json') && bytes('compressed') < bytes('json'), scenario.name);
+      assert.ok(bytes('compressed') < bytes('msgpack'), `${scenario.name}: the same client and server, coded and not`);
+      assert.ok(
+        scenario.comparisons.some((c) => c.candidate === 'compressed' && c.baseline === 'msgpack'),
+        `${scenario.name}: no compressed / msgpack`,
+      );
     }
     const partial = { mode: 'quick' as const, durationMs: 1, scenarios: run.scenarios };
     const targets = evaluateTargets(partial).filter((t) => t.scenario?.startsWith('compression-'));

@@ -4,6 +4,7 @@
 // coding; decoded sizes count against the same caps, so ratio bombs, truncated and corrupt codings and codings
 // nobody offered end in a clear refusal. Node and Bun, node:http and Bun.serve.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
@@ -18,6 +19,7 @@ import { z } from 'zod';
 import { acceptedCodings, negotiateCoding } from '../src/http/content-coding/accept-encoding.js';
 import { mostlyNativeBytes } from '../src/http/content-coding/bin-heavy.js';
 import { resolveCompression } from '../src/http/content-coding/compression-options.js';
+import { MCP_DICTIONARY_CODING, mcpDictionaryV1 } from '../src/http/content-coding/mcp-dictionary.js';
 import { runtime } from '../src/runtime/current.js';
 import type { ContentCoding } from '../src/runtime/content-codings.js';
 import { Gate } from './fixtures/gated-server.js';
@@ -26,6 +28,7 @@ import { mediaBytes } from './fixtures/native-tools.js';
 import { streamEvents, type Wire } from './fixtures/stream-events.js';
 
 const codings = runtime.contentCodings.encodes;
+const repoRoot = new URL('../../../../', import.meta.url);
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
@@ -113,6 +116,21 @@ function rawDecode(coding: string, bytes: Buffer): Buffer {
   return (zlib as unknown as { zstdDecompressSync(b: Buffer): Buffer }).zstdDecompressSync(bytes);
 }
 
+describe(`the MCP dictionary (${MCP_DICTIONARY_CODING}, fixtures/dictionary)`, () => {
+  it('has the bytes of the fixture, which another implementation reads', () => {
+    assert.deepEqual(Buffer.from(mcpDictionaryV1()), readFileSync(new URL('fixtures/dictionary/mcp-dictionary-v1.bin', repoRoot)));
+  });
+
+  it("the coded fixture decodes to the canonical encoding of its message, with this package's decoder and with zlib's", () => {
+    const source = JSON.parse(readFileSync(new URL('fixtures/dictionary/reply-msgpack.json', repoRoot), 'utf8')) as { message: object };
+    const coded = readFileSync(new URL('fixtures/dictionary/reply-msgpack.coded', repoRoot));
+    const plain = Buffer.from(new CanonicalEncoder().encode(source.message));
+    assert.deepEqual(Buffer.from(runtime.contentCodings.dictionary!.decode(coded, mcpDictionaryV1(), plain.byteLength)), plain);
+    assert.deepEqual(zlib.inflateRawSync(coded, { dictionary: mcpDictionaryV1() }), plain);
+    assert.throws(() => runtime.contentCodings.dictionary!.decode(coded, mcpDictionaryV1(), plain.byteLength - 1), { name: 'DecodedTooLargeError' });
+  });
+});
+
 describe('content codings: negotiation rules', () => {
   it('reads q-values and * as RFC 9110 does', () => {
     assert.deepEqual(
@@ -143,7 +161,9 @@ describe('content codings: negotiation rules', () => {
   it('resolves the option against the runtime', () => {
     const all = { encodes: ['zstd', 'br', 'gzip'] as ContentCoding[], encodesStreams: ['zstd', 'br', 'gzip'] as ContentCoding[], decodes: ['zstd', 'br', 'gzip'] as ContentCoding[] };
     const { streams, ...resolved } = resolveCompression(undefined, all);
-    assert.deepEqual(resolved, { replies: 'auto', minBytes: 1024, codings: all.encodes, streamCodings: all.encodes, requestCodings: all.decodes });
+    assert.deepEqual(resolved, { replies: 'auto', minBytes: 256, codings: all.encodes, streamCodings: all.encodes, requestCodings: all.decodes, dictionary: false });
+    assert.equal(resolveCompression(undefined, { ...all, dictionary: {} }).dictionary, true, 'where the runtime has it');
+    assert.equal(resolveCompression({ dictionary: false }, { ...all, dictionary: {} }).dictionary, false);
     assert.equal(streams.max, 64);
     assert.throws(() => resolveCompression({ maxCodedStreams: Number.NaN }, all), /maxCodedStreams/);
     assert.deepEqual(resolveCompression(false, all).requestCodings, [], 'off: coded requests are refused');
@@ -227,6 +247,32 @@ for (const kind of serverKinds) {
           assert.equal(notAsked.headers['content-encoding'], undefined);
         });
       }
+
+      it(`${wire}: a small reply in ${MCP_DICTIONARY_CODING} to a client that names it; not for \`*\`, nor past 4 KiB`, async () => {
+        const url = await serve(kind, { compression: true, enableJsonResponse: true });
+        const headers = (acceptEncoding: string) => ({
+          'content-type': wire === 'json' ? 'application/json' : 'application/msgpack',
+          accept: wire === 'json' ? JSON_ACCEPT : MSGPACK_CLIENT_ACCEPT,
+          'accept-encoding': acceptEncoding,
+        });
+        const request = (id: number, bytes: number) => {
+          const message = callTool(id, 'text', { bytes });
+          return wire === 'json' ? JSON.stringify(message) : new CanonicalEncoder().encode(message);
+        };
+        const small = await rawPost(url, headers(`${MCP_DICTIONARY_CODING}, gzip`), request(1, 150));
+        assert.equal(small.headers['content-encoding'], MCP_DICTIONARY_CODING, "under minBytes, but over the dictionary coding's 96 bytes");
+        const plain = zlib.inflateRawSync(small.body, { dictionary: readFileSync(new URL('fixtures/dictionary/mcp-dictionary-v1.bin', repoRoot)) });
+        const reply = (wire === 'json' ? JSON.parse(plain.toString()) : new MsgpackDecoder().decode(plain).value) as { result: { content: { text: string }[] } };
+        assert.equal(reply.result.content[0]!.text, prose(150));
+        assert.ok(small.body.byteLength < plain.byteLength / 2, `${small.body.byteLength} coded bytes for ${plain.byteLength}`);
+        const any = await rawPost(url, headers('*'), request(2, 600));
+        assert.notEqual(any.headers['content-encoding'], MCP_DICTIONARY_CODING, '`*` does not cover it: a stock client cannot decode it');
+        const large = await rawPost(url, headers(`${MCP_DICTIONARY_CODING}, gzip`), request(3, 20_000));
+        assert.equal(large.headers['content-encoding'], 'gzip', 'past 4 KiB, the standard coding');
+        const off = await serve(kind, { compression: { replies: true, dictionary: false }, enableJsonResponse: true });
+        const notUsed = await rawPost(off, headers(`${MCP_DICTIONARY_CODING}, gzip`), request(4, 600));
+        assert.equal(notUsed.headers['content-encoding'], 'gzip', 'dictionary: false');
+      });
 
       it(`${wire}: large replies of multi-byte text, several at once, each decode to exactly its reply (the text encoded once for the coder, in a pooled buffer)`, async () => {
         const url = await serve(kind, { compression: true, enableJsonResponse: true });
@@ -375,7 +421,7 @@ for (const kind of serverKinds) {
       const result = await client.callTool({ name: 'text', arguments: { bytes: 40_000 } });
       assert.equal((result.content as { text: string }[])[0]!.text, prose(40_000));
       const expected = runtime.contentCodings.fetchDecodes.filter((coding) => coding !== 'zstd');
-      assert.equal(seen[0]!.accept, expected.join(', '), "a caller's fetch is offered br and gzip");
+      assert.equal(seen[0]!.accept, [MCP_DICTIONARY_CODING, ...expected].join(', '), "a caller's fetch is offered br and gzip (and the dictionary coding, which the client decodes itself)");
       assert.ok(replyCodings.includes(expected[0]!), `a reply came coded: ${replyCodings.join()}`);
       const echoed = await client.callTool({ name: 'echo-length', arguments: { text: prose(20_000) } });
       assert.equal((echoed.content as { text: string }[])[0]!.text, '20000');
@@ -389,6 +435,40 @@ for (const kind of serverKinds) {
       });
       await gated;
       assert.deepEqual(progress, [1, 2]);
+      await client.close();
+    });
+
+    it('in a session, only the opening reply says which codings requests may use; the client remembers it, and small replies come in the dictionary coding', async () => {
+      const url = await serve(kind, { compression: true, stateless: false });
+      const replies: { method: string; acceptEncoding: string | null; coding: string | null }[] = [];
+      const sentCodings: (string | null)[] = [];
+      const transport = new HttpMsgpackClientTransport(url, {
+        fetch: async (target, init) => {
+          const response = await fetch(target, init);
+          if (init?.method === 'POST') {
+            sentCodings.push(new Headers(init.headers).get('content-encoding'));
+            replies.push({
+              method: new Headers(init.headers).has('mcp-session-id') ? 'in-session' : 'opening',
+              acceptEncoding: response.headers.get('accept-encoding'),
+              coding: response.headers.get('content-encoding'),
+            });
+          }
+          return response;
+        },
+      });
+      const client = new Client({ name: 'coding', version: '1' });
+      await client.connect(transport);
+      const small = await client.callTool({ name: 'text', arguments: { bytes: 400 } });
+      assert.equal((small.content as { text: string }[])[0]!.text, prose(400));
+      const echoed = await client.callTool({ name: 'echo-length', arguments: { text: prose(20_000) } });
+      assert.equal((echoed.content as { text: string }[])[0]!.text, '20000');
+      assert.equal(replies[0]!.method, 'opening');
+      assert.equal(replies[0]!.acceptEncoding, runtime.contentCodings.decodes.join(', '), 'the opening reply says what the server takes');
+      const inSession = replies.slice(1);
+      assert.ok(inSession.length >= 3, JSON.stringify(replies));
+      for (const reply of inSession) assert.equal(reply.acceptEncoding, null, `said once per session: ${JSON.stringify(replies)}`);
+      assert.equal(inSession.at(-2)!.coding, MCP_DICTIONARY_CODING, `a reply of about 500 bytes comes in the dictionary coding: ${JSON.stringify(replies)}`);
+      assert.equal(sentCodings.at(-1), runtime.contentCodings.encodes[0], 'the large request went coded: learnt from the opening reply');
       await client.close();
     });
 
@@ -475,6 +555,21 @@ describe(`content codings: hostile servers against our client (${runtime.name})`
     const url = await hostile(() => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'compress' }, body: initReply }));
     const error = await firstReplyError(url, 1 << 20);
     assert.match(error.message, /content coding: a reply in compress, which the client did not offer/);
+  });
+
+  it(`${MCP_DICTIONARY_CODING}: a ratio bomb is refused at the body cap while decoding; a corrupt one, or one on a stream, is an error`, async () => {
+    const dictionary = runtime.contentCodings.dictionary!;
+    const bomb = dictionary.encode(new TextEncoder().encode(`{"jsonrpc":"2.0","id":0,"result":{"pad":"${' '.repeat(32 << 20)}"}}`), mcpDictionaryV1());
+    assert.ok(bomb.byteLength < 64 * 1024, `${bomb.byteLength} coded bytes`);
+    const bombing = await hostile(() => ({ headers: { 'content-type': 'application/json', 'content-encoding': MCP_DICTIONARY_CODING }, body: bomb }));
+    assert.match((await firstReplyError(bombing, 1 << 20)).message, /over the client's maxMessageBytes cap of 1048576 bytes/);
+    const coded = Uint8Array.from(dictionary.encode(new TextEncoder().encode(initReply), mcpDictionaryV1()));
+    for (let i = 2; i < coded.byteLength; i += 3) coded[i]! ^= 0x5a;
+    const broken = await hostile(() => ({ headers: { 'content-type': 'application/json', 'content-encoding': MCP_DICTIONARY_CODING }, body: coded }));
+    assert.match((await firstReplyError(broken, 1 << 20)).message, /mcp-dict-v1|JSON|parse|Unexpected/i);
+    const event = new TextEncoder().encode(`event: message\ndata: ${initReply}\n\n`);
+    const streamed = await hostile(() => ({ headers: { 'content-type': 'text/event-stream', 'content-encoding': MCP_DICTIONARY_CODING }, body: dictionary.encode(event, mcpDictionaryV1()) }));
+    assert.match((await firstReplyError(streamed, 1 << 20)).message, /on a stream/);
   });
 
   it('a truncated or corrupt coded reply is an error, not a message', async () => {

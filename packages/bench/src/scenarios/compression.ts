@@ -13,7 +13,9 @@ import { callTool, type Budget } from './calls.js';
  *   adds; the cheapest such proxy, servers/optional.ts), our JSON client taking it;
  * - `stock-client`: the SDK's own client (its fetch asks `gzip, deflate`) against our server on its defaults
  *   with `compression: true` (what 'auto' does for a client that is not on loopback: gzip level 5 here);
- * - `compressed`: our client and server on their defaults with `compression: true` (zstd, or Brotli on Node 20).
+ * - `compressed`: our client and server on their defaults with `compression: true` (zstd, or Brotli on Node 20);
+ * - `msgpack`: the same with `compression: false`, so that `compressed / msgpack` is what the coding costs
+ *   and `msgpack / json` what the wire costs, apart (the server CPU target's ratio holds both).
  * The issue's targets read `compressed` and `stock-client` against `json-gzip6` (targets.ts).
  */
 export const COMPRESSION_BASELINE = 'json-gzip6';
@@ -25,6 +27,7 @@ export function compressionVariants(): VariantSpec[] {
     { ...base, id: COMPRESSION_BASELINE, label: 'our server, JSON + gzip level 6 added (as a proxy would)', wire: 'json', compression: 'gzip6' },
     { ...base, id: 'stock-client', label: 'SDK client (asks gzip) on our server, defaults + compression on', client: 'stock', wire: 'json', defaults: true, compression: 'on' },
     { ...base, id: 'compressed', label: 'our client and server, defaults + compression on', wire: 'msgpack', defaults: true, compression: 'on' },
+    { ...base, id: 'msgpack', label: 'our client and server, defaults, compression off', wire: 'msgpack', defaults: true, compression: 'off' },
   ];
 }
 
@@ -33,6 +36,8 @@ const COMPARISONS: Array<[string, string]> = [
   ['stock-client', COMPRESSION_BASELINE],
   [COMPRESSION_BASELINE, 'json'],
   ['compressed', 'json'],
+  ['compressed', 'msgpack'],
+  ['msgpack', 'json'],
 ];
 
 /** The recorded corpora first (the targets read them), then the synthetic shapes. */

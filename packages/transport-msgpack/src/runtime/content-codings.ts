@@ -54,4 +54,16 @@ export interface ContentCodings {
    * while inflating: nothing past it is allocated), and the coding's own error on corrupt or truncated input.
    */
   decode(coding: ContentCoding, bytes: Uint8Array, maxBytes: number): Uint8Array | Promise<Uint8Array>;
+  /**
+   * Raw deflate (RFC 1951) with a preset dictionary, for the MCP dictionary coding (SPEC 10.5): absent where
+   * the runtime has no dictionary-taking deflate (fetch runtimes: CompressionStream takes none).
+   */
+  readonly dictionary?: PresetDictionaryCoder;
+}
+
+/** Raw deflate with a preset dictionary, whole bodies only. */
+export interface PresetDictionaryCoder {
+  encode(bytes: Uint8Array, dictionary: Uint8Array): Uint8Array;
+  /** As ContentCodings.decode: DecodedTooLargeError as soon as the output would pass `maxBytes`. */
+  decode(bytes: Uint8Array, dictionary: Uint8Array, maxBytes: number): Uint8Array;
 }

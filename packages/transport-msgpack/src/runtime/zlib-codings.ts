@@ -1,5 +1,5 @@
 import * as zlib from 'node:zlib';
-import { DecodedTooLargeError, type CodingStreamEncoder, type ContentCoding, type ContentCodings } from './content-codings.js';
+import { DecodedTooLargeError, type CodingStreamEncoder, type ContentCoding, type ContentCodings, type PresetDictionaryCoder } from './content-codings.js';
 
 // Content codings on node:zlib, for Node and Bun (imported by node.ts and bun.ts only). zstd is there on
 // Node 22.15 and later and on Bun, not on Node 20: found by its functions, never by a version.
@@ -64,15 +64,30 @@ function encode(coding: ContentCoding, bytes: Uint8Array): Uint8Array {
  */
 function decode(coding: ContentCoding, bytes: Uint8Array, maxBytes: number): Uint8Array {
   const options = { maxOutputLength: Math.max(1, maxBytes) };
-  try {
+  return capped(maxBytes, () => {
     if (coding === 'zstd') return zstd.zstdDecompressSync!(bytes, options);
     if (coding === 'br') return zlib.brotliDecompressSync(bytes, options);
     return zlib.gunzipSync(bytes, options);
+  });
+}
+
+function capped(maxBytes: number, inflate: () => Uint8Array): Uint8Array {
+  try {
+    return inflate();
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new DecodedTooLargeError(maxBytes);
     throw error;
   }
 }
+
+/**
+ * The MCP dictionary coding's deflate (SPEC 10.5): level 6, where on replies of a few hundred bytes the
+ * levels differ by a byte or two and zlib's set-up is most of the cost.
+ */
+const presetDictionary: PresetDictionaryCoder = {
+  encode: (bytes, dictionary) => zlib.deflateRawSync(bytes, { level: 6, dictionary }),
+  decode: (bytes, dictionary, maxBytes) => capped(maxBytes, () => zlib.inflateRawSync(bytes, { dictionary, maxOutputLength: Math.max(1, maxBytes) })),
+};
 
 /** A zlib stream as one context per event stream: a sync flush per event (Z_SYNC_FLUSH, Brotli's and zstd's flush). */
 function streamEncoder(coding: ContentCoding): CodingStreamEncoder {
@@ -111,5 +126,5 @@ function streamEncoder(coding: ContentCoding): CodingStreamEncoder {
 /** Content codings on node:zlib: `fetchDecodes` what the runtime's fetch decodes (undici's and Bun's alike: zstd where zlib has it). */
 export function zlibContentCodings(): ContentCodings {
   const all: readonly ContentCoding[] = hasZstd ? ['zstd', 'br', 'gzip'] : ['br', 'gzip'];
-  return { encodes: all, encodesStreams: all, decodes: all, fetchDecodes: all, encode, streamEncoder, decode };
+  return { encodes: all, encodesStreams: all, decodes: all, fetchDecodes: all, encode, streamEncoder, decode, dictionary: presetDictionary };
 }

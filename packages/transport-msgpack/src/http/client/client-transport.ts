@@ -251,7 +251,8 @@ export class HttpMsgpackClientTransport implements Transport {
       return this.postOnce(message, request, options, attempt);
     }
     await this.coding.check(sent);
-    const response = await this.wireState.learn(sent, codec.wire, this.limits.maxMessageBytes);
+    const plainSent = await this.coding.decodeDictionary(sent, this.limits.maxMessageBytes);
+    const response = await this.wireState.learn(plainSent, codec.wire, this.limits.maxMessageBytes);
     if (!response) return this.postOnce(message, request, options, attempt);
     const refusal = await refusalAnswer(response, message, this.codecs, this.limits.maxMessageBytes);
     if (refusal) {
@@ -296,7 +297,7 @@ export class HttpMsgpackClientTransport implements Transport {
       }
       throw new StreamableHTTPError(response.status, `Failed to open SSE stream: ${this.redirectText(response) ?? response.statusText}`, { statusText: response.statusText });
     }
-    await this.coding.check(response).catch((error: unknown) => {
+    await this.coding.check(response, true).catch((error: unknown) => {
       request.done();
       throw error;
     });

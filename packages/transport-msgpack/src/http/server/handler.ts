@@ -212,7 +212,8 @@ export class WebMcpHttpHandler {
     }
     // The handler's one refusal point (a transport answers its own: ExchangeTransport.refuse).
     const response = outcome instanceof Response ? outcome : refusalResponse(req, outcome);
-    return codedReply(response, req.headers.get('accept-encoding'), options.localAddress, this.compression);
+    const coding = { acceptEncoding: req.headers.get('accept-encoding'), outsideSession: req.headers.get('mcp-session-id') === null, localAddress: options.localAddress };
+    return codedReply(response, coding, this.compression);
   }
 
   private async route(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response | Refusal> {
