@@ -25,6 +25,7 @@ from fixtures import FIXTURES, expand, read_source
 from http_peers import ROOT, free_port, python_server, recording_client, running, write_image
 from mcp_msgpack.client.streamable_http import streamable_http_client
 from mcp_msgpack.shared import codings
+from mcp_msgpack.wire import ReceiveLimits
 from mcp_msgpack.shared.accept_encoding import negotiate_coding
 from mcp_msgpack.server.native_bytes_body import mostly_native_bytes
 
@@ -375,3 +376,90 @@ def test_our_client_against_the_ts_server_with_codings_on(wire):
         assert echo["request_coding"] in ("br", "zstd") and len(echo["request_body"]) < 1024
     else:
         assert echo["request_coding"] is None
+
+
+# --- our client against hostile coded replies (a scripted server: httpx2.MockTransport) --------------------
+
+
+def _scripted(call_reply):
+    """A msgpack-v1 server in a function: initialize answered, notifications 202, tools/call by `call_reply`."""
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        if request.method != "POST":
+            return httpx2.Response(405 if request.method == "GET" else 200)
+        message = msgpack.unpackb(request.content)
+        if "id" not in message:
+            return httpx2.Response(202)
+        if message["method"] == "initialize":
+            result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}
+            body = msgpack.packb({"jsonrpc": "2.0", "id": message["id"], "result": result})
+            return httpx2.Response(200, headers={"content-type": "application/msgpack", "mcp-session-id": "s1"}, content=body)
+        if message["method"] == "tools/list":
+            body = msgpack.packb({"jsonrpc": "2.0", "id": message["id"], "result": {"tools": []}})
+            return httpx2.Response(200, headers={"content-type": "application/msgpack"}, content=body)
+        return call_reply(message)
+
+    return handler
+
+
+async def _call_through(handler) -> Exception:
+    client = httpx2.AsyncClient(transport=httpx2.MockTransport(handler))
+    limits = ReceiveLimits(max_frame_bytes=4 << 20)  # the client's cap on one reply (default 64 MiB)
+    opened = streamable_http_client("http://127.0.0.1:9/mcp", http_client=client, limits=limits)
+    async with client, opened as (r, w), ClientSession(r, w) as session:
+        await session.initialize()
+        with pytest.raises(Exception) as caught:
+            await session.call_tool("any", {})
+        return caught.value
+
+
+def _streamed(headers: dict, body: bytes) -> httpx2.Response:
+    """A reply whose body httpx2 decodes as the client reads it, as off the network (content= decodes at once)."""
+    return httpx2.Response(200, headers=headers, stream=httpx2.ByteStream(body))
+
+
+def _result(message, text: str) -> bytes:
+    return msgpack.packb({"jsonrpc": "2.0", "id": message["id"], "result": {"content": [{"type": "text", "text": text}]}})
+
+
+def test_our_client_refuses_a_coded_reply_bomb_within_its_cap():
+    def bomb(message):
+        # 16 MiB of text in a few KB of gzip, coded a MiB at a time (so the test itself holds no 16 MiB)
+        coder = zlib.compressobj(9, zlib.DEFLATED, 31)
+        text_head = b"\x83\xa7jsonrpc\xa32.0\xa2id" + msgpack.packb(message["id"]) + b"\xa6result\x81\xa7content\x91\x82"
+        text_head += b"\xa4type\xa4text\xa4text\xdb" + (16 << 20).to_bytes(4, "big")
+        parts = [coder.compress(text_head)] + [coder.compress(b" " * (1 << 20)) for _ in range(16)] + [coder.flush()]
+        body = b"".join(parts)
+        return _streamed({"content-type": "application/msgpack", "content-encoding": "gzip"}, body)
+
+    tracemalloc.start()
+    try:
+        error = anyio.run(_call_through, _scripted(bomb))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert "once decoded" in str(error)
+    assert peak < 12 << 20  # the 4 MiB cap and httpx2's 1 MiB decoder steps, joined: never the 16 MiB
+
+
+def test_our_client_refuses_codings_it_did_not_offer_and_codings_that_do_not_decode():
+    def unoffered(message):
+        body = zlib.compress(_result(message, "x" * 2000))
+        return _streamed({"content-type": "application/msgpack", "content-encoding": "compress"}, body)
+
+    assert "did not offer" in str(anyio.run(_call_through, _scripted(unoffered)))
+
+    def truncated(message):
+        body = gzip.compress(_result(message, "the quick brown fox " * 200))[:-40]
+        return _streamed({"content-type": "application/msgpack", "content-encoding": "gzip"}, body)
+
+    assert anyio.run(_call_through, _scripted(truncated))
+
+    def corrupt_stream(message):
+        frame = msgpack.packb({"jsonrpc": "2.0", "id": message["id"], "result": {"content": []}})
+        coded = bytearray(codings.encode("zstd", len(frame).to_bytes(4, "big") + frame))
+        coded[4:12] = b"\xff" * 8  # the frame header: not zstd any more
+        headers = {"content-type": "application/vnd.mcp-msgpack.stream", "content-encoding": "zstd"}
+        return _streamed(headers, bytes(coded))
+
+    assert anyio.run(_call_through, _scripted(corrupt_stream))
