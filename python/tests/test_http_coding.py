@@ -463,3 +463,35 @@ def test_our_client_refuses_codings_it_did_not_offer_and_codings_that_do_not_dec
         return _streamed(headers, bytes(coded))
 
     assert anyio.run(_call_through, _scripted(corrupt_stream))
+
+
+def test_coded_streams_are_capped_and_a_cut_stream_gives_its_slot_back():
+    from mcp_msgpack.server.content_coding import CompressionPolicy, coded_send, end_coded_send
+
+    policy = CompressionPolicy(replies=True, max_coded_streams=1)
+    scope = {"type": "http", "method": "GET", "headers": [(b"accept-encoding", b"gzip")], "server": ("10.0.0.1", 80)}
+    start = {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]}
+
+    async def open_stream() -> tuple[object, list[dict]]:
+        sent: list[dict] = []
+
+        async def sink(message) -> None:
+            sent.append(message)
+
+        send = coded_send(scope, sink, policy)
+        await send(start)
+        await send({"type": "http.response.body", "body": b"event: message\ndata: {}\n\n", "more_body": True})
+        return send, sent
+
+    async def run() -> None:
+        first, first_sent = await open_stream()
+        second, second_sent = await open_stream()  # past the cap: goes uncoded
+        assert (b"content-encoding", b"gzip") in first_sent[0]["headers"]
+        assert all(name != b"content-encoding" for name, _ in second_sent[0]["headers"])
+        assert second_sent[1]["body"] == b"event: message\ndata: {}\n\n"
+        assert policy.coded_streams == 1
+        end_coded_send(first)  # the client went away mid-stream
+        end_coded_send(second)
+        assert policy.coded_streams == 0
+
+    anyio.run(run)

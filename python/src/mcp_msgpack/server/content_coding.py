@@ -229,7 +229,15 @@ class _CodedReply:
         await self._send({**self._start, "headers": self._headers(None, None)})
         await self._send({"type": "http.response.body", "body": body, "more_body": False})
 
-    def __del__(self) -> None:
-        # A stream cut (client gone) ends without its last message: its slot goes back.
+    def close(self) -> None:
+        """The request is over: a stream cut before its last message (the client gone) gives its slot back."""
         if self._stream is not None:
+            self._stream = None
             self._policy.coded_streams -= 1
+
+
+def end_coded_send(send: Send) -> None:
+    """Called once the request is served (whatever way), with what coded_send returned."""
+    owner = getattr(send, "__self__", None)
+    if isinstance(owner, _CodedReply):
+        owner.close()

@@ -34,7 +34,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from ..wire import ReceiveLimits
-from .content_coding import CompressionOption, coded_send, compression_policy, decoded_request
+from .content_coding import CompressionOption, coded_send, compression_policy, decoded_request, end_coded_send
 from .streamable_http_modern import handle_modern_msgpack_request, is_modern_revision
 from .replies import RequestBodyLimit, accept_of, error_response, prefers_msgpack, with_vary
 from ..shared.encodings import check_encoding
@@ -143,6 +143,7 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
             else:
                 await self._handle_stateful_request(scope, receive, send)
         finally:
+            end_coded_send(send)
             prefers_msgpack.reset(token)
 
     def _session_refusal(self, scope: Scope) -> Any:
