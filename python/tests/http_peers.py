@@ -93,6 +93,9 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
             "status": response.status_code,
             "type": response.headers.get("content-type"),
             "wire": response.headers.get("mcp-msgpack-wire"),
+            "coding": response.headers.get("content-encoding"),
+            "request_coding": request.headers.get("content-encoding"),
+            "vary": response.headers.get("vary"),
             "body": bytearray(),
         }
         self.exchanges.append(record)

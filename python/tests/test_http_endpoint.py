@@ -144,10 +144,16 @@ def test_an_older_unknown_protocol_version_is_400_32000_and_the_session_goes_on(
 
 
 @pytest.mark.parametrize("coding", ["gzip", "x-probe-unknown", "identity, gzip", "gzip, br"])
-def test_a_coded_body_is_415_naming_identity(url, coding):
+def test_a_coded_body_is_decoded_or_refused(url, coding):
+    """SPEC 10.3: a body labelled in a coding the server takes is decoded (a plain body so labelled does not decode:
+    400 -32700); one in a coding it does not take, or in two, is 415 naming those it takes (test_http_coding.py
+    has `identity` alone with compression off)."""
     headers = _open(url)
     response = _post(url, {"jsonrpc": "2.0", "id": 11, "method": "ping"}, **headers, **{"content-encoding": coding})
-    assert response.status_code == 415 and _error(response)["code"] == -32000
-    assert response.headers["accept-encoding"] == "identity"
+    if coding in ("gzip", "identity, gzip"):
+        assert response.status_code == 400 and _error(response)["code"] == -32700
+    else:
+        assert response.status_code == 415 and _error(response)["code"] == -32000
+        assert response.headers["accept-encoding"] == "zstd, br, gzip"
     # `identity` is no coding: the same body labelled so is served.
     assert _post(url, {"jsonrpc": "2.0", "id": 12, "method": "ping"}, **headers, **{"content-encoding": "identity"}).status_code == 200

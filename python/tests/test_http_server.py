@@ -113,7 +113,7 @@ def _native_session(url: str) -> dict[str, str]:
 
 def _error(response: httpx2.Response) -> dict:
     assert response.headers["content-type"] == "application/msgpack"
-    assert response.headers["vary"] == "Accept, Content-Type"
+    assert response.headers["vary"] == "Accept, Content-Type, Accept-Encoding"
     return msgpack.unpackb(response.content)["error"]
 
 

@@ -42,10 +42,18 @@ def _write(tmp_path: Path, name: str, port: int | None = None, replace: tuple[st
 
 
 def test_every_python_block_is_a_named_complete_program():
-    assert set(BLOCKS) == {"client.py", "server.py", "http_client.py", "fastmcp_client.py", "http_server.py", "http_server_deadlines.py"}
+    assert set(BLOCKS) == {"client.py", "server.py", "http_client.py", "fastmcp_client.py", "http_server.py", "http_server_deadlines.py", "http_server_compression.py"}
     for name, source in BLOCKS.items():
         compile(source, name, "exec")  # a top-level `async with` or `await` is a SyntaxError here
         assert "npx" not in source and "mcp-filesystem-media-server" not in source, name  # nothing unpublished
+
+
+def test_the_compression_block_builds_its_apps():
+    scope: dict = {}
+    exec(compile(BLOCKS["http_server_compression.py"], "http_server_compression.py", "exec"), scope)
+    policies = [scope[name].state.session_manager.compression for name in ("auto", "always", "never", "chosen")]
+    assert [p.replies for p in policies] == ["auto", True, False, "auto"]
+    assert policies[2].request_codings == () and policies[3].min_bytes == 4096
 
 
 @pytest.mark.skipif("mcp.server.mcpserver" not in sys.modules and not __import__("importlib").util.find_spec("mcp.server.mcpserver"), reason="the README's server is an MCPServer (SDK 2.x)")

@@ -153,6 +153,8 @@ if __name__ == "__main__":
         name, sep, value = arg[2:].partition("=")
         if sep and name != "head-timeout":
             options[name.replace("-", "_")] = float(value) if name in ("hold-interval", "initialization-deadline") else value
+    if "compression" in options:  # --compression=true|false|auto (SPEC 10)
+        options["compression"] = {"true": True, "false": False}.get(options["compression"], options["compression"])
     if "--json-sdk" in sys.argv:
         app = server.streamable_http_app(stateless_http=stateless, json_response=json_response)
     else:

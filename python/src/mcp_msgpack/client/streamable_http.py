@@ -54,6 +54,7 @@ from ..shared import http_media_types as media_types
 from ..shared import http_negotiation as negotiation
 from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict, session_message
 from ..shared.frame_stream import is_control_map, read_frames
+from .request_coding import ReplyTooLarge, RequestCoding, UnofferedCoding, check_reply_coding, read_capped
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +89,8 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         self.native_bytes_in_force = False
         """True once the server confirmed native bytes for this session (SPEC 8.1 rule 3)."""
         self.limits = limits or ReceiveLimits()
+        self.request_coding = RequestCoding()
+        """Which coding large MessagePack request bodies go in, once the server says it takes one (SPEC 10.3)."""
 
     # --- headers and bodies ------------------------------------------------------------------------------
 
@@ -130,6 +133,9 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         if self.wire == "json":
             await super()._handle_post_request(ctx)
             return
+        await self._post_msgpack(ctx, wants_bytes)
+
+    async def _post_msgpack(self, ctx: RequestContext, wants_bytes: bool) -> None:
         message = ctx.session_message.message
         is_request = isinstance(message, JSONRPCRequest)
         request_id: RequestId = message.id if isinstance(message, JSONRPCRequest) else -1  # read only for a request
@@ -137,8 +143,16 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         if ctx.metadata is not None and ctx.metadata.headers is not None:
             headers.update(ctx.metadata.headers)
         content, offered = self._msgpack_body(ctx.session_message)
+        coded = self.request_coding.code(content)
+        if coded is not None:
+            content, headers["content-encoding"] = coded
 
         async with stream_within_origin(ctx.client, "POST", self.url, content=content, headers=headers) as response:
+            if self.request_coding.refused_coded(response, coded is not None):
+                # SPEC 10.3 rule 3: the server (or a proxy) does not take it after all; the body goes uncoded.
+                await self._post_msgpack(ctx, wants_bytes)
+                return
+            self.request_coding.learn(response)
             content_type = response.headers.get("content-type")
             reply_is_msgpack = media_types.is_msgpack_body(content_type)
             reply_is_frames = media_types.media_type(content_type)[0] == media_types.FRAME_STREAM
@@ -241,10 +255,10 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         keep_bytes: bool,
     ) -> None:
         try:
-            body = await response.aread()
+            body = await read_capped(response, self.limits.max_frame_bytes)
             value = decode_msgpack(body, self.limits, native=native, keep_bytes=keep_bytes)
             reply = self._deliverable(value, confirms)
-        except (httpx2.StreamError, WireError, ValueError) as exc:
+        except (httpx2.StreamError, httpx2.DecodingError, WireError, ValueError, ReplyTooLarge, UnofferedCoding) as exc:
             logger.warning("refused a MessagePack reply: %s", exc)
             code = exc.jsonrpc_code if isinstance(exc, WireError) else -32700
             data = {"reason": exc.code} if isinstance(exc, WireError) else None
@@ -270,6 +284,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         """Read one frame stream; True once the request's response arrived. `cursor` keeps the last event id."""
         pending_event: str | None = None
         cursor = cursor if cursor is not None else {}
+        check_reply_coding(response)  # a stream in a coding not offered ends here (SPEC 10.4)
         async for payload in read_frames(response.aiter_bytes(), self.limits.max_frame_bytes):
             try:
                 value = decode_msgpack(
@@ -326,7 +341,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                     original_request_id=request_id, on_event_id=on_event_id, cursor=cursor,
                 ):
                     return
-            except (WireError, httpx2.TransportError) as exc:
+            except (WireError, httpx2.TransportError, httpx2.DecodingError, UnofferedCoding) as exc:
                 logger.info("frame stream for %r ended: %s", request_id, exc)
             last_event_id = cursor.get("last_event_id")
             if last_event_id is None or attempt == MAX_RECONNECTION_ATTEMPTS:
@@ -345,7 +360,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                         original_request_id=request_id, on_event_id=on_event_id, cursor=cursor,
                     ):
                         return
-            except (WireError, httpx2.TransportError) as exc:
+            except (WireError, httpx2.TransportError, httpx2.DecodingError, UnofferedCoding) as exc:
                 logger.info("resumed frame stream for %r ended: %s", request_id, exc)
         await self._resolve_abandoned_request(
             ctx.read_stream_writer, request_id, "frame stream ended without a response", code=CONNECTION_CLOSED

@@ -21,6 +21,7 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 
 from ..wire import ReceiveLimits
+from .content_coding import CompressionOption
 from .streamable_http import HOLD_INTERVAL
 from .streamable_http_manager import INITIALIZATION_DEADLINE, MsgpackStreamableHTTPSessionManager
 
@@ -57,12 +58,16 @@ def streamable_http_app(
     hold_interval: float = HOLD_INTERVAL,
     initialization_deadline: float = INITIALIZATION_DEADLINE,
     debug: bool = False,
+    compression: CompressionOption = "auto",
 ) -> Starlette:
     """The Starlette app of `server.streamable_http_app(...)` on both wires (an `MCPServer` or a low-level
     `Server`). Mount it, or run it with uvicorn. Without `transport_security`, every request that arrives on a
     loopback address must name loopback in Host and Origin (403 otherwise), whatever `host` the server is
     bound to; `transport_security` replaces that with its lists, for every request (host_check.py).
-    `initialization_deadline`: seconds a session's client has to send `notifications/initialized`."""
+    `initialization_deadline`: seconds a session's client has to send `notifications/initialized`.
+    `compression`: content codings (SPEC 10; README, "Compression"): 'auto' (default) codes replies for clients
+    that ask unless they arrived on a loopback address, True for every client that asks, False never (and
+    coded request bodies are then refused 415), or a CompressionPolicy."""
     del host  # kept for the SDK's signature: the check follows where a request arrives, not the bind address
     lowlevel = getattr(server, "_lowlevel_server", server)
     manager = MsgpackStreamableHTTPSessionManager(
@@ -80,6 +85,7 @@ def streamable_http_app(
         encoding=encoding,
         reply_streams=reply_streams,
         hold_interval=hold_interval,
+        compression=compression,
     )
     manager.initialization_deadline = initialization_deadline
     app = Starlette(

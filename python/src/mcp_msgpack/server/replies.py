@@ -54,7 +54,7 @@ def error_response(
 
 
 def with_vary(send: Send) -> Send:
-    """`Vary: Accept, Content-Type` on every response (SPEC 9.2), so no cache hands one encoding to another."""
+    """`Vary: Accept, Content-Type, Accept-Encoding` on every response (SPEC 9.2, 10.2), so no cache hands one encoding to another."""
 
     async def send_with_vary(message: Message) -> None:
         if message["type"] == "http.response.start":
@@ -108,16 +108,21 @@ class RequestBodyLimit:
             if not message.get("more_body", False):
                 break
         body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
-        replayed = False
+        await self.app(scope, replaying(body, receive), send)
 
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
 
-        await self.app(scope, replay, send)
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that hands on `body` whole, read already, then what `receive` brings (a disconnect)."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 def error_data(code: str | None) -> dict[str, Any] | None:

@@ -30,10 +30,11 @@ from mcp.shared.transport_context import TransportContext
 from mcp_types import DEFAULT_NEGOTIATED_VERSION, INTERNAL_ERROR, INVALID_REQUEST
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.datastructures import Headers
+from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from ..wire import ReceiveLimits
-from .content_coding import unsupported_content_coding
+from .content_coding import CompressionOption, coded_send, compression_policy, decoded_request, end_coded_send
 from .streamable_http_modern import handle_modern_msgpack_request, is_modern_revision
 from .replies import RequestBodyLimit, accept_of, error_response, prefers_msgpack, with_vary
 from ..shared.encodings import check_encoding
@@ -77,6 +78,7 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         encoding: str = "cheapest-cpu",
         reply_streams: str | None = None,
         hold_interval: float = HOLD_INTERVAL,
+        compression: CompressionOption = "auto",
     ) -> None:
         # Host and Origin are checked here, for every path (host_check.py); the SDK's own check is turned off.
         self.host_check = HostCheck(security_settings)
@@ -89,6 +91,7 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         self.encoding = check_encoding(encoding)
         self.reply_streams = reply_streams_for(reply_streams, event_store)
         self.hold_interval = hold_interval
+        self.compression = compression_policy(compression)
         self.asgi_app = RequestBodyLimit(self._handle_request, max_request_body_size)  # type: ignore[assignment]  # the same ASGI interface
         self.initialization_deadline = INITIALIZATION_DEADLINE
 
@@ -110,17 +113,18 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
     async def _handle_request(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self._task_group is None:
             raise RuntimeError("Task group is not initialized. Make sure to use run().")
-        send = with_vary(send)
+        send = coded_send(scope, with_vary(send), self.compression)
         token = prefers_msgpack.set(accept_of(scope).prefers_msgpack)
         try:
             forbidden = self.host_check.refusal(scope)
             if forbidden is not None:
                 await error_response(HTTPStatus.FORBIDDEN, TRANSPORT_ERROR, f"Forbidden: {forbidden}")(scope, receive, send)
                 return
-            coding_refusal = unsupported_content_coding(scope)
-            if coding_refusal is not None:
-                await coding_refusal(scope, receive, send)
+            decoded = await decoded_request(scope, receive, self.compression, self.max_request_body_size)
+            if isinstance(decoded, Response):
+                await decoded(scope, receive, send)
                 return
+            scope, receive = decoded
             version = Headers(scope=scope).get(MCP_PROTOCOL_VERSION_HEADER)
             # A revision at or past the first modern one goes to the per-request path (SPEC 9.5); any other
             # unknown one stays on the session path, whose transport answers 400 -32000 (9.4), as the TS server.
@@ -139,6 +143,7 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
             else:
                 await self._handle_stateful_request(scope, receive, send)
         finally:
+            end_coded_send(send)
             prefers_msgpack.reset(token)
 
     def _session_refusal(self, scope: Scope) -> Any:

@@ -21,7 +21,8 @@ CLIENT_ACCEPT = f"{MSGPACK};replies=any, {FRAME_STREAM}, {JSON}, {SSE}"
 CLIENT_GET_ACCEPT = f"{FRAME_STREAM}, {SSE}"
 JSON_ACCEPT = f"{JSON}, {SSE}"
 
-VARY = "Accept, Content-Type"
+VARY = "Accept, Content-Type, Accept-Encoding"
+"""Accept-Encoding too: a server that may code replies says so on every reply, coded or not (SPEC 10.2 rule 2)."""
 
 
 def media_type(header_value: str | None) -> tuple[str, dict[str, str]]:
