@@ -42,7 +42,7 @@ def _write(tmp_path: Path, name: str, port: int | None = None, replace: tuple[st
 
 
 def test_every_python_block_is_a_named_complete_program():
-    assert set(BLOCKS) == {"client.py", "server.py", "http_client.py", "fastmcp_client.py", "http_server.py", "http_server_deadlines.py"}
+    assert set(BLOCKS) == {"client.py", "server.py", "http_client.py", "fastmcp_client.py", "http_server.py", "http_server_deadlines.py", "fastmcp_server.py"}
     for name, source in BLOCKS.items():
         compile(source, name, "exec")  # a top-level `async with` or `await` is a SyntaxError here
         assert "npx" not in source and "mcp-filesystem-media-server" not in source, name  # nothing unpublished
@@ -107,6 +107,21 @@ def test_the_deadline_server_block_closes_an_idle_connection_and_serves_the_clie
         _wait_until_listening(server, port)
         with socket.create_connection(("127.0.0.1", port), timeout=60) as idle:
             assert idle.recv(1) == b""  # closed by the server, nothing answered (the timeout only bounds a hang)
+        done = subprocess.run([sys.executable, str(_write(tmp_path, "http_client.py", port))], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "over MessagePack" in done.stdout
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.mark.skipif(HTTP_UNAVAILABLE is not None, reason=f"Streamable HTTP needs mcp 2.3+ internals: {HTTP_UNAVAILABLE}")
+def test_the_http_client_block_calls_the_fastmcp_server_block(tmp_path):
+    pytest.importorskip("fastmcp")
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, str(_write(tmp_path, "fastmcp_server.py", port))], cwd=tmp_path, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _wait_until_listening(server, port)
         done = subprocess.run([sys.executable, str(_write(tmp_path, "http_client.py", port))], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr[-3000:]
         assert "over MessagePack" in done.stdout
