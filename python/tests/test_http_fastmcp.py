@@ -23,6 +23,7 @@ from http_peers import ROOT, free_port, running, write_image
 
 fastmcp = pytest.importorskip("fastmcp")
 
+import mcp_msgpack.fastmcp as mcp_msgpack_fastmcp  # noqa: E402
 from mcp_msgpack.fastmcp import MsgpackStreamableHttpTransport  # noqa: E402
 
 pytestmark = [pytest.mark.timeout(180)]
@@ -120,3 +121,37 @@ def test_fastmcp_client_on_our_transport_gets_bin(served: Served) -> None:
 def test_fastmcp_custom_routes_are_still_served(served: Served) -> None:
     response = httpx2.get(served.url.removesuffix("/mcp") + "/health")
     assert response.status_code == 200 and response.text == "ok"
+
+
+def test_fastmcps_options_reach_our_session_manager() -> None:
+    """FastMCP resolves its options (and its settings' defaults) and builds its manager on startup; the app of
+    ours runs this package's manager with those options, FastMCP's event-store scoping and ours on top."""
+    from fastmcp.server.session_scoped_event_store import SessionScopedEventStore
+
+    from mcp_msgpack.server.fastmcp_app import _endpoint_of
+    from mcp_msgpack.server.streamable_http_manager import MsgpackStreamableHTTPSessionManager
+
+    class NoEvents:
+        async def store_event(self, stream_id: str, message: object) -> str:
+            return "1"
+
+        async def replay_events_after(self, last_event_id: str, send_callback: object) -> None:
+            return None
+
+    server = fastmcp.FastMCP("options")
+    store = NoEvents()
+    app = mcp_msgpack_fastmcp.http_app(server, "/rpc", json_response=True, event_store=store, encoding="smallest", native_bytes=False)
+
+    async def run() -> MsgpackStreamableHTTPSessionManager:
+        async with app.router.lifespan_context(app):
+            manager = _endpoint_of(app).session_manager
+            assert isinstance(manager, MsgpackStreamableHTTPSessionManager) and manager._task_group is not None
+            return manager
+
+    manager = anyio.run(run)
+    assert manager.json_response and not manager.stateless
+    assert manager.encoding == "smallest" and manager.native_bytes is False
+    assert isinstance(manager.event_store, SessionScopedEventStore)  # a fresh namespace per transport, as FastMCP's
+    assert manager.event_store is not manager.event_store
+    with pytest.raises(ValueError, match="Streamable HTTP only"):
+        mcp_msgpack_fastmcp.http_app(server, transport="sse")
