@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The Python package on the other SDK lines it supports (python/pyproject.toml: mcp>=1.24,<3): the oldest and
-# newest 1.x and the oldest 2.x (the newest 2.x is scripts/test-python.sh's own run, python/requirements-test.txt),
+# newest 1.x and the oldest 2.x (the newest 2.x is scripts/test-python.sh's own run, python/requirements-test.txt,
+# run here again on the newest CPython, below),
 # each in its own virtualenv under .cache/ from python/requirements-sdk-<version>.txt (exact pins), with the
 # package installed from the checkout. The oldest of each line runs on Python 3.10 (the package's floor) where
 # pyenv has it, else on python3, said so.
 #
 # A subset: the tests whose code differs by SDK line (the stdio transports both ways with the SDK's client and
 # server sessions, the TypeScript client on a Python server, mcp-msgpack-run on 1.x FastMCP / 2.x MCPServer /
-# low-level servers, the models at the edge, the package layout; langchain-mcp-adapters, which needs mcp 1.x,
+# low-level servers, the models at the edge, the package layout; langchain-mcp-adapters and mcp-use, which need mcp 1.x,
 # on the 1.30.0 line). The codec's own tests (golden, bulk, budget, hostile shapes) touch no SDK code and run
 # once, in test-python.sh; but the heap bounds (16x, traced by tracemalloc) depend on the CPython version's
 # object sizes, so they run once more on the first line on Python 3.10, the package's floor (~20 s). At 1 MiB
@@ -17,14 +18,20 @@
 # the two (wire/limits.py), 12 MiB at 1 MiB. The Streamable HTTP tests need mcp 2.3's
 # internals: on these lines they are not collected (tests/conftest.py says why in the header).
 #
+# The newest SDK line (2.3.0, python/requirements-test.txt's pins) runs once more on the newest CPython pyenv
+# has (3.13.0 here; `NEWEST_PYTHON=/path/to/python3` to choose): the same subset, the heap bounds (CPython's
+# object sizes change between versions) and a FastMCP HTTP app read by the TS client. 3.14 is not
+# on this machine and no registry it reaches serves it (PyPI and npm carry no CPython build, Debian 12's apt
+# has 3.11; `uv python install` downloads from elsewhere and is refused): python/README.md, "Tests".
+#
 #   bash scripts/test-python-sdks.sh              # every line
 #   bash scripts/test-python-sdks.sh 1.24.0       # one line
 set -euo pipefail
 cd "$(dirname "$0")/.."
-LINES=("${@:-1.24.0 1.30.0 2.0.0}")
+LINES=("${@:-1.24.0 1.30.0 2.0.0 2.3.0}")
 read -r -a LINES <<<"${LINES[*]}"
 SUBSET=(
-  python/tests/test_interop_python.py python/tests/test_interop_ts.py python/tests/test_run.py python/tests/test_langchain.py
+  python/tests/test_interop_python.py python/tests/test_interop_ts.py python/tests/test_run.py python/tests/test_langchain.py python/tests/test_mcp_use.py
   python/tests/test_messages.py python/tests/test_layout.py python/tests/test_streams.py python/tests/test_order.py
   python/tests/test_spec_acceptances_stdio.py
   python/tests/test_hostile.py::test_every_refused_fixture_is_answered_by_id_and_the_connection_goes_on
@@ -36,17 +43,26 @@ HEAP_BOUNDS=(
   python/tests/test_hostile.py::test_the_guard_itself_holds_little_on_key_heavy_payloads
   python/tests/test_bulk.py::test_no_hostile_shape_costs_more_than_16x_through_the_bulk_path
 )
+# The HTTP side on the newest CPython (the newest SDK line only: the others do not collect it).
+NEWEST_EXTRA=(python/tests/test_http_fastmcp.py)
 heap_bounds_run=0
 PY310="${PYENV_ROOT:-$HOME/.pyenv}/versions/3.10.13/bin/python3"
+newest_pyenv=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.* 2>/dev/null | sort -V | tail -n 1)
+NEWEST_PYTHON="${NEWEST_PYTHON:-${newest_pyenv:+$newest_pyenv/bin/python3}}"
 status=0
 for sdk in "${LINES[@]}"; do
   requirements="python/requirements-sdk-$sdk.txt"
+  [ "$sdk" = 2.3.0 ] && requirements=python/requirements-test.txt  # the newest line's own pins
   [ -f "$requirements" ] || { echo "test-python-sdks: no $requirements" >&2; exit 1; }
   python=python3
   case "$sdk" in
     1.24.0 | 2.0.0)
       if [ -x "$PY310" ]; then python="$PY310"; else
         echo "test-python-sdks: Python 3.10 not found at $PY310: mcp $sdk runs on $(python3 --version) instead" >&2
+      fi ;;
+    2.3.0)
+      if [ -n "$NEWEST_PYTHON" ] && [ -x "$NEWEST_PYTHON" ]; then python="$NEWEST_PYTHON"; else
+        echo "test-python-sdks: no newer CPython in pyenv: mcp $sdk runs on $(python3 --version) instead" >&2
       fi ;;
   esac
   pyversion=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
@@ -58,6 +74,7 @@ for sdk in "${LINES[@]}"; do
   run=0
   tests=("${SUBSET[@]}")
   if [ "$pyversion" = 3.10 ] && [ "$heap_bounds_run" -eq 0 ]; then tests+=("${HEAP_BOUNDS[@]}"); heap_bounds_run=1; fi
+  if [ "$sdk" = 2.3.0 ]; then tests+=("${HEAP_BOUNDS[@]}" "${NEWEST_EXTRA[@]}"); fi
   "$venv/bin/python" -m pytest "${tests[@]}" -q -p no:cacheprovider || run=$?
   echo "== mcp $sdk on Python $pyversion: pytest exit $run, $(($(date +%s) - start)) s"
   if [ "$run" -eq 5 ]; then echo "test-python-sdks: mcp $sdk: no tests collected: failing" >&2; run=1; fi

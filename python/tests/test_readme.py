@@ -6,12 +6,14 @@ console scripts (the packages they import are in requirements-test.txt)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -42,7 +44,7 @@ def _write(tmp_path: Path, name: str, port: int | None = None, replace: tuple[st
 
 
 def test_every_python_block_is_a_named_complete_program():
-    assert set(BLOCKS) == {"client.py", "server.py", "http_client.py", "fastmcp_client.py", "http_server.py", "http_server_deadlines.py", "http_server_compression.py"}
+    assert set(BLOCKS) == {"client.py", "server.py", "http_client.py", "fastmcp_client.py", "http_server.py", "http_server_deadlines.py", "http_server_compression.py", "fastmcp_server.py"}
     for name, source in BLOCKS.items():
         compile(source, name, "exec")  # a top-level `async with` or `await` is a SyntaxError here
         assert "npx" not in source and "mcp-filesystem-media-server" not in source, name  # nothing unpublished
@@ -85,23 +87,33 @@ def _wait_until_listening(server: subprocess.Popen[bytes], port: int) -> None:
             time.sleep(0.2)
 
 
-@pytest.mark.skipif(HTTP_UNAVAILABLE is not None, reason=f"Streamable HTTP needs mcp 2.3+ internals: {HTTP_UNAVAILABLE}")
-def test_the_http_client_blocks_call_the_http_server_block(tmp_path):
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, str(_write(tmp_path, "http_server.py", port))], cwd=tmp_path, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+@contextlib.contextmanager
+def _serving(tmp_path: Path, name: str, port: int, replace: tuple[str, str] | None = None) -> Iterator[None]:
+    """The server block `name` running on `port` (its 8080 replaced), until the block of the `with` ends."""
+    source = _write(tmp_path, name, port, replace)
+    server = subprocess.Popen([sys.executable, str(source)], cwd=tmp_path, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _wait_until_listening(server, port)
-        done = subprocess.run([sys.executable, str(_write(tmp_path, "http_client.py", port))], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr[-3000:]
-        assert "over MessagePack" in done.stdout
-        pytest.importorskip("fastmcp")
-        pytest.importorskip("pydantic_ai")
-        done = subprocess.run([sys.executable, str(_write(tmp_path, "fastmcp_client.py", port))], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr[-3000:]
-        assert done.stdout.splitlines()[0] == "['echo']"
+        yield
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def _run_block(tmp_path: Path, name: str, port: int) -> str:
+    done = subprocess.run([sys.executable, str(_write(tmp_path, name, port))], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.mark.skipif(HTTP_UNAVAILABLE is not None, reason=f"Streamable HTTP needs mcp 2.3+ internals: {HTTP_UNAVAILABLE}")
+def test_the_http_client_blocks_call_the_http_server_block(tmp_path):
+    port = _free_port()
+    with _serving(tmp_path, "http_server.py", port):
+        assert "over MessagePack" in _run_block(tmp_path, "http_client.py", port)
+        pytest.importorskip("fastmcp")
+        pytest.importorskip("pydantic_ai")
+        assert _run_block(tmp_path, "fastmcp_client.py", port).splitlines()[0] == "['echo']"
 
 
 @pytest.mark.skipif(HTTP_UNAVAILABLE is not None, reason=f"Streamable HTTP needs mcp 2.3+ internals: {HTTP_UNAVAILABLE}")
@@ -109,15 +121,15 @@ def test_the_deadline_server_block_closes_an_idle_connection_and_serves_the_clie
     """The Floods block as pasted, its 10 s deadline made 1 s: a connection that sends nothing is closed
     unanswered, and the HTTP client block still gets its answer."""
     port = _free_port()
-    source = _write(tmp_path, "http_server_deadlines.py", port, ("head_deadline_protocol(10)", "head_deadline_protocol(1)"))
-    server = subprocess.Popen([sys.executable, str(source)], cwd=tmp_path, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        _wait_until_listening(server, port)
+    with _serving(tmp_path, "http_server_deadlines.py", port, ("head_deadline_protocol(10)", "head_deadline_protocol(1)")):
         with socket.create_connection(("127.0.0.1", port), timeout=60) as idle:
             assert idle.recv(1) == b""  # closed by the server, nothing answered (the timeout only bounds a hang)
-        done = subprocess.run([sys.executable, str(_write(tmp_path, "http_client.py", port))], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr[-3000:]
-        assert "over MessagePack" in done.stdout
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+        assert "over MessagePack" in _run_block(tmp_path, "http_client.py", port)
+
+
+@pytest.mark.skipif(HTTP_UNAVAILABLE is not None, reason=f"Streamable HTTP needs mcp 2.3+ internals: {HTTP_UNAVAILABLE}")
+def test_the_http_client_block_calls_the_fastmcp_server_block(tmp_path):
+    pytest.importorskip("fastmcp")
+    port = _free_port()
+    with _serving(tmp_path, "fastmcp_server.py", port):
+        assert "over MessagePack" in _run_block(tmp_path, "http_client.py", port)

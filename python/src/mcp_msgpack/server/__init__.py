@@ -6,8 +6,9 @@ the stdio side still imports, and using an HTTP name raises `SdkFeatureUnavailab
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..shared.lazy_names import lazy_getattr
 from .native_content import native_audio, native_image
 from .stdio import stdio_server
 
@@ -16,20 +17,14 @@ if TYPE_CHECKING:
     from .streamable_http import MsgpackStreamableHTTPServerTransport
     from .streamable_http_manager import MsgpackStreamableHTTPSessionManager
 
-_HTTP_NAMES = {
-    "streamable_http_app": "app",
-    "MsgpackStreamableHTTPServerTransport": "streamable_http",
-    "MsgpackStreamableHTTPSessionManager": "streamable_http_manager",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _HTTP_NAMES.get(name)
-    if module is not None:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_getattr(
+    __name__,
+    {
+        "streamable_http_app": "app",
+        "MsgpackStreamableHTTPServerTransport": "streamable_http",
+        "MsgpackStreamableHTTPSessionManager": "streamable_http_manager",
+    },
+)
 
 
 __all__ = [
