@@ -20,6 +20,7 @@ COMMANDS = {
     "measure_stdio.py --rounds 1 --calls 1 --only small": "small result",
     "measure_http.py --rounds 1 --calls 1 --part both": "Python server, 5 MiB image",
     "measure_rss.py --sizes 1 --shapes nil": "nil, 1:",
+    "measure_heap.py": "accept/heap-floor",
 }
 
 
