@@ -21,6 +21,7 @@ COMMANDS = {
     "measure_http.py --rounds 1 --calls 1 --part both": "Python server, 5 MiB image",
     "measure_rss.py --sizes 1 --shapes nil": "nil, 1:",
     "measure_coding.py --rounds 1 --corpus everything-session": "our client's CPU per session",
+    "measure_heap.py": "accept/heap-floor",
 }
 
 

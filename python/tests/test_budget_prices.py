@@ -3,7 +3,7 @@ fixtures/README.md): for each allowance (words, containers, short keys, shapes) 
 array, a map, a bin at a media field, a str of 2 to 15 bytes), a payload exactly at the allowance, which
 must decode to its message, and the same payload one unit past it, which must be refused as over-budget.
 Each is judged under the budget its source names (the default where it names none), with this receiver's
-CPython heap bound lifted (SPEC-NOTES.md 1) so that SPEC's budget alone decides; test_golden.py runs the
+CPython heap bound (SPEC 4.1.9, a runtime's own heap) lifted so that SPEC's budget alone decides; test_golden.py runs the
 default-budget ones at this receiver's default limits too."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import struct
 import pytest
 from fixtures import FIXTURES, expand, read_source
 
-from mcp_msgpack.wire import FRAME, LINE, FrameReader, StreamReader, WireError, decode_payload, encode_frame
+from mcp_msgpack.wire import FRAME, LINE, FrameReader, StreamReader, WireError, decode_payload, encode_frame, frame_payload
 from mcp_msgpack.wire.reader import DETECT, JSON, MIXED
 
 STREAMS = ["mixed-client-to-server", "mixed-server-to-client"]
@@ -117,3 +117,19 @@ def test_detect_reads_frames_when_the_first_byte_is_not_json():
     reader.feed(frame + frame)
     assert [reader.next(), reader.next(), reader.next()] == [(FRAME, frame[4:]), (FRAME, frame[4:]), None]
     assert reader.mode == "frames"
+
+
+def test_a_large_frame_leaves_the_buffer_at_once_and_what_follows_it_is_kept():
+    # A 1 MiB frame is cut out of the buffer when read (so it is not held twice while decoded); the frame after
+    # it in the same read, and half of a third, are read on as before.
+    large, small, third = b"\x01" * (1 << 20), b"\x80", b"\x81\xa1a\xc0"
+
+    reader = StreamReader()
+    reader.feed(frame_payload(large) + frame_payload(small) + frame_payload(third)[:3])
+    assert reader.next() == (FRAME, large)
+    assert len(reader._buf) == len(frame_payload(small)) + 3  # the large frame's bytes are gone from the buffer
+    assert reader.next() == (FRAME, small)
+    assert reader.next() is None
+    reader.feed(frame_payload(third)[3:])
+    assert reader.next() == (FRAME, third)
+    assert reader.pending == 0

@@ -36,6 +36,7 @@ from starlette.types import Receive, Scope, Send
 from ..wire import ReceiveLimits
 from .content_coding import CompressionOption, coded_send, compression_policy, decoded_request, end_coded_send
 from .streamable_http_modern import handle_modern_msgpack_request, is_modern_revision
+from .decode_budget import DecodeAdmission, process_budget
 from .replies import RequestBodyLimit, accept_of, error_response, prefers_msgpack, with_vary
 from ..shared.encodings import check_encoding
 from .host_check import HostCheck
@@ -92,7 +93,11 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         self.reply_streams = reply_streams_for(reply_streams, event_store)
         self.hold_interval = hold_interval
         self.compression = compression_policy(compression)
-        self.asgi_app = RequestBodyLimit(self._handle_request, max_request_body_size)  # type: ignore[assignment]  # the same ASGI interface
+        # Bodies served at once draw on one allowance for the process (decode_budget.py), then the body limit.
+        self.asgi_app = DecodeAdmission(  # type: ignore[assignment]  # the same ASGI interface
+            RequestBodyLimit(self._handle_request, max_request_body_size),
+            process_budget(max_request_body_size, self.limits), max_request_body_size, self.limits,
+        )
         self.initialization_deadline = INITIALIZATION_DEADLINE
 
     def _new_transport(self, session_id: str | None) -> MsgpackStreamableHTTPServerTransport:

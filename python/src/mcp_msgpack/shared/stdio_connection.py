@@ -4,6 +4,7 @@ message becomes (a JSON line or a frame, SPEC 7), and what each incoming line or
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import replace
 from typing import Any
@@ -18,6 +19,8 @@ from .message import from_session_message, to_session_message
 from .sdk_compat import session_message, types, validate_message_json
 from ..wire import FRAME, ReceiveLimits, WireError, encode_payload, frame_payload
 from ..wire.decode import check_decoded, decode_counting_bins
+from ..wire.jsonrpc import check_message
+from ..wire.reader import MIXED, StreamReader
 from ..wire.limits import DEFAULT_MAX_FRAME_BYTES, MIXED_FRAME_LIMIT
 
 logger = logging.getLogger("mcp_msgpack")
@@ -48,6 +51,8 @@ class Outcome:
 class WireState:
     """Send and receive rules of one connection. `send` is the outgoing wire; `native_send`/`native_receive`
     whether the native-bytes extension is in force in each direction."""
+
+    reader: StreamReader  # the connection's reader, set by each side
 
     def __init__(self, *, encoding: str = "cheapest-cpu", limits: ReceiveLimits | None = None) -> None:
         self.encoding = check_encoding(encoding)
@@ -109,7 +114,23 @@ class WireState:
         try:
             return Outcome(session_message(validate_message_json(data)))
         except ValueError as exc:  # the SDK's own JSON path: a bad line is reported to the session
-            return Outcome(exc)
+            refusal = self._line_refusal(data) if self.reader.mode == MIXED else None
+            return Outcome(exc) if refusal is None else self._refused(refusal)
+
+    @staticmethod
+    def _line_refusal(line: bytes) -> WireError | None:
+        """On a mixed stream a bad line is refused as 5.2 says (SPEC 7.4): a line that is JSON but not
+        JSON-RPC (4.2) is answered by its id where one was read. None for a line that is not JSON at all (no id)
+        or valid JSON-RPC the SDK's models refuse (reported, as for a frame)."""
+        try:
+            value = json.loads(line)
+        except ValueError:
+            return None
+        try:
+            check_message(value)
+        except WireError as error:
+            return error
+        return None
 
     def may_receive_bin(self) -> bool:
         """Whether a frame from the peer may carry bin now (the extension in force, or an answer owed to a

@@ -8,7 +8,7 @@ and bytes (4.1.8), then the container allowance and its 47 words (4.1.9); a floa
 Infinity (4.1.10); a str's length and bytes, then for a key `__proto__` (4.1.5) and the key and shape
 allowances, for any other str of 2-15 bytes its 6 words (4.1.9); an array's or map's count, then the count
 against the bytes left (4.1.7), the depth (4.1.6), the container allowance and its 7 words (4.1.9). After the
-value: no bytes left over (4.1.8). This receiver's CPython heap bound (SPEC-NOTES.md 1) is checked with the
+value: no bytes left over (4.1.8). This receiver's CPython heap bound (4.1.9, a runtime's own heap) is checked with the
 allowances of 4.1.9.
 """
 

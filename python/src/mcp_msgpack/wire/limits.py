@@ -29,12 +29,14 @@ class ReceiveLimits:
     bytes_per_word: int = 1
     # bin is refused unless native bytes are in force for this message (SPEC 4.1.3, 8.3).
     allow_bin: bool = False
-    # CPython's own bound (beyond SPEC 4.1.9, whose word sizes are a JavaScript engine's): the estimated
-    # CPython heap of the built value, at most heap_base + heap_per_byte * N. CPython objects are larger
-    # (a 1-entry dict 184 bytes, an int outside -5..256 32, a short str 56-64) so that SPEC's budget alone
-    # lets some shapes cost 25-40x their size here. See SPEC-NOTES.md. The bound is the larger of the two
-    # (not their sum): small payloads get heap_base to work in, and a 1 MiB payload 12 MiB, not 15, so that
-    # with the body's own copies the whole process stays within 16x (python/bench/measure_rss.py).
+    # CPython's own heap bound (SPEC 4.1.9 "A runtime's own heap": a runtime MAY refuse a value whose heap at its
+    # own object sizes passes the larger of 3 MiB and 12 N, never less): SPEC's word sizes are a JavaScript
+    # engine's, and CPython objects are larger (a 1-entry dict 184 bytes, an int outside -5..256 32, a short
+    # str 56-64), so that SPEC's budget alone lets some shapes cost 25-40x their size here. The bound is the
+    # larger of the two (not their sum): small payloads get heap_base to work in, and a 1 MiB payload 12 MiB,
+    # so that with the body's own copy the whole process stays within 16x (python/bench/measure_rss.py).
+    # Lowering either is a smaller bound than SPEC allows: payloads SPEC says every receiver accepts would be
+    # refused (tests/test_heap_floor.py).
     heap_base: int = 3 * 1024 * 1024
     heap_per_byte: int = 12
 

@@ -19,6 +19,10 @@ DETECT = "detect"  # a server's first byte decides JSON or frames for good (SPEC
 JSON_UNTIL_FRAME = "json-until-frame"  # a server that accepted an upgrade: lines until the first frame (7.1)
 
 
+# A frame this large or larger leaves the buffer as soon as it is read (StreamReader.next).
+_LARGE_FRAME = 1 << 20
+
+
 class StreamReader:
     """An incremental reader: `feed` bytes as they arrive, then take messages with `next()` until it gives
     None. `mode` may change between messages (an upgrade's switch point), and holds for the bytes not read
@@ -90,6 +94,12 @@ class StreamReader:
             payload = bytes(memoryview(buf)[start + 4 : end])
             self._want = -1
             self._start = end
+            if end - start >= _LARGE_FRAME and len(buf) - end < end:
+                # A large frame's bytes leave the buffer now, not at the next feed, so they are not held twice
+                # (buffer and payload) while it is decoded (bench/measure_rss.py --stdio); what follows it, less
+                # than it, is copied to a fresh buffer.
+                self._buf = bytearray(memoryview(buf)[end:])
+                self._start = 0
             return (FRAME, payload)
         return None
 
