@@ -1,6 +1,7 @@
 """A Python MCPServer on mcp_msgpack's stdio_server, with a media tool: the peer of the interop tests.
 
-    python media_server.py [--wire auto|json|msgpack] [--sdk]   (--sdk: the SDK's own JSON stdio_server)
+    python media_server.py [--wire auto|json|msgpack] [--sdk] [--spy-base64]   (--sdk: the SDK's own JSON
+    stdio_server; --spy-base64: a `base64_calls` tool counting the process's base64, tests/servers/base64_spy.py)
 """
 
 from __future__ import annotations
@@ -63,7 +64,12 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--wire", default="auto")
     parser.add_argument("--sdk", action="store_true")
+    parser.add_argument("--spy-base64", action="store_true")  # the base64_calls tool (base64_spy.py)
     args = parser.parse_args()
+    if args.spy_base64:
+        import base64_spy
+
+        base64_spy.register(server)
     if args.sdk:
         from mcp.server.stdio import stdio_server as transport
         context = transport()

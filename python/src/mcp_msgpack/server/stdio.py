@@ -18,6 +18,7 @@ from mcp.shared.message import SessionMessage
 
 from ..shared.sdk_compat import claim_stdio, create_message_streams, message_model, types
 from ..shared.extension import announce, announced_version
+from ..shared.held_media import HeldMediaGone, RequestHold, serving
 from ..shared.stdio_connection import (
     MSGPACK_V1,
     READ_SIZE,
@@ -71,7 +72,34 @@ class _ServerWire(WireState):
                 self.native_offer_id = model.id
                 self._has_native_offer = True
 
+    def request_hold(self, message: SessionMessage) -> RequestHold | None:
+        """A hold for `native_image` while a request is handled, when its reply will carry bin; a cancelled
+        request's hold is released (its reply is never sent)."""
+        model = message_model(message.message)
+        if isinstance(model, types.JSONRPCNotification) and model.method == "notifications/cancelled":
+            params = model.params if isinstance(model.params, dict) else {}
+            self.held.release(params.get("requestId"))
+            return None
+        if isinstance(model, types.JSONRPCRequest) and self.replies_carry_bin():
+            return self.held.open(model.id)
+        return None
+
     def outgoing(self, message: types.JSONRPCMessage) -> bytes:
+        """Encodes what the SDK's server sends; a reply's held media are released once it is encoded (or fails)."""
+        if not isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            return self._outgoing(message)
+        try:
+            return self._outgoing(message)
+        except HeldMediaGone as exc:
+            # Loudly, as an error for the request: never a success without its media.
+            failure = types.JSONRPCError(
+                jsonrpc="2.0", id=message.id, error=types.ErrorData(code=-32603, message=f"Internal error: {exc}")
+            )
+            return self.encode(failure)
+        finally:
+            self.held.release(message.id)
+
+    def _outgoing(self, message: types.JSONRPCMessage) -> bytes:
         """Encodes what the SDK's server sends, accepting a pending upgrade on the first result to an offer."""
         if isinstance(message, types.JSONRPCError) and message.id in self.offers:
             del self.offers[message.id]  # an error settles nothing (7.1 rule 1)
@@ -187,10 +215,13 @@ async def stdio_server(
                             outcome = state.read(kind, data)
                             if outcome.reply is not None:
                                 await write(outcome.reply)
+                            hold = None
                             if isinstance(outcome.deliver, SessionMessage):
                                 state.incoming(outcome.deliver)
+                                hold = state.request_hold(outcome.deliver)
                             if outcome.deliver is not None:
-                                await read_stream_writer.send(outcome.deliver)
+                                with serving(hold):  # the SDK's handler runs in this context (2.x)
+                                    await read_stream_writer.send(outcome.deliver)
             except WireError as error:  # a framing error: report it, then the connection ends (SPEC 5.1)
                 with _suppress_closed():
                     await read_stream_writer.send(error)
@@ -203,7 +234,7 @@ async def stdio_server(
                     async for session_message in write_stream_reader:
                         try:
                             data = state.outgoing(message_model(session_message.message))
-                        except (WireError, TypeError) as exc:
+                        except (WireError, TypeError, HeldMediaGone) as exc:
                             # A message this wire cannot carry: reported, nothing written, the connection goes on.
                             await read_stream_writer.send(exc)
                             continue
