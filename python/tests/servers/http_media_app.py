@@ -7,6 +7,9 @@ bench serves the same tools."""
 
 import base64
 import sys
+from pathlib import Path
+
+import mcp_types
 
 import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
@@ -147,6 +150,12 @@ def held_media() -> int:
 
     gc.collect()  # connections that ended release theirs as they are collected
     return held_count() + len(ASIDE._held)
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script or imported by a test
+from sampling_tool import add_sampled_image_digest  # noqa: E402
+
+add_sampled_image_digest(server, Context, mcp_types)
 
 
 if __name__ == "__main__":

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import argparse
 import base64
+import sys
+from pathlib import Path
 import hashlib
 
 import anyio
 import mcp.types as types
 
 try:  # the SDK's high-level server: MCPServer on 2.x, FastMCP (mcp.server.fastmcp) on 1.x
-    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import Context, MCPServer
 except ImportError:
+    from mcp.server.fastmcp import Context  # type: ignore[no-redef]
     from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[assignment,no-redef]
 
 server = MCPServer("py-media")
@@ -58,6 +61,12 @@ def digest(data: str) -> str:
 def records(count: int) -> dict:
     """An object result of `count` records."""
     return {"entries": [{"name": f"file-{i}.txt", "size": i * 37, "dir": i % 5 == 0} for i in range(count)]}
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script or imported by a test
+from sampling_tool import add_sampled_image_digest  # noqa: E402
+
+add_sampled_image_digest(server, Context, types)
 
 
 async def main() -> None:

@@ -68,9 +68,11 @@ class WireState:
 
     # --- sending -------------------------------------------------------------------------------------------
 
-    def encode(self, message: types.JSONRPCMessage, *, as_frame: bool = False) -> bytes:
+    def encode(self, message: types.JSONRPCMessage, *, as_frame: bool = False, native: bool = False) -> bytes:
         """`message` as the bytes to write: a JSON line or a frame, as the wire and the encoding policy say
-        (`as_frame`: a frame on a mixed stream whatever the policy, for a message that must go on msgpack-v1)."""
+        (`as_frame`: a frame on a mixed stream whatever the policy, for a message that must go on msgpack-v1;
+        `native`: its media as bin even where the extension is not in force, an answer to a request that
+        offered it on its own, SPEC 8.1 rule 5)."""
         if self.send == SEND_JSON or (self.send == SEND_MIXED and not as_frame and not self._frame_pays(message)):
             if self.held:  # never needed while holds open only for frames; kept so no token can reach a line
                 value = from_session_message(message)
@@ -78,7 +80,7 @@ class WireState:
                 return pydantic_core.to_json(value) + b"\n"
             return json_line(message)
         value = from_session_message(message)
-        if self.native_send:
+        if self.native_send or native:
             base64_to_bin(value, self.held)
         payload = encode_payload(value)
         if self.send == SEND_MIXED and len(payload) >= MIXED_FRAME_LIMIT:
