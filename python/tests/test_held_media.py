@@ -172,3 +172,17 @@ def test_http_json_clients_get_base64_made_by_the_tool(url, image):
 
     result, made = anyio.run(run)
     assert base64.b64decode(result.content[-1].data, validate=True) == data and made >= 1
+
+
+def test_a_held_block_in_a_message_without_bin_goes_as_base64():
+    """A handler that puts its held block in a message no native-bytes rule covers (here: a frame on a
+    connection without the extension in force, and a JSON line) sends the bytes' base64, never the token."""
+    for on_frames in (True, False):
+        state = _ServerWire("auto", True)
+        if on_frames:
+            state.on_frames()
+        token = state.held.open(3).hold(b"\x89PNG held")
+        params = {"messages": [{"role": "user", "content": {"type": "image", "mimeType": "image/png", "data": token}}], "maxTokens": 1}
+        written = state.outgoing(types.JSONRPCRequest(jsonrpc="2.0", id=9, method="sampling/createMessage", params=params))
+        sent = decode_value(written[4:]) if on_frames else __import__("json").loads(written)
+        assert sent["params"]["messages"][0]["content"]["data"] == base64.b64encode(b"\x89PNG held").decode()

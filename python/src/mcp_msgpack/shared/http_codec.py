@@ -11,7 +11,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCMessage
 
 from .held_media import HeldMedia
-from .media_conversion import base64_to_bin, bin_to_media
+from .media_conversion import base64_to_bin, bin_to_media, held_to_base64
 from .message import from_session_message, to_session_message
 from ..wire import ReceiveLimits, WireError, encode_payload
 from ..wire.decode import check_decoded
@@ -70,6 +70,8 @@ def encode_msgpack(
     value = message if isinstance(message, dict) else message_dict(message)
     if native:
         base64_to_bin(value, held)  # SIMD base64 there when pybase64 is installed (the [fast] extra)
+    elif held:  # a message sent without bin carries a held medium as base64
+        held_to_base64(value, held)
     return encode_payload(value)
 
 

@@ -48,8 +48,10 @@ def base64_to_bin(message: dict[str, Any], held: HeldMedia | None = None) -> int
 
 
 def held_to_base64(message: dict[str, Any], held: HeldMedia) -> None:
-    """On a JSON exit of a connection that holds media (a safety net: holds are opened only for replies that go
-    as MessagePack): every held media token becomes its bytes' standard base64, in place."""
+    """A message leaving without bin (a JSON line or body, or a frame no native-bytes rule covers) on a
+    connection that holds media: every held media token becomes its bytes' standard base64, in place. A safety
+    net: holds are opened only for replies that go as MessagePack with bin, so a token meets this only when a
+    handler put its held block in some other message."""
     for holder, key in list(media_slots(message)):
         value = holder.get(key)
         if is_token(value):

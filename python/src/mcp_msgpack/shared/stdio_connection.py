@@ -82,6 +82,8 @@ class WireState:
         value = from_session_message(message)
         if self.native_send or native:
             base64_to_bin(value, self.held)
+        elif self.held:  # a frame without bin (a message no offer covers) carries a held medium as base64
+            held_to_base64(value, self.held)
         payload = encode_payload(value)
         if self.send == SEND_MIXED and len(payload) >= MIXED_FRAME_LIMIT:
             raise WireError("frame-too-large", "7.4", "a frame on a mixed stream must be under 144 MiB")
