@@ -138,3 +138,62 @@ def test_mcp_client_over_http_on_2026_07_28_reads_bin(url):
     assert made == 0
     call = next(e for e in recorder.exchanges if e["method"] == "POST" and b"read_image_native" in e["request_body"])
     assert data[:65536] in call["body"]
+
+
+def test_the_stdio_client_sends_bin_in_a_2026_07_28_request_only_once_advertised():
+    """Rule 7 on our stdio client: a request's `inputResponses` image goes as bin once a server/discover result
+    read as a frame advertised the extension; before that, and for a server that did not, as base64."""
+    from mcp.shared.message import SessionMessage
+
+    from mcp_msgpack.client.stdio import _ClientWire
+    from mcp_msgpack.shared.extension import announce
+    from mcp_msgpack.shared.http_negotiation import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
+    from mcp_msgpack.wire import FRAME
+
+    image = pattern(1000)
+    meta = {PROTOCOL_VERSION_META: "2026-07-28", CLIENT_CAPABILITIES_META: {}}
+    answer = {"role": "assistant", "model": "m", "content": {"type": "image", "mimeType": "image/png",
+                                                              "data": base64.b64encode(image).decode()}}
+
+    def retry(state, request_id: int):
+        params = {"name": "t", "arguments": {}, "_meta": dict(meta), "inputResponses": {"s1": answer}}
+        written = state.outgoing(types.JSONRPCRequest(jsonrpc="2.0", id=request_id, method="tools/call", params=params))
+        return decode_value(written[4:], ReceiveLimits(allow_bin=True))["params"]["inputResponses"]["s1"]["content"]["data"]
+
+    for advertised in (True, False):
+        state = _ClientWire("msgpack", True)
+        assert retry(state, 1) == answer["content"]["data"]  # nothing advertised yet: base64
+        state.outgoing(types.JSONRPCRequest(jsonrpc="2.0", id=2, method="server/discover", params={"_meta": dict(meta)}))
+        result = {"supportedVersions": ["2026-07-28"], "capabilities": announce({}) if advertised else {}}
+        state.incoming(SessionMessage(types.JSONRPCResponse(jsonrpc="2.0", id=2, result=result)), FRAME)
+        assert retry(state, 3) == (image if advertised else answer["content"]["data"])
+
+
+def test_the_stdio_server_accepts_bin_only_in_a_request_that_offers():
+    """Rule 7 on our stdio server: bin at a media field of a 2026-07-28 request that offers the extension is
+    read (the SDK gets base64); the same request without the offer is refused as forbidden-type (8.3)."""
+    from mcp.shared.message import SessionMessage
+
+    from mcp_msgpack.server.stdio import _ServerWire
+    from mcp_msgpack.shared.extension import announce
+    from mcp_msgpack.shared.http_negotiation import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
+    from mcp_msgpack.wire import FRAME, WireError, encode_payload
+
+    image = pattern(1000)
+
+    def request(offers: bool) -> bytes:
+        meta = {PROTOCOL_VERSION_META: "2026-07-28", CLIENT_CAPABILITIES_META: announce({}) if offers else {}}
+        content = {"type": "image", "mimeType": "image/png", "data": image}
+        params = {"name": "t", "arguments": {}, "_meta": meta,
+                  "inputResponses": {"s1": {"role": "assistant", "model": "m", "content": content}}}
+        return encode_payload({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": params})
+
+    state = _ServerWire("msgpack", True)
+    state.on_frames()
+    read = state.read(FRAME, request(True))
+    assert isinstance(read.deliver, SessionMessage) and read.reply is None
+    params = read.deliver.message.params if hasattr(read.deliver.message, "params") else read.deliver.message.root.params
+    assert base64.b64decode(params["inputResponses"]["s1"]["content"]["data"]) == image
+    refused = state.read(FRAME, request(False))
+    assert isinstance(refused.deliver, WireError) and refused.deliver.code == "forbidden-type"
+    assert decode_value(refused.reply[4:])["error"]["data"] == {"reason": "forbidden-type"}
