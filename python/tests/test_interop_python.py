@@ -39,7 +39,7 @@ async def session_calls(transport, native: bool, size: int = 300_000) -> dict:
 
 
 def check_calls(out: dict, size: int = 300_000) -> None:
-    assert out["tools"] == ["digest", "echo", "image", "image_bytes", "records"]
+    assert out["tools"] == ["digest", "echo", "image", "image_bytes", "records", "sampled_image_digest"]
     assert out["echo"] == "héllo ✓ 😀"
     assert out["bytes"] == pattern(size)
     assert isinstance(out["base64"], str) and __import__("base64").b64decode(out["base64"]) == pattern(1000)

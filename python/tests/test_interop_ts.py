@@ -112,7 +112,7 @@ def test_ts_client_calls_a_python_mcpserver_on_our_stdio_server_with_native_byte
     out = ts_client(
         {"command": PYTHON, "args": [TAP, prefix, "--", PYTHON, MEDIA_SERVER], "wire": wire, "nativeBytes": True, "tool": "image", "arguments": {"size": MIB5}, "native": True}
     )
-    assert out["server"] == "py-media" and out["tools"] == ["digest", "echo", "image", "image_bytes", "records"]
+    assert out["server"] == "py-media" and out["tools"] == ["digest", "echo", "image", "image_bytes", "records", "sampled_image_digest"]
     assert out["wire"] == "msgpack"
     assert out["content"] == [{"type": "image", "kind": "bytes", "length": MIB5, "sha256": hashlib.sha256(pattern(MIB5)).hexdigest()}]
     down = recorded(prefix + ".out")

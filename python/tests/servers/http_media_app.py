@@ -7,6 +7,9 @@ bench serves the same tools."""
 
 import base64
 import sys
+from pathlib import Path
+
+import mcp_types
 
 import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
@@ -138,10 +141,21 @@ async def read_image_native_slow(seconds: float) -> ImageContent:
 
 @server.tool()
 def held_media() -> int:
-    """How many media are set aside in this process (mcp_msgpack.shared.placeholders): 0 when nothing leaks."""
+    """How many media are held or set aside in this process (shared/held_media.py, shared/placeholders.py): 0
+    when nothing leaks."""
+    import gc
+
+    from mcp_msgpack.shared.held_media import held_count
     from mcp_msgpack.shared.placeholders import ASIDE
 
-    return len(ASIDE._held)
+    gc.collect()  # connections that ended release theirs as they are collected
+    return held_count() + len(ASIDE._held)
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script or imported by a test
+from sampling_tool import add_sampled_image_digest  # noqa: E402
+
+add_sampled_image_digest(server, Context, mcp_types)
 
 
 if __name__ == "__main__":
@@ -149,6 +163,10 @@ if __name__ == "__main__":
     stateless = "--stateless" in sys.argv
     json_response = "--json-response" in sys.argv
     options: dict = {"event_store": event_store} if "--event-store" in sys.argv else {}
+    if "--spy-base64" in sys.argv:  # a `base64_calls` tool counting the process's base64 (base64_spy.py)
+        import base64_spy
+
+        base64_spy.register(server)
     for arg in sys.argv[3:]:
         name, sep, value = arg[2:].partition("=")
         if sep and name != "head-timeout":

@@ -1,20 +1,24 @@
 """A Python MCPServer on mcp_msgpack's stdio_server, with a media tool: the peer of the interop tests.
 
-    python media_server.py [--wire auto|json|msgpack] [--sdk]   (--sdk: the SDK's own JSON stdio_server)
+    python media_server.py [--wire auto|json|msgpack] [--sdk] [--spy-base64]   (--sdk: the SDK's own JSON
+    stdio_server; --spy-base64: a `base64_calls` tool counting the process's base64, tests/servers/base64_spy.py)
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import sys
+from pathlib import Path
 import hashlib
 
 import anyio
 import mcp.types as types
 
 try:  # the SDK's high-level server: MCPServer on 2.x, FastMCP (mcp.server.fastmcp) on 1.x
-    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import Context, MCPServer
 except ImportError:
+    from mcp.server.fastmcp import Context  # type: ignore[no-redef]
     from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[assignment,no-redef]
 
 server = MCPServer("py-media")
@@ -59,11 +63,22 @@ def records(count: int) -> dict:
     return {"entries": [{"name": f"file-{i}.txt", "size": i * 37, "dir": i % 5 == 0} for i in range(count)]}
 
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script or imported by a test
+from sampling_tool import add_sampled_image_digest  # noqa: E402
+
+add_sampled_image_digest(server, Context, types)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--wire", default="auto")
     parser.add_argument("--sdk", action="store_true")
+    parser.add_argument("--spy-base64", action="store_true")  # the base64_calls tool (base64_spy.py)
     args = parser.parse_args()
+    if args.spy_base64:
+        import base64_spy
+
+        base64_spy.register(server)
     if args.sdk:
         from mcp.server.stdio import stdio_server as transport
         context = transport()

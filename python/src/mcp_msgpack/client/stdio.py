@@ -39,6 +39,7 @@ class _ClientWire(WireState):
         # 2026-07-28 requests that offered the extension in their own `_meta` (SPEC 8.1 rule 4): each one's
         # answer may carry bin (rule 5), and nothing else by that offer.
         self.offered_ids: set[object] = set()
+        self.native_advertised = False  # a server/discover result read as a frame advertised it (rule 7)
         self.wire_selected: str | None = None if wire == "auto" else ("msgpack" if wire == "msgpack" else "json")
         self.reader = StreamReader(FRAMES if wire == "msgpack" else JSON, self.max_bytes)
         if wire == "msgpack":
@@ -71,7 +72,9 @@ class _ClientWire(WireState):
                 message = message.model_copy(update={"params": params})
             else:
                 message = types.JSONRPCRequest(jsonrpc="2.0", id=message.id, method=message.method)
-            return self.encode(message, as_frame=offers_per_request)
+            # Rule 7: bin in the request's media fields once a server/discover result on msgpack-v1 advertised it.
+            native = offers_per_request and self.native_advertised and message.method != "server/discover"
+            return self.encode(message, as_frame=offers_per_request, native=native)
         if isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
             self.offered_ids.discard((message.params or {}).get("requestId"))
         return self.encode(message)
@@ -89,7 +92,10 @@ class _ClientWire(WireState):
         model = message_model(message.message)
         if not isinstance(model, (types.JSONRPCResponse, types.JSONRPCError)):
             return
+        offered = model.id in self.offered_ids
         self.offered_ids.discard(model.id)
+        if offered and kind == FRAME and isinstance(model, types.JSONRPCResponse) and "supportedVersions" in model.result:
+            self.native_advertised = announced_version(model.result.get("capabilities")) == 1
         if isinstance(model, types.JSONRPCError):
             self.native_results.discard(model.id)
         if isinstance(model, types.JSONRPCResponse):

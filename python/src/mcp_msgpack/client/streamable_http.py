@@ -88,6 +88,8 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         self.native_bytes = native_bytes and self.wire == "msgpack"
         self.native_bytes_in_force = False
         """True once the server confirmed native bytes for this session (SPEC 8.1 rule 3)."""
+        self.native_advertised = False
+        """True once a server/discover result read as MessagePack advertised native bytes (rule 7)."""
         self.limits = limits or ReceiveLimits()
         self.request_coding = RequestCoding()
         """Which coding large MessagePack request bodies go in, once the server says it takes one (SPEC 10.3)."""
@@ -110,7 +112,10 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         """The POST body and whether it offers native bytes (SPEC 8.1 rules 1 and 4)."""
         body = message_dict(message)
         offered = self.native_bytes and negotiation.offer_in(body)
-        return encode_msgpack(body, native=False), offered
+        # Bin in what the client sends (SPEC 8.1): in the session once confirmed (rule 3), or in a 2026-07-28
+        # request that offers it to a server that advertised it in a server/discover result (rule 7).
+        native = self.native_bytes_in_force or (offered and self.native_advertised and body.get("method") != "initialize")
+        return encode_msgpack(body, native=native), offered
 
     def _take_native_result_marker(self, ctx: RequestContext) -> bool:
         """`call_tool_native`'s private `_meta` marker: removed before the request leaves the process; whether
@@ -248,6 +253,8 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
             result = value.get("result")
             if isinstance(result, dict) and "protocolVersion" in result:
                 self.native_bytes_in_force = negotiation.confirms(result.get("capabilities"))
+            elif isinstance(result, dict) and "supportedVersions" in result:  # server/discover, read as MessagePack
+                self.native_advertised = negotiation.confirms(result.get("capabilities"))
         return session_message(value)
 
     async def _read_msgpack_reply(

@@ -18,8 +18,12 @@ from mcp.shared.message import SessionMessage
 
 from ..shared.sdk_compat import claim_stdio, create_message_streams, message_model, types
 from ..shared.extension import announce, announced_version
+from ..shared.http_negotiation import request_offers
+from .reply_encoding import carries_media
+from ..shared.held_media import HeldMediaGone, RequestHold, serving
 from ..shared.stdio_connection import (
     MSGPACK_V1,
+    Outcome,
     READ_SIZE,
     SEND_FRAMES,
     SEND_JSON,
@@ -46,17 +50,52 @@ class _ServerWire(WireState):
         self.offers: dict[object, bool] = {}  # offering request id -> offered "mixed"
         self.native_offer_id: object = None  # an initialize that offered native bytes where it counts
         self._has_native_offer = False
+        # 2026-07-28 requests that offered the extension on their own, on msgpack-v1 (SPEC 8.1 rule 5): each
+        # one's answer goes as a frame with bin media; `server/discover` ones also advertise it (rule 6).
+        self.offered_ids: dict[object, str] = {}
+
+        self._reading_offer = False
+
+    def may_receive_bin(self) -> bool:
+        return self.native_receive or self._reading_offer
+
+    def bin_allowed_in(self, value: dict[str, Any]) -> bool:
+        return self.native_receive or ("method" in value and "id" in value and request_offers(value))
+
+    def _read_frame(self, payload: bytes) -> Outcome:
+        """Rule 7: a request that offers the extension on its own may carry bin at its media fields. A frame is
+        read without bin first (a bin is refused at its header, 4.1 rule 3); only a frame refused for a bin is
+        read again with bin, and kept if it is a request that offers the extension (8.3 otherwise); reading a
+        refused frame twice at most doubles its cost."""
+        outcome = super()._read_frame(payload)
+        refused = outcome.deliver
+        if self.native_receive or not self.native_bytes or not (isinstance(refused, WireError) and refused.code == "forbidden-type"):
+            return outcome
+        self._reading_offer = True
+        try:
+            again = super()._read_frame(payload)
+        finally:
+            self._reading_offer = False
+        # Kept only when read whole: a frame refused again (the request does not offer, or is bad in another way)
+        # gets the first refusal, the bin at its header, as a server without the extension answers it.
+        return again if isinstance(again.deliver, SessionMessage) and again.reply is None else outcome
 
     def on_frames(self) -> None:
         self.send = SEND_FRAMES
 
-    def incoming(self, message: SessionMessage) -> None:
-        """Notes the upgrade and native-bytes offers of a message the client sent, removing the wire member."""
+    def incoming(self, message: SessionMessage, kind: str = FRAME) -> None:
+        """Notes the upgrade and native-bytes offers of a message the client sent (`kind`: read as a line or a
+        frame), removing the wire member."""
         model = message_model(message.message)
         if not isinstance(model, types.JSONRPCRequest):
             return
         params = model.params
         on_msgpack = self.reader.mode in (FRAMES, MIXED) or self.send != SEND_JSON
+        if (
+            kind == FRAME and self.native_bytes and model.method != "initialize"
+            and request_offers({"method": model.method, "params": params})
+        ):
+            self.offered_ids[model.id] = model.method
         member = wire_member(params)
         if member is not None:
             strip_wire_member(params)  # type: ignore[arg-type]  # a member was found, so params is a dict
@@ -71,7 +110,49 @@ class _ServerWire(WireState):
                 self.native_offer_id = model.id
                 self._has_native_offer = True
 
+    def request_hold(self, message: SessionMessage) -> RequestHold | None:
+        """A hold for `native_image` while a request is handled, when its reply will carry bin; a cancelled
+        request's hold is released (its reply is never sent)."""
+        model = message_model(message.message)
+        if isinstance(model, types.JSONRPCNotification) and model.method == "notifications/cancelled":
+            params = model.params if isinstance(model.params, dict) else {}
+            self.held.release(params.get("requestId"))
+            self.offered_ids.pop(params.get("requestId"), None)
+            return None
+        if isinstance(model, types.JSONRPCRequest) and (self.replies_carry_bin() or model.id in self.offered_ids):
+            return self.held.open(model.id)
+        return None
+
     def outgoing(self, message: types.JSONRPCMessage) -> bytes:
+        """Encodes what the SDK's server sends; a reply's held media are released once it is encoded (or fails)."""
+        if not isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            return self._outgoing(message)
+        try:
+            method = self.offered_ids.pop(message.id, None)
+            if method is not None and self.send != SEND_JSON:
+                return self._answer_offer(message, method)
+            return self._outgoing(message)
+        except HeldMediaGone as exc:
+            # Loudly, as an error for the request: never a success without its media.
+            failure = types.JSONRPCError(
+                jsonrpc="2.0", id=message.id, error=types.ErrorData(code=-32603, message=f"Internal error: {exc}")
+            )
+            return self.encode(failure)
+        finally:
+            self.held.release(message.id)
+
+    def _answer_offer(self, message: types.JSONRPCResponse | types.JSONRPCError, method: str) -> bytes:
+        """The answer to a request that offered native bytes on its own (SPEC 8.1 rules 5-6): a frame, even on
+        a mixed stream, its media as bin; a `server/discover` result advertises the extension."""
+        if method == "server/discover" and isinstance(message, types.JSONRPCResponse):
+            result = dict(message.result)
+            result["capabilities"] = announce(result.get("capabilities") or {})
+            message = message.model_copy(update={"result": result})
+        elif self.send == SEND_MIXED and self.encoding != "smallest" and not carries_media(getattr(message, "result", None)):
+            return self.encode(message)  # no media: the mixed stream's own choice (a JSON line costs CPython less)
+        return self.encode(message, as_frame=True, native=True)
+
+    def _outgoing(self, message: types.JSONRPCMessage) -> bytes:
         """Encodes what the SDK's server sends, accepting a pending upgrade on the first result to an offer."""
         if isinstance(message, types.JSONRPCError) and message.id in self.offers:
             del self.offers[message.id]  # an error settles nothing (7.1 rule 1)
@@ -187,10 +268,13 @@ async def stdio_server(
                             outcome = state.read(kind, data)
                             if outcome.reply is not None:
                                 await write(outcome.reply)
+                            hold = None
                             if isinstance(outcome.deliver, SessionMessage):
-                                state.incoming(outcome.deliver)
+                                state.incoming(outcome.deliver, kind)
+                                hold = state.request_hold(outcome.deliver)
                             if outcome.deliver is not None:
-                                await read_stream_writer.send(outcome.deliver)
+                                with serving(hold):  # the SDK's handler runs in this context (2.x)
+                                    await read_stream_writer.send(outcome.deliver)
             except WireError as error:  # a framing error: report it, then the connection ends (SPEC 5.1)
                 with _suppress_closed():
                     await read_stream_writer.send(error)
@@ -203,7 +287,7 @@ async def stdio_server(
                     async for session_message in write_stream_reader:
                         try:
                             data = state.outgoing(message_model(session_message.message))
-                        except (WireError, TypeError) as exc:
+                        except (WireError, TypeError, HeldMediaGone) as exc:
                             # A message this wire cannot carry: reported, nothing written, the connection goes on.
                             await read_stream_writer.send(exc)
                             continue

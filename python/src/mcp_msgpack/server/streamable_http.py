@@ -61,6 +61,7 @@ from ..wire import ReceiveLimits, WireError, encode_payload
 from ..shared import http_media_types as media_types
 from ..shared import http_negotiation as negotiation
 from ..shared.http_codec import decode_msgpack, encode_json, encode_msgpack, message_dict, session_message
+from ..shared.held_media import HeldMedia, HeldMediaGone, RequestHold, serving
 from ..shared.media_conversion import base64_to_bin
 from ..shared.frame_stream import control_frame, frame
 from .held_store import HoldingEventStore
@@ -187,6 +188,8 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         self._security = WireAwareSecurity(security_settings)
         self.supports_native_bytes = native_bytes
         self.native_bytes_in_force = False
+        # Media bytes of replies still to be written (`native_image`), by stream id (shared/held_media.py).
+        self._held_media = HeldMedia()
         self._confirm_native_for: RequestId | None = None
         self.limits = limits or ReceiveLimits()
         # The session's order (SPEC 9.4): one initialize, then notifications/initialized before requests.
@@ -506,8 +509,22 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         """A message as plain values for a MessagePack body, its media as bin when native bytes are in force."""
         value = message_dict(message)
         if self.native_bytes_in_force:
-            base64_to_bin(value)
+            base64_to_bin(value, self._held_media)
         return value
+
+    def _request_hold(self, stream_id: str, wire: ReplyWire) -> RequestHold | None:
+        """A hold for `native_image` while the request is handled, when its reply goes as MessagePack with native
+        bytes in force (every such reply carries its media as bin: `_as_msgpack`). None (base64 made by the tool)
+        for a JSON reply, the `json` encoding, and with an event store, whose stored copies outlive the reply."""
+        if self.native_bytes_in_force and wire.msgpack and self.encoding != "json" and self._event_store is None:
+            return self._held_media.open(stream_id)
+        return None
+
+    async def _clean_up_memory_streams(self, request_id: Any) -> None:
+        """The request's stream ends (its reply written, dropped or cancelled, or its client gone): what its
+        reply held goes with it."""
+        self._held_media.release(str(request_id))
+        await super()._clean_up_memory_streams(request_id)
 
     def _session_header(self) -> dict[str, str]:
         return {MCP_SESSION_ID_HEADER: self.mcp_session_id} if self.mcp_session_id else {}
@@ -528,7 +545,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             negotiation.confirm_in(value["result"])
             self.native_bytes_in_force = True
             return encode_msgpack(value, native=False)
-        return encode_msgpack(value, native=self.native_bytes_in_force)
+        return encode_msgpack(value, native=self.native_bytes_in_force, held=self._held_media)
 
     def _as_msgpack(self, message: JSONRPCMessage, wire: ReplyWire) -> bool:
         """The encoding of one one-body reply (SPEC 9.6 rules 3-4, the `encoding` option)."""
@@ -551,7 +568,13 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         reply to a MessagePack body says the server read it (`Mcp-Msgpack-Wire`, SPEC 9.6 rule 5)."""
         if self._as_msgpack(message, wire):
             headers = {**self._session_header(), "content-type": media_types.MSGPACK}
-            return Response(self._encode(message), headers=headers)
+            try:
+                return Response(self._encode(message), headers=headers)
+            except HeldMediaGone as exc:  # loudly, as an error for the request: never a success without its media
+                return error_response(
+                    HTTPStatus.INTERNAL_SERVER_ERROR, INTERNAL_ERROR, f"Internal error: {exc}", msgpack=True,
+                    request_id=getattr(message, "id", None), headers=self._session_header(), data=error_data("server-error"),
+                )
         return self._create_json_response(message, headers=self._json_reply_headers(wire))
 
     @staticmethod
@@ -572,7 +595,8 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             request, on_request_unanswered=partial(self._terminate_unanswered_request, message.id)
         )
         assert self._read_stream_writer is not None
-        await self._read_stream_writer.send(SessionMessage(message, metadata=metadata))
+        with serving(self._request_hold(stream_id, wire)):
+            await self._read_stream_writer.send(SessionMessage(message, metadata=metadata))
         try:
             event = await reader.receive()
         except (anyio.EndOfStream, anyio.ClosedResourceError):
@@ -625,7 +649,8 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 tasks.cancel_scope.cancel()
 
             tasks.start_soon(watch_disconnect)
-            await self._read_stream_writer.send(request_session)
+            with serving(self._request_hold(stream_id, wire)):
+                await self._read_stream_writer.send(request_session)
             with anyio.move_on_after(self.hold_interval):
                 try:
                     held.append(await reader.receive())
@@ -653,8 +678,11 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
                 held.append(await reader.receive())
         if held and isinstance(held[0].message, JSONRPCResponse | JSONRPCError):
-            await self._clean_up_memory_streams(stream_id)
-            await self._one_body(held[0].message, wire)(scope, receive, send)
+            try:
+                body = self._one_body(held[0].message, wire)  # before the clean-up releases its held media
+            finally:
+                await self._clean_up_memory_streams(stream_id)
+            await body(scope, receive, send)
             return
         priming = await self._holding.open(stream_id) if self._holding is not None else None
         await self._reply_stream(
@@ -701,9 +729,10 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                     await send({"type": "http.response.body", "body": self._event_frames(event), "more_body": True})
                 if dispatch:
                     assert self._read_stream_writer is not None
-                    await self._read_stream_writer.send(
-                        self._create_session_message(message, request, stream_id, protocol_version)
-                    )
+                    with serving(self._request_hold(stream_id, wire)):
+                        await self._read_stream_writer.send(
+                            self._create_session_message(message, request, stream_id, protocol_version)
+                        )
                 await self._write_events(reader, send)
             finally:
                 await self._clean_up_memory_streams(stream_id)

@@ -14,6 +14,7 @@ require_http("the 2026-07-28 HTTP path")  # before the SDK internals below: a cl
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from http import HTTPStatus
 from typing import Any
 
@@ -51,6 +52,7 @@ from ..shared import http_media_types as media_types
 from ..shared import http_negotiation as negotiation
 from ..shared.http_codec import decode_msgpack, encode_json, encode_msgpack, message_dict
 from ..shared.frame_stream import control_frame, frame
+from ..shared.held_media import HeldMedia, serving
 from .reply_encoding import cheaper_as_msgpack
 from .replies import error_data, error_response
 from .streamable_http import HOLD_INTERVAL, WireAwareSecurity
@@ -143,7 +145,8 @@ async def handle_modern_msgpack_request(
         return confirms or cheaper_as_msgpack(message.get("result"), native=native)
 
     async def reply(
-        message: dict[str, Any] | JSONRPCError, status: int, native: bool = False, confirms: bool = False
+        message: dict[str, Any] | JSONRPCError, status: int, native: bool = False, confirms: bool = False,
+        held: HeldMedia | None = None,
     ) -> None:
         if as_msgpack(message, native, confirms):
             value = message if isinstance(message, dict) else message.model_dump(by_alias=True, exclude_none=True)
@@ -151,7 +154,7 @@ async def handle_modern_msgpack_request(
                 value["id"] = None
             if confirms and isinstance(value.get("result"), dict):
                 negotiation.confirm_in(value["result"])  # SPEC 8.1 rule 6: on msgpack-v1 only
-            content, kind = encode_msgpack(value, native=native), media_types.MSGPACK
+            content, kind = encode_msgpack(value, native=native, held=held), media_types.MSGPACK
             extra_headers = {}
         else:
             content, kind = encode_json(message), media_types.JSON
@@ -236,22 +239,32 @@ async def handle_modern_msgpack_request(
         return value, status
 
     confirms = native and req.method == "server/discover"
+    # `native_image` holds its bytes for a reply that goes as MessagePack with bin (every such reply does, but
+    # under the `json` encoding): released when this request's handling ends, however it ends.
+    held = HeldMedia() if native and encoding != "json" else None
+    hold = held.open(req.id) if held is not None else None
 
-    def served() -> Any:
-        return serve_one(app, dispatch, req.method, req.params, connection=connection, lifespan_state=lifespan_state)
+    async def served() -> Any:
+        with serving(hold):
+            return await serve_one(app, dispatch, req.method, req.params, connection=connection, lifespan_state=lifespan_state)
 
-    if context_class is _SingleExchangeDispatchContext:
-        value, status = final(await _to_jsonrpc_response(req.id, served()))
-        await reply(value, status, native=native, confirms=confirms)
-        return
-    await _reply_frames_or_body(
-        dispatch, req.id, served, final, reply, native, confirms, hold_interval, scope, receive, send
-    )
+    try:
+        if context_class is _SingleExchangeDispatchContext:
+            value, status = final(await _to_jsonrpc_response(req.id, served()))
+            await reply(value, status, native=native, confirms=confirms, held=held)
+            return
+        await _reply_frames_or_body(
+            dispatch, req.id, served, final, partial(reply, held=held), native, confirms, hold_interval, scope, receive,
+            send, held,
+        )
+    finally:
+        if held is not None:
+            held.release(req.id)
 
 
 async def _reply_frames_or_body(
     dispatch: Any, request_id: Any, served: Any, final: Any, reply: Any, native: bool, confirms: bool, hold_interval: float,
-    scope: Scope, receive: Receive, send: Send,
+    scope: Scope, receive: Receive, send: Send, held: HeldMedia | None,
 ) -> None:
     """The reply is held until its first message (SPEC 9.5): the answer alone goes as one body with the
     revision's status; a notification first (or a silent handler past the keep-alive interval) opens a frame
@@ -297,5 +310,5 @@ async def _reply_frames_or_body(
             value, _ = final(outcome[0])
             if confirms and isinstance(value.get("result"), dict):
                 negotiation.confirm_in(value["result"])
-            await send({"type": "http.response.body", "body": frame(encode_msgpack(value, native=native)), "more_body": False})
+            await send({"type": "http.response.body", "body": frame(encode_msgpack(value, native=native, held=held)), "more_body": False})
         tasks.cancel_scope.cancel()

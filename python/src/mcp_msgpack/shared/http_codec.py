@@ -10,7 +10,8 @@ import pydantic_core
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCMessage
 
-from .media_conversion import base64_to_bin, bin_to_media
+from .held_media import HeldMedia
+from .media_conversion import base64_to_bin, bin_to_media, held_to_base64
 from .message import from_session_message, to_session_message
 from ..wire import ReceiveLimits, WireError, encode_payload
 from ..wire.decode import check_decoded
@@ -61,11 +62,16 @@ def message_dict(message: SessionMessage | JSONRPCMessage) -> dict[str, Any]:
     return from_session_message(message)
 
 
-def encode_msgpack(message: SessionMessage | JSONRPCMessage | dict[str, Any], *, native: bool) -> bytes:
-    """A message as one msgpack-v1 value; with `native`, its base64 media as bin."""
+def encode_msgpack(
+    message: SessionMessage | JSONRPCMessage | dict[str, Any], *, native: bool, held: HeldMedia | None = None
+) -> bytes:
+    """A message as one msgpack-v1 value; with `native`, its media as bin (held media from `held` as they are,
+    an application's base64 decoded)."""
     value = message if isinstance(message, dict) else message_dict(message)
     if native:
-        base64_to_bin(value)  # SIMD base64 there when pybase64 is installed (the [fast] extra)
+        base64_to_bin(value, held)  # SIMD base64 there when pybase64 is installed (the [fast] extra)
+    elif held:  # a message sent without bin carries a held medium as base64
+        held_to_base64(value, held)
     return encode_payload(value)
 
 

@@ -9,11 +9,13 @@ import logging
 from dataclasses import replace
 from typing import Any
 
+import pydantic_core
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 from ..wire.media_slots import media_slots
-from .media_conversion import base64_to_bin, bin_to_media
+from .held_media import HeldMedia
+from .media_conversion import base64_to_bin, bin_to_media, held_to_base64
 from .encodings import check_encoding
 from .message import from_session_message, to_session_message
 from .sdk_compat import session_message, types, validate_message_json
@@ -62,6 +64,8 @@ class WireState:
         self.native_receive = False
         # Requests whose results the application wants with bytes, not base64 (call_tool_native).
         self.native_results: set[object] = set()
+        # Media bytes of replies still to be written, on a server (`native_image`, shared/held_media.py).
+        self.held = HeldMedia()
 
     @property
     def max_bytes(self) -> int:
@@ -69,18 +73,31 @@ class WireState:
 
     # --- sending -------------------------------------------------------------------------------------------
 
-    def encode(self, message: types.JSONRPCMessage, *, as_frame: bool = False) -> bytes:
+    def encode(self, message: types.JSONRPCMessage, *, as_frame: bool = False, native: bool = False) -> bytes:
         """`message` as the bytes to write: a JSON line or a frame, as the wire and the encoding policy say
-        (`as_frame`: a frame on a mixed stream whatever the policy, for a message that must go on msgpack-v1)."""
+        (`as_frame`: a frame on a mixed stream whatever the policy, for a message that must go on msgpack-v1;
+        `native`: its media as bin even where the extension is not in force, an answer to a request that
+        offered it on its own, SPEC 8.1 rule 5)."""
         if self.send == SEND_JSON or (self.send == SEND_MIXED and not as_frame and not self._frame_pays(message)):
+            if self.held:  # never needed while holds open only for frames; kept so no token can reach a line
+                value = from_session_message(message)
+                held_to_base64(value, self.held)
+                return pydantic_core.to_json(value) + b"\n"
             return json_line(message)
         value = from_session_message(message)
-        if self.native_send:
-            base64_to_bin(value)
+        if self.native_send or native:
+            base64_to_bin(value, self.held)
+        elif self.held:  # a frame without bin (a message no offer covers) carries a held medium as base64
+            held_to_base64(value, self.held)
         payload = encode_payload(value)
         if self.send == SEND_MIXED and len(payload) >= MIXED_FRAME_LIMIT:
             raise WireError("frame-too-large", "7.4", "a frame on a mixed stream must be under 144 MiB")
         return frame_payload(payload)
+
+    def replies_carry_bin(self) -> bool:
+        """Whether a reply with media goes as a frame with bin now (native bytes in force; not a mixed stream
+        whose policy sends JSON): then `native_image` may hold its bytes for it."""
+        return self.native_send and self.send != SEND_JSON and not (self.send == SEND_MIXED and self.encoding == "json")
 
     def _frame_pays(self, message: types.JSONRPCMessage) -> bool:
         """On a mixed stream: whether this message goes as a frame. 'smallest' sends every message as a frame;
