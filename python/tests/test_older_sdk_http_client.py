@@ -1,0 +1,141 @@
+"""Our Streamable HTTP client on the SDK lines without mcp 2.3's internals (mcp 1.24-1.x, 2.0-2.2:
+`client/streamable_http_httpx.py`, picked by the public `mcp_msgpack.streamable_http_client`), against the TS
+media server on msgpack-v1 with native bytes and against the TS SDK's stock (JSON-only) server. Checked on the
+bytes that crossed the wire. On mcp 2.3+ the package picks `client/streamable_http.py` instead, which
+test_http_client.py covers the same way: tests/conftest.py collects one file or the other."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+
+from http_peers import IMAGE_BYTES, free_port, media_server, recording_client, running, write_image
+from mcp_msgpack import call_tool_native, streamable_http_client
+from mcp_msgpack.client import streamable_http_httpx
+from mcp_msgpack.shared.sdk_compat import WRAPPED_MESSAGES
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(scope="module")
+def media(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("media")
+    path, data = write_image(folder)
+    with media_server(folder) as url:
+        yield url, path, data
+
+
+def _session(streams: Any) -> ClientSession:
+    return ClientSession(streams[0], streams[1])
+
+
+async def _read_image(url: str, path: Path, *, native: bool, wire: str = "auto"):
+    client, recorder = recording_client()
+    async with client, streamable_http_client(url, native_bytes=native, wire=wire, http_client=client) as streams:
+        async with _session(streams) as session:
+            await session.initialize()
+            tools = await session.list_tools()
+            native_result = await call_tool_native(session, "read_media_file", {"path": str(path)})
+            result = await session.call_tool("read_media_file", {"path": str(path)})
+    return tools, native_result, result, recorder.exchanges
+
+
+def _call_exchanges(exchanges):
+    return [e for e in exchanges if e["method"] == "POST" and b"read_media_file" in e["request_body"]]
+
+
+def test_the_public_entry_picks_the_older_lines_module_and_yields_the_sdks_shape():
+    assert streamable_http_client is streamable_http_httpx.streamable_http_client
+
+    async def shape(url: str) -> int:
+        async with streamable_http_client(url, terminate_on_close=False) as streams:
+            return len(streams)
+
+    # Nothing listens on the port: the shape is yielded before any request is made.
+    assert anyio.run(shape, f"http://127.0.0.1:{free_port()}/mcp") == (3 if WRAPPED_MESSAGES else 2)
+
+
+def test_native_bytes_image_intact_and_raw_on_the_wire(media):
+    url, path, data = media
+    tools, native, plain, exchanges = anyio.run(lambda: _read_image(url, path, native=True))
+    assert "read_media_file" in {tool.name for tool in tools.tools}
+    assert isinstance(native.content[0].data, bytes) and native.content[0].data == data
+    assert base64.b64decode(plain.content[0].data) == data  # a plain call_tool still gets the SDK's base64
+    initialize = exchanges[0]
+    assert initialize["request_type"] == "application/msgpack"
+    assert b"io.github.mcp-msgpack/native-bytes" in initialize["request_body"]
+    for call in _call_exchanges(exchanges):
+        assert call["request_type"] == "application/msgpack"
+        assert call["type"].split(";")[0] in ("application/msgpack", "application/vnd.mcp-msgpack.stream")
+        assert b"mcp-msgpack/native-result" not in call["request_body"]  # the private marker never leaves
+        # The image's bytes are in the body as they are (bin), not as base64: about 1.0x the file, not 1.33x.
+        assert bytes(data[:4096]) in call["body"] and bytes(data[-4096:]) in call["body"]
+        assert IMAGE_BYTES <= len(call["body"]) < IMAGE_BYTES * 1.01
+
+
+def test_messagepack_without_native_bytes_carries_base64(media):
+    url, path, data = media
+    _, native, _, exchanges = anyio.run(lambda: _read_image(url, path, native=False))
+    assert native.content[0].data == data
+    call = _call_exchanges(exchanges)[0]
+    assert call["request_type"] == "application/msgpack"
+    assert bytes(data[:4096]) not in call["body"]
+    assert base64.b64encode(data)[:4096] in call["body"]
+
+
+def test_json_wire_speaks_only_json(media):
+    url, path, data = media
+    _, native, plain, exchanges = anyio.run(lambda: _read_image(url, path, native=True, wire="json"))
+    assert native.content[0].data == data and base64.b64decode(plain.content[0].data) == data
+    assert all(e["request_type"] in (None, "application/json") for e in exchanges)
+    assert all("msgpack" not in (e["type"] or "") for e in exchanges)
+    assert b"native-bytes" not in exchanges[0]["request_body"]  # never offered on JSON (SPEC 8.1 rule 1)
+
+
+def test_a_tool_call_on_msgpack_v1_and_the_session_ends_with_a_delete(media):
+    url, path, _ = media
+
+    async def call():
+        client, recorder = recording_client()
+        async with client, streamable_http_client(url, http_client=client) as streams, _session(streams) as session:
+            await session.initialize()
+            info = await session.call_tool("get_file_info", {"path": str(path)})
+        return info, recorder.exchanges
+
+    info, exchanges = anyio.run(call)
+    assert not info.isError if WRAPPED_MESSAGES else not info.is_error
+    assert str(IMAGE_BYTES) in info.content[0].text
+    posts = [e for e in exchanges if e["method"] == "POST"]
+    assert all(e["request_type"] == "application/msgpack" for e in posts)
+    # Each reply is MessagePack, or a small JSON one the server chose and marked (SPEC 9.6: `replies=any`).
+    assert all(e["status"] == 202 or "msgpack" in e["type"] or e["wire"] == "v1" for e in posts)
+    assert any("msgpack" in (e["type"] or "") for e in posts)
+    assert exchanges[-1]["method"] == "DELETE" and exchanges[-1]["status"] in (200, 204)
+
+
+def test_falls_back_to_json_on_the_ts_sdk_stock_server():
+    """The TS SDK's own server refuses a MessagePack body with 415 and answers JSON requests with SSE."""
+    port = free_port()
+    script = Path(__file__).parent / "ts" / "sdk_server.mjs"
+
+    async def call(url):
+        client, recorder = recording_client()
+        async with client, streamable_http_client(url, native_bytes=True, http_client=client) as streams:
+            async with _session(streams) as session:
+                await session.initialize()
+                echoed = (await session.call_tool("echo", {"text": "héllo"})).content[0].text
+        return echoed, recorder.exchanges
+
+    with running(["node", str(script), str(port)], port) as url:
+        echoed, exchanges = anyio.run(call, url)
+    assert echoed == "héllo"
+    posts = [e for e in exchanges if e["method"] == "POST"]
+    assert posts[0]["request_type"] == "application/msgpack" and posts[0]["status"] == 415
+    assert all(e["request_type"] == "application/json" for e in posts[1:])
+    assert b"native-bytes" not in posts[1]["request_body"]  # the re-sent initialize offers nothing (SPEC 8.1)
+    assert any((e["type"] or "").startswith("text/event-stream") for e in posts[1:])  # SSE replies were read
