@@ -69,6 +69,12 @@ def media_server(folder: Path) -> contextlib.AbstractContextManager[str]:
     return running(["node", str(MEDIA_SERVER), "--http", f"127.0.0.1:{port}", str(folder)], port)
 
 
+def ts_sdk_server() -> contextlib.AbstractContextManager[str]:
+    """The TS SDK's own Streamable HTTP server, JSON only, serving `echo` (tests/ts/sdk_server.mjs)."""
+    port = free_port()
+    return running(["node", str(Path(__file__).parent / "ts" / "sdk_server.mjs"), str(port)], port)
+
+
 def python_server(image: Path, *extra: str, src_dir: Path | None = None) -> contextlib.AbstractContextManager[str]:
     """The test app on a loopback port; `src_dir`: another copy of this package's sources (A/B measures)."""
     port = free_port()

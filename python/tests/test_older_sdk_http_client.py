@@ -14,7 +14,7 @@ import anyio
 import pytest
 from mcp.client.session import ClientSession
 
-from http_peers import IMAGE_BYTES, free_port, media_server, recording_client, running, write_image
+from http_peers import IMAGE_BYTES, free_port, media_server, recording_client, ts_sdk_server, write_image
 from mcp_msgpack import call_tool_native, streamable_http_client
 from mcp_msgpack.client import streamable_http_httpx
 from mcp_msgpack.shared.sdk_compat import WRAPPED_MESSAGES
@@ -97,17 +97,17 @@ def test_json_wire_speaks_only_json(media):
     assert b"native-bytes" not in exchanges[0]["request_body"]  # never offered on JSON (SPEC 8.1 rule 1)
 
 
+async def _call(url: str, tool: str, arguments: dict[str, Any], **options: Any):
+    client, recorder = recording_client()
+    async with client, streamable_http_client(url, http_client=client, **options) as streams, _session(streams) as session:
+        await session.initialize()
+        result = await session.call_tool(tool, arguments)
+    return result, recorder.exchanges
+
+
 def test_a_tool_call_on_msgpack_v1_and_the_session_ends_with_a_delete(media):
     url, path, _ = media
-
-    async def call():
-        client, recorder = recording_client()
-        async with client, streamable_http_client(url, http_client=client) as streams, _session(streams) as session:
-            await session.initialize()
-            info = await session.call_tool("get_file_info", {"path": str(path)})
-        return info, recorder.exchanges
-
-    info, exchanges = anyio.run(call)
+    info, exchanges = anyio.run(lambda: _call(url, "get_file_info", {"path": str(path)}))
     assert not info.isError if WRAPPED_MESSAGES else not info.is_error
     assert str(IMAGE_BYTES) in info.content[0].text
     posts = [e for e in exchanges if e["method"] == "POST"]
@@ -120,22 +120,27 @@ def test_a_tool_call_on_msgpack_v1_and_the_session_ends_with_a_delete(media):
 
 def test_falls_back_to_json_on_the_ts_sdk_stock_server():
     """The TS SDK's own server refuses a MessagePack body with 415 and answers JSON requests with SSE."""
-    port = free_port()
-    script = Path(__file__).parent / "ts" / "sdk_server.mjs"
-
-    async def call(url):
-        client, recorder = recording_client()
-        async with client, streamable_http_client(url, native_bytes=True, http_client=client) as streams:
-            async with _session(streams) as session:
-                await session.initialize()
-                echoed = (await session.call_tool("echo", {"text": "héllo"})).content[0].text
-        return echoed, recorder.exchanges
-
-    with running(["node", str(script), str(port)], port) as url:
-        echoed, exchanges = anyio.run(call, url)
-    assert echoed == "héllo"
+    with ts_sdk_server() as url:
+        result, exchanges = anyio.run(lambda: _call(url, "echo", {"text": "héllo"}, native_bytes=True))
+    assert result.content[0].text == "héllo"
     posts = [e for e in exchanges if e["method"] == "POST"]
     assert posts[0]["request_type"] == "application/msgpack" and posts[0]["status"] == 415
     assert all(e["request_type"] == "application/json" for e in posts[1:])
     assert b"native-bytes" not in posts[1]["request_body"]  # the re-sent initialize offers nothing (SPEC 8.1)
     assert any((e["type"] or "").startswith("text/event-stream") for e in posts[1:])  # SSE replies were read
+
+
+def test_sse_events_follow_the_stream_rules_and_stop_at_the_size_limit():
+    from mcp_msgpack.shared.sse_events import sse_events
+
+    async def lines(*items: str):
+        for item in items:
+            yield item
+
+    async def read(limit: int | None, *items: str):
+        return [event async for event in sse_events(lines(*items), limit)]
+
+    events = anyio.run(read, None, ": keep-alive", "id: p1", "retry: 500", "", "event: message", "data: {\"a\":", "data: 1}", "id: e2", "")
+    assert [(e.data, e.id, e.retry) for e in events] == [("", "p1", 500), ('{"a":\n1}', "e2", None)]
+    with pytest.raises(ValueError, match="over 8 bytes"):
+        anyio.run(read, 8, "data: 0123456789", "")

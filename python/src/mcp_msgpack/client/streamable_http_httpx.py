@@ -19,7 +19,7 @@ import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import anyio
 import pydantic_core
@@ -31,6 +31,7 @@ from mcp.shared.message import ClientMessageMetadata, SessionMessage
 from ..shared import http_media_types as media_types
 from ..shared import http_negotiation as negotiation
 from ..shared.extension import NATIVE_RESULT_META
+from ..shared.http_client_wire import ClientWire, Wire
 from ..shared.frame_stream import is_control_map, read_frames
 from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict
 from ..shared.message import to_session_message
@@ -44,7 +45,6 @@ httpx: Any = getattr(_sdk_http, "httpx2", None) or getattr(_sdk_http, "httpx")  
 """The HTTP client library the installed SDK's own transport uses: `httpx` on 1.x, `httpx2` (the same API) on
 2.x. Its clients are the ones users already configure and pass as `http_client`."""
 
-Wire = Literal["auto", "msgpack", "json"]
 ReadWriter = Any  # the session's send stream of SessionMessage | Exception (memory or context streams by line)
 
 MCP_SESSION_ID = "mcp-session-id"
@@ -112,14 +112,9 @@ class _Reading:
         return self.keep_bytes and isinstance(value, dict) and value.get("id") == self.request_id and _is_response(value)
 
 
-class MsgpackStreamableHTTPTransport:
-    """A Streamable HTTP client transport posting and reading msgpack-v1 (SPEC 9) with JSON fallback, on httpx.
-
-    `wire='auto'` posts MessagePack and falls back to JSON for good when the server shows it does not speak
-    msgpack-v1 (SPEC 9.2: a 400/406/415 before any MessagePack reply, or a JSON reply to a MessagePack POST
-    without `Mcp-Msgpack-Wire`); the message that found out is re-sent as JSON. `wire='msgpack'` never falls
-    back; `wire='json'` speaks only JSON, as the SDK's transport does.
-    """
+class MsgpackStreamableHTTPTransport(ClientWire):
+    """A Streamable HTTP client transport posting and reading msgpack-v1 (SPEC 9) with JSON fallback, on the
+    SDK's HTTP library. `wire`: see `ClientWire` (with `'auto'` the message that found out is re-sent as JSON)."""
 
     def __init__(
         self,
@@ -130,15 +125,7 @@ class MsgpackStreamableHTTPTransport:
         limits: ReceiveLimits | None = None,
         max_sse_event_size: int | None = DEFAULT_MAX_SSE_EVENT_SIZE,
     ) -> None:
-        if wire not in ("auto", "msgpack", "json"):
-            raise ValueError("wire must be 'auto', 'msgpack' or 'json'")
-        self.url = url
-        self.wire: Literal["msgpack", "json"] = "json" if wire == "json" else "msgpack"
-        self._may_fall_back = wire == "auto"
-        self.server_speaks_msgpack = False
-        self.native_bytes = native_bytes and self.wire == "msgpack"
-        self.native_bytes_in_force = False
-        """True once the server confirmed native bytes for this session (SPEC 8.1 rule 3)."""
+        super().__init__(url, wire, native_bytes)
         self.limits = limits or ReceiveLimits()
         self.max_sse_event_size = max_sse_event_size
         self.session_id: str | None = None
@@ -156,11 +143,6 @@ class MsgpackStreamableHTTPTransport:
         if self.protocol_version:
             headers[MCP_PROTOCOL_VERSION] = self.protocol_version
         return headers
-
-    def _fall_back_to_json(self, why: str) -> None:
-        logger.info("%s does not speak msgpack-v1 (%s): speaking JSON from now on", self.url, why)
-        self.wire = "json"
-        self.native_bytes = False
 
     def _deliverable(self, value: Any, confirms: bool, request_id: Any = None) -> SessionMessage:
         """A decoded reply as the SDK's message: an `initialize` result sets the protocol version header and may
@@ -258,20 +240,13 @@ class MsgpackStreamableHTTPTransport:
         offered = self.native_bytes and negotiation.offer_in(body)
         headers = {**self._headers(), **_stamped(metadata), "content-type": media_types.MSGPACK}
         async with client.stream("POST", self.url, content=encode_msgpack(body, native=False), headers=headers) as response:
-            content_type = response.headers.get("content-type")
-            is_msgpack = media_types.is_msgpack_body(content_type)
-            is_frames = media_types.media_type(content_type)[0] == media_types.FRAME_STREAM
-            if is_msgpack or is_frames or response.headers.get(media_types.WIRE_HEADER):
-                self.server_speaks_msgpack = True
-            elif self._may_fall_back and not self.server_speaks_msgpack and response.status_code in (400, 406, 415):
-                # Refused unread by a server that does not read MessagePack (SPEC 9.2): the same message again, as JSON.
-                self._fall_back_to_json(f"HTTP {response.status_code}, {content_type or 'no content type'}")
+            judged = self.judge_reply(
+                response.status_code, response.headers.get("content-type"), response.headers.get(media_types.WIRE_HEADER)
+            )
+            if judged == "resend":  # refused unread (SPEC 9.2): the same message again, as JSON
                 await response.aclose()
                 await self._post_json(client, json_body, read_writer, request_id, metadata)
                 return
-            elif self._may_fall_back and not self.server_speaks_msgpack and media_types.is_json_body(content_type):
-                # Served in JSON without the header: a JSON-only server (SPEC 9.6 rule 5); this reply counts.
-                self._fall_back_to_json("a JSON reply without Mcp-Msgpack-Wire")
             native = offered or self.native_bytes_in_force
             await self._read_reply(
                 client, response, read_writer, request_id, metadata, native=native, confirms=offered, keep_bytes=keep_bytes
