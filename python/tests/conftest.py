@@ -2,8 +2,8 @@
 (scripts/test-python-sdks.sh). The Streamable HTTP server app and the 2.3 client (`client/streamable_http.py`)
 need mcp 2.3's internals (shared/sdk_compat.py): on an SDK without them test_http_*.py is not collected (those
 files import the 2.3 side at the top) and the HTTP bench command is skipped. There the package's
-`streamable_http_client` is `client/streamable_http_httpx.py`, which test_older_sdk_http_*.py covers; on 2.3+
-that module is not the one picked, and its tests are not collected. The run's header says which and why."""
+`streamable_http_client` is `client/streamable_http_httpx.py` (test_older_sdk_http_client.py, run on every
+line). The run's header says which and why."""
 
 from __future__ import annotations
 
@@ -13,16 +13,15 @@ from mcp_msgpack.shared.sdk_compat import HTTP_UNAVAILABLE, SDK_VERSION
 
 HTTP_REASON = f"Streamable HTTP needs mcp 2.3+ internals (installed mcp {SDK_VERSION}: {HTTP_UNAVAILABLE})"
 
-OLDER_SDK_HTTP_TESTS = "test_older_sdk_http_*.py"
-collect_ignore_glob = ["test_http_*.py"] if HTTP_UNAVAILABLE is not None else [OLDER_SDK_HTTP_TESTS]
+collect_ignore_glob = ["test_http_*.py"] if HTTP_UNAVAILABLE is not None else []
 
 
 def pytest_report_header(config: pytest.Config) -> str:
     if HTTP_UNAVAILABLE is None:
-        return f"mcp {SDK_VERSION}: every test but {OLDER_SDK_HTTP_TESTS} (the HTTP client of the SDK lines before 2.3)"
+        return f"mcp {SDK_VERSION}: every test"
     return (
         f"mcp {SDK_VERSION}: test_http_*.py not collected and the HTTP bench skipped: {HTTP_REASON}; "
-        f"the HTTP client is client/streamable_http_httpx.py ({OLDER_SDK_HTTP_TESTS})"
+        "the HTTP client is client/streamable_http_httpx.py (test_older_sdk_http_client.py)"
     )
 
 

@@ -1,8 +1,9 @@
-"""Our Streamable HTTP client on the SDK lines without mcp 2.3's internals (mcp 1.24-1.x, 2.0-2.2:
-`client/streamable_http_httpx.py`, picked by the public `mcp_msgpack.streamable_http_client`), against the TS
-media server on msgpack-v1 with native bytes and against the TS SDK's stock (JSON-only) server. Checked on the
-bytes that crossed the wire. On mcp 2.3+ the package picks `client/streamable_http.py` instead, which
-test_http_client.py covers the same way: tests/conftest.py collects one file or the other."""
+"""Our Streamable HTTP client of the SDK lines without mcp 2.3's internals (`client/streamable_http_httpx.py`,
+which the public `mcp_msgpack.streamable_http_client` is on mcp 1.24-1.x and 2.0-2.2), against the TS media
+server on msgpack-v1 with native bytes and against the TS SDK's stock (JSON-only) server, checked on the bytes
+that crossed the wire. Run on those lines by scripts/test-python-sdks.sh; on mcp 2.3+, where the package picks
+`client/streamable_http.py` (test_http_client.py), this module is still tested here on httpx2, so that a change
+to what both share is caught by the main suite too."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ import pytest
 from mcp.client.session import ClientSession
 
 from http_peers import IMAGE_BYTES, free_port, media_server, recording_client, ts_sdk_server, write_image
-from mcp_msgpack import call_tool_native, streamable_http_client
+import mcp_msgpack
+from mcp_msgpack import call_tool_native
 from mcp_msgpack.client import streamable_http_httpx
-from mcp_msgpack.shared.sdk_compat import WRAPPED_MESSAGES
+from mcp_msgpack.client.streamable_http_httpx import streamable_http_client
+from mcp_msgpack.shared.sdk_compat import HTTP_UNAVAILABLE, WRAPPED_MESSAGES
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -49,8 +52,9 @@ def _call_exchanges(exchanges):
     return [e for e in exchanges if e["method"] == "POST" and b"read_media_file" in e["request_body"]]
 
 
-def test_the_public_entry_picks_the_older_lines_module_and_yields_the_sdks_shape():
-    assert streamable_http_client is streamable_http_httpx.streamable_http_client
+def test_the_public_entry_picks_this_module_before_mcp_2_3_and_it_yields_the_sdks_shape():
+    picked = mcp_msgpack.streamable_http_client.__module__
+    assert picked == ("mcp_msgpack.client.streamable_http" if HTTP_UNAVAILABLE is None else streamable_http_httpx.__name__)
 
     async def shape(url: str) -> int:
         async with streamable_http_client(url, terminate_on_close=False) as streams:
@@ -95,6 +99,30 @@ def test_json_wire_speaks_only_json(media):
     assert all(e["request_type"] in (None, "application/json") for e in exchanges)
     assert all("msgpack" not in (e["type"] or "") for e in exchanges)
     assert b"native-bytes" not in exchanges[0]["request_body"]  # never offered on JSON (SPEC 8.1 rule 1)
+
+
+@pytest.mark.skipif(WRAPPED_MESSAGES, reason="mcp 1.x speaks the revisions through 2025-11-25 only")
+def test_2026_07_28_through_the_sdks_client_on_msgpack_with_native_bytes(media):
+    """mcp 2.0-2.2's `Client` in its default mode discovers 2026-07-28 (stateless): the offer then rides in each
+    request's client capabilities (SPEC 8.1 rule 4), and the image still crosses as bin."""
+    from mcp import Client
+
+    url, path, data = media
+
+    async def call():
+        http, recorder = recording_client()
+        async with http, Client(streamable_http_client(url, native_bytes=True, http_client=http)) as client:
+            version = client.session.protocol_version
+            result = await call_tool_native(client, "read_media_file", {"path": str(path)})
+        return version, result, recorder.exchanges
+
+    version, result, exchanges = anyio.run(call)
+    assert version == "2026-07-28"
+    assert result.content[0].data == data
+    assert not any(b"initialize" in e["request_body"] for e in exchanges)  # no session handshake on this revision
+    call = _call_exchanges(exchanges)[0]
+    assert call["request_type"] == "application/msgpack" and b"io.github.mcp-msgpack/native-bytes" in call["request_body"]
+    assert bytes(data[:4096]) in call["body"] and IMAGE_BYTES <= len(call["body"]) < IMAGE_BYTES * 1.01
 
 
 async def _call(url: str, tool: str, arguments: dict[str, Any], **options: Any):
