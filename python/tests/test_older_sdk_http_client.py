@@ -13,8 +13,10 @@ from typing import Any
 
 import anyio
 import pytest
+import mcp.shared.exceptions as mcp_exceptions
 from mcp.client.session import ClientSession
 
+from hostile_http_peer import SCENARIO, hostile_server
 from http_peers import IMAGE_BYTES, free_port, media_server, recording_client, ts_sdk_server, write_image
 import mcp_msgpack
 from mcp_msgpack import call_tool_native
@@ -172,3 +174,46 @@ def test_sse_events_follow_the_stream_rules_and_stop_at_the_size_limit():
     assert [(e.data, e.id, e.retry) for e in events] == [("", "p1", 500), ('{"a":\n1}', "e2", None)]
     with pytest.raises(ValueError, match="over 8 bytes"):
         anyio.run(read, 8, "data: 0123456789", "")
+
+
+# --- a hostile server (SPEC 5, 9.4): each fault loses what it must and no more; no call waits for a timeout ---
+
+SdkError: Any = getattr(mcp_exceptions, "MCPError", None) or getattr(mcp_exceptions, "McpError")  # 2.x / 1.x name
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    with hostile_server() as url:
+        yield url
+
+
+def _list_tools_on(url: str, scenario: str):
+    async def list_tools():
+        async with streamable_http_client(url, terminate_on_close=False) as streams, _session(streams) as session:
+            await session.initialize()
+            try:
+                return await session.list_tools()
+            except SdkError as error:  # returned, not raised: the task groups around would wrap it
+                return error
+
+    SCENARIO["name"] = scenario
+    try:
+        return anyio.run(list_tools)
+    finally:
+        SCENARIO["name"] = "good"
+
+
+def test_a_refused_frame_loses_only_itself(hostile):
+    assert _list_tools_on(hostile, "refused-then-good").tools == []
+
+
+@pytest.mark.parametrize("scenario", ["truncated", "too-large"])
+def test_a_broken_stream_fails_the_call_at_once(hostile, scenario):
+    failure = _list_tools_on(hostile, scenario)  # at once: the stream's end fails the call, not a read timeout
+    assert isinstance(failure, SdkError) and "stream ended without a response" in str(failure)
+
+
+def test_an_unnegotiated_bin_fails_the_call_by_its_id(hostile):
+    failure = _list_tools_on(hostile, "bin-not-negotiated")
+    assert isinstance(failure, SdkError)
+    assert failure.error.code == -32700 and failure.error.data == {"reason": "forbidden-type"}
