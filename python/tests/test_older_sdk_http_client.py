@@ -217,3 +217,16 @@ def test_an_unnegotiated_bin_fails_the_call_by_its_id(hostile):
     failure = _list_tools_on(hostile, "bin-not-negotiated")
     assert isinstance(failure, SdkError)
     assert failure.error.code == -32700 and failure.error.data == {"reason": "forbidden-type"}
+
+
+def test_a_server_that_is_not_there_fails_the_call_instead_of_hanging():
+    async def initialize():
+        url = f"http://127.0.0.1:{free_port()}/mcp"  # nothing listens there
+        async with streamable_http_client(url) as streams, _session(streams) as session:
+            try:
+                await session.initialize()
+            except SdkError as error:
+                return error
+
+    failure = anyio.run(initialize)
+    assert isinstance(failure, SdkError) and failure.error.code == -32000 and "HTTP request failed" in failure.error.message

@@ -224,8 +224,13 @@ class MsgpackStreamableHTTPTransport(ClientWire):
                         await read_writer.send(_error(request_id, CONNECTION_CLOSED, "resumed stream ended without a response"))
                 else:
                     await self._post(client, body, read_writer, metadata)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            pass  # the session is gone: nobody waits for this reply
         except (httpx.TransportError, httpx.StreamError) as exc:
             await read_writer.send(_error(request_id, CONNECTION_CLOSED, f"HTTP request failed: {exc}"))
+        except Exception as exc:  # this request fails, not the connection with every other request on it
+            logger.exception("request %r failed", request_id)
+            await read_writer.send(_error(request_id, INTERNAL_ERROR, f"request failed: {exc}"))
         finally:
             if self._in_flight.get(request_id) is scope:
                 del self._in_flight[request_id]
