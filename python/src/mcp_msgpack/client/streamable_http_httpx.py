@@ -3,8 +3,9 @@
 `client/streamable_http.py` subclasses the SDK's transport of mcp 2.3 and reuses its internals. Those internals
 differ on every older line (1.x posts with `httpx` and `httpx_sse`, wraps each message in a RootModel, and
 its private methods change signature from release to release), so this module owns the whole Streamable HTTP
-client instead, on public names only: `httpx` (the SDK's own HTTP client on these lines), the session streams of
-`SessionMessage`, `ClientMessageMetadata` for resumption, and `shared/sdk_compat.py` for the message models.
+client instead, on public names only: the HTTP library the SDK's own transport imports (`httpx` on 1.x,
+`httpx2` on 2.x, found in its module by name), the session streams of `SessionMessage`,
+`ClientMessageMetadata` for resumption and per-message headers, and `shared/sdk_compat.py` for the models.
 
 It speaks what the 2.3 path speaks (SPEC 9): MessagePack bodies and frame streams with native bytes (SPEC 8),
 JSON bodies and SSE from a server that answers so, and JSON for good with a server that shows it does not read
@@ -50,8 +51,9 @@ ReadWriter = Any  # the session's send stream of SessionMessage | Exception (mem
 MCP_SESSION_ID = "mcp-session-id"
 MCP_PROTOCOL_VERSION = "mcp-protocol-version"
 LAST_EVENT_ID = "last-event-id"
-DEFAULT_MAX_SSE_EVENT_SIZE = 1024 * 1024
-"""Bytes in one SSE event from a JSON server (mcp 2.3's default; 1.x's reader has no limit): None disables."""
+DEFAULT_MAX_SSE_EVENT_SIZE: int | None = getattr(_sdk_http, "DEFAULT_MAX_SSE_EVENT_SIZE", None)
+"""Bytes in one SSE event from a JSON server, as the installed SDK's reader allows: no limit (None) on 1.x and
+2.0-2.2, whose readers have none, so that what the SDK's client reads this one reads too; 1 MiB on 2.3+."""
 DEFAULT_RECONNECTION_DELAY_MS = 1000
 MAX_RECONNECTION_ATTEMPTS = 2
 # JSON-RPC error codes (the SDK's values, the same on every line).
