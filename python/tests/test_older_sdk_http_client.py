@@ -17,7 +17,7 @@ import mcp.shared.exceptions as mcp_exceptions
 from mcp.client.session import ClientSession
 
 from hostile_http_peer import SCENARIO, hostile_server
-from http_peers import IMAGE_BYTES, free_port, media_server, recording_client, ts_sdk_server, write_image
+from http_peers import IMAGE_BYTES, free_port, media_server, recording_client, running, ts_sdk_server, write_image
 import mcp_msgpack
 from mcp_msgpack import call_tool_native
 from mcp_msgpack.client import streamable_http_httpx
@@ -174,6 +174,36 @@ def test_sse_events_follow_the_stream_rules_and_stop_at_the_size_limit():
     assert [(e.data, e.id, e.retry) for e in events] == [("", "p1", 500), ('{"a":\n1}', "e2", None)]
     with pytest.raises(ValueError, match="over 8 bytes"):
         anyio.run(read, 8, "data: 0123456789", "")
+
+
+@pytest.mark.skipif(HTTP_UNAVAILABLE is None, reason="mcp 2.3's SSE reader, and this client's default with it, stop at 1 MiB")
+def test_falls_back_to_json_on_the_python_sdks_own_app_and_reads_a_large_sse_event():
+    """The SDK's own app on this line (FastMCP on 1.x, MCPServer on 2.x) refuses a MessagePack body (400, its
+    Content-Type check) and answers on SSE: a 2 MiB image is one 2.7 MB event, which the SDK's client reads on
+    these lines (no event limit), and so must ours."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent / "servers"))
+    from highlevel_server import pattern
+
+    port = free_port()
+    script = Path(__file__).parent / "servers" / "sdk_http_server.py"
+
+    async def calls(url: str):
+        client, recorder = recording_client()
+        async with client, streamable_http_client(url, native_bytes=True, http_client=client) as streams:
+            async with _session(streams) as session:
+                await session.initialize()
+                echoed = (await session.call_tool("echo", {"text": "héllo"})).content[0].text
+                picture = await call_tool_native(session, "picture", {"size": 2 * 1024 * 1024})
+        return echoed, picture, recorder.exchanges
+
+    with running([sys.executable, str(script), str(port)], port) as url:
+        echoed, picture, exchanges = anyio.run(calls, url)
+    assert echoed == "héllo" and picture.content[0].data == pattern(2 * 1024 * 1024)
+    posts = [e for e in exchanges if e["method"] == "POST"]
+    assert posts[0]["request_type"] == "application/msgpack" and posts[0]["status"] in (400, 406, 415)
+    assert all(e["request_type"] == "application/json" for e in posts[1:])
 
 
 # --- a hostile server (SPEC 5, 9.4): each fault loses what it must and no more; no call waits for a timeout ---
