@@ -8,15 +8,18 @@
 #
 # A subset: the tests whose code differs by SDK line (the stdio transports both ways with the SDK's client and
 # server sessions, the TypeScript client on a Python server, mcp-msgpack-run on 1.x FastMCP / 2.x MCPServer /
-# low-level servers, the models at the edge, the package layout; langchain-mcp-adapters and mcp-use, which need mcp 1.x,
-# on the 1.30.0 line). The codec's own tests (golden, bulk, budget, hostile shapes) touch no SDK code and run
+# low-level servers, the models at the edge, the package layout; the Streamable HTTP client of these lines,
+# client/streamable_http_httpx.py, against the TS media server and the TS SDK's stock server;
+# langchain-mcp-adapters (stdio and HTTP) and mcp-use, which need mcp 1.x, on the 1.30.0 line). The codec's own
+# tests (golden, bulk, budget, hostile shapes) touch no SDK code and run
 # once, in test-python.sh; but the heap bounds (16x, traced by tracemalloc) depend on the CPython version's
 # object sizes, so they run once more on the first line on Python 3.10, the package's floor (~20 s). At 1 MiB
 # the worst shape, keyorders, builds 14.7x on 3.10.13 against 11.8x on 3.11.7: 3.11 stores a dict of str keys
 # in 16-byte entries, 3.10 in 24 (hash, key, value; a 1,000-key dict is 36,960 bytes against 26,032). It
 # built 18.6x on 3.10 while the heap bound was heap_base + 12 bytes a byte; issue 39 made it the larger of
-# the two (wire/limits.py), 12 MiB at 1 MiB. The Streamable HTTP tests need mcp 2.3's
-# internals: on these lines they are not collected (tests/conftest.py says why in the header).
+# the two (wire/limits.py), 12 MiB at 1 MiB. The tests of the 2.3 HTTP side (test_http_*.py: the
+# server app, the 2.3 client) need mcp 2.3's internals: on these lines they are not collected
+# (tests/conftest.py says why in the header).
 #
 # The newest SDK line (2.3.0, python/requirements-test.txt's pins) runs once more on the newest CPython pyenv
 # has (3.13.0 here; `NEWEST_PYTHON=/path/to/python3` to choose): the same subset, the heap bounds (CPython's
@@ -33,7 +36,7 @@ read -r -a LINES <<<"${LINES[*]}"
 SUBSET=(
   python/tests/test_interop_python.py python/tests/test_interop_ts.py python/tests/test_run.py python/tests/test_langchain.py python/tests/test_mcp_use.py
   python/tests/test_messages.py python/tests/test_layout.py python/tests/test_streams.py python/tests/test_order.py
-  python/tests/test_spec_acceptances_stdio.py
+  python/tests/test_spec_acceptances_stdio.py python/tests/test_older_sdk_http_client.py
   python/tests/test_hostile.py::test_every_refused_fixture_is_answered_by_id_and_the_connection_goes_on
   python/tests/test_hostile.py::test_a_client_that_dies_mid_frame_leaves_the_server_exiting_cleanly
   python/tests/test_hostile.py::test_a_server_dying_mid_frame_fails_the_pending_request_at_once

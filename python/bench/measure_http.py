@@ -4,8 +4,9 @@
     python bench/measure_http.py --part ab --before DIR   # DIR: another copy of python/src (e.g. git archive)
 
 Part "ts": our Python client against the TS media server (packages/filesystem-media-server --http, built), a
-5 MiB `read_media_file`: MessagePack with native bytes against the same client on JSON (`wire='json'`), same
-server process. Part "python": a Python MCPServer on this package's app (default: MessagePack to MessagePack
+5 MiB `read_media_file`: MessagePack with native bytes against the same client on JSON (`wire='json'`) and
+against the SDK's own client, same server process. It runs on every SDK line (the client the package picks:
+client/streamable_http_httpx.py before mcp 2.3); parts "python" and "ab" need mcp 2.3 (the server app). Part "python": a Python MCPServer on this package's app (default: MessagePack to MessagePack
 clients) against the same server on the SDK's own app (`streamable_http_app()`, JSON), each called by its own
 kind of client (ours, with native bytes; the SDK's), for a small result, 64 KB of text, a 50 KB object and the
 5 MiB image. Part "ab": this tree's app against the app from the sources in `--before`, both called by this
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
+import inspect
 import os
 import statistics
 import sys
@@ -28,16 +30,17 @@ import time
 from pathlib import Path
 
 import anyio
-import httpx2
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client as sdk_streamable_http_client
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from http_peers import RecordingTransport, media_server, python_server, write_image  # noqa: E402
+from http_peers import RecordingTransport, httpx2, media_server, python_server, write_image  # noqa: E402
 
-from mcp_msgpack.client.streamable_http import streamable_http_client  # noqa: E402
+# The client the package picks for the installed SDK: part "ts" also runs on mcp 1.x and 2.0-2.2
+# (client/streamable_http_httpx.py there); parts "python" and "ab" need the 2.3 server app.
+from mcp_msgpack import streamable_http_client  # noqa: E402
 
 def cpu_seconds(pid: int) -> float:
     """CPU time of a process's threads, in nanoseconds' resolution (/proc/PID/task/*/schedstat, Linux): clock
@@ -82,8 +85,8 @@ class Variant:
         http = await stack.enter_async_context(
             httpx2.AsyncClient(transport=self.recorder, timeout=httpx2.Timeout(30, read=300))
         )
-        read, write = await stack.enter_async_context(self.make_client(self.url, http))
-        self.session = await stack.enter_async_context(ClientSession(read, write))
+        streams = await stack.enter_async_context(self.make_client(self.url, http))  # 3 streams on mcp 1.x
+        self.session = await stack.enter_async_context(ClientSession(streams[0], streams[1]))
         await self.session.initialize()
         await self.call()  # warm-up, not measured
 
@@ -136,7 +139,9 @@ def ours(native: bool, wire: str = "auto"):
 
 
 def sdk(url, http):
-    return sdk_streamable_http_client(url, http_client=http, max_sse_event_size=None)
+    # max_sse_event_size: mcp 2.x's SSE reader has a 1 MiB default; 1.x's has no limit (and no such argument).
+    unlimited = {"max_sse_event_size": None} if "max_sse_event_size" in inspect.signature(sdk_streamable_http_client).parameters else {}
+    return sdk_streamable_http_client(url, http_client=http, **unlimited)
 
 
 def image_check(data: bytes):
@@ -165,7 +170,13 @@ async def part_ts(folder: Path, image: Path, data: bytes, rounds: int, calls: in
             Variant("json", url, ours(False, "json"), "read_media_file", args, image_check(data)),
             "CPU <= 0.25x, bytes 0.75x",
         )
-        return await run_pairs([pair], rounds, calls)
+        stock = (
+            "TS media server, 5 MiB read_media_file: native bytes / the SDK's own client (JSON)",
+            Variant("native-vs-sdk", url, ours(True), "read_media_file", args, image_check(data)),
+            Variant("sdk", url, sdk, "read_media_file", args, image_check(data)),
+            "bytes 0.75x",
+        )
+        return await run_pairs([pair, stock], rounds, calls)
 
 
 async def part_python(image: Path, data: bytes, rounds: int, calls: int) -> list[str]:

@@ -1,7 +1,9 @@
 """Which tests the installed `mcp` SDK can run: the suite runs on every SDK line the package supports
-(scripts/test-python-sdks.sh), and the Streamable HTTP side needs mcp 2.3's internals (shared/sdk_compat.py).
-On an SDK without them the HTTP test files are not collected (they import the HTTP side at the top) and the
-HTTP bench command is skipped; the run's header says which and why."""
+(scripts/test-python-sdks.sh). The Streamable HTTP server app and the 2.3 client (`client/streamable_http.py`)
+need mcp 2.3's internals (shared/sdk_compat.py): on an SDK without them test_http_*.py is not collected (those
+files import the 2.3 side at the top) and the HTTP bench command is skipped. There the package's
+`streamable_http_client` is `client/streamable_http_httpx.py` (test_older_sdk_http_client.py, run on every
+line). The run's header says which and why."""
 
 from __future__ import annotations
 
@@ -17,7 +19,10 @@ collect_ignore_glob = ["test_http_*.py"] if HTTP_UNAVAILABLE is not None else []
 def pytest_report_header(config: pytest.Config) -> str:
     if HTTP_UNAVAILABLE is None:
         return f"mcp {SDK_VERSION}: every test"
-    return f"mcp {SDK_VERSION}: test_http_*.py not collected and the HTTP bench skipped: {HTTP_REASON}"
+    return (
+        f"mcp {SDK_VERSION}: test_http_*.py not collected and the HTTP bench skipped: {HTTP_REASON}; "
+        "the HTTP client is client/streamable_http_httpx.py (test_older_sdk_http_client.py)"
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

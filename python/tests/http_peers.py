@@ -1,6 +1,6 @@
 """Servers and wire recorders for the HTTP tests: a Python MCPServer on our ASGI app (uvicorn, its own process),
-the TS media server with --http, both on a loopback port chosen here, and an httpx2 transport that keeps what
-crossed the wire."""
+the TS media server with --http, both on a loopback port chosen here, and an HTTP transport that keeps what
+crossed the wire (on the installed SDK's own HTTP library: httpx2 on mcp 2.x, httpx on 1.x)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,11 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-import httpx2
+import mcp.client.streamable_http as sdk_streamable_http
+
+httpx2: Any = getattr(sdk_streamable_http, "httpx2", None) or sdk_streamable_http.httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 MEDIA_SERVER = ROOT / "packages" / "filesystem-media-server" / "bin" / "mcp-filesystem-media-server.js"
@@ -64,6 +67,12 @@ def running(argv: list[str], port: int, env: dict[str, str] | None = None) -> It
 def media_server(folder: Path) -> contextlib.AbstractContextManager[str]:
     port = free_port()
     return running(["node", str(MEDIA_SERVER), "--http", f"127.0.0.1:{port}", str(folder)], port)
+
+
+def ts_sdk_server() -> contextlib.AbstractContextManager[str]:
+    """The TS SDK's own Streamable HTTP server, JSON only, serving `echo` (tests/ts/sdk_server.mjs)."""
+    port = free_port()
+    return running(["node", str(Path(__file__).parent / "ts" / "sdk_server.mjs"), str(port)], port)
 
 
 def python_server(image: Path, *extra: str, src_dir: Path | None = None) -> contextlib.AbstractContextManager[str]:

@@ -7,8 +7,9 @@
 
 The modules follow the SDK's: `client/stdio.py`, `client/streamable_http.py`, `server/stdio.py`,
 `server/streamable_http.py`, ...; `shared/` holds what both sides use, `wire/` the msgpack-v1 codec. The
-differences between SDK lines are all in `shared/sdk_compat.py`; the Streamable HTTP names need mcp 2.3+
-(`SdkFeatureUnavailable` on older SDKs, raised when one is first used).
+differences between SDK lines are all in `shared/sdk_compat.py`. `streamable_http_client` works on every line
+(`client/streamable_http_httpx.py` before mcp 2.3); `streamable_http_app` needs mcp 2.3+ (`SdkFeatureUnavailable`
+on older SDKs, raised when it is first used).
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> Any:
     if name == "streamable_http_client":
-        from .client.streamable_http import streamable_http_client
+        from .client import http_client_module
 
-        return streamable_http_client
+        return http_client_module().streamable_http_client
     if name == "streamable_http_app":
         from .server.app import streamable_http_app
 

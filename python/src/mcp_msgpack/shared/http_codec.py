@@ -8,11 +8,11 @@ from typing import Any
 
 import pydantic_core
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCMessage
 
 from .held_media import HeldMedia
 from .media_conversion import base64_to_bin, bin_to_media, held_to_base64
 from .message import from_session_message, to_session_message
+from .sdk_compat import types
 from ..wire import ReceiveLimits, WireError, encode_payload
 from ..wire.decode import check_decoded
 from ..wire.decode import decode_counting_bins
@@ -58,12 +58,12 @@ def session_message(value: Any) -> SessionMessage:
     return to_session_message(value)
 
 
-def message_dict(message: SessionMessage | JSONRPCMessage) -> dict[str, Any]:
+def message_dict(message: SessionMessage | types.JSONRPCMessage) -> dict[str, Any]:
     return from_session_message(message)
 
 
 def encode_msgpack(
-    message: SessionMessage | JSONRPCMessage | dict[str, Any], *, native: bool, held: HeldMedia | None = None
+    message: SessionMessage | types.JSONRPCMessage | dict[str, Any], *, native: bool, held: HeldMedia | None = None
 ) -> bytes:
     """A message as one msgpack-v1 value; with `native`, its media as bin (held media from `held` as they are,
     an application's base64 decoded)."""
@@ -75,7 +75,7 @@ def encode_msgpack(
     return encode_payload(value)
 
 
-def encode_json(message: JSONRPCMessage | dict[str, Any]) -> bytes:
+def encode_json(message: types.JSONRPCMessage | dict[str, Any]) -> bytes:
     if isinstance(message, dict):
         return pydantic_core.to_json(message)
     return message.model_dump_json(by_alias=True, exclude_unset=True).encode()

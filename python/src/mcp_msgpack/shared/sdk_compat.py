@@ -14,9 +14,11 @@ release that keeps the public API keeps working. Per shim: which SDK lines need 
   helpers in `mcp.server.stdio`); 1.x's only wraps `sys.stdin.buffer`/`sys.stdout.buffer`, and so do we there.
 - `spawn_server` / `stop_server` / `drain_stdout`: the SDK's process helpers of `mcp.client.stdio` (private,
   the same on 1.x and 2.x for spawning; 2.x adds the stop/drain ones) where present, else public anyio calls.
-- `HTTP_UNAVAILABLE`: the Streamable HTTP transports subclass the SDK's and reuse its internals of 2.3
-  (`httpx2`, `mcp.client._transport`, `mcp.server.runner`, the 2026-07-28 modern path...). Where they are
-  absent (1.x, 2.0-2.2) the HTTP side is disabled and says so (`require_http`); stdio works on every line.
+- `HTTP_UNAVAILABLE`: the 2.3 Streamable HTTP transports (`client/streamable_http.py`, the server app) subclass
+  the SDK's and reuse its internals of 2.3 (`httpx2`, `mcp.client._transport`, `mcp.server.runner`, the
+  2026-07-28 modern path...). Where they are absent (1.x, 2.0-2.2) the client is
+  `client/streamable_http_httpx.py`, on the SDK's public names (`mcp_msgpack.client.http_client_module`
+  picks it), and the server app is disabled and says so (`require_http`); stdio works on every line.
 """
 
 from __future__ import annotations
@@ -219,8 +221,8 @@ def _http_unavailable() -> str | None:
 
 
 HTTP_UNAVAILABLE: str | None = _http_unavailable()
-"""None where the Streamable HTTP transports work (mcp 2.3 and later releases that keep what they reuse);
-otherwise what the installed SDK lacks."""
+"""None where the 2.3 Streamable HTTP transports work (mcp 2.3 and later releases that keep what they reuse);
+otherwise what the installed SDK lacks (the client is then `client/streamable_http_httpx.py`)."""
 
 
 class SdkFeatureUnavailable(ImportError):
@@ -232,8 +234,10 @@ def require_http(feature: str) -> None:
     if HTTP_UNAVAILABLE is not None:
         raise SdkFeatureUnavailable(
             f"mcp_msgpack: {feature} needs the Streamable HTTP internals of mcp 2.3 or later (installed: mcp "
-            f"{SDK_VERSION}; {HTTP_UNAVAILABLE}). The stdio transports, call_tool_native and mcp-msgpack-run "
-            "work on every supported SDK line (mcp 1.24+ and 2.0+)."
+            f"{SDK_VERSION}; {HTTP_UNAVAILABLE}). On every supported SDK line (mcp 1.24+ and 2.0+) these work: "
+            "streamable_http_client (the Streamable HTTP client, msgpack-v1 with native bytes and JSON "
+            "fallback), the stdio transports both ways, call_tool_native and mcp-msgpack-run. What needs mcp "
+            "2.3+ is the Streamable HTTP server side: streamable_http_app and the server transport."
         )
 
 
