@@ -63,6 +63,16 @@ async def serve_stdio() -> None:
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
+def _raise_open_file_limit() -> None:
+    """The soft open-file limit up to the hard one: the probes' flood holds 4,000 connections (the TS server
+    on Node cannot raise its own; the runner scales the flood to the limit it inherited)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65_536), hard))
+
+
 def serve_http(options: list[str]) -> None:
     import uvicorn
 
@@ -72,6 +82,7 @@ def serve_http(options: list[str]) -> None:
         return options[options.index(name) + 1] if name in options else None
 
     bind = option("--bind") or "127.0.0.1"
+    _raise_open_file_limit()
     deadline = option("--initialization-deadline")
     app_options = {} if deadline is None else {"initialization_deadline": float(deadline)}
 

@@ -11,8 +11,12 @@ function str(text) {
   if (bytes.length < 32) return `${(0xa0 | bytes.length).toString(16)}${hexOf(bytes)}`;
   return `d9${bytes.length.toString(16).padStart(2, '0')}${hexOf(bytes)}`;
 }
-/** A small non-negative int (positive fixint or uint8), as hex. */
-const int = (n) => (n < 128 ? n.toString(16).padStart(2, '0') : `cc${n.toString(16).padStart(2, '0')}`);
+/** A non-negative int under 65,536 (positive fixint, uint8 or uint16), as hex. */
+function int(n) {
+  if (!Number.isInteger(n) || n < 0 || n > 0xffff) throw new Error(`generated.mjs: no int form here for ${n}`);
+  if (n < 128) return n.toString(16).padStart(2, '0');
+  return n < 256 ? `cc${n.toString(16).padStart(2, '0')}` : `cd${n.toString(16).padStart(4, '0')}`;
+}
 
 /**
  * A tools/call request for `echo` whose `arguments.text` is `fault` (hex): the top-level keys before params
@@ -21,6 +25,11 @@ const int = (n) => (n < 128 ? n.toString(16).padStart(2, '0') : `cc${n.toString(
  */
 function requestAround(id, fault, extra = '') {
   return `84 ${str('jsonrpc')} ${str('2.0')} ${str('id')} ${int(id)} ${str('method')} ${str('tools/call')} ${str('params')} 82 ${str('name')} ${str('echo')} ${str('arguments')} 81 ${str('text')} ${fault}${extra}`;
+}
+/** The same fault in a result response (5.2 rule 3: a response is never answered; its id fails a pending request of the receiver's, if any). */
+function responseAround(id, fault) {
+  // result.content.x: the fault at depth 4, as in requestAround (the depth faults count on it).
+  return `83 ${str('jsonrpc')} ${str('2.0')} ${str('id')} ${int(id)} ${str('result')} 81 ${str('content')} 81 ${str('x')} ${fault}`;
 }
 /** The same fault in a notification (no id: nothing to answer, or one error; 5.2). */
 function notificationAround(fault) {
@@ -138,13 +147,14 @@ const FLOAT_IDS = [
 ];
 const pingWithId = (idHex) => `83 ${str('jsonrpc')} ${str('2.0')} ${str('id')} ${idHex} ${str('method')} ${str('ping')}`;
 
-/** The refusals as payloads: [name, hex, { code, reason, id? }]. */
+/** The refusals as payloads: [name, hex, { code, reason, id?, response? }]. */
 function refusals() {
   const out = [];
   let id = 101;
   for (const [name, fault, reason] of DECODE_FAULTS) {
     out.push([`request/${name}`, requestAround(id, fault), { code: -32700, reason, id: id++ }]);
     out.push([`notification/${name}`, notificationAround(fault), { code: -32700, reason }]);
+    out.push([`response/${name}`, responseAround(id++, fault), { code: -32700, reason, response: true }]);
   }
   out.push(['request/trailing-byte', requestAround(id, str('x'), ' c0'), { code: -32700, reason: 'malformed-msgpack', id: id++ }]);
   out.push(['request/trailing-request', requestAround(id, str('x'), ` ${pingWithId('01')}`), { code: -32700, reason: 'malformed-msgpack', id: id++ }]);
@@ -160,9 +170,11 @@ function stdioCases() {
   for (const [name, hex, want] of refusals()) {
     cases.push({
       id: `gen/${name}`,
-      rule: `5.2 / 4.3: refused ${want.code} ${want.reason}${want.id === undefined ? '' : ', answered by its id'}; the connection goes on`,
+      rule: want.response
+        ? `5.2: a response refused (${want.reason}) is not answered: it answers no request of the server's; the connection goes on`
+        : `5.2 / 4.3: refused ${want.code} ${want.reason}${want.id === undefined ? '' : ', answered by its id'}; the connection goes on`,
       frame: { hex },
-      expect: want.id === undefined ? { errorIfAny: { code: want.code, reason: want.reason } } : { error: { id: want.id, code: want.code, reason: want.reason } },
+      expect: want.response ? { silent: true } : want.id === undefined ? { errorIfAny: { code: want.code, reason: want.reason } } : { error: { id: want.id, code: want.code, reason: want.reason } },
     });
   }
   for (const [name, hex, id] of FLOAT_IDS) cases.push({ id: `gen/id-${name}`, rule: '3.4: an integral float id is the integer', frame: { hex: pingWithId(hex) }, expect: { reply: { id } } });

@@ -4,6 +4,7 @@ message becomes (a JSON line or a frame, SPEC 7), and what each incoming line or
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import replace
 from typing import Any
@@ -109,7 +110,21 @@ class WireState:
         try:
             return Outcome(session_message(validate_message_json(data)))
         except ValueError as exc:  # the SDK's own JSON path: a bad line is reported to the session
-            return Outcome(exc)
+            refused = self._line_request_refused(data, exc) if self.send == SEND_MIXED else None
+            return self._refused(refused) if refused else Outcome(exc)
+
+    @staticmethod
+    def _line_request_refused(data: bytes, exc: ValueError) -> WireError | None:
+        """On a mixed stream, a JSON line that is JSON but no JSON-RPC message, whose request id can be read: the
+        4.2 refusal answering that id (-32600 not-json-rpc, SPEC 4.3 and 5.2, as for a frame). Anything else is
+        left to the SDK's JSON path, as on the JSON wire."""
+        try:
+            value = json.loads(data)
+        except ValueError:
+            return None
+        request_id = value.get("id") if type(value) is dict and "method" in value else None
+        readable = type(request_id) is str or (type(request_id) is int and abs(request_id) <= 2**53 - 1)
+        return WireError("not-json-rpc", "4.2", f"a JSON line that is no JSON-RPC message: {exc}", request_id=request_id, kind="request") if readable else None
 
     def may_receive_bin(self) -> bool:
         """Whether a frame from the peer may carry bin now (the extension in force, or an answer owed to a
