@@ -245,6 +245,12 @@ function hostCases() {
     ['http://evil.com#localhost', 403],
     ['null', 403],
     ['file://', 403],
+    // Not a serialized origin (RFC 6454), though a URL parser reads a loopback name out of each.
+    ['ftp://localhost', 403],
+    ['http://localhost/path', 403],
+    ['http://localhost:{port}/', 403],
+    ['http://127.1', 403],
+    ['http://0x7f.1', 403],
   ];
   const cases = [];
   hosts.forEach(([host, status], i) => {
