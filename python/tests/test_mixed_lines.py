@@ -44,3 +44,14 @@ def test_a_line_that_is_not_json_or_has_no_request_id_is_only_reported():
 def test_on_a_json_only_stream_a_bad_line_is_reported_as_the_sdk_does():
     outcome = _wire(JSON).read(LINE, b'{"jsonrpc": "2.0", "id": 5, "method": 3}')
     assert outcome.reply is None and isinstance(outcome.deliver, Exception)
+
+
+def test_only_a_request_id_a_reply_may_carry_is_answered():
+    # Found by the shared probe set (fixtures/probes/stdio.json, `mixed/*`): an id no reply may carry, an
+    # integer id past 2^53-1 and a response are never answered.
+    for line in (
+        b'{"jsonrpc":"2.0","id":true,"method":"ping","params":[]}',
+        b'{"jsonrpc":"2.0","id":9007199254740993,"method":"ping","params":[]}',
+        b'{"jsonrpc":"2.0","id":"r","result":[]}',
+    ):
+        assert _wire(MIXED).read(LINE, line).reply is None, line

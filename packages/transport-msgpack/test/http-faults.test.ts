@@ -302,6 +302,10 @@ for (const kind of serverKinds) {
         { host: `localhost:${port}/evil` },
         { host: 'localhost:99999' },
         { host: `localhost:${port}:1` },
+        // Not a serialized origin (RFC 6454), though a URL parser reads a loopback name out of each.
+        { origin: 'ftp://localhost' },
+        { origin: 'http://localhost/path' },
+        { origin: 'http://127.1' },
       ] as Record<string, string>[];
       for (const headers of hostile) {
         const status = await rawStatus(server.url, 'POST', { 'content-type': 'application/json', accept: JSON_ACCEPT, ...headers }, '{}');

@@ -42,6 +42,14 @@ describe('media types: application/vnd.msgpack read as application/msgpack', () 
     assert.ok(acceptsPerMessage(`application/vnd.msgpack;replies=any,${IANA_ACCEPT.slice('application/vnd.msgpack, '.length)}`));
     assert.ok(!acceptsPerMessage(IANA_ACCEPT));
   });
+
+  it('in an Accept in any letter case (media type names are case-insensitive, 9.1)', () => {
+    assert.equal(postReplyEncoding('APPLICATION/MSGPACK, APPLICATION/VND.MCP-MSGPACK.STREAM'), 'msgpack');
+    assert.equal(postReplyEncoding('Application/Vnd.MsgPack, Application/Vnd.Mcp-MsgPack.Stream'), 'msgpack');
+    assert.ok(prefersMsgpack('APPLICATION/MSGPACK'), 'an error reply is MessagePack too');
+    assert.equal(postReplyEncoding('APPLICATION/JSON, TEXT/EVENT-STREAM, application/msgpack, application/vnd.mcp-msgpack.stream'), 'json', 'JSON listed first is preferred');
+    assert.equal(postReplyEncoding('APPLICATION/MSGPACK'), undefined, 'without the stream type: 406');
+  });
 });
 
 for (const kind of kinds) {

@@ -4,8 +4,10 @@ TypeScript media server's two media tools and `echo`, on this package's stdio_se
     python probe_server.py stdio DIR    msgpack-v1 or JSON on stdin/stdout, as the client's first byte says
     python probe_server.py http DIR     Streamable HTTP under uvicorn on 127.0.0.1, a free port; prints its URL
                                         (one line on stdout) once it listens, as the TS media server does
+        [--bind HOST]                   listen on HOST instead (0.0.0.0: the loopback checks still hold)
+        [--initialization-deadline S]   streamable_http_app's initialization_deadline (default 10 s)
 
-Both run with the package's defaults (no options), so the probes see what a user gets out of the box."""
+Both run with the package's defaults but for those options, so the probes see what a user gets out of the box."""
 
 from __future__ import annotations
 
@@ -61,19 +63,37 @@ async def serve_stdio() -> None:
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
-def serve_http() -> None:
+def _raise_open_file_limit() -> None:
+    """The soft open-file limit up to the hard one: the probes' flood holds 4,000 connections (the TS server
+    on Node cannot raise its own; the runner scales the flood to the limit it inherited)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65_536), hard))
+
+
+def serve_http(options: list[str]) -> None:
     import uvicorn
 
     from mcp_msgpack import streamable_http_app
 
+    def option(name: str) -> str | None:
+        return options[options.index(name) + 1] if name in options else None
+
+    bind = option("--bind") or "127.0.0.1"
+    _raise_open_file_limit()
+    deadline = option("--initialization-deadline")
+    app_options = {} if deadline is None else {"initialization_deadline": float(deadline)}
+
     # Bound here, before uvicorn starts, so the port is known and printed while the socket already queues connections.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock.bind((bind, 0))
     sock.listen(2048)
     port = sock.getsockname()[1]
-    uv = uvicorn.Server(uvicorn.Config(streamable_http_app(server), log_level="warning", lifespan="on"))
-    print(f"http://127.0.0.1:{port}/mcp", flush=True)
+    uv = uvicorn.Server(uvicorn.Config(streamable_http_app(server, **app_options), log_level="warning", lifespan="on"))
+    print(f"http://{bind}:{port}/mcp", flush=True)
     anyio.run(lambda: uv.serve(sockets=[sock]))
 
 
@@ -82,6 +102,6 @@ if __name__ == "__main__":
     if mode == "stdio":
         anyio.run(serve_stdio)
     elif mode == "http":
-        serve_http()
+        serve_http(sys.argv[3:])
     else:
-        sys.exit(f"usage: {sys.argv[0]} stdio|http DIR")
+        sys.exit(f"usage: {sys.argv[0]} stdio|http DIR [--bind HOST] [--initialization-deadline S]")

@@ -2,6 +2,7 @@
 // (fixtures/refuse, fixtures/accept) into cases, and turns a case's body notation into bytes.
 import { readFileSync } from 'node:fs';
 import { CanonicalEncoder } from 'mcp-msgpack-transport/wire';
+import { generatedCases } from './generated.mjs';
 
 const root = new URL('../../../', import.meta.url);
 export const probesDir = new URL('fixtures/probes/', root).pathname;
@@ -14,12 +15,25 @@ export function loadCorpus() {
   const stdio = readJson('stdio.json');
   const http = readJson('http.json');
   const sets = { refuse: notation.loadRefusals(), accept: notation.loadAcceptances() };
+  const generated = generatedCases();
   return {
-    stdio: [...expandSets(stdio.fixtureSets, sets, stdioExpectation), ...stdio.cases],
-    http: [...expandSets(http.fixtureSets, sets, httpExpectation), ...http.cases],
+    stdio: unique([...expandSets(stdio.fixtureSets, sets, stdioExpectation), ...stdio.cases, ...generated.stdio]),
+    http: unique([...expandSets(http.fixtureSets, sets, httpExpectation), ...http.cases, ...generated.http]),
     floods: http.floods,
+    // Servers started with an option (`servers` in http.json), each with its cases; ids prefixed by its name.
+    configured: (http.servers ?? []).map((server) => ({ options: server.options, cases: unique(server.cases.map((c) => ({ ...c, id: `${server.name}/${c.id}` }))) })),
     expectedFailures: readJson('expected-failures.json'),
   };
+}
+
+/** Case ids name a case in expected-failures.json and the matrix: one id, one case. */
+function unique(cases) {
+  const seen = new Set();
+  for (const c of cases) {
+    if (seen.has(c.id)) throw new Error(`fixtures/probes: two cases named ${c.id}`);
+    seen.add(c.id);
+  }
+  return cases;
 }
 
 function expandSets(fixtureSets, sets, expectation) {

@@ -62,6 +62,8 @@ export async function runHttpCases(url, cases, vars) {
     let session;
     try {
       session = await openSession(url, c.session, vars);
+      // `waitMs`: the session left as it is that long first (a deadline of the server's passes meanwhile).
+      if (c.waitMs) await new Promise((resolve) => setTimeout(resolve, c.waitMs));
       for (const hold of c.hold ?? []) held.push(await httpRequest(url, buildRequest(url, hold, session, vars), { streamHeadersOnly: true, keep: true }));
       const request = c.request ?? { body: c.body };
       const reply = await httpRequest(url, buildRequest(url, request, session, vars), { streamHeadersOnly: (request.method ?? 'POST') === 'GET' });

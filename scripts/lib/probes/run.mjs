@@ -31,6 +31,16 @@ export async function runProbes(name, options = {}) {
       } finally {
         await server.stop();
       }
+      for (const configured of corpus.configured) {
+        const cases = pick(configured.cases);
+        if (cases.length === 0) continue;
+        const other = await startHttpServer(name, served.dir, options.runtime, configured.options);
+        try {
+          results.push(...(await runHttpCases(other.url, cases, { dir: served.dir, port: other.url.port })));
+        } finally {
+          await other.stop();
+        }
+      }
     }
   } finally {
     served.remove();

@@ -11,6 +11,7 @@ const root = new URL('../../../', import.meta.url).pathname;
 export const SERVERS = ['ts-stdio', 'ts-http', 'py-stdio', 'py-http'];
 const TS_CLI = join(root, 'packages/filesystem-media-server/dist/esm/cli.js');
 const PY_SERVER = join(root, 'python/tests/servers/probe_server.py');
+const TS_CONFIGURED = join(root, 'scripts/lib/probes/ts-http-configured.mjs');
 const LISTEN_WAIT_MS = 30_000;
 
 /** The Python to run: MCP_MSGPACK_PYTHON, else the venv scripts/test-python.sh makes. */
@@ -35,13 +36,23 @@ export function stdioCommand(name, dir, runtime = process.execPath) {
   throw new Error(`${name} is no stdio server`);
 }
 
-/** Starts an HTTP server on 127.0.0.1, a free port; resolves with { url, stop } once it printed its URL. */
-export function startHttpServer(name, dir, runtime = process.execPath) {
+/**
+ * Starts an HTTP server on a free port; resolves with { url, stop } once it printed its URL. `options` (a
+ * configured server of http.json): `bind` (default 127.0.0.1; the URL then names 127.0.0.1, where the probes
+ * arrive), `initializationDeadlineMs` (the deadline for notifications/initialized; the TS CLI has no option for
+ * it, so ts-http-configured.mjs builds the same server with it).
+ */
+export function startHttpServer(name, dir, runtime = process.execPath, options = {}) {
+  const bind = options.bind ?? '127.0.0.1';
+  const deadline = options.initializationDeadlineMs;
   let command;
   let args;
-  if (name === 'ts-http') [command, args] = [runtime, [TS_CLI, '--http', '127.0.0.1:0', dir]];
-  else if (name === 'py-http') [command, args] = [pythonExecutable(), [PY_SERVER, 'http', dir]];
-  else throw new Error(`${name} is no HTTP server`);
+  if (name === 'ts-http' && deadline !== undefined) [command, args] = [runtime, [TS_CONFIGURED, `${bind}:0`, dir, '--session-init-timeout-ms', String(deadline)]];
+  else if (name === 'ts-http') [command, args] = [runtime, [TS_CLI, '--http', `${bind}:0`, dir]];
+  else if (name === 'py-http') {
+    const extra = [...(options.bind ? ['--bind', bind] : []), ...(deadline === undefined ? [] : ['--initialization-deadline', String(deadline / 1000)])];
+    [command, args] = [pythonExecutable(), [PY_SERVER, 'http', dir, ...extra]];
+  } else throw new Error(`${name} is no HTTP server`);
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONUNBUFFERED: '1' } });
   let stderr = '';
   child.stderr.on('data', (chunk) => {
@@ -65,7 +76,10 @@ export function startHttpServer(name, dir, runtime = process.execPath) {
       out += chunk.toString();
       if (!out.includes('\n')) return;
       clearTimeout(timer);
-      resolve({ url: new URL(out.split('\n')[0].trim()), stop, stderr: () => stderr });
+      const url = new URL(out.split('\n')[0].trim());
+      // Bound to every address: the probes arrive on loopback, where the Host and Origin checks must hold.
+      if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
+      resolve({ url, stop, stderr: () => stderr });
     });
     child.once('error', (error) => fail(String(error)));
     child.once('exit', (code) => fail(`exited (${code}) before listening`));

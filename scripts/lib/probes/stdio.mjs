@@ -107,37 +107,61 @@ class StdioPeer {
 
 const frame = (message, vars) => frameOf({ message }, vars);
 
-/** A server answering initialize (offering native bytes when asked, which it must confirm), then told notifications/initialized. */
-async function startPeer(server, vars, nativeBytes = false) {
+/** A case's bytes: its `frame`, or each of a list of them, in one write (corpus.mjs frameOf). */
+function caseBytes(source, vars) {
+  const parts = (Array.isArray(source) ? source : [source]).map((each) => frameOf(each, vars));
+  return Buffer.concat(parts);
+}
+
+const WIRE_META = 'mcp-msgpack/wire';
+
+/**
+ * A server answering initialize, then told notifications/initialized. `kind`: 'plain' (a frame, no native
+ * bytes), 'native' (a frame offering native bytes, which the server must confirm), or 'mixed' (a JSON line
+ * offering the msgpack-v1 upgrade with `mixed: true`, which the server must accept with `mixed: true`: from then
+ * on each message is a line or a frame, SPEC.md 7.4).
+ */
+async function startPeer(server, vars, kind = 'plain') {
   const peer = new StdioPeer(server.command, server.args, server.env);
-  peer.send(frame(initializeRequest('probe-init', nativeBytes), vars));
+  const request = initializeRequest('probe-init', kind === 'native');
+  if (kind === 'mixed') {
+    request.params._meta = { [WIRE_META]: { offer: ['msgpack-v1'], mixed: true } };
+    peer.send(frameOf({ line: JSON.stringify(request) }, vars));
+  } else peer.send(frame(request, vars));
   const { last } = await peer.until('probe-init');
-  if (!last || last === 'timeout' || !('result' in last)) {
+  const refuse = async (why) => {
     await peer.stop();
-    throw new Error(`stdio server did not initialize (${last === 'timeout' ? 'timeout' : show([last])}); stderr: ${peer.stderr}`);
-  }
-  if (nativeBytes && !confirmsNativeBytes(last.result)) {
-    await peer.stop();
-    throw new Error(`native bytes offered in initialize on msgpack-v1, not confirmed (8.1): ${show([last.result.capabilities])}`);
-  }
+    throw new Error(why);
+  };
+  if (!last || last === 'timeout' || !('result' in last)) await refuse(`stdio server did not initialize (${last === 'timeout' ? 'timeout' : show([last])}); stderr: ${peer.stderr}`);
+  if (kind === 'native' && !confirmsNativeBytes(last.result)) await refuse(`native bytes offered in initialize on msgpack-v1, not confirmed (8.1): ${show([last.result.capabilities])}`);
+  const accepted = last.result._meta?.[WIRE_META];
+  if (kind === 'mixed' && (accepted?.accept !== 'msgpack-v1' || accepted?.mixed !== true))
+    await refuse(`the msgpack-v1 upgrade with mixed: true offered on a JSON line, not accepted with mixed (7.1, 7.4): ${show([last.result._meta ?? null])}`);
   peer.send(frame({ jsonrpc: '2.0', method: 'notifications/initialized' }, vars));
   return peer;
 }
 
+/** Which connection a case runs on: a mixed stream, native bytes in force, or plain frames. */
+const peerKind = (c) => (c.mixed ? 'mixed' : c.nativeBytes ? 'native' : 'plain');
+
 /** Every stdio case against `server` ({command, args, env}): [{ id, rule, pass, detail }]. */
 export async function runStdioCases(server, cases, vars) {
   const results = [];
-  // One connection without native bytes, one with them in force (cases and fixture sets marked `nativeBytes`).
+  // One connection without native bytes, one with them in force (cases and fixture sets marked `nativeBytes`),
+  // one a mixed stream (cases marked `mixed`).
   const peers = new Map();
   let pings = 0;
   for (const c of cases.filter((each) => !each.expect.closes)) {
-    const key = Boolean(c.nativeBytes);
+    const key = peerKind(c);
     let peer = peers.get(key) ?? null;
     try {
       if (!peer) peers.set(key, (peer = await startPeer(server, vars, key)));
-      peer.send(frameOf(c.frame, vars));
+      peer.send(caseBytes(c.frame, vars));
       const pingId = `probe-ping-${++pings}`;
-      peer.send(frame({ jsonrpc: '2.0', id: pingId, method: 'ping' }, vars));
+      // On a mixed stream the ping is a JSON line: every case there also shows a line after it is read (7.4).
+      const ping = { jsonrpc: '2.0', id: pingId, method: 'ping' };
+      peer.send(key === 'mixed' ? frameOf({ line: JSON.stringify(ping) }, vars) : frame(ping, vars));
       const { responses, last } = await peer.until(pingId, awaitedIds(c.expect));
       let detail = checkResponses(c.expect, responses, vars.dir);
       if (last === null) detail = `the server closed the connection (5.2: it goes on)${detail ? `; ${detail}` : ''}`;
@@ -160,6 +184,7 @@ export async function runStdioCases(server, cases, vars) {
 
 /** The ids a case's answer comes under, to wait for past the ping's. */
 function awaitedIds(expect) {
+  if (expect.replies) return expect.replies;
   const id = expect.reply?.id ?? expect.error?.id;
   return id === undefined ? [] : [id];
 }
@@ -168,8 +193,8 @@ function awaitedIds(expect) {
 async function runClosingCase(server, c, vars) {
   let peer;
   try {
-    peer = await startPeer(server, vars, Boolean(c.nativeBytes));
-    peer.send(frameOf(c.frame, vars));
+    peer = await startPeer(server, vars, peerKind(c));
+    peer.send(caseBytes(c.frame, vars));
     if (c.end) peer.endInput();
     const responses = [];
     for (;;) {

@@ -15,6 +15,8 @@ interface BunServer {
    * which gets the server's idleTimeout again.
    */
   timeout(req: Request, seconds: number): void;
+  /** The peer's address of this request's connection (null once it is gone). */
+  requestIP(req: Request): { address: string } | null;
 }
 interface BunGlobal {
   serve(options: { hostname: string; port: number; idleTimeout?: number; fetch(req: Request, server: BunServer): Response | Promise<Response> }): BunServer;
@@ -49,6 +51,20 @@ export async function listenBun(handler: WebMcpHttpHandler, options: ListenOptio
       return serve(req, served);
     },
   });
+  /**
+   * The address a request arrived on, for the loopback checks (Host, Origin; SPEC.md 9.4): the bound address,
+   * unless that is every address (`0.0.0.0`, `::`). Bun.serve does not tell the local address of a request,
+   * but a connection arrives on loopback exactly when it comes from a loopback address, so the peer's stands in.
+   */
+  const boundToEvery = host === '0.0.0.0' || host === '::' || host === '[::]';
+  function arrivalAddress(req: Request, served: BunServer): string {
+    if (!boundToEvery) return host;
+    try {
+      return served.requestIP(req)?.address ?? host;
+    } catch {
+      return host; // the connection is gone already
+    }
+  }
   /** A short reply of listenBun's own: Bun.serve writes it at once, and the connection then waits. */
   function answered(req: Request, served: BunServer, response: Response): Response {
     if (betweenRequests !== limits.idleTimeoutS) setTimeoutOf(served, req, betweenRequests);
@@ -56,7 +72,7 @@ export async function listenBun(handler: WebMcpHttpHandler, options: ListenOptio
   }
   async function serve(req: Request, served: BunServer): Promise<Response> {
     const deadline = limits.requestTimeoutMs > 0 && mayHaveBody(req) ? new BodyDeadline(req, limits.requestTimeoutMs) : undefined;
-    let response = await handler.handle(deadline?.request ?? req, { localAddress: host });
+    let response = await handler.handle(deadline?.request ?? req, { localAddress: arrivalAddress(req, served) });
     deadline?.stop();
     if (deadline?.expired) {
       // The handler refused the body it could not read; the client is told why.

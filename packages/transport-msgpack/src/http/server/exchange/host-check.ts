@@ -53,11 +53,12 @@ function hostAllowed(host: string, allowed: string[]): boolean {
   return allowed.includes(name);
 }
 
+// An Origin as browsers send it (RFC 6454 serialization): `http` or `https`, `://`, a plain host[:port] as
+// above, nothing after. Not new URL(), which reads a loopback name out of `ftp://localhost`,
+// `http://localhost/path` or `http://127.1`, none of which a browser sends as an Origin.
+const PLAIN_ORIGIN = /^https?:\/\/(.+)$/;
+
 function originIsLoopback(origin: string): boolean {
-  try {
-    const url = new URL(origin);
-    return LOOPBACK_NAMES.includes(url.hostname) || url.hostname === '::1';
-  } catch {
-    return false;
-  }
+  const plain = PLAIN_ORIGIN.exec(origin.toLowerCase());
+  return plain !== null && hostAllowed(plain[1]!, LOOPBACK_NAMES);
 }

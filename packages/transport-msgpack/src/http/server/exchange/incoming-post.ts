@@ -105,7 +105,9 @@ function postEncodings(headers: { get(name: string): string | null }, codings: r
 }
 
 /** A POST's reply encoding, or undefined when Accept does not allow a full set of replies (406). */
-export function postReplyEncoding(accept: string | null): WireKind | undefined {
+export function postReplyEncoding(header: string | null): WireKind | undefined {
+  // Media type names are case-insensitive (RFC 9110 8.3.1; SPEC.md 9.1).
+  const accept = header?.toLowerCase() ?? null;
   if (prefersMsgpack(accept) && accept!.includes(MSGPACK_STREAM_MEDIA_TYPE)) return 'msgpack';
   if (accept?.includes(JSON_MEDIA_TYPE) && accept.includes(SSE_MEDIA_TYPE)) return 'json';
   return undefined;

@@ -102,11 +102,12 @@ export function streamResponse(stream: EventStream, sessionId: string | undefine
 /**
  * Whether the client asked for MessagePack replies: Accept lists application/msgpack (or the IANA name
  * application/vnd.msgpack), and not after application/json (a client that lists JSON first prefers it).
- * Substring tests, as the SDK does for JSON; neither name is a substring of the other or of the stream type.
+ * Substring tests of the lowercased header, as the SDK does for JSON; neither name is a substring of the other or of the stream type.
  * The encoding of every refusal, and the first test of a POST's reply encoding.
  */
-export function prefersMsgpack(accept: string | null): boolean {
-  if (!accept) return false;
+export function prefersMsgpack(header: string | null): boolean {
+  if (!header) return false;
+  const accept = header.toLowerCase(); // media type names are case-insensitive (SPEC.md 9.1)
   const msgpack = firstOf(accept.indexOf(MSGPACK_MEDIA_TYPE), accept.indexOf(MSGPACK_IANA_MEDIA_TYPE));
   if (msgpack < 0) return false;
   const json = accept.indexOf(JSON_MEDIA_TYPE);

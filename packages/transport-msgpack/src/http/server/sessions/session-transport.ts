@@ -177,7 +177,8 @@ export class SessionTransport extends ExchangeTransport {
 }
 
 /** The encoding of a GET stream from its Accept, or undefined (406). */
-function streamEncodingOf(accept: string | null): WireKind | undefined {
+function streamEncodingOf(header: string | null): WireKind | undefined {
+  const accept = header?.toLowerCase(); // media type names are case-insensitive (SPEC.md 9.1)
   if (accept?.includes(MSGPACK_STREAM_MEDIA_TYPE)) return 'msgpack';
   if (accept?.includes(SSE_MEDIA_TYPE)) return 'json';
   return undefined;
