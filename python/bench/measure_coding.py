@@ -12,13 +12,15 @@ session; the variants alternate their order from round to round:
 - "JSON": the SDK's stock client against the server with compression off; its reply bodies, gzip'd at level 6
   in this process, are the baseline "JSON + gzip 6", whose CPU is the server's plus that gzip's;
 - "stock client, coded": the SDK's stock client (httpx2 asks gzip, deflate, br, zstd) against compression on;
-- "our client, coded": this package's client (MessagePack where the server picks it, 9.6) against compression on,
-  and the same client against compression off for its own CPU.
+- "our client, coded": this package's client (MessagePack where the server picks it, 9.6; it names mcp-dict-v1,
+  so replies of 96 B to 4 KiB come in the dictionary coding, 10.5) against compression on, and the same client
+  against compression off for its own CPU.
 
 Bytes are the reply bodies of the replay calls as they crossed the wire (coded); server CPU is the server
 process's thread time (/proc schedstat); client CPU is this process's CPU time over the session. Ratios are the
 median of the rounds' ratios, with their range. A coder table beside it times the coders alone on the same JSON
-bodies (one coder call each, in this process): gzip 6 against the server's zstd, br and gzip levels.
+bodies (one coder call each, in this process): gzip 6 against the server's zstd, br and gzip levels, and the
+dictionary coding where the server uses it.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from measure_http import cpu_seconds, server_pid, summary  # noqa: E402
 from replay_app import RESULTS  # noqa: E402
 
 from mcp_msgpack.client.streamable_http import streamable_http_client  # noqa: E402
-from mcp_msgpack.shared import codings  # noqa: E402
+from mcp_msgpack.shared import codings, mcp_dictionary  # noqa: E402
 
 
 def _replay_bodies(recorder: RecordingTransport) -> list[bytes]:
@@ -113,13 +115,21 @@ def coder_table(corpus: str, bodies: list[bytes], repeats: int) -> list[str]:
     lines = []
     for name, code in [("gzip 6 (baseline)", None)] + [
         (f"{coding} (the server's levels)", lambda body, c=coding: codings.encode(c, body)) for coding in codings.CODINGS
-    ]:
+    ] + [("mcp-dict-v1 from 96 B to 4 KiB, zstd above", _dictionary_or_zstd)]:
         size, cpu = timed(code) if code is not None else (base_size, base_cpu)
         lines.append(
             f"| {corpus} | {name} | {plain / 1024:,.0f} KiB | {size / 1024:,.1f} KiB | {size / base_size:.2f}x"
             f" | {cpu * 1e3:.2f} ms | {cpu / base_cpu:.2f}x |"
         )
     return lines
+
+
+def _dictionary_or_zstd(body: bytes) -> bytes:
+    """What the server sends a client that names mcp-dict-v1 (SPEC 10.5), bar the eighth-saved check: the dictionary
+    coding in its range, zstd (the best coding here) from 256 bytes above it, the body as it is under 96 bytes."""
+    if mcp_dictionary.in_dictionary_range(len(body)):
+        return mcp_dictionary.encode_with_dictionary(body)
+    return codings.encode(codings.CODINGS[0], body) if len(body) >= codings.REPLY_MIN_BYTES else body
 
 
 async def measure(corpus: str, off_url: str, on_url: str, rounds: int) -> tuple[list[str], list[bytes]]:

@@ -104,6 +104,9 @@ class RecordingTransport(httpx2.AsyncBaseTransport):
             "wire": response.headers.get("mcp-msgpack-wire"),
             "coding": response.headers.get("content-encoding"),
             "request_coding": request.headers.get("content-encoding"),
+            "request_accept_encoding": request.headers.get("accept-encoding"),
+            "request_session": request.headers.get("mcp-session-id"),
+            "accept_encoding": response.headers.get("accept-encoding"),
             "vary": response.headers.get("vary"),
             "body": bytearray(),
         }

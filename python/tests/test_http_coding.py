@@ -24,7 +24,9 @@ from mcp.client.streamable_http import streamable_http_client as sdk_streamable_
 from fixtures import FIXTURES, expand, read_source
 from http_peers import ROOT, free_port, python_server, recording_client, running, write_image
 from mcp_msgpack.client.streamable_http import streamable_http_client
+from mcp_msgpack.client.request_coding import RequestCoding
 from mcp_msgpack.shared import codings
+from mcp_msgpack.shared.mcp_dictionary import MCP_DICTIONARY_CODING, encode_with_dictionary, mcp_dictionary_v1
 from mcp_msgpack.wire import ReceiveLimits
 from mcp_msgpack.shared.accept_encoding import negotiate_coding
 from mcp_msgpack.server.native_bytes_body import mostly_native_bytes
@@ -164,6 +166,30 @@ def test_coded_fixture(name, fixture, coded):
     assert decoder.feed(coded[start:]) == b"" and decoder.finished()
 
 
+# --- the MCP dictionary coding (SPEC 10.5) ------------------------------------------------------------------
+
+
+def test_the_packaged_dictionary_is_the_fixture_byte_for_byte():
+    assert mcp_dictionary_v1() == (FIXTURES / "dictionary" / "mcp-dictionary-v1.bin").read_bytes()
+    assert len(mcp_dictionary_v1()) == 2353
+
+
+def test_python_decodes_the_dictionary_fixture_and_codes_what_it_decodes():
+    source = json.loads((FIXTURES / "dictionary" / "reply-msgpack.json").read_text())
+    coded = (FIXTURES / "dictionary" / "reply-msgpack.coded").read_bytes()
+    plain = codings.decode(MCP_DICTIONARY_CODING, coded, 1 << 20)
+    assert msgpack.unpackb(plain) == source["message"] and plain == msgpack.packb(source["message"])
+    ours = encode_with_dictionary(plain)
+    assert codings.decode(MCP_DICTIONARY_CODING, ours, len(plain)) == plain
+    assert len(ours) < len(plain) / 2  # the dictionary is what makes so small a body shrink
+    with pytest.raises(codings.CodingError):
+        codings.decode(MCP_DICTIONARY_CODING, ours[:-3], 1 << 20)
+    with pytest.raises(codings.CodingError):  # raw deflate without the dictionary preset does not decode it
+        codings.decode(MCP_DICTIONARY_CODING, zlib.compress(plain)[2:-4] + b"junk", 1 << 20)
+    with pytest.raises(codings.DecodedTooLarge):
+        codings.decode(MCP_DICTIONARY_CODING, ours, len(plain) - 1)
+
+
 # --- our server -------------------------------------------------------------------------------------------
 
 
@@ -228,6 +254,16 @@ def test_the_stock_client_gets_coded_replies_and_streams(coding_server, image):
     assert len(records["body"]) < len(_decoded(records)) / 4
     streamed = [e for e in replies if (e["type"] or "").startswith("text/event-stream")]
     assert streamed and all(e["coding"] == "zstd" for e in streamed)
+    assert not any(e["coding"] == MCP_DICTIONARY_CODING for e in exchanges)  # a stock client never names it
+    _check_accept_encoding_outside_sessions_only(exchanges)
+
+
+def _check_accept_encoding_outside_sessions_only(exchanges):
+    """SPEC 10.2 rule 5: the codings taken are named on the reply to a request without Mcp-Session-Id only."""
+    opening = [e for e in exchanges if e["request_session"] is None]
+    inside = [e for e in exchanges if e["request_session"] is not None]
+    assert opening and all(e["accept_encoding"] == "zstd, br, gzip" for e in opening)
+    assert inside and all(e["accept_encoding"] is None for e in inside)
 
 
 @pytest.mark.parametrize("wire", ["msgpack", "json"])
@@ -239,13 +275,21 @@ def test_our_client_gets_coded_replies_and_codes_large_requests(coding_server, i
     posts = [e for e in exchanges if e["method"] == "POST"]
     assert any(e["coding"] == "zstd" for e in posts if e["status"] == 200)
     echo = next(e for e in posts if b"echo" in _decoded({"coding": e["request_coding"], "body": e["request_body"]}))
+    _check_accept_encoding_outside_sessions_only(exchanges)
     if wire == "msgpack":
-        # the server said it takes zstd (Accept-Encoding on its replies): the 2.4 KB call went coded
+        # the server said it takes zstd (Accept-Encoding on the initialize reply only): the 2.4 KB call, later in
+        # the session, went coded: the client kept what it learnt (SPEC 10.2 rule 5)
         assert echo["request_coding"] == "zstd" and len(echo["request_body"]) < 1024
         image_reply = next(e for e in posts if e["status"] == 200 and bytes(image[1][:4096]) in bytes(e["body"]))
         assert image_reply["coding"] is None  # mostly native bytes: not coded (SPEC 10.2 rule 3)
+        # it offers the dictionary coding (SPEC 10.5) and decoded the small replies the server sent in it
+        assert all(e["request_accept_encoding"].startswith(f"{MCP_DICTIONARY_CODING}, ") for e in posts)
+        in_dictionary = [e for e in posts if e["coding"] == MCP_DICTIONARY_CODING]
+        assert in_dictionary and all(96 <= len(_decoded(e)) < 4096 for e in in_dictionary)
+        assert not any(e["coding"] == MCP_DICTIONARY_CODING for e in exchanges if e["method"] == "GET")
     else:
         assert echo["request_coding"] is None  # the JSON wire is the SDK's own posting
+        assert not any(e["coding"] == MCP_DICTIONARY_CODING for e in exchanges)
 
 
 def test_on_loopback_the_default_codes_nothing_but_varies(default_server):
@@ -273,6 +317,82 @@ def test_a_coded_request_body_is_decoded(coding_server):
         reply = _post(coding_server, codings.encode(coding, body), coding)
         assert reply.status_code == 200, reply.text
         assert reply.headers["accept-encoding"] == "zstd, br, gzip"
+
+
+def _post_plain(client, url, message, accept_encoding, session=None, accept=MSGPACK_ACCEPT):
+    headers = {"accept": accept, "content-type": "application/msgpack", "accept-encoding": accept_encoding}
+    if session:
+        headers.update({"mcp-session-id": session, "mcp-protocol-version": "2025-06-18"})
+    return client.post(url, content=msgpack.packb(message), headers=headers)
+
+
+def test_small_replies_go_in_the_dictionary_coding_only_to_a_client_that_names_it(coding_server):
+    with httpx2.Client(timeout=30) as client:
+        opened = _post_plain(client, coding_server, INIT, f"{MCP_DICTIONARY_CODING}, gzip")
+        plain = codings.decode(MCP_DICTIONARY_CODING, opened.content, 1 << 20)  # httpx2 left it as it came
+        assert opened.headers["content-encoding"] == MCP_DICTIONARY_CODING and 96 <= len(plain) < 4096
+        assert msgpack.unpackb(plain)["result"]["serverInfo"] and len(opened.content) < len(plain) / 2
+        assert opened.headers["accept-encoding"] == "zstd, br, gzip"  # no Mcp-Session-Id: it opens the session
+        session = opened.headers["mcp-session-id"]
+        # `*` does not cover it, and q=0 refuses it: the standard codings from 256 bytes instead
+        for offered in ("*", f"{MCP_DICTIONARY_CODING};q=0, gzip", "gzip, deflate, br, zstd"):
+            other = _post_plain(client, coding_server, INIT, offered)
+            assert other.headers.get("content-encoding") != MCP_DICTIONARY_CODING, offered
+        initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert _post_plain(client, coding_server, initialized, "gzip", session).status_code == 202
+        # within the session: a reply under 96 bytes goes uncoded, and no reply names the codings taken
+        ping = _post_plain(client, coding_server, {"jsonrpc": "2.0", "id": 5, "method": "ping"}, MCP_DICTIONARY_CODING, session)
+        assert ping.status_code == 200 and "content-encoding" not in ping.headers and len(ping.content) < 96
+        assert "accept-encoding" not in ping.headers
+        call = {"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "a" * 300}}}
+        echoed = _post_plain(client, coding_server, call, MCP_DICTIONARY_CODING, session)
+        assert echoed.headers["content-encoding"] == MCP_DICTIONARY_CODING and "accept-encoding" not in echoed.headers
+        plain = codings.decode(MCP_DICTIONARY_CODING, echoed.content, 1 << 20)
+        assert msgpack.unpackb(plain)["result"]["content"][0]["text"] == "a" * 300 and 256 <= len(plain) < 1024
+        # the same reply to a client that does not name it: gzip, as it is 256 bytes or more (SPEC 10.2 rule 3)
+        gzipped = _post_plain(client, coding_server, {**call, "id": 7}, "gzip", session)
+        assert gzipped.headers["content-encoding"] == "gzip" and gzipped.content == plain.replace(b"\x06", b"\x07", 1)
+        # a request body in it is a coding the server does not take (SPEC 10.5 rule 2): 415
+        refused = _post(coding_server, encode_with_dictionary(msgpack.packb(INIT)), MCP_DICTIONARY_CODING)
+        assert refused.status_code == 415 and refused.headers["accept-encoding"] == "zstd, br, gzip"
+
+
+async def _sent_through_coded_send(scope, policy, *messages) -> tuple[object, list[dict]]:
+    """What the server's coding layer sends on for `messages` (ASGI) of one reply, and its send."""
+    from mcp_msgpack.server.content_coding import coded_send
+
+    sent: list[dict] = []
+
+    async def sink(message) -> None:
+        sent.append(message)
+
+    send = coded_send(scope, sink, policy)
+    for message in messages:
+        await send(message)
+    return send, sent
+
+
+def test_a_415_keeps_its_own_accept_encoding_inside_a_session():
+    from mcp_msgpack.server.content_coding import CompressionPolicy
+
+    policy = CompressionPolicy(replies=True, requests=False)
+    headers = [(b"accept-encoding", b"gzip"), (b"mcp-session-id", b"s1")]
+    scope = {"type": "http", "method": "POST", "headers": headers, "server": ("10.0.0.1", 80)}
+    refusal = {"type": "http.response.start", "status": 415, "headers": [(b"content-type", b"application/json"), (b"accept-encoding", b"identity")]}
+    body = {"type": "http.response.body", "body": b"{}", "more_body": False}
+    _, sent = anyio.run(_sent_through_coded_send, scope, policy, refusal, body)
+    assert [v for n, v in sent[0]["headers"] if n == b"accept-encoding"] == [b"identity"]
+
+
+def test_the_client_keeps_the_codings_it_learnt_for_the_session():
+    coding = RequestCoding()
+    coding.learn(httpx2.Response(200, headers={"accept-encoding": "gzip, zstd"}))
+    assert coding.coding == "zstd"
+    coding.learn(httpx2.Response(200))  # a reply within the session, without the header: nothing changes
+    assert coding.coding == "zstd"
+    assert coding.code(b"x" * 1023) is None and coding.code(b"x" * 1024)[1] == "zstd"  # requests: from 1 KiB
+    coding.learn(httpx2.Response(200, headers={"accept-encoding": "identity"}))
+    assert coding.coding is None
 
 
 def test_hostile_coded_bodies_get_a_clear_4xx_and_the_server_goes_on(coding_server):
@@ -343,9 +463,11 @@ def test_ts_clients_read_our_coded_replies_and_ours_codes_its_requests(coding_se
     assert ours["bigEchoed"] and ours["wire"] == "msgpack" and ours["sha256"] == hashlib.sha256(image[1]).hexdigest()
     assert {"br", "zstd"} & set(ours["replyCodings"]), ours["replyCodings"]
     assert {"br", "zstd"} & set(ours["requestCodings"]), ours["requestCodings"]  # the server said it takes them
+    assert MCP_DICTIONARY_CODING in ours["replyCodings"]  # it names it: its small replies go in it (SPEC 10.5)
     sdk = _ts_client(coding_server, "sdk")
     assert sdk["bigEchoed"] and sdk["sha256"] == hashlib.sha256(image[1]).hexdigest()
     assert "gzip" in sdk["replyCodings"] and sdk["requestCodings"] == [None]
+    assert MCP_DICTIONARY_CODING not in sdk["replyCodings"]  # the SDK's client does not name it
 
 
 @needs_node
@@ -374,6 +496,8 @@ def test_our_client_against_the_ts_server_with_codings_on(wire):
     # on JSON the posting is the SDK's own, uncoded.
     if wire == "msgpack":
         assert echo["request_coding"] in ("br", "zstd") and len(echo["request_body"]) < 1024
+        # the TS server's small replies in the dictionary coding, decoded by our client (SPEC 10.5)
+        assert any(e["coding"] == MCP_DICTIONARY_CODING for e in posts)
     else:
         assert echo["request_coding"] is None
 
@@ -413,6 +537,16 @@ async def _call_through(handler) -> Exception:
         return caught.value
 
 
+def _call_traced(handler) -> tuple[Exception, int]:
+    """`_call_through` with the peak of what Python allocated meanwhile."""
+    tracemalloc.start()
+    try:
+        error = anyio.run(_call_through, handler)
+        return error, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def _streamed(headers: dict, body: bytes) -> httpx2.Response:
     """A reply whose body httpx2 decodes as the client reads it, as off the network (content= decodes at once)."""
     return httpx2.Response(200, headers=headers, stream=httpx2.ByteStream(body))
@@ -432,12 +566,7 @@ def test_our_client_refuses_a_coded_reply_bomb_within_its_cap():
         body = b"".join(parts)
         return _streamed({"content-type": "application/msgpack", "content-encoding": "gzip"}, body)
 
-    tracemalloc.start()
-    try:
-        error = anyio.run(_call_through, _scripted(bomb))
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    error, peak = _call_traced(_scripted(bomb))
     assert "once decoded" in str(error)
     assert peak < 12 << 20  # the 4 MiB cap and httpx2's 1 MiB decoder steps, joined: never the 16 MiB
 
@@ -465,23 +594,51 @@ def test_our_client_refuses_codings_it_did_not_offer_and_codings_that_do_not_dec
     assert anyio.run(_call_through, _scripted(corrupt_stream))
 
 
+def test_our_client_refuses_dictionary_replies_past_its_cap_broken_or_on_a_stream():
+    def bomb(message):
+        coder = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=mcp_dictionary_v1())
+        body = coder.compress(_result(message, "")[:-1]) + b"".join(coder.compress(b" " * (1 << 20)) for _ in range(8))
+        return _streamed({"content-type": "application/msgpack", "content-encoding": MCP_DICTIONARY_CODING}, body + coder.flush())
+
+    error, peak = _call_traced(_scripted(bomb))
+    assert "once decoded" in str(error) and peak < 8 << 20  # the 4 MiB cap, never the 8 MiB
+
+    def truncated(message):
+        body = encode_with_dictionary(_result(message, "the quick brown fox " * 20))[:-5]
+        return _streamed({"content-type": "application/msgpack", "content-encoding": MCP_DICTIONARY_CODING}, body)
+
+    assert "did not decode" in str(anyio.run(_call_through, _scripted(truncated)))
+
+    def on_a_stream(message):
+        frame = _result(message, "hello")
+        body = encode_with_dictionary(len(frame).to_bytes(4, "big") + frame)
+        return _streamed({"content-type": "application/vnd.mcp-msgpack.stream", "content-encoding": MCP_DICTIONARY_CODING}, body)
+
+    assert anyio.run(_call_through, _scripted(on_a_stream))
+
+    def fine(message):
+        body = encode_with_dictionary(_result(message, "the quick brown fox " * 20))
+        return _streamed({"content-type": "application/msgpack", "content-encoding": MCP_DICTIONARY_CODING}, body)
+
+    async def call_fine() -> str:
+        client = httpx2.AsyncClient(transport=httpx2.MockTransport(_scripted(fine)))
+        async with client, streamable_http_client("http://127.0.0.1:9/mcp", http_client=client) as (r, w), ClientSession(r, w) as session:
+            await session.initialize()
+            return (await session.call_tool("any", {})).content[0].text
+
+    assert anyio.run(call_fine) == "the quick brown fox " * 20
+
+
 def test_coded_streams_are_capped_and_a_cut_stream_gives_its_slot_back():
-    from mcp_msgpack.server.content_coding import CompressionPolicy, coded_send, end_coded_send
+    from mcp_msgpack.server.content_coding import CompressionPolicy, end_coded_send
 
     policy = CompressionPolicy(replies=True, max_coded_streams=1)
     scope = {"type": "http", "method": "GET", "headers": [(b"accept-encoding", b"gzip")], "server": ("10.0.0.1", 80)}
     start = {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]}
 
     async def open_stream() -> tuple[object, list[dict]]:
-        sent: list[dict] = []
-
-        async def sink(message) -> None:
-            sent.append(message)
-
-        send = coded_send(scope, sink, policy)
-        await send(start)
-        await send({"type": "http.response.body", "body": b"event: message\ndata: {}\n\n", "more_body": True})
-        return send, sent
+        event = {"type": "http.response.body", "body": b"event: message\ndata: {}\n\n", "more_body": True}
+        return await _sent_through_coded_send(scope, policy, start, event)
 
     async def run() -> None:
         first, first_sent = await open_stream()

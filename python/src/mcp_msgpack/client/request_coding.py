@@ -7,7 +7,11 @@ codes with, so nothing is decoded twice here. What this adds: a MessagePack repl
 coded body never makes the client hold more than the cap), and a reply in a coding httpx2 did not offer is
 refused, not read as the wire.
 
-Requests: a body of DEFAULT_MIN_BYTES or more goes coded once the server has said which codings it takes (its
+The MCP dictionary coding (SPEC 10.5, `mcp-dict-v1`) is offered beside httpx2's codings on MessagePack POSTs and
+decoded here, as httpx2 passes a coding it does not know through undecoded: a one-body reply in it is inflated
+within the frame cap before anything reads it (`dictionary_decoded`); on a stream it stays a coding not offered.
+
+Requests: a body of REQUEST_MIN_BYTES or more goes coded once the server has said which codings it takes (its
 `Accept-Encoding` response header, RFC 7694), in the best of them this Python codes; a 415 to a coded body
 turns request coding off for good and the body goes again uncoded (SPEC 10.3 rules 1 and 3)."""
 
@@ -17,7 +21,9 @@ import httpx2
 
 from ..shared import codings as coding_lib
 from ..shared.accept_encoding import accepted_codings, content_encodings, negotiate_coding
+from ..shared import http_media_types as media_types
 from ..shared.codings import ContentCoding
+from ..shared.mcp_dictionary import MCP_DICTIONARY_CODING
 
 
 def httpx_decodes() -> frozenset[str]:
@@ -56,6 +62,35 @@ async def read_capped(response: httpx2.Response, max_bytes: int) -> bytes:
     return b"".join(chunks)
 
 
+def offered_codings(client_accept_encoding: str | None) -> str:
+    """The Accept-Encoding of a MessagePack POST: the dictionary coding first, then what the HTTP client asks."""
+    asked = client_accept_encoding if client_accept_encoding is not None else ", ".join(sorted(httpx_decodes()))
+    return f"{MCP_DICTIONARY_CODING}, {asked}" if asked else MCP_DICTIONARY_CODING
+
+
+async def dictionary_decoded(response: httpx2.Response, max_bytes: int) -> httpx2.Response:
+    """The reply as it came, or, when it is a one-body reply in `mcp-dict-v1`, the same reply decoded (its coded
+    bytes inflated within `max_bytes`: ReplyTooLarge past it, httpx2.DecodingError when they do not decode)."""
+    if content_encodings(response.headers.get("content-encoding")) != [MCP_DICTIONARY_CODING]:
+        return response
+    if media_types.media_type(response.headers.get("content-type"))[0] in (media_types.SSE, media_types.FRAME_STREAM):
+        return response  # never on a stream (10.5 rule 2): check_reply_coding refuses it as not offered
+    decoder = coding_lib.stream_decoder(MCP_DICTIONARY_CODING, max_bytes)
+    parts: list[bytes] = []
+    try:
+        async for chunk in response.aiter_raw():
+            parts.append(decoder.feed(chunk))
+        if not decoder.finished():
+            raise coding_lib.CodingError(f"the {MCP_DICTIONARY_CODING} bytes end before the coding does (truncated)")
+    except coding_lib.DecodedTooLarge:
+        await response.aclose()
+        raise ReplyTooLarge(f"a reply over {max_bytes} bytes once decoded ({MCP_DICTIONARY_CODING})") from None
+    except coding_lib.CodingError as exc:
+        raise httpx2.DecodingError(f"a reply in {MCP_DICTIONARY_CODING} did not decode: {exc}") from exc
+    headers = [(n, v) for n, v in response.headers.raw if n.lower() not in (b"content-encoding", b"content-length")]
+    return httpx2.Response(response.status_code, headers=headers, content=b"".join(parts), request=response.request)
+
+
 class RequestCoding:
     """Which coding large request bodies go in: none until the server's Accept-Encoding names one."""
 
@@ -73,7 +108,7 @@ class RequestCoding:
 
     def code(self, body: bytes) -> tuple[bytes, ContentCoding] | None:
         """The body coded for the server, or None to send it as it is (small, or no coding learned)."""
-        if self.coding is None or len(body) < coding_lib.DEFAULT_MIN_BYTES:
+        if self.coding is None or len(body) < coding_lib.REQUEST_MIN_BYTES:
             return None
         return coding_lib.encode(self.coding, body), self.coding
 

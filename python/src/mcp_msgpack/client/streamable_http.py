@@ -54,7 +54,15 @@ from ..shared import http_media_types as media_types
 from ..shared import http_negotiation as negotiation
 from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict, session_message
 from ..shared.frame_stream import is_control_map, read_frames
-from .request_coding import ReplyTooLarge, RequestCoding, UnofferedCoding, check_reply_coding, read_capped
+from .request_coding import (
+    ReplyTooLarge,
+    RequestCoding,
+    UnofferedCoding,
+    check_reply_coding,
+    dictionary_decoded,
+    offered_codings,
+    read_capped,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -147,12 +155,19 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         headers = self._prepare_headers()
         if ctx.metadata is not None and ctx.metadata.headers is not None:
             headers.update(ctx.metadata.headers)
+        headers["accept-encoding"] = offered_codings(ctx.client.headers.get("accept-encoding"))
         content, offered = self._msgpack_body(ctx.session_message)
         coded = self.request_coding.code(content)
         if coded is not None:
             content, headers["content-encoding"] = coded
 
         async with stream_within_origin(ctx.client, "POST", self.url, content=content, headers=headers) as response:
+            try:
+                response = await dictionary_decoded(response, self.limits.max_frame_bytes)
+            except (httpx2.HTTPError, ReplyTooLarge) as exc:
+                if is_request:
+                    await self._refuse_reply(ctx, request_id, exc)
+                return
             if self.request_coding.refused_coded(response, coded is not None):
                 # SPEC 10.3 rule 3: the server (or a proxy) does not take it after all; the body goes uncoded.
                 await self._post_msgpack(ctx, wants_bytes)
@@ -266,13 +281,18 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
             value = decode_msgpack(body, self.limits, native=native, keep_bytes=keep_bytes)
             reply = self._deliverable(value, confirms)
         except (httpx2.StreamError, httpx2.DecodingError, WireError, ValueError, ReplyTooLarge, UnofferedCoding) as exc:
-            logger.warning("refused a MessagePack reply: %s", exc)
-            code = exc.jsonrpc_code if isinstance(exc, WireError) else -32700
-            data = {"reason": exc.code} if isinstance(exc, WireError) else None
-            reply = SessionMessage(
-                JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=str(exc), data=data))
-            )
+            await self._refuse_reply(ctx, request_id, exc)
+            return
         await ctx.read_stream_writer.send(reply)
+
+    async def _refuse_reply(self, ctx: RequestContext, request_id: RequestId, exc: Exception) -> None:
+        """A reply that could not be read (over a cap, a coding not offered or broken, bad wire bytes): its
+        request's answer is the error (SPEC 10.4)."""
+        logger.warning("refused a MessagePack reply: %s", exc)
+        code = exc.jsonrpc_code if isinstance(exc, WireError) else -32700
+        data = {"reason": exc.code} if isinstance(exc, WireError) else None
+        error = ErrorData(code=code, message=str(exc), data=data)
+        await ctx.read_stream_writer.send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id, error=error)))
 
     # --- frame streams (SPEC 9.3) --------------------------------------------------------------------------
 

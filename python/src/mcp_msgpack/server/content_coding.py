@@ -5,10 +5,13 @@ request body cap, checked while inflating (413 past it, with no more than the ca
 coding that does not decode). A body in any other coding, or in more than one, is refused 415 with the codings
 taken in `Accept-Encoding` (`identity` alone when it takes none, RFC 7694), before any byte is read as the wire.
 
-Replies (10.2): for a client whose `Accept-Encoding` allows one, a one-body reply of `min_bytes` or more is coded
-whole (left as it is when mostly native bytes, or when coding saved less than an eighth), and an SSE or frame
-stream goes through one compression context for its life, flushed at each event. Replies then name the codings
-taken in request bodies (`Accept-Encoding`), so this package's client codes its large requests."""
+Replies (10.2): for a client whose `Accept-Encoding` allows one, a one-body reply of `min_bytes` (256) or more is
+coded whole (left as it is when mostly native bytes, or when coding saved less than an eighth); one of 96 bytes to 4
+KiB goes in the MCP dictionary coding (10.5, `mcp-dict-v1`) instead when the client names it. An SSE or frame
+stream goes through one compression context for its life, flushed at each event (never in the dictionary coding).
+Replies to requests without `Mcp-Session-Id` (the one that opens a session, a stateless server's) name the codings
+taken in request bodies (`Accept-Encoding`, 10.2 rule 5), so this package's client codes its large requests; within
+a session no reply repeats it (it would cost every reply the header), and a 415 keeps its own."""
 
 from __future__ import annotations
 
@@ -23,8 +26,9 @@ from starlette.types import Message, Receive, Scope, Send
 
 from ..shared import codings as coding_lib
 from ..shared import http_media_types as media_types
-from ..shared.accept_encoding import content_encodings, negotiate_coding
-from ..shared.codings import ContentCoding
+from ..shared.accept_encoding import accepted_codings, content_encodings, negotiate_coding
+from ..shared.codings import ContentCoding, DecodedCoding
+from ..shared.mcp_dictionary import MCP_DICTIONARY_CODING, encode_with_dictionary, in_dictionary_range
 from .host_check import is_loopback_address
 from .native_bytes_body import mostly_native_bytes
 from .replies import error_response, replaying
@@ -45,12 +49,15 @@ class CompressionPolicy:
     `replies`: 'auto' (default) codes for clients that ask unless the request arrived on a loopback address
     (where bytes cost nothing and CPU is what counts); True for every client that asks; False never.
     `requests`: take request bodies in the codings this Python decodes (default True); False answers a coded
-    body 415 with `Accept-Encoding: identity`."""
+    body 415 with `Accept-Encoding: identity`.
+    `dictionary`: code one-body replies of 96 bytes to 4 KiB in `mcp-dict-v1` for clients that name it (default
+    True; SPEC 10.5)."""
 
     replies: Literal["auto"] | bool = "auto"
-    min_bytes: int = coding_lib.DEFAULT_MIN_BYTES
+    min_bytes: int = coding_lib.REPLY_MIN_BYTES
     codings: tuple[ContentCoding, ...] = coding_lib.CODINGS
     requests: bool = True
+    dictionary: bool = True
     max_coded_streams: int = DEFAULT_MAX_CODED_STREAMS
     coded_streams: int = field(default=0, init=False)
 
@@ -147,32 +154,37 @@ def coded_send(scope: Scope, send: Send, policy: CompressionPolicy) -> Send:
     off = policy.replies is False or accept is None
     if off or (policy.replies == "auto" and is_loopback_address(server[0] if server else None)):
         return send
-    return _CodedReply(send, accept, policy).send
+    outside_session = Headers(scope=scope).get("mcp-session-id") is None
+    return _CodedReply(send, accept, policy, policy.request_codings if outside_session else ()).send
 
 
 class _CodedReply:
     """One reply's ASGI messages, coded on their way out: a one-body reply held until whole, then coded; a stream
     coded message by message (each `http.response.body` of an event stream is one event, flushed)."""
 
-    def __init__(self, send: Send, accept: str | None, policy: CompressionPolicy) -> None:
+    def __init__(self, send: Send, accept: str | None, policy: CompressionPolicy, advertise: tuple[ContentCoding, ...]) -> None:
         self._send = send
         self._accept = accept
         self._policy = policy
+        self._advertise = advertise
+        """The codings to name in `Accept-Encoding`: those taken in request bodies, outside a session only."""
+        self._dictionary = policy.dictionary and accepted_codings(accept).get(MCP_DICTIONARY_CODING, 0.0) > 0
         self._start: Message | None = None
         self._held: list[bytes] = []
         self._stream: coding_lib.StreamEncoder | None = None
         self._passing = False
 
-    def _headers(self, coding: ContentCoding | None, length: int | None) -> list[tuple[bytes, bytes]]:
+    def _headers(self, coding: str | None, length: int | None) -> list[tuple[bytes, bytes]]:
         assert self._start is not None
-        replaced = {b"accept-encoding", b"content-encoding"} | ({b"content-length"} if coding else set())
+        replaced = {b"content-encoding"} | ({b"content-length"} if coding else set())
         headers = [(n, v) for n, v in self._start.get("headers", []) if n.lower() not in replaced]
         if coding is not None:
             headers.append((b"content-encoding", coding.encode()))
             if length is not None:
                 headers.append((b"content-length", str(length).encode()))
-        if self._policy.request_codings:
-            headers.append((b"accept-encoding", ", ".join(self._policy.request_codings).encode()))
+        # A 415's own Accept-Encoding (10.3 rule 3) stays; other replies name the codings outside a session only.
+        if self._advertise and not any(n.lower() == b"accept-encoding" for n, _ in headers):
+            headers.append((b"accept-encoding", ", ".join(self._advertise).encode()))
         return headers
 
     async def send(self, message: Message) -> None:
@@ -214,14 +226,26 @@ class _CodedReply:
         self._stream = coding_lib.StreamEncoder(coding)
         await self._send({**start, "headers": self._headers(coding, None)})
 
+    def _whole_coding(self, size: int) -> DecodedCoding | None:
+        """A one-body reply's coding: the dictionary's in its range where the client takes it (SPEC 10.5 rule 2),
+        else the best standard one the client takes from `min_bytes`; None for none."""
+        if self._dictionary and in_dictionary_range(size):
+            return MCP_DICTIONARY_CODING
+        if size < self._policy.min_bytes:
+            return None
+        return negotiate_coding(self._accept, self._policy.codings)
+
     async def _send_whole(self, body: bytes) -> None:
         assert self._start is not None
-        coding = negotiate_coding(self._accept, self._policy.codings)
+        coding = self._whole_coding(len(body))
         content_type = Headers(raw=self._start.get("headers", [])).get("content-type")
-        if coding is not None and len(body) >= self._policy.min_bytes:
+        if coding is not None:
             msgpack = media_types.is_msgpack_body(content_type)
             if not (msgpack and mostly_native_bytes(body)):
-                coded = coding_lib.encode(coding, body)
+                if coding == MCP_DICTIONARY_CODING:
+                    coded = encode_with_dictionary(body)
+                else:
+                    coded = coding_lib.encode(coding, body)
                 if _shrank_enough(len(coded), len(body)):
                     await self._send({**self._start, "headers": self._headers(coding, len(coded))})
                     await self._send({"type": "http.response.body", "body": coded, "more_body": False})

@@ -16,7 +16,11 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Literal, Protocol
 
+from .mcp_dictionary import dictionary_decompressor
+
 ContentCoding = Literal["zstd", "br", "gzip"]
+DecodedCoding = Literal["zstd", "br", "gzip", "mcp-dict-v1"]
+"""What a receiver decodes: the codings of SPEC 10.1, the dictionary coding (10.5) on one-body replies only."""
 
 
 def _import_zstd() -> ModuleType | None:
@@ -60,8 +64,11 @@ LARGE_BODY_BYTES = 64 * 1024
 ZSTD_LEVEL_LARGE = 6
 BROTLI_QUALITY_LARGE = 5
 
-DEFAULT_MIN_BYTES = 1024
-"""A one-body reply or request body smaller than this goes uncoded (SPEC 10.2 rule 3, 10.3 rule 1)."""
+REPLY_MIN_BYTES = 256
+"""A one-body reply smaller than this goes uncoded in zstd, br or gzip (SPEC 10.2 rule 3; the TS side's figure)."""
+
+REQUEST_MIN_BYTES = 1024
+"""A request body smaller than this goes uncoded (SPEC 10.3 rule 1; the TS side's REQUEST_COMPRESSION_MIN_BYTES)."""
 
 _DECODE_STEP = 64 * 1024
 """Bytes a decoder may produce per step: the most a step holds beyond what the cap allows."""
@@ -104,7 +111,7 @@ class StreamDecoder(Protocol):
 class _Decoder:
     """One coding's incremental decoder that never yields more than `max_bytes` in all."""
 
-    def __init__(self, coding: ContentCoding, max_bytes: int) -> None:
+    def __init__(self, coding: DecodedCoding, max_bytes: int) -> None:
         self.coding = coding
         self.max_bytes = max_bytes
         self.total = 0
@@ -113,6 +120,8 @@ class _Decoder:
             self._engine = _zstd.ZstdDecompressor()
         elif coding == "br":
             self._engine = _brotli.Decompressor()
+        elif coding == "mcp-dict-v1":
+            self._engine = dictionary_decompressor()
         else:
             self._engine = zlib.decompressobj(31)
 
@@ -129,11 +138,11 @@ class _Decoder:
         """The bytes `data` decodes to (so far): DecodedTooLarge past the cap, CodingError when corrupt."""
         parts: list[bytes] = []
         try:
-            if self.coding == "gzip":
+            if self.coding in ("gzip", "mcp-dict-v1"):  # zlib's inflaters: gzip's member, or raw deflate
                 engine = self._engine
                 if engine.eof:
                     if data:
-                        raise CodingError("bytes after the end of the gzip member")
+                        raise CodingError(f"bytes after the end of the {self.coding} stream")
                     return b""
                 pending = data
                 while True:
@@ -141,7 +150,7 @@ class _Decoder:
                     pending = engine.unconsumed_tail
                     if engine.eof:
                         if engine.unused_data:
-                            raise CodingError("bytes after the end of the gzip member")
+                            raise CodingError(f"bytes after the end of the {self.coding} stream")
                         break
                     if not pending:
                         break
@@ -178,12 +187,12 @@ class _Decoder:
         return bool(self._engine.eof)
 
 
-def stream_decoder(coding: ContentCoding, max_bytes: int) -> StreamDecoder:
+def stream_decoder(coding: DecodedCoding, max_bytes: int) -> StreamDecoder:
     """An incremental decoder of a coded stream, `max_bytes` in all."""
     return _Decoder(coding, max_bytes)
 
 
-def decode(coding: ContentCoding, data: bytes, max_bytes: int) -> bytes:
+def decode(coding: DecodedCoding, data: bytes, max_bytes: int) -> bytes:
     """A whole coded body decoded within `max_bytes`, checked while inflating: DecodedTooLarge past it, CodingError
     for bytes that do not decode or stop before the coding's end."""
     decoder = _Decoder(coding, max_bytes)
