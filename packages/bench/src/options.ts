@@ -58,7 +58,7 @@ Options:
                          its own by each coding and level (gzip, Brotli, zstd, windows), bytes and coder
                          CPU; a candidate dictionary; resident memory per stream context.
   --scenario link        Opt-in, run on its own: latency over a bandwidth-limited link (a throttling TCP
-                         relay on loopback, 10 and 100 Mbit/s): a session's opening (initialize +
+                         relay on loopback, 10 and 100 Mbit/s, and 10 Mbit/s + 40 ms round trip): a session's opening (initialize +
                          tools/list) and a 1 MB object result, the stock SDK server and client against
                          ours on defaults with compression on (issue 41's target: <= 0.4x at 10 Mbit/s).
   --scenario readers     Opt-in, run on its own, in this process and runtime: the stdio readers alone, a

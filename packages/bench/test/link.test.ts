@@ -1,13 +1,14 @@
-// --scenario link (issue 41) in its smallest form: one round at one bandwidth. Checks that both servers were
-// measured (opening, the 1 MB object, bytes through the link) and the report's rows, not any figure; and
-// that the throttling relay holds a body back by its size (counted against a clock, with a wide margin).
+// --scenario link (issue 41) in its smallest form: one round at one bandwidth, then with an added round-trip
+// time. Checks that both servers were measured (opening, the 1 MB object, bytes through the link) and the
+// report's rows, not any figure; that the throttling relay holds a body back by its size, and a round trip by
+// the added delay (lower bounds against a clock, never timing targets).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderLink, runLinkScenario } from 'mcp-msgpack-bench';
 
 describe('--scenario link', { timeout: 120_000 }, () => {
   it('measures the opening and a 1 MB object on both servers through the throttled link', { timeout: 120_000 }, async () => {
-    const rows = await runLinkScenario({ rounds: 1, bandwidths: [100], log: () => {} });
+    const rows = await runLinkScenario({ rounds: 1, links: [{ mbit: 100, rttMs: 0 }], log: () => {} });
     assert.deepEqual(
       rows.map((r) => `${r.mbit} ${r.server}`),
       ['100 stock', '100 ours'],
@@ -25,5 +26,11 @@ describe('--scenario link', { timeout: 120_000 }, () => {
     const text = renderLink(rows, 1);
     assert.match(text, /100 Mbit\/s\s+stock/);
     assert.match(text, /100 Mbit\/s\s+ours/);
+  });
+
+  it('adds the round-trip time it is given: no opening takes less than initialize and one more round trip', { timeout: 120_000 }, async () => {
+    const rows = await runLinkScenario({ rounds: 1, links: [{ mbit: 100, rttMs: 60 }], log: () => {} });
+    for (const row of rows) assert.ok(row.openMs[0]! >= 2 * 60 * 0.95, `${row.server}: ${row.openMs[0]} ms`);
+    assert.match(renderLink(rows, 1), /100 Mbit\/s \+ 60 ms RTT\s+stock/);
   });
 });

@@ -6,8 +6,9 @@ const QUEUE_HIGH = 256 * 1024;
 
 /**
  * A loopback TCP relay that lets through at most `bitsPerSecond` in each direction, as a bandwidth-limited
- * link would (no added propagation delay, no loss): each chunk leaves once the link has sent everything
- * before it and then the chunk itself at that rate. For the link scenario's latencies (scenarios/link.ts),
+ * link would (no loss; by default no added propagation delay): each chunk leaves once the link has sent
+ * everything before it and then the chunk itself at that rate, plus `delayMs` one way when given (a round
+ * trip then costs twice that, as on a distant link). For the link scenario's latencies (scenarios/link.ts),
  * not for byte counts (it counts the bytes to the client too).
  */
 export class ThrottledLink {
@@ -19,6 +20,7 @@ export class ThrottledLink {
   constructor(
     private readonly targetPort: number,
     private readonly bitsPerSecond: number,
+    private readonly delayMs = 0,
   ) {}
 
   listen(): Promise<number> {
@@ -76,7 +78,7 @@ export class ThrottledLink {
     from.on('data', (chunk: Buffer) => {
       const now = performance.now();
       linkFreeAt = Math.max(now, linkFreeAt) + (chunk.length * 8 * 1000) / this.bitsPerSecond;
-      queue.push({ chunk, at: linkFreeAt });
+      queue.push({ chunk, at: linkFreeAt + this.delayMs });
       queued += chunk.length;
       if (queued > QUEUE_HIGH) from.pause();
       timer ??= setTimeout(pump, Math.max(0, queue[0]!.at - now));

@@ -23,13 +23,14 @@ import { callTool } from './calls.js';
  */
 export interface LinkOptions {
   rounds: number;
-  /** Link bandwidths, Mbit/s. */
-  bandwidths: number[];
+  /** The links: bandwidth, Mbit/s, and added round-trip time, ms (0: bandwidth only). */
+  links: ReadonlyArray<{ mbit: number; rttMs: number }>;
   log: (line: string) => void;
 }
 
 export interface LinkRow {
   mbit: number;
+  rttMs: number;
   server: 'stock' | 'ours';
   openMs: number[];
   objectMs: number[];
@@ -56,8 +57,8 @@ async function start(args: readonly string[]): Promise<{ child: ChildProcess; po
   return { child, port: await readyPort(child) };
 }
 
-async function oneSession(server: 'stock' | 'ours', port: number, bitsPerSecond: number): Promise<{ openMs: number; objectMs: number; bytes: number }> {
-  const link = new ThrottledLink(port, bitsPerSecond);
+async function oneSession(server: 'stock' | 'ours', port: number, bitsPerSecond: number, rttMs: number): Promise<{ openMs: number; objectMs: number; bytes: number }> {
+  const link = new ThrottledLink(port, bitsPerSecond, rttMs / 2);
   const url = new URL(`http://127.0.0.1:${await link.listen()}/mcp`);
   const client = new Client({ name: 'mcp-msgpack-bench', version: '0.1.0' });
   const transport: Transport = server === 'stock' ? new StreamableHTTPClientTransport(url) : new HttpMsgpackClientTransport(url);
@@ -81,14 +82,14 @@ export async function runLinkScenario(options: LinkOptions): Promise<LinkRow[]> 
   const started = await Promise.all((['stock', 'ours'] as const).map(async (server) => ({ server, ...(await start(SERVERS[server])) })));
   const rows: LinkRow[] = [];
   try {
-    for (const mbit of options.bandwidths) {
-      const mine = started.map(({ server }) => ({ mbit, server, openMs: [] as number[], objectMs: [] as number[], bytes: [] as number[] }));
+    for (const { mbit, rttMs } of options.links) {
+      const mine = started.map(({ server }) => ({ mbit, rttMs, server, openMs: [] as number[], objectMs: [] as number[], bytes: [] as number[] }));
       rows.push(...mine);
       for (let round = 0; round <= options.rounds; round++) {
         const order = round % 2 === 0 ? started : [...started].reverse();
         for (const { server, port } of order) {
-          options.log(`link ${mbit} Mbit/s: ${round === 0 ? 'warm-up' : `round ${round}/${options.rounds}`} ${server}`);
-          const measured = await oneSession(server, port, mbit * 1_000_000);
+          options.log(`link ${linkName({ mbit, rttMs })}: ${round === 0 ? 'warm-up' : `round ${round}/${options.rounds}`} ${server}`);
+          const measured = await oneSession(server, port, mbit * 1_000_000, rttMs);
           if (round === 0) continue;
           const row = mine.find((r) => r.server === server)!;
           row.openMs.push(measured.openMs);
@@ -103,6 +104,10 @@ export async function runLinkScenario(options: LinkOptions): Promise<LinkRow[]> 
   return rows;
 }
 
+function linkName(link: { mbit: number; rttMs: number }): string {
+  return link.rttMs > 0 ? `${link.mbit} Mbit/s + ${link.rttMs} ms RTT` : `${link.mbit} Mbit/s`;
+}
+
 /** Ours / stock, round by round: median and range. */
 function ratios(ours: number[], stock: number[]): { median: number; min: number; max: number } {
   const each = ours.map((value, i) => value / stock[i]!);
@@ -111,16 +116,16 @@ function ratios(ours: number[], stock: number[]): { median: number; min: number;
 
 export function renderLink(rows: readonly LinkRow[], rounds: number): string {
   const lines = [
-    `link: a throttling TCP relay on loopback (bandwidth each way, no added delay), a fresh session per round, ${rounds} rounds alternating the servers after one warm-up each;`,
+    `link: a throttling TCP relay on loopback (bandwidth each way; no added delay unless an RTT is named), a fresh session per round, ${rounds} rounds alternating the servers after one warm-up each;`,
     'opening = connect (initialize, notifications/initialized) + tools/list; object = one 1 MB review_context result. Medians; ours / stock per round (range).',
     `Stock: the SDK's Streamable HTTP server and client (JSON, no coding). Ours: our server on defaults + compression: true, our client on defaults. Target at 10 Mbit/s: <= ${LINK_TARGET}x.`,
   ];
-  const mbits = [...new Set(rows.map((r) => r.mbit))];
+  const links = [...new Set(rows.map(linkName))];
   const table: string[][] = [];
   const verdicts: string[] = [];
-  for (const mbit of mbits) {
-    const stock = rows.find((r) => r.mbit === mbit && r.server === 'stock')!;
-    const ours = rows.find((r) => r.mbit === mbit && r.server === 'ours')!;
+  for (const link of links) {
+    const stock = rows.find((r) => linkName(r) === link && r.server === 'stock')!;
+    const ours = rows.find((r) => linkName(r) === link && r.server === 'ours')!;
     for (const row of [stock, ours]) {
       const ratio = (pick: (r: LinkRow) => number[]) => {
         if (row === stock) return '1.00x';
@@ -128,7 +133,7 @@ export function renderLink(rows: readonly LinkRow[], rounds: number): string {
         return `${r.median.toFixed(2)}x (${r.min.toFixed(2)}-${r.max.toFixed(2)})`;
       };
       table.push([
-        `${mbit} Mbit/s`,
+        link,
         row.server,
         `${median(row.openMs).toFixed(1)} ms`,
         ratio((r) => r.openMs),
@@ -137,7 +142,7 @@ export function renderLink(rows: readonly LinkRow[], rounds: number): string {
         `${(median(row.bytes) / 1024).toFixed(1)} KiB`,
       ]);
     }
-    if (mbit === 10) {
+    if (stock.mbit === 10 && stock.rttMs === 0) {
       for (const [what, pick] of [
         ['opening', (r: LinkRow) => r.openMs],
         ['1 MB object', (r: LinkRow) => r.objectMs],

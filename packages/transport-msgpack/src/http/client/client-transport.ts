@@ -1,4 +1,4 @@
-import { isJSONRPCRequest } from '../../jsonrpc/kinds.js';
+import { isInitializedNotification, isJSONRPCRequest } from '../../jsonrpc/kinds.js';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { WireKind } from '../../codec/message-codec.js';
 import { createWireCodecs, type TypedWireCodecs } from '../../codec/wire-codecs.js';
@@ -15,7 +15,7 @@ import { streamWireOf } from './client-media.js';
 import type { HttpMsgpackClientOptions } from './client-options.js';
 import { ClientWire, type WireFallback } from './client-wire.js';
 import { wireMemory } from './wire-memory.js';
-import { errorText, redirectText, refusalAnswer } from './error-reply.js';
+import { errorText, isNotInitializedRefusal, redirectText, refusalAnswer } from './error-reply.js';
 import type { AuthorizationCallback } from './auth-callback.js';
 import { loadOAuthSdk } from './oauth-sdk.js';
 import { readPostReply, type ReplyHost } from './post-reply.js';
@@ -56,6 +56,10 @@ export class HttpMsgpackClientTransport implements Transport {
   private readonly fetches: ClientFetches;
   private readonly auth: ClientAuth | undefined;
   private readonly codecs: TypedWireCodecs;
+  /** `notifications/initialized` posted in the background (postsInBackground): true once it was accepted. */
+  private initializedPost: Promise<boolean> | undefined;
+  /** close() has begun. */
+  private closing = false;
   /** Whether a body must go as MessagePack (native bytes), for the per-message policy; made on first use. */
   private needsMsgpack: ((body: unknown) => boolean) | undefined;
   private readonly wireState: ClientWire;
@@ -137,6 +141,11 @@ export class HttpMsgpackClientTransport implements Transport {
 
   async close(): Promise<void> {
     this.reconnection.cancel();
+    // A notifications/initialized still in flight (postsInBackground) is let finish, so that the session the
+    // caller may resume by id later (endSessionOnClose: false) is an initialized one; bounded like the DELETE.
+    // Its failure then is no news for a caller who is closing (a server gone, say).
+    this.closing = true;
+    if (this.initializedPost) await settledWithin(this.initializedPost, CLOSE_DELETE_TIMEOUT_MS);
     this.signals.abortAll();
     if (this.options.endSessionOnClose !== false) await this.endSessionQuietly();
     await this.fetches.close?.().catch(() => {});
@@ -168,12 +177,42 @@ export class HttpMsgpackClientTransport implements Transport {
         this.openGetStream({ resumptionToken: options.resumptionToken, replayMessageId, requestSignal: options.requestSignal }).catch(reportedAlready);
         return;
       }
+      if (this.postsInBackground(message, options)) {
+        // send() returns once the POST is handed to the fetch, so it is issued before anything sent after it.
+        await new Promise<void>((issued) => {
+          this.initializedPost = this.post(message, options, issued).then(
+            () => true,
+            (error: unknown) => {
+              // close() aborts it on purpose; anything else is the transport's error, as a failed send's is.
+              if (this.signals.open && !this.closing) this.onerror?.(error as Error);
+              return false;
+            },
+          );
+          void this.initializedPost.then(() => issued());
+        });
+        return;
+      }
       await this.post(message, options);
     } catch (error) {
       // The caller's own abort is no transport error.
       if (options?.requestSignal?.aborted !== true) this.onerror?.(error as Error);
       throw error;
     }
+  }
+
+  /**
+   * `notifications/initialized` to a server that speaks msgpack-v1 is posted without waiting for its 202, so
+   * the session's first requests leave at once: the opening takes two round trips, not three (initialize,
+   * then the notification and the first requests side by side; docs/MEASUREMENTS.md, the link scenario).
+   * Such a server waits a moment for the notification when a request overtakes it (SPEC.md 9.4); a server
+   * not known to wait (one answering in JSON), or with an authProvider (a 401 to the notification would be
+   * recovered side by side with the requests' own, refreshing the token twice), gets the stock client's
+   * order, the 202 awaited first; a request a
+   * server refuses as not initialized yet (it did not wait) goes again once the notification is accepted. A
+   * failure goes to onerror instead of the caller, who has nothing to retry: the session's next requests say it too.
+   */
+  private postsInBackground(message: JSONRPCMessage | JSONRPCMessage[], options: TransportSendOptions | undefined): boolean {
+    return !Array.isArray(message) && isInitializedNotification(message) && this.wireState.serverSpeaksMsgpack && options?.requestSignal === undefined && this.auth === undefined;
   }
 
   /**
@@ -215,11 +254,12 @@ export class HttpMsgpackClientTransport implements Transport {
     await this.openGetStream({ resumptionToken: lastEventId, onresumptiontoken: options?.onresumptiontoken });
   }
 
-  private async post(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+  /** `issued`: called when the POST is handed to the fetch. */
+  private async post(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions, issued?: () => void): Promise<void> {
     const request = this.signals.forRequest(options?.requestSignal);
     let streaming = false;
     try {
-      streaming = await this.postOnce(message, request, options, freshAttempt());
+      streaming = await this.postOnce(message, request, options, freshAttempt(), false, issued);
     } finally {
       // A streamed reply releases its signal when the stream ends.
       if (!streaming) request.done();
@@ -233,7 +273,14 @@ export class HttpMsgpackClientTransport implements Transport {
   }
 
   /** One POST; true when its reply is a stream that is being read (and will release the signal). */
-  private async postOnce(message: JSONRPCMessage | JSONRPCMessage[], request: RequestSignal, options: TransportSendOptions | undefined, attempt: AuthAttempt): Promise<boolean> {
+  private async postOnce(
+    message: JSONRPCMessage | JSONRPCMessage[],
+    request: RequestSignal,
+    options: TransportSendOptions | undefined,
+    attempt: AuthAttempt,
+    reordered = false,
+    issued?: () => void,
+  ): Promise<boolean> {
     const wire = this.wireState.current;
     const codec = this.codecs[this.wireState.perMessage ? this.requestWire(message) : wire];
     const headers = await this.headers.post(message, codec, wire, options?.headers);
@@ -242,7 +289,9 @@ export class HttpMsgpackClientTransport implements Transport {
     const coded = await this.coding.code(plain);
     if (coded) headers.set('content-encoding', coded.coding);
     const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: (coded?.body ?? plain) as BodyInit, signal: request.signal };
-    const sent = await this.fetches.request(this.url, init);
+    const sending = this.fetches.request(this.url, init);
+    issued?.();
+    const sent = await sending;
     this.headers.noteSession(sent);
     this.coding.learn(sent);
     if (this.coding.refusedCoded(sent, coded !== undefined)) {
@@ -254,6 +303,12 @@ export class HttpMsgpackClientTransport implements Transport {
     const plainSent = await this.coding.decodeDictionary(sent, this.limits.maxMessageBytes);
     const response = await this.wireState.learn(plainSent, codec.wire, this.limits.maxMessageBytes);
     if (!response) return this.postOnce(message, request, options, attempt);
+    // It overtook the notification posted in the background at a server that did not wait for it: once the
+    // notification is accepted, it goes again (once).
+    if (!reordered && this.initializedPost && (await isNotInitializedRefusal(response, this.codecs, this.limits.maxMessageBytes)) && (await this.initializedPost)) {
+      await response.body?.cancel().catch(() => {});
+      return this.postOnce(message, request, options, attempt, true);
+    }
     const refusal = await refusalAnswer(response, message, this.codecs, this.limits.maxMessageBytes);
     if (refusal) {
       this.onmessage?.(refusal);
@@ -323,6 +378,13 @@ export class HttpMsgpackClientTransport implements Transport {
       readStream: (body, wire, stream, release) => readServerStream(body, wire, stream, false, release, this.host),
     };
   }
+}
+
+/** Waits for `settling` (which does not reject) at most `ms`. */
+async function settledWithin(settling: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([settling, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** For GET streams started in the background: openGetStream has reported the failure (the SDK reports it twice). */

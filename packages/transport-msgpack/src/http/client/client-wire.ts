@@ -55,6 +55,11 @@ export class ClientWire {
     return this.wire;
   }
 
+  /** Whether the server has shown it speaks msgpack-v1 (a MessagePack reply, or SPEC.md 9.6's header). */
+  get serverSpeaksMsgpack(): boolean {
+    return this.signalled;
+  }
+
   /** Whether each request may go in either encoding: on MessagePack, to a server that said it speaks it. */
   get perMessage(): boolean {
     return this.wire === 'msgpack' && this.signalled;

@@ -18,6 +18,22 @@ export async function refusalAnswer(response: Response, message: JSONRPCMessage 
 }
 
 /**
+ * Whether a 400 is a server's "not initialized yet" (SPEC.md 9.4, `data.reason` 'not-initialized'): a request
+ * that overtook `notifications/initialized` at a server that did not wait for it. Read from a copy.
+ */
+export async function isNotInitializedRefusal(response: Response, codecs: WireCodecs, maxBytes: number): Promise<boolean> {
+  if (response.status !== 400) return false;
+  const form = replyForm(mediaTypeEssence(response.headers.get('content-type')));
+  if (!form || form.stream) return false;
+  try {
+    const value = codecs[form.wire].decodeValue(await readCappedBody(response.clone(), maxBytes)) as { error?: { data?: { reason?: unknown } } };
+    return value?.error?.data?.reason === 'not-initialized';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The JSON-RPC error answering request `id` in an error reply, read from a copy of the response so
  * errorText() can still read it when it is something else.
  */
