@@ -202,7 +202,7 @@ async def part_python(image: Path, data: bytes, rounds: int, calls: int) -> list
         return await run_pairs(pairs, rounds, calls)
 
 
-async def part_ab(image: Path, before: Path, rounds: int, calls: int) -> list[str]:
+async def part_ab(image: Path, data: bytes, before: Path, rounds: int, calls: int) -> list[str]:
     with python_server(image) as after_url, python_server(image, src_dir=before) as before_url:
         pairs = [
             (
@@ -220,6 +220,13 @@ async def part_ab(image: Path, before: Path, rounds: int, calls: int) -> list[st
                 "",
             )
             for tool, label in (("small", "small result"), ("records", "50 KB object"))
+        ] + [
+            (
+                "Python server, 5 MiB image, native bytes: this tree's app / the app before",
+                Variant("after-image", after_url, ours(True), "read_image", {}, image_check(data)),
+                Variant("before-image", before_url, ours(True), "read_image", {}, image_check(data)),
+                "",
+            )
         ]
         return await run_pairs(pairs, rounds, calls)
 
@@ -239,7 +246,7 @@ def main() -> None:
         if options.part in ("python", "both"):
             lines += anyio.run(part_python, image, data, options.rounds, options.calls)
         if options.part == "ab":
-            lines += anyio.run(part_ab, image, options.before.resolve(), options.rounds, options.calls)
+            lines += anyio.run(part_ab, image, data, options.before.resolve(), options.rounds, options.calls)
     print(f"rounds {options.rounds} x {options.calls} calls per variant; medians of per-round ratios (range)")
     print("\n".join(lines))
 
