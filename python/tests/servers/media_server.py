@@ -64,9 +64,10 @@ def records(count: int) -> dict:
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script or imported by a test
-from sampling_tool import add_sampled_image_digest  # noqa: E402
+from sampling_tool import add_input_image_digest, add_sampled_image_digest  # noqa: E402
 
 add_sampled_image_digest(server, Context, types)
+add_input_image_digest(server, Context, types)
 
 
 async def main() -> None:
