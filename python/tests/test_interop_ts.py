@@ -103,6 +103,10 @@ def test_the_sdk_client_gets_bin_per_request_on_2026_07_28_from_the_ts_media_ser
     assert len(media_frames) == 1 and media_frames[0]["id"] == calls[0]["id"]
     assert media_frames[0]["result"]["content"][0]["data"] == pattern(MIB5)
     assert Path(prefix + ".out").stat().st_size < 1.1 * MIB5  # no base64 of the image on the wire (1.335x)
+    # The TS server advertised native bytes in a server/discover answer read as a frame (SPEC 8.1 rules 6-7),
+    # so our requests may carry bin: on 'auto' the answer to our own discover, sent after the switch.
+    discovered = [value for kind, value in down if kind == "frame" and "supportedVersions" in value.get("result", {})]
+    assert [d["result"]["capabilities"]["extensions"]["io.github.mcp-msgpack/native-bytes"] for d in discovered] == [{"version": 1}]
 
 
 @pytest.mark.parametrize("wire", ["auto", "msgpack"])
