@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import anyio
 import httpx2
+from anyio.abc import TaskGroup
 from mcp.client._transport import TransportStreams
 from mcp.client.streamable_http import (
     DEFAULT_MAX_SSE_EVENT_SIZE,
@@ -101,6 +102,11 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         self.limits = limits or ReceiveLimits()
         self.request_coding = RequestCoding()
         """Which coding large MessagePack request bodies go in, once the server says it takes one (SPEC 10.3)."""
+        self.background: TaskGroup | None = None
+        """Where `notifications/initialized` to a msgpack-v1 server is posted without waiting (set by the client)."""
+        self.initialized_posted: anyio.Event | None = None
+        """Set once that background POST ended; `initialized_accepted` says whether the server took it (2xx)."""
+        self.initialized_accepted = False
 
     # --- headers and bodies ------------------------------------------------------------------------------
 
@@ -146,9 +152,56 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         if self.wire == "json":
             await super()._handle_post_request(ctx)
             return
+        if self._posts_in_background(ctx):
+            assert self.background is not None
+            self.initialized_posted = anyio.Event()
+            self.background.start_soon(self._post_initialized, ctx, self.initialized_posted)
+            return
         await self._post_msgpack(ctx, wants_bytes)
 
-    async def _post_msgpack(self, ctx: RequestContext, wants_bytes: bool) -> None:
+    def _posts_in_background(self, ctx: RequestContext) -> bool:
+        """`notifications/initialized` to a server that speaks msgpack-v1 is posted without waiting for its 202,
+        as the TS client does: the session's first requests leave at once, and the opening takes two round
+        trips, not three (docs/MEASUREMENTS.md, the link scenario). Such a server waits a moment for the
+        notification when a request overtakes it (SPEC 9.4); a request it refuses as `not-initialized` anyway
+        goes again once the notification is accepted (`_retries_after_initialized`). A JSON-only server, or a
+        client with auth (a 401 to the notification would be recovered side by side with the requests' own),
+        keeps the SDK's order, the 202 awaited first."""
+        return (
+            self.background is not None
+            and self.server_speaks_msgpack
+            and self._is_initialized_notification(ctx.session_message.message)
+            and ctx.client.auth is None
+        )
+
+    async def _post_initialized(self, ctx: RequestContext, posted: anyio.Event) -> None:
+        """The background POST of `notifications/initialized`: a failure is logged (the caller has nothing to
+        retry; the session's next requests say it too)."""
+        try:
+            await self._post_msgpack(ctx, False)
+        except Exception as exc:  # a network failure or a refusal: the requests that follow report theirs
+            logger.warning("notifications/initialized was not delivered to %s: %s", self.url, exc)
+        finally:
+            posted.set()
+
+    async def _retries_after_initialized(self, response: httpx2.Response, reply_is_msgpack: bool) -> bool:
+        """Whether a 400 to a request is the server's `not-initialized` refusal (SPEC 9.4) while our
+        notification was in flight: then, once the notification was accepted, the request goes again (once)."""
+        posted = self.initialized_posted
+        if posted is None or response.status_code != 400 or not reply_is_msgpack:
+            return False
+        try:
+            refusal = decode_msgpack(await response.aread(), self.limits, native=False)
+        except Exception:  # not a JSON-RPC error: answered as any other 400
+            return False
+        error = refusal.get("error") if isinstance(refusal, dict) else None
+        data = error.get("data") if isinstance(error, dict) else None
+        if not (isinstance(data, dict) and data.get("reason") == "not-initialized"):
+            return False
+        await posted.wait()
+        return self.initialized_accepted
+
+    async def _post_msgpack(self, ctx: RequestContext, wants_bytes: bool, retry: bool = True) -> None:
         message = ctx.session_message.message
         is_request = isinstance(message, JSONRPCRequest)
         request_id: RequestId = message.id if isinstance(message, JSONRPCRequest) else -1  # read only for a request
@@ -173,6 +226,8 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                 await self._post_msgpack(ctx, wants_bytes)
                 return
             self.request_coding.learn(response)
+            if response.status_code < 300 and self._is_initialized_notification(message):
+                self.initialized_accepted = True
             content_type = response.headers.get("content-type")
             reply_is_msgpack = media_types.is_msgpack_body(content_type)
             reply_is_frames = media_types.media_type(content_type)[0] == media_types.FRAME_STREAM
@@ -202,7 +257,9 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                     )
                 return
             if response.status_code >= 400:
-                if is_request:
+                if is_request and retry and await self._retries_after_initialized(response, reply_is_msgpack):
+                    await self._post_msgpack(ctx, wants_bytes, retry=False)
+                elif is_request:
                     await self._answer_http_error(response, ctx, request_id, reply_is_msgpack)
                 return
 
@@ -475,6 +532,8 @@ async def streamable_http_client(
 
             def start_get_stream() -> None:
                 tg.start_soon(transport.handle_get_stream, client, read_stream_writer)
+
+            transport.background = tg
 
             tg.start_soon(
                 transport.post_writer, client, write_stream_reader, read_stream_writer, write_stream,
