@@ -55,6 +55,7 @@ from ..shared import http_media_types as media_types
 from ..shared import http_negotiation as negotiation
 from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict, session_message
 from ..shared.frame_stream import is_control_map, read_frames
+from ..shared.http_opening import InitializedInBackground, posts_initialized_in_background
 from .request_coding import (
     ReplyTooLarge,
     RequestCoding,
@@ -104,9 +105,8 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         """Which coding large MessagePack request bodies go in, once the server says it takes one (SPEC 10.3)."""
         self.background: TaskGroup | None = None
         """Where `notifications/initialized` to a msgpack-v1 server is posted without waiting (set by the client)."""
-        self.initialized_posted: anyio.Event | None = None
-        """Set once that background POST ended; `initialized_accepted` says whether the server took it (2xx)."""
-        self.initialized_accepted = False
+        self.opening = InitializedInBackground()
+        """That notification's POST, for a request refused as `not-initialized` meanwhile."""
 
     # --- headers and bodies ------------------------------------------------------------------------------
 
@@ -154,25 +154,16 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
             return
         if self._posts_in_background(ctx):
             assert self.background is not None
-            self.initialized_posted = anyio.Event()
-            self.background.start_soon(self._post_initialized, ctx, self.initialized_posted)
+            self.background.start_soon(self._post_initialized, ctx, self.opening.start())
             return
         await self._post_msgpack(ctx, wants_bytes)
 
     def _posts_in_background(self, ctx: RequestContext) -> bool:
-        """`notifications/initialized` to a server that speaks msgpack-v1 is posted without waiting for its 202,
-        as the TS client does: the session's first requests leave at once, and the opening takes two round
-        trips, not three (docs/MEASUREMENTS.md, the link scenario). Such a server waits a moment for the
-        notification when a request overtakes it (SPEC 9.4); a request it refuses as `not-initialized` anyway
-        goes again once the notification is accepted (`_retries_after_initialized`). A JSON-only server, or a
-        client with auth (a 401 to the notification would be recovered side by side with the requests' own),
-        keeps the SDK's order, the 202 awaited first."""
-        return (
-            self.background is not None
-            and self.server_speaks_msgpack
-            and self._is_initialized_notification(ctx.session_message.message)
-            and ctx.client.auth is None
-        )
+        """`notifications/initialized` to a msgpack-v1 server goes without waiting for its 202
+        (shared/http_opening.py); a request refused as `not-initialized` meanwhile is retried once
+        (`self.opening`)."""
+        message = ctx.session_message.message
+        return self.background is not None and posts_initialized_in_background(message, self.server_speaks_msgpack, ctx.client.auth)
 
     async def _post_initialized(self, ctx: RequestContext, posted: anyio.Event) -> None:
         """The background POST of `notifications/initialized`: a failure is logged (the caller has nothing to
@@ -183,23 +174,6 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
             logger.warning("notifications/initialized was not delivered to %s: %s", self.url, exc)
         finally:
             posted.set()
-
-    async def _retries_after_initialized(self, response: httpx2.Response, reply_is_msgpack: bool) -> bool:
-        """Whether a 400 to a request is the server's `not-initialized` refusal (SPEC 9.4) while our
-        notification was in flight: then, once the notification was accepted, the request goes again (once)."""
-        posted = self.initialized_posted
-        if posted is None or response.status_code != 400 or not reply_is_msgpack:
-            return False
-        try:
-            refusal = decode_msgpack(await response.aread(), self.limits, native=False)
-        except Exception:  # not a JSON-RPC error: answered as any other 400
-            return False
-        error = refusal.get("error") if isinstance(refusal, dict) else None
-        data = error.get("data") if isinstance(error, dict) else None
-        if not (isinstance(data, dict) and data.get("reason") == "not-initialized"):
-            return False
-        await posted.wait()
-        return self.initialized_accepted
 
     async def _post_msgpack(self, ctx: RequestContext, wants_bytes: bool, retry: bool = True) -> None:
         message = ctx.session_message.message
@@ -227,7 +201,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                 return
             self.request_coding.learn(response)
             if response.status_code < 300 and self._is_initialized_notification(message):
-                self.initialized_accepted = True
+                self.opening.accepted = True
             content_type = response.headers.get("content-type")
             reply_is_msgpack = media_types.is_msgpack_body(content_type)
             reply_is_frames = media_types.media_type(content_type)[0] == media_types.FRAME_STREAM
@@ -257,7 +231,7 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                     )
                 return
             if response.status_code >= 400:
-                if is_request and retry and await self._retries_after_initialized(response, reply_is_msgpack):
+                if is_request and retry and await self.opening.retries(response, self.limits):
                     await self._post_msgpack(ctx, wants_bytes, retry=False)
                 elif is_request:
                     await self._answer_http_error(response, ctx, request_id, reply_is_msgpack)
