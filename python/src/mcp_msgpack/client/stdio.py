@@ -148,7 +148,7 @@ class _ClientWire(WireState):
         it carried no advertisement (8.1 rule 6): our own server/discover, with the SDK's envelope, goes as
         the first frame after the switch point, and its answer tells whether our requests may carry bin
         (rule 7). One round trip, in parallel with the SDK's next request; only a request with media to send
-        waits for it (`wait_for_advertisement`)."""
+        waits for it (`waits_for_advertisement`)."""
         if meta is None:
             return
         request = types.JSONRPCRequest(jsonrpc="2.0", id=OWN_DISCOVER_ID, method="server/discover", params={"_meta": meta})
