@@ -36,7 +36,7 @@ read -r -a LINES <<<"${LINES[*]}"
 SUBSET=(
   python/tests/test_interop_python.py python/tests/test_interop_ts.py python/tests/test_run.py python/tests/test_langchain.py python/tests/test_mcp_use.py
   python/tests/test_messages.py python/tests/test_layout.py python/tests/test_streams.py python/tests/test_order.py
-  python/tests/test_spec_acceptances_stdio.py python/tests/test_older_sdk_http_client.py
+  python/tests/test_spec_acceptances_stdio.py python/tests/test_older_sdk_http_client.py python/tests/test_opening_http.py
   python/tests/test_hostile.py::test_every_refused_fixture_is_answered_by_id_and_the_connection_goes_on
   python/tests/test_hostile.py::test_a_client_that_dies_mid_frame_leaves_the_server_exiting_cleanly
   python/tests/test_hostile.py::test_a_server_dying_mid_frame_fails_the_pending_request_at_once

@@ -13,7 +13,7 @@ from mcp.client.stdio import stdio_client as sdk_stdio_client
 from wiretap import MEDIA_SERVER, PYTHON, TAP, has_bin, recorded
 
 sys.path.insert(0, str(__import__("pathlib").Path(MEDIA_SERVER).parent))
-from media_server import pattern  # noqa: E402
+from media_server import TOOL_NAMES, pattern  # noqa: E402
 
 from mcp_msgpack import call_tool_native, stdio_client  # noqa: E402
 
@@ -39,7 +39,7 @@ async def session_calls(transport, native: bool, size: int = 300_000) -> dict:
 
 
 def check_calls(out: dict, size: int = 300_000) -> None:
-    assert out["tools"] == ["digest", "echo", "image", "image_bytes", "records", "sampled_image_digest"]
+    assert out["tools"] == TOOL_NAMES
     assert out["echo"] == "héllo ✓ 😀"
     assert out["bytes"] == pattern(size)
     assert isinstance(out["base64"], str) and __import__("base64").b64decode(out["base64"]) == pattern(1000)

@@ -17,7 +17,7 @@ from mcp.client.stdio import StdioServerParameters
 from wiretap import MEDIA_SERVER, NODE, PYTHON, ROOT, TAP, TS_MEDIA_SERVER, has_bin, recorded, ts_client
 
 sys.path.insert(0, str(Path(MEDIA_SERVER).parent))
-from media_server import pattern  # noqa: E402
+from media_server import TOOL_NAMES, pattern  # noqa: E402
 
 from mcp_msgpack import call_tool_native, stdio_client  # noqa: E402
 
@@ -103,6 +103,10 @@ def test_the_sdk_client_gets_bin_per_request_on_2026_07_28_from_the_ts_media_ser
     assert len(media_frames) == 1 and media_frames[0]["id"] == calls[0]["id"]
     assert media_frames[0]["result"]["content"][0]["data"] == pattern(MIB5)
     assert Path(prefix + ".out").stat().st_size < 1.1 * MIB5  # no base64 of the image on the wire (1.335x)
+    # The TS server advertised native bytes in a server/discover answer read as a frame (SPEC 8.1 rules 6-7),
+    # so our requests may carry bin: on 'auto' the answer to our own discover, sent after the switch.
+    discovered = [value for kind, value in down if kind == "frame" and "supportedVersions" in value.get("result", {})]
+    assert [d["result"]["capabilities"]["extensions"]["io.github.mcp-msgpack/native-bytes"] for d in discovered] == [{"version": 1}]
 
 
 @pytest.mark.parametrize("wire", ["auto", "msgpack"])
@@ -112,7 +116,7 @@ def test_ts_client_calls_a_python_mcpserver_on_our_stdio_server_with_native_byte
     out = ts_client(
         {"command": PYTHON, "args": [TAP, prefix, "--", PYTHON, MEDIA_SERVER], "wire": wire, "nativeBytes": True, "tool": "image", "arguments": {"size": MIB5}, "native": True}
     )
-    assert out["server"] == "py-media" and out["tools"] == ["digest", "echo", "image", "image_bytes", "records", "sampled_image_digest"]
+    assert out["server"] == "py-media" and out["tools"] == TOOL_NAMES
     assert out["wire"] == "msgpack"
     assert out["content"] == [{"type": "image", "kind": "bytes", "length": MIB5, "sha256": hashlib.sha256(pattern(MIB5)).hexdigest()}]
     down = recorded(prefix + ".out")

@@ -75,9 +75,56 @@ def test_mcp_client_over_stdio_on_2026_07_28_reads_bin(tmp_path, wire):
     sent = [v for kind, v in recorded(prefix + ".in") if kind == "frame"]
     offers = [v for v in sent if "native-bytes" in repr(v.get("params", {}).get("_meta"))]
     assert offers, "no request offered the extension"
-    if wire == "msgpack":  # server/discover went as a frame: the server advertised the extension (rule 6)
-        discover = next(v for v in out if "supportedVersions" in v.get("result", {}))
-        assert "io.github.mcp-msgpack/native-bytes" in discover["result"]["capabilities"]["extensions"]
+    # A server/discover went as a frame (on 'auto' our own, right after the switch): advertised (rule 6).
+    discover = next(v for v in out if "supportedVersions" in v.get("result", {}))
+    assert "io.github.mcp-msgpack/native-bytes" in discover["result"]["capabilities"]["extensions"]
+
+
+async def _input_image(context, params) -> types.CreateMessageResult:
+    return await _sampling(context, params)
+
+
+@pytest.mark.parametrize("wire", ["auto", "msgpack"])
+def test_mcp_client_over_stdio_on_2026_07_28_sends_bin_once_advertised(tmp_path, wire):
+    """`mcp.Client` (2026-07-28) on our stdio_client, wire 'auto' as the default and 'msgpack': the tool asks
+    for an image (`input_required`), and the retried request carries it as bin (SPEC 8.1 rule 7), the server
+    reading the very bytes. On 'auto' the SDK's server/discover went as a JSON line, which carries no
+    advertisement; the client learnt it from its own server/discover sent as a frame after the switch."""
+    params, prefix = _stdio(tmp_path)
+
+    async def run():
+        async with Client(stdio_client(params, wire=wire, native_bytes=True), sampling_callback=_input_image) as client:
+            return (await client.call_tool("input_image_digest", {})).content[0].text
+
+    assert anyio.run(run) == hashlib.sha256(pattern(SIZE)).hexdigest()
+    sent = [v for kind, v in recorded(prefix + ".in") if kind == "frame" and has_bin(v)]
+    assert [v["params"]["inputResponses"]["image"]["content"]["data"] for v in sent] == [pattern(SIZE)]
+    lines = [v for kind, v in recorded(prefix + ".in") if kind != "frame"]
+    if wire == "auto":  # the SDK's discover offered the upgrade as a line; its answer as a line accepted it
+        assert [v["method"] for v in lines] == ["server/discover"]
+        own = [v for kind, v in recorded(prefix + ".in") if kind == "frame" and v.get("method") == "server/discover"]
+        assert len(own) == 1 and "native-bytes" in repr(own[0]["params"]["_meta"])
+
+
+def test_client_session_over_stdio_on_2026_07_28_sends_bin_once_advertised(tmp_path):
+    """The same through `ClientSession` (what `mcp.Client` wraps), on the default wire: the client's own
+    server/discover learns the advertisement, and the retried request's image goes as bin."""
+    params, prefix = _stdio(tmp_path)
+
+    async def run():
+        async with Client(stdio_client(params, native_bytes=True), sampling_callback=_input_image) as client:
+            session: ClientSession = client.session
+            first = await session.call_tool("input_image_digest", {}, allow_input_required=True)
+            assert isinstance(first, types.InputRequiredResult)
+            answer = await _sampling(None, None)
+            final = await session.call_tool(
+                "input_image_digest", {}, input_responses={"image": answer}, allow_input_required=True
+            )
+            return final.content[0].text
+
+    assert anyio.run(run) == hashlib.sha256(pattern(SIZE)).hexdigest()
+    sent = [v for kind, v in recorded(prefix + ".in") if kind == "frame" and has_bin(v)]
+    assert [v["params"]["inputResponses"]["image"]["content"]["data"] for v in sent] == [pattern(SIZE)]
 
 
 def test_client_session_over_stdio_sends_bin_once_confirmed(tmp_path):

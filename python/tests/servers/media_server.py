@@ -64,9 +64,13 @@ def records(count: int) -> dict:
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script or imported by a test
-from sampling_tool import add_sampled_image_digest  # noqa: E402
+from sampling_tool import add_input_image_digest, add_sampled_image_digest  # noqa: E402
 
 add_sampled_image_digest(server, Context, types)
+add_input_image_digest(server, Context, types)
+
+TOOL_NAMES = sorted(["digest", "echo", "image", "image_bytes", "records", "sampled_image_digest"] + (["input_image_digest"] if hasattr(types, "InputRequiredResult") else []))
+"""The tools this server lists (the 2026-07-28 `input_image_digest` on SDKs that have `input_required`)."""
 
 
 async def main() -> None:

@@ -23,7 +23,12 @@ from ..shared.extension import NATIVE_RESULT_META, announce, announced_version
 from ..shared.http_negotiation import CLIENT_CAPABILITIES_META, is_modern_request
 from ..shared.stdio_connection import MSGPACK_V1, READ_SIZE, SEND_FRAMES, SEND_JSON, SEND_MIXED, WIRE_META, WireState, strip_wire_member, wire_member
 from ..wire import FRAME, ReceiveLimits, StreamReader, WireError
+from ..wire.media_slots import media_slots
 from ..wire.reader import FRAMES, JSON, MIXED
+
+
+OWN_DISCOVER_ID = "mcp-msgpack/discover"
+"""The id of the client's own server/discover (a string: the SDK numbers its requests)."""
 
 
 class _ClientWire(WireState):
@@ -40,6 +45,14 @@ class _ClientWire(WireState):
         # answer may carry bin (rule 5), and nothing else by that offer.
         self.offered_ids: set[object] = set()
         self.native_advertised = False  # a server/discover result read as a frame advertised it (rule 7)
+        # On wire='auto' the SDK's 2026-07-28 requests that carried the upgrade offer, with their `_meta` as the
+        # SDK wrote it: the server never advertises native bytes on JSON (rule 6), so when the upgrade is
+        # accepted in the answer to one of them, we ask again with our own server/discover, as a frame.
+        self.offering_meta: dict[object, dict[str, Any]] = {}
+        self.own_discover: bytes | None = None  # that request, to write right after the switch point
+        self.advertisement_known = anyio.Event()  # set once our own discover is answered, or none will be sent
+        if self.settled or not native_bytes:
+            self.advertisement_known.set()
         self.wire_selected: str | None = None if wire == "auto" else ("msgpack" if wire == "msgpack" else "json")
         self.reader = StreamReader(FRAMES if wire == "msgpack" else JSON, self.max_bytes)
         if wire == "msgpack":
@@ -53,6 +66,8 @@ class _ClientWire(WireState):
                 del meta[NATIVE_RESULT_META]
                 self.native_results.add(message.id)
             if not self.settled:
+                if self.native_bytes and is_modern_request(meta) and message.id != OWN_DISCOVER_ID:
+                    self.offering_meta[message.id] = dict(meta)
                 meta[WIRE_META] = {"offer": [MSGPACK_V1], "mixed": True}
                 self.offering.add(message.id)
             if self.native_bytes and message.method == "initialize" and (self.send != SEND_JSON or not self.settled):
@@ -87,15 +102,19 @@ class _ClientWire(WireState):
         2026-07-28 request (rule 5)."""
         return self.native_receive or ("method" not in value and value.get("id") in self.offered_ids)
 
-    def incoming(self, message: SessionMessage, kind: str) -> None:
-        """Settles the upgrade on the first result to an offering request, and notes a native confirmation."""
+    def incoming(self, message: SessionMessage, kind: str) -> bool:
+        """Settles the upgrade on the first result to an offering request, and notes a native confirmation or
+        advertisement. True for the answer to our own server/discover, which the SDK never sees."""
         model = message_model(message.message)
         if not isinstance(model, (types.JSONRPCResponse, types.JSONRPCError)):
-            return
+            return False
         offered = model.id in self.offered_ids
         self.offered_ids.discard(model.id)
         if offered and kind == FRAME and isinstance(model, types.JSONRPCResponse) and "supportedVersions" in model.result:
             self.native_advertised = announced_version(model.result.get("capabilities")) == 1
+        if model.id == OWN_DISCOVER_ID:
+            self.advertisement_known.set()
+            return True
         if isinstance(model, types.JSONRPCError):
             self.native_results.discard(model.id)
         if isinstance(model, types.JSONRPCResponse):
@@ -112,12 +131,39 @@ class _ClientWire(WireState):
                     self.reader.mode = MIXED if mixed else FRAMES
                     self.send = SEND_MIXED if mixed else SEND_FRAMES
                     self.wire_selected = "msgpack"
+                    self._discover_on_frames(self.offering_meta.get(model.id))
                 else:
                     self.wire_selected = "json"
+                self.offering_meta.clear()
+                if self.own_discover is None:
+                    self.advertisement_known.set()  # nothing to wait for: no own discover goes out
             if model.id == self.native_offer_id and self.send != SEND_JSON:
                 version = announced_version(model.result.get("capabilities"))
                 if version == 1:
                     self.native_send = self.native_receive = True
+        return False
+
+    def _discover_on_frames(self, meta: dict[str, Any] | None) -> None:
+        """The upgrade was accepted in the answer to a 2026-07-28 request (SPEC 7.1), read as a JSON line, so
+        it carried no advertisement (8.1 rule 6): our own server/discover, with the SDK's envelope, goes as
+        the first frame after the switch point, and its answer tells whether our requests may carry bin
+        (rule 7). One round trip, in parallel with the SDK's next request; only a request with media to send
+        waits for it (`waits_for_advertisement`)."""
+        if meta is None:
+            return
+        request = types.JSONRPCRequest(jsonrpc="2.0", id=OWN_DISCOVER_ID, method="server/discover", params={"_meta": meta})
+        self.own_discover = self.outgoing(request)
+
+    def take_own_discover(self) -> bytes | None:
+        request, self.own_discover = self.own_discover, None
+        return request
+
+    def waits_for_advertisement(self, message: types.JSONRPCMessage) -> bool:
+        """Whether this message is a request with media that could go as bin once the advertisement is known."""
+        if self.advertisement_known.is_set() or not isinstance(message, types.JSONRPCRequest):
+            return False
+        holder = {"method": message.method, "params": message.params}
+        return any(isinstance(h.get(k), str) and h.get(k) for h, k in media_slots(holder))
 
 
 @asynccontextmanager
@@ -172,13 +218,17 @@ async def stdio_client(
                             if outcome.reply is not None:
                                 await write(outcome.reply)
                             if isinstance(outcome.deliver, SessionMessage):
-                                state.incoming(outcome.deliver, kind)
+                                if state.incoming(outcome.deliver, kind):
+                                    continue  # the answer to our own server/discover
+                                if (own := state.take_own_discover()) is not None:
+                                    await write(own)
                             if outcome.deliver is not None:
                                 await read_stream_writer.send(outcome.deliver)
                 except WireError as error:  # framing error: reported, then the connection ends (SPEC 5.1)
                     if not shutting_down:
                         await read_stream_writer.send(error)
                 finally:
+                    state.advertisement_known.set()  # no answer will come: nobody waits for it
                     await sdk_compat.drain_stdout(process)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
             pass
@@ -188,8 +238,11 @@ async def stdio_client(
         try:
             async with write_stream_reader:
                 async for session_message in write_stream_reader:
+                    model = message_model(session_message.message)
+                    if state.waits_for_advertisement(model):
+                        await state.advertisement_known.wait()  # its media may then go as bin (rule 7)
                     try:
-                        data = state.outgoing(message_model(session_message.message))
+                        data = state.outgoing(model)
                     except (WireError, TypeError) as exc:
                         await read_stream_writer.send(exc)
                         continue

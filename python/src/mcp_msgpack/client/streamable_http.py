@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import anyio
 import httpx2
+from anyio.abc import TaskGroup
 from mcp.client._transport import TransportStreams
 from mcp.client.streamable_http import (
     DEFAULT_MAX_SSE_EVENT_SIZE,
@@ -54,6 +55,7 @@ from ..shared import http_media_types as media_types
 from ..shared import http_negotiation as negotiation
 from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict, session_message
 from ..shared.frame_stream import is_control_map, read_frames
+from ..shared.http_opening import InitializedInBackground, posts_initialized_in_background
 from .request_coding import (
     ReplyTooLarge,
     RequestCoding,
@@ -101,6 +103,10 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         self.limits = limits or ReceiveLimits()
         self.request_coding = RequestCoding()
         """Which coding large MessagePack request bodies go in, once the server says it takes one (SPEC 10.3)."""
+        self.background: TaskGroup | None = None
+        """Where `notifications/initialized` to a msgpack-v1 server is posted without waiting (set by the client)."""
+        self.opening = InitializedInBackground()
+        """That notification's POST, for a request refused as `not-initialized` meanwhile."""
 
     # --- headers and bodies ------------------------------------------------------------------------------
 
@@ -146,9 +152,30 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         if self.wire == "json":
             await super()._handle_post_request(ctx)
             return
+        if self._posts_in_background(ctx):
+            assert self.background is not None
+            self.background.start_soon(self._post_initialized, ctx, self.opening.start())
+            return
         await self._post_msgpack(ctx, wants_bytes)
 
-    async def _post_msgpack(self, ctx: RequestContext, wants_bytes: bool) -> None:
+    def _posts_in_background(self, ctx: RequestContext) -> bool:
+        """`notifications/initialized` to a msgpack-v1 server goes without waiting for its 202
+        (shared/http_opening.py); a request refused as `not-initialized` meanwhile is retried once
+        (`self.opening`)."""
+        message = ctx.session_message.message
+        return self.background is not None and posts_initialized_in_background(message, self.server_speaks_msgpack, ctx.client.auth)
+
+    async def _post_initialized(self, ctx: RequestContext, posted: anyio.Event) -> None:
+        """The background POST of `notifications/initialized`: a failure is logged (the caller has nothing to
+        retry; the session's next requests say it too)."""
+        try:
+            await self._post_msgpack(ctx, False)
+        except Exception as exc:  # a network failure or a refusal: the requests that follow report theirs
+            logger.warning("notifications/initialized was not delivered to %s: %s", self.url, exc)
+        finally:
+            posted.set()
+
+    async def _post_msgpack(self, ctx: RequestContext, wants_bytes: bool, retry: bool = True) -> None:
         message = ctx.session_message.message
         is_request = isinstance(message, JSONRPCRequest)
         request_id: RequestId = message.id if isinstance(message, JSONRPCRequest) else -1  # read only for a request
@@ -173,6 +200,8 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                 await self._post_msgpack(ctx, wants_bytes)
                 return
             self.request_coding.learn(response)
+            if response.status_code < 300 and self._is_initialized_notification(message):
+                self.opening.accepted = True
             content_type = response.headers.get("content-type")
             reply_is_msgpack = media_types.is_msgpack_body(content_type)
             reply_is_frames = media_types.media_type(content_type)[0] == media_types.FRAME_STREAM
@@ -202,7 +231,9 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                     )
                 return
             if response.status_code >= 400:
-                if is_request:
+                if is_request and retry and await self.opening.retries(response, self.limits):
+                    await self._post_msgpack(ctx, wants_bytes, retry=False)
+                elif is_request:
                     await self._answer_http_error(response, ctx, request_id, reply_is_msgpack)
                 return
 
@@ -475,6 +506,8 @@ async def streamable_http_client(
 
             def start_get_stream() -> None:
                 tg.start_soon(transport.handle_get_stream, client, read_stream_writer)
+
+            transport.background = tg
 
             tg.start_soon(
                 transport.post_writer, client, write_stream_reader, read_stream_writer, write_stream,

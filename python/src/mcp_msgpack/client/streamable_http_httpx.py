@@ -35,6 +35,7 @@ from ..shared.extension import NATIVE_RESULT_META
 from ..shared.http_client_wire import ClientWire, Wire
 from ..shared.frame_stream import is_control_map, read_frames
 from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict
+from ..shared.http_opening import InitializedInBackground, posts_initialized_in_background
 from ..shared.message import to_session_message
 from ..shared.sdk_compat import WRAPPED_MESSAGES, create_message_streams
 from ..shared.sse_events import sse_events
@@ -134,6 +135,8 @@ class MsgpackStreamableHTTPTransport(ClientWire):
         self.protocol_version: str | None = None
         self._in_flight: dict[Any, anyio.CancelScope] = {}
         """Each request's POST scope: on 2026-07-28 closing its stream is how a request is cancelled."""
+        self.opening = InitializedInBackground()
+        """`notifications/initialized` posted without waiting (shared/http_opening.py)."""
 
     def get_session_id(self) -> str | None:
         return self.session_id
@@ -177,6 +180,9 @@ class MsgpackStreamableHTTPTransport(ClientWire):
                     if "id" in body and "method" in body:
                         scope = self._in_flight[body["id"]] = anyio.CancelScope()
                         tg.start_soon(self._send_request, client, body, metadata, read_writer, scope)
+                    elif self.wire == "msgpack" and posts_initialized_in_background(body, self.server_speaks_msgpack, client.auth):
+                        tg.start_soon(self._post_initialized, client, body, read_writer, self.opening.start())
+                        start_get_stream()
                     else:
                         await self._post(client, body, read_writer, None)
                         if body.get("method") == "notifications/initialized":
@@ -237,12 +243,26 @@ class MsgpackStreamableHTTPTransport(ClientWire):
             if self._in_flight.get(request_id) is scope:
                 del self._in_flight[request_id]
 
-    async def _post(self, client: Any, body: dict[str, Any], read_writer: ReadWriter, metadata: ClientMessageMetadata | None) -> None:
-        keep_bytes = _take_native_result_marker(body)
+    async def _post_initialized(self, client: Any, body: dict[str, Any], read_writer: ReadWriter, posted: anyio.Event) -> None:
+        """The background POST of `notifications/initialized`: a failure is logged (the caller has nothing to
+        retry; the session's next requests say it too)."""
+        try:
+            self.opening.accepted = await self._post(client, body, read_writer, None) < 300
+        except Exception as exc:  # a network failure: the requests that follow report theirs
+            logger.warning("notifications/initialized was not delivered to %s: %s", self.url, exc)
+        finally:
+            posted.set()
+
+    async def _post(
+        self, client: Any, body: dict[str, Any], read_writer: ReadWriter, metadata: ClientMessageMetadata | None,
+        retry: bool = True, keep_bytes: bool | None = None,
+    ) -> int:
+        """One message's POST and its reply; the reply's HTTP status."""
+        if keep_bytes is None:
+            keep_bytes = _take_native_result_marker(body)
         request_id = body.get("id") if "method" in body else None
         if self.wire == "json":
-            await self._post_json(client, body, read_writer, request_id, metadata)
-            return
+            return await self._post_json(client, body, read_writer, request_id, metadata)
         json_body = _without_offer(body)  # what a fallback re-sends, taken before the offer goes in
         offered = self.native_bytes and negotiation.offer_in(body)
         headers = {**self._headers(), **_stamped(metadata), "content-type": media_types.MSGPACK}
@@ -252,21 +272,25 @@ class MsgpackStreamableHTTPTransport(ClientWire):
             )
             if judged == "resend":  # refused unread (SPEC 9.2): the same message again, as JSON
                 await response.aclose()
-                await self._post_json(client, json_body, read_writer, request_id, metadata)
-                return
+                return await self._post_json(client, json_body, read_writer, request_id, metadata)
+            if request_id is not None and retry and await self.opening.retries(response, self.limits):
+                await response.aclose()
+                return await self._post(client, body, read_writer, metadata, retry=False, keep_bytes=keep_bytes)
             native = offered or self.native_bytes_in_force
             await self._read_reply(
                 client, response, read_writer, request_id, metadata, native=native, confirms=offered, keep_bytes=keep_bytes
             )
+            return int(response.status_code)
 
     async def _post_json(
         self, client: Any, body: dict[str, Any], read_writer: ReadWriter, request_id: Any, metadata: ClientMessageMetadata | None
-    ) -> None:
+    ) -> int:
         headers = {**self._headers(media_types.JSON_ACCEPT), **_stamped(metadata), "content-type": media_types.JSON}
         async with client.stream("POST", self.url, content=pydantic_core.to_json(body), headers=headers) as response:
             await self._read_reply(
                 client, response, read_writer, request_id, metadata, native=False, confirms=False, keep_bytes=False
             )
+            return int(response.status_code)
 
     # --- replies ---------------------------------------------------------------------------------------------
 
