@@ -171,6 +171,28 @@ describe('content codings: negotiation rules', () => {
     assert.throws(() => resolveCompression({ minBytes: -1 }, all), /minBytes/);
   });
 
+  it('codes a one-body reply at the level its size tier documents (zstd 9 from 64 KiB, Brotli 5 from 8 KiB), and back', async () => {
+    const zstdLevel = (zlib.constants as Record<string, number>).ZSTD_c_compressionLevel;
+    const zstdSync = (zlib as unknown as { zstdCompressSync?: (bytes: Uint8Array, options: object) => Uint8Array }).zstdCompressSync;
+    const brotli = (bytes: Uint8Array, quality: number) =>
+      zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } });
+    const expected: Array<[ContentCoding, number, (bytes: Uint8Array) => Uint8Array | undefined]> = [
+      ['zstd', 2000, (bytes) => zstdSync?.(bytes, { params: { [zstdLevel!]: 3 } })],
+      ['zstd', 20_000, (bytes) => zstdSync?.(bytes, { params: { [zstdLevel!]: 3 } })],
+      ['zstd', 100_000, (bytes) => zstdSync?.(bytes, { params: { [zstdLevel!]: 9 } })],
+      ['br', 2000, (bytes) => brotli(bytes, 4)],
+      ['br', 20_000, (bytes) => brotli(bytes, 5)],
+      ['br', 100_000, (bytes) => brotli(bytes, 5)],
+    ];
+    for (const [coding, size, reference] of expected) {
+      if (!runtime.contentCodings.encodes.includes(coding)) continue;
+      const plain = new TextEncoder().encode(prose(size));
+      const coded = new Uint8Array(await runtime.contentCodings.encode(coding, plain));
+      assert.deepEqual(coded, new Uint8Array(reference(plain)!), `${coding} at ${plain.byteLength} bytes codes as the level its tier names`);
+      assert.deepEqual(new Uint8Array(await runtime.contentCodings.decode(coding, coded, plain.byteLength)), plain, `${coding} round trip at ${plain.byteLength} bytes`);
+    }
+  });
+
   it('decodes within a cap, refusing a ratio bomb while inflating', async () => {
     for (const coding of runtime.contentCodings.decodes) {
       const bomb = await runtime.contentCodings.encode(coding, new Uint8Array(8 << 20));

@@ -29,17 +29,26 @@ const BROTLI_QUALITY = 4;
 const GZIP_LEVEL = 5;
 
 /**
- * A one-body reply from this size on is coded a level higher (zstd 6, Brotli 5): where a body is large,
- * the higher level finds more (on the recorded session's 109 KB read_text_file reply, a text sent twice as
- * `content` and `structuredContent`, zstd 6 gave 0.51x gzip 6's bytes against zstd 3's 0.54x at 0.27x gzip
- * 6's coder CPU, Brotli 5 0.50x against Brotli 4's 0.53x at 0.46x), while under it the levels code alike
- * (zstd 3 and 6 within 5% of gzip 6's bytes on the session's 1-64 KB replies) and the lower level's CPU is
- * the better buy. `npx mcp-msgpack-bench --scenario codings` prints each level's bytes and CPU per reply.
- * Streams keep the lower level: they are coded event by event, each event small.
+ * A larger one-body reply is coded at a higher level, by size (docs/MEASUREMENTS.md, "Content codings",
+ * 2026-12-07; each reply of the recorded sessions as MessagePack, coded on its own, Bun 1.4.5 and Node 20):
+ * - from 64 KiB, zstd 9 and Brotli 5: on the 109 KB `read_text_file` reply (a text sent twice, as `content`
+ *   and `structuredContent`, which gzip's 32 KB window cannot see) zstd 9 is 248 bytes under zstd 6 (19836
+ *   against 20084) for about 0.35 ms more (1.2 against 0.85 ms; gzip 6 took 2.5 ms), the knee of the curve:
+ *   zstd 12 saved 73 bytes more for 1.4 ms more, and no strategy or window of its own did better. At cloud
+ *   egress and CPU prices the 248 bytes cost about six times the 0.35 ms. Brotli 6 saved 115 bytes for 0.5-1.4
+ *   ms more: Brotli stays at 5.
+ * - from 8 KiB, Brotli 5 (Node 20, which has no zstd): on the filesystem session's 12-24 KB replies 51-290
+ *   bytes under Brotli 4 for 50-165 µs more (+40%). zstd stays at 3 there: zstd 6 saved 66-223 bytes on
+ *   them but cost 2-2.5x zstd 3's time, and on the bench's 50 KB shapes it raised Bun's server CPU per call
+ *   1.4-1.7x for 0.86-1.0x the bytes (`--scenario compression --baseline`).
+ * `npx mcp-msgpack-bench --scenario codings` prints each level's bytes and CPU per reply. Streams keep the
+ * lowest level: they are coded event by event, each event small.
  */
-const LARGE_BODY_BYTES = 64 * 1024;
-const ZSTD_LEVEL_LARGE = 6;
-const BROTLI_QUALITY_LARGE = 5;
+const LEVELS_BY_SIZE: ReadonlyArray<{ readonly fromBytes: number; readonly zstd: number; readonly brotli: number }> = [
+  { fromBytes: 64 * 1024, zstd: 9, brotli: 5 },
+  { fromBytes: 8 * 1024, zstd: ZSTD_LEVEL, brotli: 5 },
+  { fromBytes: 0, zstd: ZSTD_LEVEL, brotli: BROTLI_QUALITY },
+];
 
 function zstdParams(level = ZSTD_LEVEL): object {
   return { params: { [constants.ZSTD_c_compressionLevel ?? 100]: level } };
@@ -52,9 +61,9 @@ function brotliParams(size?: number, quality = BROTLI_QUALITY): zlib.BrotliOptio
 }
 
 function encode(coding: ContentCoding, bytes: Uint8Array): Uint8Array {
-  const large = bytes.byteLength >= LARGE_BODY_BYTES;
-  if (coding === 'zstd') return zstd.zstdCompressSync!(bytes, zstdParams(large ? ZSTD_LEVEL_LARGE : ZSTD_LEVEL));
-  if (coding === 'br') return zlib.brotliCompressSync(bytes, brotliParams(bytes.byteLength, large ? BROTLI_QUALITY_LARGE : BROTLI_QUALITY));
+  const levels = LEVELS_BY_SIZE.find((tier) => bytes.byteLength >= tier.fromBytes)!;
+  if (coding === 'zstd') return zstd.zstdCompressSync!(bytes, zstdParams(levels.zstd));
+  if (coding === 'br') return zlib.brotliCompressSync(bytes, brotliParams(bytes.byteLength, levels.brotli));
   return zlib.gzipSync(bytes, { level: GZIP_LEVEL });
 }
 
