@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { listenBun, listenNode, McpHttpHandler } from 'mcp-msgpack-transport';
+import { listenBun, listenNode, McpHttpHandler, WebHttpMsgpackServerTransport } from 'mcp-msgpack-transport';
 import { createHttpTestServer, serverKinds } from './fixtures/http-helpers.js';
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
@@ -100,6 +100,29 @@ describe('a malformed Host given to the fetch handler', () => {
         }
       } finally {
         await handler.close();
+      }
+    }
+  });
+});
+
+describe('a malformed Host given to a transport used on its own', () => {
+  it('is 400 invalid-host with protection off, 403 with it on (the transport makes the check itself)', async () => {
+    for (const protection of [false, true]) {
+      for (const host of malformedHosts(8080)) {
+        // Stateless, so one transport per request.
+        const transport = new WebHttpMsgpackServerTransport({ sessionIdGenerator: undefined, enableDnsRebindingProtection: protection });
+        await transport.start();
+        try {
+          const response = await transport.handleRequest(new Request('http://localhost:8080/mcp', { method: 'POST', headers: { ...JSON_HEADERS, host }, body: initialize }));
+          if (protection) {
+            assert.equal(response.status, 403, host);
+            await response.body?.cancel();
+          } else {
+            assertInvalidHost({ status: response.status, body: await response.text() }, host);
+          }
+        } finally {
+          await transport.close();
+        }
       }
     }
   });
