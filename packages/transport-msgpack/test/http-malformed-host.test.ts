@@ -79,22 +79,26 @@ for (const kind of serverKinds) {
   }
 }
 
+/** A fetch Request of `initialize` with this Host (null: none) and a URL of its own. */
+const postWithHost = (host: string | null): Request => new Request('http://localhost:8080/mcp', { method: 'POST', headers: host === null ? JSON_HEADERS : { ...JSON_HEADERS, host }, body: initialize });
+
+/** 403 with DNS-rebinding protection on (the Host is not allowed), else the 400 of assertInvalidHost. */
+async function assertRefused(response: Response, host: string, protection: boolean): Promise<void> {
+  if (!protection) return assertInvalidHost({ status: response.status, body: await response.text() }, host);
+  assert.equal(response.status, 403, host);
+  await response.body?.cancel();
+}
+
 describe('a malformed Host given to the fetch handler', () => {
   it('is 400 with protection off, 403 with it on, and a Request without a Host is served by its URL', async () => {
     for (const protection of [false, true]) {
       const handler = new McpHttpHandler({ createServer: createHttpTestServer, enableDnsRebindingProtection: protection });
       try {
         for (const host of malformedHosts(8080)) {
-          const response = await handler.handle(new Request('http://localhost:8080/mcp', { method: 'POST', headers: { ...JSON_HEADERS, host }, body: initialize }));
-          if (protection) {
-            assert.equal(response.status, 403, host);
-            await response.body?.cancel();
-          } else {
-            assertInvalidHost({ status: response.status, body: await response.text() }, host);
-          }
+          await assertRefused(await handler.handle(postWithHost(host)), host, protection);
         }
         if (!protection) {
-          const served = await handler.handle(new Request('http://localhost:8080/mcp', { method: 'POST', headers: JSON_HEADERS, body: initialize }));
+          const served = await handler.handle(postWithHost(null));
           assert.equal(served.status, 200);
           await served.body?.cancel();
         }
@@ -113,13 +117,7 @@ describe('a malformed Host given to a transport used on its own', () => {
         const transport = new WebHttpMsgpackServerTransport({ sessionIdGenerator: undefined, enableDnsRebindingProtection: protection });
         await transport.start();
         try {
-          const response = await transport.handleRequest(new Request('http://localhost:8080/mcp', { method: 'POST', headers: { ...JSON_HEADERS, host }, body: initialize }));
-          if (protection) {
-            assert.equal(response.status, 403, host);
-            await response.body?.cancel();
-          } else {
-            assertInvalidHost({ status: response.status, body: await response.text() }, host);
-          }
+          await assertRefused(await transport.handleRequest(postWithHost(host)), host, protection);
         } finally {
           await transport.close();
         }
