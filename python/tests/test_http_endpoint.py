@@ -8,6 +8,7 @@ body (10.3)."""
 from __future__ import annotations
 
 import json
+import socket
 import time
 
 import httpx2
@@ -57,6 +58,52 @@ def test_a_host_that_only_starts_like_loopback_is_403(url, host):
     port = url.split(":")[2].split("/")[0]
     response = _post(url, INIT, host=host.format(port=port))
     assert response.status_code == 403
+
+
+MALFORMED_HOSTS = ["localhost:{port}.evil.com", "localhost:{port}@evil.com", "a b", "[::1", "", "localhost:99999", "a/b"]
+
+
+def _raw_post(port: int, host: str) -> tuple[int, bytes]:
+    """Status and body of an initialize POST with this Host, written raw (an HTTP client would fix the Host)."""
+    body = json.dumps(INIT).encode()
+    head = (f"POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+            f"Accept: application/json, text/event-stream\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n")
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(head.encode() + body)
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    status = int(reply.split(b" ", 2)[1])
+    return status, reply.split(b"\r\n\r\n", 1)[1]
+
+
+@pytest.mark.parametrize("host", MALFORMED_HOSTS)
+def test_a_malformed_host_is_403_with_the_checks_on(url, host):
+    port = int(url.split(":")[2].split("/")[0])
+    assert _raw_post(port, host.format(port=port))[0] == 403
+
+
+@pytest.fixture(scope="module")
+def unchecked_url(tmp_path_factory):
+    """Our app with DNS-rebinding protection off (transport_security), as a server behind a proxy may run."""
+    path, _ = write_image(tmp_path_factory.mktemp("unchecked"))
+    with python_server(path, "--no-host-check") as address:
+        yield address
+
+
+@pytest.mark.parametrize("host", MALFORMED_HOSTS)
+def test_a_malformed_host_is_400_invalid_host_with_the_checks_off(unchecked_url, host):
+    """SPEC 9.4, as the TS server answers it (issue 39): never served, never a 500."""
+    port = int(unchecked_url.split(":")[2].split("/")[0])
+    status, body = _raw_post(port, host.format(port=port))
+    assert status == 400
+    error = json.loads(body)["error"]
+    assert (error["code"], error["data"]["reason"]) == (-32000, "invalid-host")
+
+
+def test_a_plain_host_is_served_with_the_checks_off(unchecked_url):
+    port = int(unchecked_url.split(":")[2].split("/")[0])
+    assert _raw_post(port, "example.com")[0] == 200
 
 
 @pytest.mark.parametrize("origin", ["http://localhost:1.evil.com", "http://localhost:80@evil.com", "http://evil.com", "null"])

@@ -1,8 +1,8 @@
 """A Python MCPServer with a media tool on this package's Streamable HTTP app (run by the HTTP tests and bench).
 
-argv: PORT IMAGE_PATH [--json-sdk] [--stateless] [--json-response] [--event-store] [--option=VALUE ...]: the
+argv: PORT IMAGE_PATH [--json-sdk] [--stateless] [--json-response] [--event-store] [--no-host-check] [--option=VALUE ...]: the
 SDK's own app instead of ours (for comparison); the SDK's stateless mode (a fresh server per request); one body
-per reply; an in-memory event store (what it holds is the `stored` tool's answer); our app's `encoding`, `reply_streams` and `hold_interval` (e.g. `--encoding=smallest`). Importable: the stdio
+per reply; an in-memory event store (what it holds is the `stored` tool's answer); no Host/Origin check; our app's `encoding`, `reply_streams` and `hold_interval` (e.g. `--encoding=smallest`). Importable: the stdio
 bench serves the same tools."""
 
 import base64
@@ -171,6 +171,10 @@ if __name__ == "__main__":
         name, sep, value = arg[2:].partition("=")
         if sep and name != "head-timeout":
             options[name.replace("-", "_")] = float(value) if name in ("hold-interval", "initialization-deadline") else value
+    if "--no-host-check" in sys.argv:  # DNS-rebinding protection off, for every request (host_check.py)
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        options["transport_security"] = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     if "compression" in options:  # --compression=true|false|auto (SPEC 10)
         options["compression"] = {"true": True, "false": False}.get(options["compression"], options["compression"])
     if "--json-sdk" in sys.argv:

@@ -6,6 +6,7 @@ TypeScript media server's two media tools and `echo`, on this package's stdio_se
                                         (one line on stdout) once it listens, as the TS media server does
         [--bind HOST]                   listen on HOST instead (0.0.0.0: the loopback checks still hold)
         [--initialization-deadline S]   streamable_http_app's initialization_deadline (default 10 s)
+        [--no-host-check]               DNS-rebinding protection off for every request (transport_security)
 
 Both run with the package's defaults but for those options, so the probes see what a user gets out of the box."""
 
@@ -84,7 +85,11 @@ def serve_http(options: list[str]) -> None:
     bind = option("--bind") or "127.0.0.1"
     _raise_open_file_limit()
     deadline = option("--initialization-deadline")
-    app_options = {} if deadline is None else {"initialization_deadline": float(deadline)}
+    app_options: dict[str, object] = {} if deadline is None else {"initialization_deadline": float(deadline)}
+    if "--no-host-check" in options:  # DNS-rebinding protection off for every request (host_check.py)
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        app_options["transport_security"] = TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
     # Bound here, before uvicorn starts, so the port is known and printed while the socket already queues connections.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -104,4 +109,4 @@ if __name__ == "__main__":
     elif mode == "http":
         serve_http(sys.argv[3:])
     else:
-        sys.exit(f"usage: {sys.argv[0]} stdio|http DIR [--bind HOST] [--initialization-deadline S]")
+        sys.exit(f"usage: {sys.argv[0]} stdio|http DIR [--bind HOST] [--initialization-deadline S] [--no-host-check]")

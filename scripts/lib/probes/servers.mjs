@@ -39,18 +39,21 @@ export function stdioCommand(name, dir, runtime = process.execPath) {
 /**
  * Starts an HTTP server on a free port; resolves with { url, stop } once it printed its URL. `options` (a
  * configured server of http.json): `bind` (default 127.0.0.1; the URL then names 127.0.0.1, where the probes
- * arrive), `initializationDeadlineMs` (the deadline for notifications/initialized; the TS CLI has no option for
- * it, so ts-http-configured.mjs builds the same server with it).
+ * arrive), `initializationDeadlineMs` (the deadline for notifications/initialized), `hostCheck: false` (DNS-rebinding
+ * protection off for every request); the TS CLI has no option for the last two, so ts-http-configured.mjs builds
+ * the same server with them.
  */
 export function startHttpServer(name, dir, runtime = process.execPath, options = {}) {
   const bind = options.bind ?? '127.0.0.1';
   const deadline = options.initializationDeadlineMs;
+  const noHostCheck = options.hostCheck === false ? ['--no-host-check'] : [];
   let command;
   let args;
-  if (name === 'ts-http' && deadline !== undefined) [command, args] = [runtime, [TS_CONFIGURED, `${bind}:0`, dir, '--session-init-timeout-ms', String(deadline)]];
-  else if (name === 'ts-http') [command, args] = [runtime, [TS_CLI, '--http', `${bind}:0`, dir]];
+  if (name === 'ts-http' && (deadline !== undefined || noHostCheck.length > 0)) {
+    [command, args] = [runtime, [TS_CONFIGURED, `${bind}:0`, dir, ...(deadline === undefined ? [] : ['--session-init-timeout-ms', String(deadline)]), ...noHostCheck]];
+  } else if (name === 'ts-http') [command, args] = [runtime, [TS_CLI, '--http', `${bind}:0`, dir]];
   else if (name === 'py-http') {
-    const extra = [...(options.bind ? ['--bind', bind] : []), ...(deadline === undefined ? [] : ['--initialization-deadline', String(deadline / 1000)])];
+    const extra = [...(options.bind ? ['--bind', bind] : []), ...(deadline === undefined ? [] : ['--initialization-deadline', String(deadline / 1000)]), ...noHostCheck];
     [command, args] = [pythonExecutable(), [PY_SERVER, 'http', dir, ...extra]];
   } else throw new Error(`${name} is no HTTP server`);
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONUNBUFFERED: '1' } });

@@ -1,7 +1,7 @@
 // The TypeScript media server on Streamable HTTP with an option its CLI does not take, for the probes that need
 // one (fixtures/probes/README.md, "Servers with options"): the same createFilesystemServer and McpHttpHandler
 // the CLI (packages/filesystem-media-server/src/cli.ts) builds, with nativeBytes on, listening as the CLI does.
-//   node ts-http-configured.mjs HOST:PORT DIR [--session-init-timeout-ms N]
+//   node ts-http-configured.mjs HOST:PORT DIR [--session-init-timeout-ms N] [--no-host-check]
 // Prints its URL (one line on stdout) once it listens, as the CLI does.
 import { createFilesystemServer, resolveAllowedDirectories } from 'mcp-filesystem-media-server';
 import { listenBun, listenNode, McpHttpHandler } from 'mcp-msgpack-transport';
@@ -15,6 +15,8 @@ const handler = new McpHttpHandler({
   createServer: () => createFilesystemServer({ allowedDirectories, log, nativeBytes: true }),
   nativeBytes: true,
   sessionInitTimeoutMs: option('--session-init-timeout-ms'),
+  // DNS-rebinding protection off for every request, as behind a proxy that checks Host itself.
+  ...(rest.includes('--no-host-check') ? { enableDnsRebindingProtection: false } : {}),
 });
 const listen = typeof globalThis.Bun !== 'undefined' ? listenBun : listenNode;
 const running = await listen(handler, { host, port });

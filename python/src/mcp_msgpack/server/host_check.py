@@ -12,6 +12,7 @@ address the server is bound to (`0.0.0.0` included); with settings, they decide,
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
@@ -60,13 +61,34 @@ def _origin_refused(origin: str, patterns: list[str]) -> bool:
     return split is None or not _allowed(origin, f"{plain.group(1)}://{split[0]}", patterns)
 
 
+@dataclass(frozen=True)
+class HostRefusal:
+    """Why a request is refused for its Host or Origin: its status, message and `data.reason` (or None)."""
+
+    status: int
+    message: str
+    reason: str | None = None
+
+
 class HostCheck:
-    """Host and Origin of a request, refused with the reason (403) or accepted (None)."""
+    """Host and Origin of a request, refused (a HostRefusal) or accepted (None)."""
 
     def __init__(self, settings: TransportSecuritySettings | None) -> None:
         self.settings = settings
 
-    def refusal(self, scope: Scope) -> str | None:
+    def refusal(self, scope: Scope) -> HostRefusal | None:
+        """403 for a Host or Origin that DNS-rebinding protection does not allow; else 400 for a Host that is not
+        a host[:port] (SPEC 9.4, `invalid-host`: an empty one, userinfo, a path, a space, a port over 65535),
+        checks on or off, as the TS server answers it. A request without a Host (HTTP/1.0) is served."""
+        forbidden = self._forbidden(scope)
+        if forbidden is not None:
+            return HostRefusal(403, f"Forbidden: {forbidden}")
+        host = Headers(scope=scope).get("host")
+        if host is not None and _split(host.lower()) is None:
+            return HostRefusal(400, f"Bad Request: Invalid Host header: {host}", "invalid-host")
+        return None
+
+    def _forbidden(self, scope: Scope) -> str | None:
         settings = self.settings
         if settings is None:
             server = scope.get("server")

@@ -121,9 +121,10 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         send = coded_send(scope, with_vary(send), self.compression)
         token = prefers_msgpack.set(accept_of(scope).prefers_msgpack)
         try:
-            forbidden = self.host_check.refusal(scope)
-            if forbidden is not None:
-                await error_response(HTTPStatus.FORBIDDEN, TRANSPORT_ERROR, f"Forbidden: {forbidden}")(scope, receive, send)
+            refused = self.host_check.refusal(scope)
+            if refused is not None:
+                data = None if refused.reason is None else {"reason": refused.reason}
+                await error_response(refused.status, TRANSPORT_ERROR, refused.message, data=data)(scope, receive, send)
                 return
             decoded = await decoded_request(scope, receive, self.compression, self.max_request_body_size)
             if isinstance(decoded, Response):

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_REQUEST_BODY_BYTES, resolveReceiveLimits } from '../../wire
 import { resolveCompression, type CompressionOption, type CompressionPolicy } from '../content-coding/compression-options.js';
 import { runtime } from '../../runtime/current.js';
 import { codedReply } from './coded-reply.js';
-import { checkHostAndOrigin } from './exchange/host-check.js';
+import { hostRefusal } from './exchange/host-check.js';
 import { requestEra, type RequestEra } from './exchange/era.js';
 import { SESSION_GONE, refusalResponse, serverFailure, type Refusal } from './exchange/responses.js';
 import { closeInstance, serveOnce, type ConnectableServer, type ServedInstance } from './exchange/served-instance.js';
@@ -219,8 +219,8 @@ export class WebMcpHttpHandler {
   private async route(req: HttpRequestLike, options: HttpHandleOptions): Promise<Response | Refusal> {
     // DNS-rebinding protection, once per request and before anything else: a refused request makes no
     // server instance, and no transport checks it again (serveRouted).
-    const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
-    if (refused) return { status: 403, code: TRANSPORT_ERROR, message: refused };
+    const refused = hostRefusal(this.options, req.headers, options.localAddress);
+    if (refused) return refused;
     // Read once: it picks the route here, and the transport checks the body against it.
     const era = requestEra(req.headers);
     if (req.method === 'POST' && era.modern !== undefined) return this.modern.serve(req, options, era, era.modern);

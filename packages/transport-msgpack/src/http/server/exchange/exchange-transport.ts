@@ -6,7 +6,7 @@ import { DEFAULT_MAX_REQUEST_BODY_BYTES, resolveReceiveLimits } from '../../../w
 import { TRANSPORT_ERROR } from '../../../jsonrpc/error-codes.js';
 import { createEventFormats, type EventFormats } from './event-format.js';
 import { DEFAULT_KEEP_ALIVE_MS } from './event-stream.js';
-import { checkHostAndOrigin } from './host-check.js';
+import { hostRefusal } from './host-check.js';
 import { requestEra, type RequestEra } from './era.js';
 import { readIncomingPost, type IncomingPost, type PostReading } from './incoming-post.js';
 import { PostReplies, type Admission } from './post-replies.js';
@@ -139,8 +139,8 @@ export abstract class ExchangeTransport implements Transport {
 
   /** @internal Handles one request arriving on its own: Host/Origin checked, the era read, then served. */
   protected async handleWebRequest(req: HttpRequestLike, options: HttpHandleOptions = {}): Promise<Response> {
-    const refused = checkHostAndOrigin(this.options, req.headers.get('host'), req.headers.get('origin'), options.localAddress);
-    if (refused) return this.refuse(req, { status: 403, code: TRANSPORT_ERROR, message: refused });
+    const refused = hostRefusal(this.options, req.headers, options.localAddress);
+    if (refused) return this.refuse(req, refused);
     return this.serveRouted(req, options, requestEra(req.headers));
   }
 
