@@ -218,6 +218,50 @@ describe('the adapter on 2026-07-28: negotiated per request, no session', () => 
     assert.equal((client.toWire(retry(3), 'msgpack') as any).params.inputResponses.ask.content.data, bytes, 'bin after');
   });
 
+  it('client, stdio upgrade: its own server/discover after an accepting JSON answer to a 2026-07-28 request, and who waits for it', async () => {
+    const client = new NativeBytesAdapter('client');
+    const probe = client.advertisementProbe!;
+    const wireOffer = { 'mcp-msgpack/wire': { offer: ['msgpack-v1'], mixed: true } };
+    const offering = (id: number, method: string) => {
+      const message = request(id, method, {}, { sampling: {} }) as any;
+      message.params._meta = { ...message.params._meta, ...wireOffer, progressToken: 9 };
+      return message as JSONRPCMessage;
+    };
+    const answer = (id: number) => ({ jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: {} } }) as JSONRPCMessage;
+    const init = initialize(1, {}) as any;
+    client.toWire({ ...init, params: { ...init.params, _meta: wireOffer } }, 'json');
+    assert.equal(probe.settled(answer(1), true), undefined, 'not after a 2025-11-25 initialize');
+    client.toWire(offering(2, 'server/discover'), 'json');
+    assert.equal(probe.settled(answer(2), false), undefined, 'not when the upgrade is declined');
+    client.toWire(offering(3, 'server/discover'), 'json');
+    const own = probe.settled(answer(3), true) as any;
+    assert.deepEqual(own, { jsonrpc: '2.0', id: 'mcp-msgpack/discover', method: 'server/discover', params: { _meta: envelope({ sampling: {} }) } }, 'the envelope only: no wire offer, no other key');
+    const withBytes = request(4, 'tools/call', { name: 'x', inputResponses: { ask: { role: 'assistant', model: 'm', content: image(bytes) } } });
+    const waiting = probe.ready(withBytes);
+    assert.ok(waiting instanceof Promise, 'a request with bytes waits');
+    assert.equal(probe.ready(request(5, 'tools/list')), undefined, 'one without does not');
+    assert.equal(probe.ready({ jsonrpc: '2.0', id: 6, result: { content: [image(bytes)] } } as JSONRPCMessage), undefined, 'nor an answer');
+    client.toWire(own as JSONRPCMessage, 'msgpack');
+    const ownAnswer = { jsonrpc: '2.0', id: 'mcp-msgpack/discover', result: { supportedVersions: ['2026-07-28'], capabilities: offer } } as JSONRPCMessage;
+    assert.equal(probe.answers(answer(4)), false);
+    client.fromWire(ownAnswer, 'msgpack', false);
+    assert.equal(probe.answers(ownAnswer), true, "its answer is the transport's");
+    await waiting;
+    assert.equal(probe.ready(withBytes), undefined, 'nothing waits once it is answered');
+    assert.equal((client.toWire(withBytes, 'msgpack') as any).params.inputResponses.ask.content.data, bytes, 'bin, as advertised');
+  });
+
+  it('client, stdio upgrade: the end of the connection releases a request waiting for the advertisement', async () => {
+    const probe = new NativeBytesAdapter('client').advertisementProbe!;
+    const client = probe as unknown as { noteOffer(id: number, params: unknown): void };
+    client.noteOffer(1, { _meta: envelope() });
+    assert.ok(probe.settled({ jsonrpc: '2.0', id: 1, result: {} } as JSONRPCMessage, true));
+    const waiting = probe.ready(request(2, 'tools/call', { name: 'x', inputResponses: { ask: { content: image(bytes) } } }))!;
+    probe.end();
+    await waiting;
+    assert.equal(new NativeBytesAdapter('client', { negotiate: false }).advertisementProbe, undefined, 'no probe without the extension offered');
+  });
+
   it('server: answers an offering request with bin, advertises in server/discover on msgpack, accepts bin in an offering request', () => {
     const server = new NativeBytesAdapter('server', {}, { stateless: true });
     server.fromWire(request(1, 'tools/call', { name: 'x' }, offer), 'msgpack', false);

@@ -18,6 +18,25 @@ export interface MessageAdapter {
    * extension negotiated there): the per-message encoding sends it so, whatever its shape.
    */
   needsMsgpack?(message: JSONRPCMessage): boolean;
+  /** Client on a stdio connection that may upgrade (SPEC.md 7.1): see AdvertisementProbe. */
+  readonly advertisementProbe?: AdvertisementProbe;
+}
+
+/**
+ * A client's way to learn an advertisement that the wire upgrade hid (SPEC.md 8.1 rules 6-7): when the
+ * upgrade is accepted in the answer to a 2026-07-28 request, that answer was a JSON line and advertised
+ * nothing, so the transport asks again with a request of its own on the new wire, whose answer the
+ * application never sees. The stdio connection drives it; the native-bytes adapter provides it.
+ */
+export interface AdvertisementProbe {
+  /** The upgrade was settled by `answer`: the request to send first on the new wire, if any. */
+  settled(answer: JSONRPCMessage, accepted: boolean): JSONRPCMessage | undefined;
+  /** Whether an incoming message answers that request (it is then the transport's, not the application's). */
+  answers(message: JSONRPCMessage): boolean;
+  /** Before a message is sent: what it must wait for (a request with media, until the answer is in). */
+  ready(message: JSONRPCMessage): Promise<void> | undefined;
+  /** The connection ended: no answer will come, and nothing waits any longer. */
+  end(): void;
 }
 
 export const IDENTITY_ADAPTER: MessageAdapter = {

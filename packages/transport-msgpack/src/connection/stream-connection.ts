@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '../mcp/types.js';
-import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
+import type { AdvertisementProbe, MessageAdapter, WireKind } from '../codec/message-codec.js';
 import { createWireCodecs, type TypedWireCodecs } from '../codec/wire-codecs.js';
 import { resolveReceiveLimits, type ReceiveLimits } from '../wire/receive-limits.js';
 import { FramingError } from '../wire/errors.js';
@@ -85,6 +85,8 @@ export class StreamConnection {
   private pickWire: ((message: unknown) => WireKind) | undefined;
   private readonly encoding: EncodingPolicy;
   private readonly maxJsonLineBytes: number | undefined;
+  /** Client offering the upgrade: asks for what the accepting JSON answer could not advertise (SPEC.md 8.1). */
+  private readonly probe: AdvertisementProbe | undefined;
 
   constructor(
     private readonly input: Readable,
@@ -100,8 +102,10 @@ export class StreamConnection {
     this.codecs = createWireCodecs({ maxDepth: limits.maxDepth, decodeBudget: limits.decodeBudget, adapter: options.adapter });
     this.writer = new StreamWriter(output);
     this.wireKnown = new Promise((resolve) => (this.resolveWire = resolve));
-    if (options.upgrade === 'offer') this.offering = new ClientWireUpgrade(true);
-    else if (options.upgrade) this.accepting = new ServerWireUpgrade(options.upgrade === 'accept');
+    if (options.upgrade === 'offer') {
+      this.offering = new ClientWireUpgrade(true);
+      this.probe = options.adapter?.advertisementProbe;
+    } else if (options.upgrade) this.accepting = new ServerWireUpgrade(options.upgrade === 'accept');
     if (wire !== undefined) this.chooseWire(wire);
   }
 
@@ -134,6 +138,9 @@ export class StreamConnection {
   /** Sends one message; waits for the wire to be known, and for the output to drain. */
   async send(message: JSONRPCMessage): Promise<void> {
     if (!this.wire) await this.wireKnown;
+    // A request with bytes waits for the advertisement that decides whether they go as bin; others go on.
+    const advertisement = this.probe?.ready(message);
+    if (advertisement) await advertisement;
     await this.writer.write(() => this.encode(message));
   }
 
@@ -191,6 +198,7 @@ export class StreamConnection {
 
   /** Fails every later send, and those still waiting (for the wire to be known, or for a drain). */
   closeOutput(reason: Error): void {
+    this.probe?.end();
     this.writer.close(reason);
     this.resolveWire();
   }
@@ -282,6 +290,7 @@ export class StreamConnection {
       return false;
     }
     const { message, settled, stream } = offering.incoming(decoded);
+    const own = settled ? this.probe?.settled(message, settled === 'msgpack') : undefined;
     if (settled) {
       const selection: WireSelection = { wire: settled, reason: settled === 'msgpack' ? 'upgrade-accepted' : 'upgrade-not-accepted' };
       this.deliver(() => this.events.wireSelected?.(selection));
@@ -290,7 +299,14 @@ export class StreamConnection {
     if (settled !== 'msgpack') return false;
     this.wire = 'msgpack';
     this.switchReading(stream!);
+    // Our own request goes first on the new wire, ahead of whatever the application sends after the answer.
+    if (own) void this.send(own).catch((error: Error) => this.failProbe(error));
     return true;
+  }
+
+  private failProbe(error: Error): void {
+    this.probe?.end();
+    this.events.error(error);
   }
 
   private switchReading(stream: SwitchedStream): void {
@@ -300,12 +316,17 @@ export class StreamConnection {
 
   private decodePayload(payload: Uint8Array): void {
     const message = receiveMessage(this.codecs.msgpack, payload, this.badMessages);
-    if (message) this.events.message(message);
+    if (message) this.handOn(message);
   }
 
   private decodeLine(line: Uint8Array): void {
     const message = receiveMessage(this.codecs.json, line, this.badMessages);
-    if (message) this.events.message(this.accepting ? this.accepting.incoming(message) : message);
+    if (message) this.handOn(this.accepting ? this.accepting.incoming(message) : message);
+  }
+
+  /** To the application, unless it answers the transport's own request. */
+  private handOn(message: JSONRPCMessage): void {
+    if (!this.probe?.answers(message)) this.events.message(message);
   }
 
   /**
@@ -350,6 +371,7 @@ export class StreamConnection {
 
   private readonly onEnd = (): void => {
     this.detach();
+    this.probe?.end();
     let truncated: FramingError | undefined;
     try {
       this.frames?.end();

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '../mcp/types.js';
-import type { MessageAdapter, WireKind } from '../codec/message-codec.js';
+import type { AdvertisementProbe, MessageAdapter, WireKind } from '../codec/message-codec.js';
 import { cluesOf } from '../codec/validate.js';
 import { PayloadError } from '../wire/errors.js';
 import { bytesToBase64 } from './base64.js';
@@ -12,6 +12,7 @@ import { giveBack } from '../buffers/lent-bytes.js';
 import { isMarkedNative } from './native-requests.js';
 import { placeholders } from './registry.js';
 import { relayedBytes, type RelayedBase64Options } from './relayed-base64.js';
+import { OwnDiscover } from './own-discover.js';
 import { CLIENT_CAPABILITIES_META_KEY, envelopeVersion, isModernProtocolVersion, metaOf } from '../jsonrpc/envelope.js';
 
 export type NativeBytesRole = 'client' | 'server';
@@ -47,7 +48,9 @@ export interface NativeBytesOptions {
  * On MCP 2026-07-28 (no initialize), negotiation is per request instead (SPEC.md 8.1, per-request rule):
  * - client: adds the key to the `io.modelcontextprotocol/clientCapabilities` of each request's `_meta`
  *   (MessagePack wire only); the result of that request may carry bin. It sends bin itself only after the
- *   server advertised the extension in a `server/discover` result on MessagePack.
+ *   server advertised the extension in a `server/discover` result on MessagePack. On a stdio upgrade accepted
+ *   in the answer to a JSON request, which advertises nothing, it learns that from its own `server/discover`
+ *   (own-discover.ts, run by the connection through `advertisementProbe`).
  * - server: answers a request that offered it (on MessagePack) with bin, advertises it in its
  *   `server/discover` result on MessagePack, and accepts bin at the media fields of a request that offers it.
  *
@@ -80,6 +83,8 @@ export class NativeBytesAdapter implements MessageAdapter {
   /** Whether initialize may confirm it for the whole connection (not on a stateless server). */
   private readonly forSession: boolean;
   private readonly relayBase64: RelayedBase64Options | undefined;
+  /** Client: its own server/discover after a stdio upgrade, when the advertisement could not come in the answer. */
+  private readonly ownDiscover: OwnDiscover | undefined;
 
   constructor(
     readonly role: NativeBytesRole,
@@ -90,6 +95,12 @@ export class NativeBytesAdapter implements MessageAdapter {
     this.forSession = !context.stateless;
     const relay = options.relayBase64Media;
     this.relayBase64 = relay === true ? {} : relay || undefined;
+    if (role === 'client' && this.negotiate) this.ownDiscover = new OwnDiscover((message) => this.hasBytes(message));
+  }
+
+  /** Client: what a stdio connection runs when the wire upgrade hides the advertisement (own-discover.ts). */
+  get advertisementProbe(): AdvertisementProbe | undefined {
+    return this.ownDiscover;
   }
 
   /** Whether the extension is on for this connection. */
@@ -112,10 +123,18 @@ export class NativeBytesAdapter implements MessageAdapter {
     if (this.role === 'client' && this.negotiate && 'method' in record && 'id' in record && (record.method === 'initialize' || isModern(record.params))) return true;
     // A relayed result whose base64 will leave as bin is only right on MessagePack, like bytes.
     const relaysAsBin = this.relayBase64 !== undefined && (this.on || (this.role === 'server' && id !== undefined && !('method' in record) && this.offeredIds.has(id)));
+    return this.hasBytes(message, relaysAsBin);
+  }
+
+  /**
+   * Whether a message has bytes at its media fields that may go as bin: from nativeImage() & co. or a
+   * Uint8Array, and with `anyText` (a relay's base64) any string there.
+   */
+  private hasBytes(message: JSONRPCMessage, anyText = false): boolean {
     let found = false;
     // Copy-on-write: a mapper that changes nothing walks the media fields and copies nothing.
     mapMediaFields(message, (field) => {
-      if (field instanceof Uint8Array || (typeof field === 'string' && (relaysAsBin || placeholders.isPlaceholder(field)))) found = true;
+      if (field instanceof Uint8Array || (typeof field === 'string' && (anyText || placeholders.isPlaceholder(field)))) found = true;
       return field;
     });
     return found;
@@ -133,6 +152,9 @@ export class NativeBytesAdapter implements MessageAdapter {
           this.offeredIds.add(id);
           if (record.method === 'server/discover') this.discoverId = id;
           asBin = this.advertised;
+        } else if (this.role === 'client' && this.negotiate && isModern(record.params) && offersUpgrade(record.params)) {
+          // A JSON line: no offer of ours, but its answer may accept the upgrade and then be asked again.
+          this.ownDiscover?.noteOffer(id, record.params);
         } else if (this.role === 'client' && record.method === 'initialize' && this.negotiate && isRecord(record.params) && (wire === 'msgpack' || offersUpgrade(record.params))) {
           this.initializeId = id;
           out = { ...record, params: { ...record.params, capabilities: withCapability(record.params.capabilities) } };
