@@ -17,6 +17,7 @@ import {
 import { CanonicalEncoder, FrameReader, NativeBytesAdapter } from 'mcp-msgpack-transport/wire';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 // Internal (not exported): tests import such modules by relative path to the sources, compiled with them.
+import { OWN_DISCOVER_ID, OwnDiscover } from '../src/native-bytes/own-discover.js';
 import { PlaceholderRegistry } from '../src/native-bytes/registry.js';
 import { withTimeout } from './fixtures/native-helpers.js';
 import { createNativeServer, mediaBytes } from './fixtures/native-tools.js';
@@ -260,6 +261,21 @@ describe('the adapter on 2026-07-28: negotiated per request, no session', () => 
     probe.end();
     await waiting;
     assert.equal(new NativeBytesAdapter('client', { negotiate: false }).advertisementProbe, undefined, 'no probe without the extension offered');
+  });
+
+  it('client, stdio upgrade: a server that never answers the own discover holds a request with bytes only for a bounded wait, and its late answer is still kept from the SDK', async () => {
+    const probe = new OwnDiscover(() => true, 20);
+    probe.noteOffer(1, { _meta: envelope() });
+    assert.ok(probe.settled({ jsonrpc: '2.0', id: 1, result: {} } as JSONRPCMessage, true));
+    const waiting = probe.ready(request(2, 'tools/call', { name: 'x' }));
+    assert.ok(waiting instanceof Promise);
+    // The bound's timer is unref'd (it must not keep a process alive): this test holds the event loop.
+    const holdLoop = setTimeout(() => {}, 5_000);
+    await waiting; // released by the bound, with no answer and the connection open
+    clearTimeout(holdLoop);
+    assert.equal(probe.ready(request(3, 'tools/call', { name: 'x' })), undefined, 'nothing waits after the bound');
+    assert.equal(probe.answers({ jsonrpc: '2.0', id: OWN_DISCOVER_ID, result: {} } as JSONRPCMessage), true, "a late answer is the transport's");
+    assert.equal(probe.answers({ jsonrpc: '2.0', id: OWN_DISCOVER_ID, result: {} } as JSONRPCMessage), false, 'once');
   });
 
   it('server: answers an offering request with bin, advertises in server/discover on msgpack, accepts bin in an offering request', () => {

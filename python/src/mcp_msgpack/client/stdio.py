@@ -29,6 +29,8 @@ from ..wire.reader import FRAMES, JSON, MIXED
 
 OWN_DISCOVER_ID = "mcp-msgpack/discover"
 """The id of the client's own server/discover (a string: the SDK numbers its requests)."""
+OWN_DISCOVER_WAIT = 5.0
+"""Seconds a request with media waits for the answer to our own discover (as the TS client's OWN_DISCOVER_WAIT_MS)."""
 
 
 class _ClientWire(WireState):
@@ -240,7 +242,10 @@ async def stdio_client(
                 async for session_message in write_stream_reader:
                     model = message_model(session_message.message)
                     if state.waits_for_advertisement(model):
-                        await state.advertisement_known.wait()  # its media may then go as bin (rule 7)
+                        # Its media may then go as bin (rule 7). Bounded: a server that accepted the upgrade and
+                        # never answers our discover must not hold the request; past it the media go as base64.
+                        with anyio.move_on_after(OWN_DISCOVER_WAIT):
+                            await state.advertisement_known.wait()
                     try:
                         data = state.outgoing(model)
                     except (WireError, TypeError) as exc:
