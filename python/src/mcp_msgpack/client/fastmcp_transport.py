@@ -23,7 +23,8 @@ from fastmcp.client.transports.base import TransportOptions
 from mcp.client.session import ClientSession
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from .streamable_http import Wire, streamable_http_client
+from ..shared.http_client_wire import Wire
+from .streamable_http import streamable_http_client
 
 
 class MsgpackStreamableHttpTransport(StreamableHttpTransport):

@@ -17,7 +17,7 @@ import contextlib
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, Literal
+from typing import Any
 
 import anyio
 import httpx2
@@ -56,6 +56,7 @@ from ..shared import http_negotiation as negotiation
 from ..shared.http_codec import decode_msgpack, encode_msgpack, message_dict, session_message
 from ..shared.frame_stream import is_control_map, read_frames
 from ..shared.http_opening import InitializedInBackground, posts_initialized_in_background
+from ..shared.http_client_wire import ClientWire, Wire
 from .request_coding import (
     ReplyTooLarge,
     RequestCoding,
@@ -68,16 +69,10 @@ from .request_coding import (
 
 logger = logging.getLogger(__name__)
 
-Wire = Literal["auto", "msgpack", "json"]
-
-
-class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
-    """The SDK's client transport, posting and reading msgpack-v1 (SPEC 9) with JSON fallback.
-
-    `wire='auto'` posts MessagePack and falls back to JSON for good when the server shows it does not speak
-    msgpack-v1 (SPEC 9.2: a 4xx that is not MessagePack before any MessagePack reply, or a JSON reply to a
-    MessagePack POST without `Mcp-Msgpack-Wire`); the message that found out is re-sent as JSON.
-    `wire='msgpack'` never falls back; `wire='json'` is the SDK's transport unchanged.
+class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
+    """The SDK's client transport, posting and reading msgpack-v1 (SPEC 9) with JSON fallback. `wire`: see
+    `ClientWire` (shared with the older SDKs' client; with `'auto'` the message that found out is re-sent as
+    JSON); `wire='json'` is the SDK's transport unchanged.
     """
 
     def __init__(
@@ -89,15 +84,8 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
         limits: ReceiveLimits | None = None,
         max_sse_event_size: int | None = DEFAULT_MAX_SSE_EVENT_SIZE,
     ) -> None:
-        if wire not in ("auto", "msgpack", "json"):
-            raise ValueError("wire must be 'auto', 'msgpack' or 'json'")
-        super().__init__(url, max_sse_event_size=max_sse_event_size)
-        self.wire: Literal["msgpack", "json"] = "json" if wire == "json" else "msgpack"
-        self._may_fall_back = wire == "auto"
-        self.server_speaks_msgpack = False
-        self.native_bytes = native_bytes and self.wire == "msgpack"
-        self.native_bytes_in_force = False
-        """True once the server confirmed native bytes for this session (SPEC 8.1 rule 3)."""
+        ClientWire.__init__(self, url, wire, native_bytes)
+        StreamableHTTPTransport.__init__(self, url, max_sse_event_size=max_sse_event_size)
         self.native_advertised = False
         """True once a server/discover result read as MessagePack advertised native bytes (rule 7)."""
         self.limits = limits or ReceiveLimits()
@@ -116,11 +104,6 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
             headers["accept"] = media_types.CLIENT_ACCEPT
             headers["content-type"] = media_types.MSGPACK
         return headers
-
-    def _fall_back_to_json(self, why: str) -> None:
-        logger.info("%s does not speak msgpack-v1 (%s): speaking JSON from now on", self.url, why)
-        self.wire = "json"
-        self.native_bytes = False
 
     def _msgpack_body(self, message: SessionMessage) -> tuple[bytes, bool]:
         """The POST body and whether it offers native bytes (SPEC 8.1 rules 1 and 4)."""
@@ -205,16 +188,10 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
             content_type = response.headers.get("content-type")
             reply_is_msgpack = media_types.is_msgpack_body(content_type)
             reply_is_frames = media_types.media_type(content_type)[0] == media_types.FRAME_STREAM
-            if reply_is_msgpack or reply_is_frames or response.headers.get(media_types.WIRE_HEADER):
-                self.server_speaks_msgpack = True
-            elif self._may_fall_back and not self.server_speaks_msgpack and self._refused_msgpack(response):
+            if self.judge_reply(response.status_code, content_type, response.headers.get(media_types.WIRE_HEADER)) == "resend":
                 # Nothing was served: the same message goes again as JSON (SPEC 9.2).
-                self._fall_back_to_json(f"HTTP {response.status_code}, {content_type or 'no content type'}")
-                await super()._handle_post_request(ctx)
+                await StreamableHTTPTransport._handle_post_request(self, ctx)
                 return
-            elif self._may_fall_back and not self.server_speaks_msgpack and media_types.is_json_body(content_type):
-                # Served, in JSON, without the header: a JSON-only server (SPEC 9.6 rule 5); this reply counts.
-                self._fall_back_to_json("a JSON reply without Mcp-Msgpack-Wire")
 
             if response.status_code == 202:
                 if is_request:
@@ -255,15 +232,6 @@ class MsgpackStreamableHTTPTransport(StreamableHTTPTransport):
                     ctx.read_stream_writer, request_id, f"Unexpected content type: {content_type}",
                     code=INVALID_REQUEST,
                 )
-
-    @staticmethod
-    def _refused_msgpack(response: httpx2.Response) -> bool:
-        """A refusal of a MessagePack POST by a server that does not read MessagePack (SPEC 9.2).
-
-        Stock servers answer a MessagePack body with 415, or 400 (the Python SDK's Content-Type check), in JSON
-        or plain text; a server that read it answers its errors in MessagePack (SPEC 9.2, "Errors").
-        """
-        return response.status_code in (400, 406, 415)
 
     async def _answer_http_error(
         self, response: httpx2.Response, ctx: RequestContext, request_id: RequestId, reply_is_msgpack: bool

@@ -1,7 +1,7 @@
 """Which wire a Streamable HTTP client speaks to one server (SPEC 9.2), and when it falls back to JSON for good.
 
-The HTTP client of the SDK lines before 2.3 (`client/streamable_http_httpx.py`) keeps this state here; the 2.3
-client (`client/streamable_http.py`) keeps the same state itself, under the same names."""
+Both HTTP clients keep this state here: the one of the SDK lines before 2.3 (`client/streamable_http_httpx.py`)
+and mcp 2.3's (`client/streamable_http.py`, a subclass of the SDK's transport as well)."""
 
 from __future__ import annotations
 
