@@ -17,8 +17,10 @@
 # the worst shape, keyorders, builds 14.7x on 3.10.13 against 11.8x on 3.11.7: 3.11 stores a dict of str keys
 # in 16-byte entries, 3.10 in 24 (hash, key, value; a 1,000-key dict is 36,960 bytes against 26,032). It
 # built 18.6x on 3.10 while the heap bound was heap_base + 12 bytes a byte; issue 39 made it the larger of
-# the two (wire/limits.py), 12 MiB at 1 MiB. The tests of the 2.3 HTTP side (test_http_*.py: the
-# server app, the 2.3 client) need mcp 2.3's internals: on these lines they are not collected
+# the two (wire/limits.py), 12 MiB at 1 MiB. The HTTP server app runs on every 2.x: on 2.0.0
+# its tests run too (HTTP_SERVER_2X below, 54 tests, +63 s here: 2.0's session manager and transport differ most from 2.3's;
+# 2.1.0 and 2.2.0 were run by hand). The tests of mcp 2.3's HTTP client (and of FastMCP 4 and the agent
+# frameworks, which need 2.3) are not collected on the older lines, nor any test_http_*.py on 1.x
 # (tests/conftest.py says why in the header).
 #
 # The newest SDK line (2.3.0, python/requirements-test.txt's pins) runs once more on the newest CPython pyenv
@@ -46,7 +48,16 @@ HEAP_BOUNDS=(
   python/tests/test_hostile.py::test_the_guard_itself_holds_little_on_key_heavy_payloads
   python/tests/test_bulk.py::test_no_hostile_shape_costs_more_than_16x_through_the_bulk_path
 )
-# The HTTP side on the newest CPython (the newest SDK line only: the others do not collect it).
+# The HTTP server app on the oldest 2.x (its session manager and transport differ most from 2.3's): JSON,
+# MessagePack and native bytes, 2026-07-28, sessions (cap, DELETE, idle timeout), the TS client, compression.
+HTTP_SERVER_2X=(
+  python/tests/test_http_server.py python/tests/test_http_modern.py python/tests/test_http_sessions.py
+  python/tests/test_http_ts_client.py
+  python/tests/test_http_coding.py::test_the_stock_client_gets_coded_replies_and_streams
+  python/tests/test_http_coding.py::test_a_coded_request_body_is_decoded
+  python/tests/test_http_coding.py::test_hostile_coded_bodies_get_a_clear_4xx_and_the_server_goes_on
+)
+# The HTTP side on the newest CPython (the newest SDK line only: the 2.3 client and FastMCP 4 need it).
 NEWEST_EXTRA=(python/tests/test_http_fastmcp.py)
 heap_bounds_run=0
 PY310="${PYENV_ROOT:-$HOME/.pyenv}/versions/3.10.13/bin/python3"
@@ -78,6 +89,7 @@ for sdk in "${LINES[@]}"; do
   tests=("${SUBSET[@]}")
   if [ "$pyversion" = 3.10 ] && [ "$heap_bounds_run" -eq 0 ]; then tests+=("${HEAP_BOUNDS[@]}"); heap_bounds_run=1; fi
   if [ "$sdk" = 2.3.0 ]; then tests+=("${HEAP_BOUNDS[@]}" "${NEWEST_EXTRA[@]}"); fi
+  if [ "$sdk" = 2.0.0 ]; then tests+=("${HTTP_SERVER_2X[@]}"); fi
   "$venv/bin/python" -m pytest "${tests[@]}" -q -p no:cacheprovider || run=$?
   echo "== mcp $sdk on Python $pyversion: pytest exit $run, $(($(date +%s) - start)) s"
   if [ "$run" -eq 5 ]; then echo "test-python-sdks: mcp $sdk: no tests collected: failing" >&2; run=1; fi

@@ -24,6 +24,17 @@ MEDIA_SERVER = ROOT / "packages" / "filesystem-media-server" / "bin" / "mcp-file
 IMAGE_BYTES = 5 * 1024 * 1024
 
 
+def sdk_json_client(url: str, http_client: Any) -> Any:
+    """The SDK's own Streamable HTTP client (JSON) with no SSE event size cap: 2.3's caps an event at 1 MiB by
+    default (the 5 MiB image needs more); 2.0-2.2's has no cap and no such argument."""
+    import inspect
+
+    unlimited = {"max_sse_event_size": None} if "max_sse_event_size" in inspect.signature(
+        sdk_streamable_http.streamable_http_client
+    ).parameters else {}
+    return sdk_streamable_http.streamable_http_client(url, http_client=http_client, **unlimited)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

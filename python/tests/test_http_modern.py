@@ -12,7 +12,7 @@ import pytest
 from mcp.client.client import Client
 
 from http_peers import media_server, python_server, recording_client, write_image
-from mcp_msgpack.client.streamable_http import streamable_http_client
+from mcp_msgpack.client import streamable_http_client  # the client this SDK line carries (client/__init__.py)
 
 pytestmark = pytest.mark.timeout(120)
 

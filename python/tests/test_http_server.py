@@ -10,11 +10,10 @@ import httpx2
 import msgpack
 import pytest
 from mcp.client.session import ClientSession
-from mcp.client.streamable_http import streamable_http_client as sdk_streamable_http_client
 
 from fixtures import payload_bytes, sources
-from http_peers import python_server, recording_client, write_image
-from mcp_msgpack.client.streamable_http import streamable_http_client
+from http_peers import sdk_json_client, python_server, recording_client, write_image
+from mcp_msgpack.client import streamable_http_client  # the client this SDK line carries (client/__init__.py)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -42,7 +41,7 @@ async def _session_calls(url: str, client_factory):
 def test_the_sdk_json_client_gets_json(server):
     url, data = server
     names, echoed, records, image, exchanges = anyio.run(
-        _session_calls, url, lambda u, c: sdk_streamable_http_client(u, http_client=c, max_sse_event_size=None)
+        _session_calls, url, sdk_json_client
     )
     assert {"echo", "records", "read_image"} <= names and echoed == "héllo" and image == data
     assert "record 599" in records

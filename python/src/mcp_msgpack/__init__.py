@@ -8,8 +8,8 @@
 The modules follow the SDK's: `client/stdio.py`, `client/streamable_http.py`, `server/stdio.py`,
 `server/streamable_http.py`, ...; `shared/` holds what both sides use, `wire/` the msgpack-v1 codec. The
 differences between SDK lines are all in `shared/sdk_compat.py`. `streamable_http_client` works on every line
-(`client/streamable_http_httpx.py` before mcp 2.3); `streamable_http_app` needs mcp 2.3+ (`SdkFeatureUnavailable`
-on older SDKs, raised when it is first used).
+(`client/streamable_http_httpx.py` before mcp 2.3); `streamable_http_app` needs mcp 2.x (`SdkFeatureUnavailable`
+on 1.x, raised when it is first used).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 argv: PORT IMAGE_PATH [--json-sdk] [--stateless] [--json-response] [--event-store] [--no-host-check] [--option=VALUE ...]: the
 SDK's own app instead of ours (for comparison); the SDK's stateless mode (a fresh server per request); one body
-per reply; an in-memory event store (what it holds is the `stored` tool's answer); no Host/Origin check; our app's `encoding`, `reply_streams` and `hold_interval` (e.g. `--encoding=smallest`). Importable: the stdio
+per reply; an in-memory event store (what it holds is the `stored` tool's answer); no Host/Origin check; our app's `encoding`, `reply_streams`, `hold_interval`, `max_sessions`, `session_idle_timeout`... (e.g. `--encoding=smallest`). Importable: the stdio
 bench serves the same tools."""
 
 import base64
@@ -19,6 +19,9 @@ from mcp_msgpack import streamable_http_app
 
 image_path = ""  # set from argv below, or by a module that imports the server
 server = MCPServer("python-media")
+# Media tools return content only: mcp 2.0's MCPServer also puts an `-> ImageContent` return in
+# structuredContent (its base64 a second time, as a str); 2.1+ leaves content blocks out of it.
+media_tool = server.tool(structured_output=False)
 TEXT_64K = "The quick brown fox jumps over the lazy dog. " * 1456
 RECORDS = [{"id": i, "name": f"record {i}", "tags": ["a", "b"], "score": i * 1.5, "ok": i % 2 == 0} for i in range(600)]
 
@@ -105,13 +108,13 @@ def stored() -> str:
     return "\n".join(kinds)
 
 
-@server.tool()
+@media_tool
 def read_image() -> ImageContent:
     with open(image_path, "rb") as f:
         return ImageContent(type="image", data=base64.b64encode(f.read()).decode(), mimeType="image/png")
 
 
-@server.tool()
+@media_tool
 def read_image_native() -> ImageContent:
     """The same file as `native_image` (bytes in hand, no base64 written by the tool)."""
     from mcp_msgpack import native_image
@@ -120,7 +123,7 @@ def read_image_native() -> ImageContent:
         return native_image(f.read(), "image/png")
 
 
-@server.tool()
+@media_tool
 async def read_image_native_later(ctx: Context, seconds: float = 0) -> ImageContent:
     """Progress first (the reply becomes a stream), then the file as `native_image` after `seconds`."""
     import anyio
@@ -130,7 +133,7 @@ async def read_image_native_later(ctx: Context, seconds: float = 0) -> ImageCont
     return read_image_native()
 
 
-@server.tool()
+@media_tool
 async def read_image_native_slow(seconds: float) -> ImageContent:
     """The file as `native_image` after `seconds`: a held reply its client may leave."""
     import anyio
@@ -170,7 +173,8 @@ if __name__ == "__main__":
     for arg in sys.argv[3:]:
         name, sep, value = arg[2:].partition("=")
         if sep and name != "head-timeout":
-            options[name.replace("-", "_")] = float(value) if name in ("hold-interval", "initialization-deadline") else value
+            floats = ("hold-interval", "initialization-deadline", "session-idle-timeout")
+            options[name.replace("-", "_")] = float(value) if name in floats else int(value) if name == "max-sessions" else value
     if "--no-host-check" in sys.argv:  # DNS-rebinding protection off, for every request (host_check.py)
         from mcp.server.transport_security import TransportSecuritySettings
 

@@ -1,7 +1,7 @@
 """The server side: transports in place of the SDK's `mcp.server.stdio` and `mcp.server.streamable_http`, the
 Streamable HTTP session manager and app, and the content blocks that carry bytes.
 
-The Streamable HTTP names load on first use: on an SDK without the internals they reuse (`mcp` 1.x, 2.0-2.2)
+The Streamable HTTP names load on first use: on an SDK without the internals they reuse (`mcp` 1.x)
 the stdio side still imports, and using an HTTP name raises `SdkFeatureUnavailable` saying why."""
 
 from __future__ import annotations

@@ -3,19 +3,14 @@
 
 from __future__ import annotations
 
-from ..shared.sdk_compat import require_http
+from ..shared.sdk_compat import require_http_server
 
-require_http("streamable_http_app")  # before the SDK internals below: a clear error on an SDK without them
+require_http_server("streamable_http_app")  # before the SDK internals below: a clear error on an SDK without them
 
 from typing import Any
 
 from mcp.server.streamable_http import EventStore
-from mcp.server.streamable_http_manager import (
-    DEFAULT_MAX_REQUEST_BODY_SIZE,
-    DEFAULT_MAX_SESSIONS,
-    DEFAULT_SESSION_IDLE_TIMEOUT,
-    StreamableHTTPASGIApp,
-)
+from mcp.server.streamable_http_manager import DEFAULT_MAX_REQUEST_BODY_SIZE, StreamableHTTPASGIApp
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.routing import Route
@@ -23,6 +18,7 @@ from starlette.routing import Route
 from ..wire import ReceiveLimits
 from .content_coding import CompressionOption
 from .streamable_http import HOLD_INTERVAL
+from .streamable_http_sdk_lines import DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT
 from .streamable_http_manager import INITIALIZATION_DEADLINE, MsgpackStreamableHTTPSessionManager
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")

@@ -16,9 +16,9 @@ scoping is kept (`_FastMCPMsgpackSessionManager.event_store`)."""
 
 from __future__ import annotations
 
-from ..shared.sdk_compat import require_http
+from ..shared.sdk_compat import require_http_server
 
-require_http("mcp_msgpack.fastmcp.http_app")  # before the SDK internals below: a clear error on an SDK without them
+require_http_server("mcp_msgpack.fastmcp.http_app")  # before the SDK internals below: a clear error on an SDK without them
 
 from typing import Any
 from uuid import uuid4
@@ -27,17 +27,14 @@ from fastmcp import FastMCP
 from fastmcp.server.http import StreamableHTTPASGIApp
 from fastmcp.server.session_scoped_event_store import SessionScopedEventStore
 from mcp.server.streamable_http import EventStore
-from mcp.server.streamable_http_manager import (
-    DEFAULT_MAX_REQUEST_BODY_SIZE,
-    DEFAULT_MAX_SESSIONS,
-    StreamableHTTPSessionManager,
-)
+from mcp.server.streamable_http_manager import DEFAULT_MAX_REQUEST_BODY_SIZE, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 
 from ..wire import ReceiveLimits
 from .content_coding import CompressionOption
 from .streamable_http import HOLD_INTERVAL
+from .streamable_http_sdk_lines import DEFAULT_MAX_SESSIONS
 from .streamable_http_manager import INITIALIZATION_DEADLINE, MsgpackStreamableHTTPSessionManager
 
 

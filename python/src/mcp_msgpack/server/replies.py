@@ -15,6 +15,9 @@ from ..wire import encode_payload
 from ..shared import http_media_types as media_types
 from ..shared.http_codec import encode_json
 
+SESSION_NOT_FOUND = -32001
+"""The error code of a request for a session the server does not have (404, SPEC 9.4; the TS server's)."""
+
 prefers_msgpack: ContextVar[bool] = ContextVar("mcp_msgpack_prefers_msgpack", default=False)
 """Whether the request being served prefers MessagePack replies; its errors are then MessagePack (SPEC 9.2)."""
 

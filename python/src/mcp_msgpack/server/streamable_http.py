@@ -9,9 +9,9 @@ body for a client that reads either), anything else opening the frame stream (or
 """
 from __future__ import annotations
 
-from ..shared.sdk_compat import require_http
+from ..shared.sdk_compat import require_http_server
 
-require_http("the Streamable HTTP server transport")  # before the SDK internals below: a clear error on an SDK without them
+require_http_server("the Streamable HTTP server transport")  # before the SDK internals below: a clear error on an SDK without them
 
 import contextlib
 import logging
@@ -65,6 +65,7 @@ from ..shared.held_media import HeldMedia, HeldMediaGone, RequestHold, serving
 from ..shared.media_conversion import base64_to_bin
 from ..shared.frame_stream import control_frame, frame
 from .held_store import HoldingEventStore
+from .streamable_http_sdk_lines import TRANSPORT_KEEPS_IDLE_CLOCK, TRANSPORT_SPLITS_HANDLER, IdleClock
 from ..shared.encodings import check_encoding
 from .reply_encoding import cheaper_as_msgpack
 from .replies import error_data, error_response, prefers_msgpack
@@ -173,9 +174,13 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         reply_streams: str | None = None,
         hold_interval: float = HOLD_INTERVAL,
     ) -> None:
-        super().__init__(
-            mcp_session_id, is_json_response_enabled, event_store, security_settings, retry_interval, idle_timeout
-        )
+        if TRANSPORT_KEEPS_IDLE_CLOCK:  # mcp 2.2+
+            super().__init__(
+                mcp_session_id, is_json_response_enabled, event_store, security_settings, retry_interval, idle_timeout
+            )
+        else:  # mcp 2.0-2.1: the session's idle clock is ours (streamable_http_sdk_lines.py)
+            super().__init__(mcp_session_id, is_json_response_enabled, event_store, security_settings, retry_interval)
+        self.idle_clock = IdleClock(None if TRANSPORT_KEEPS_IDLE_CLOCK else idle_timeout)
         self.encoding = check_encoding(encoding)
         self.reply_streams = reply_streams_for(reply_streams, event_store)
         if not 0 < hold_interval <= 30:
@@ -200,11 +205,20 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
 
     # --- every request -----------------------------------------------------------------------------------
 
+    async def handle_request(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if TRANSPORT_SPLITS_HANDLER:  # mcp 2.2+: the SDK's idle clock around `_handle_request`
+            await super().handle_request(scope, receive, send)
+            return
+        await self.idle_clock.hold(self._handle_request, self.terminate, scope, receive, send)
+
     async def _handle_request(self, scope: Scope, receive: Receive, send: Send) -> None:
         accept = media_types.AcceptChoice(Request(scope).headers.get("accept"))
         token = prefers_msgpack.set(accept.prefers_msgpack)
         try:
-            await super()._handle_request(scope, receive, send)
+            if TRANSPORT_SPLITS_HANDLER:
+                await super()._handle_request(scope, receive, send)
+            else:  # mcp 2.0-2.1: `handle_request` is the SDK's whole handler
+                await super().handle_request(scope, receive, send)
         finally:
             prefers_msgpack.reset(token)
 

@@ -3,9 +3,9 @@ The Starlette app around it, `streamable_http_app(server)`, is `mcp_msgpack.serv
 
 from __future__ import annotations
 
-from ..shared.sdk_compat import require_http
+from ..shared.sdk_compat import require_http_server
 
-require_http("the Streamable HTTP session manager")  # before the SDK internals below: a clear error on an SDK without them
+require_http_server("the Streamable HTTP session manager")  # before the SDK internals below: a clear error on an SDK without them
 
 from http import HTTPStatus
 from typing import Any
@@ -17,12 +17,7 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, authorizat
 from mcp.server.connection import Connection
 from mcp.server.runner import serve_connection
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER, EventStore
-from mcp.server.streamable_http_manager import (
-    DEFAULT_MAX_REQUEST_BODY_SIZE,
-    DEFAULT_MAX_SESSIONS,
-    DEFAULT_SESSION_IDLE_TIMEOUT,
-    StreamableHTTPSessionManager,
-)
+from mcp.server.streamable_http_manager import DEFAULT_MAX_REQUEST_BODY_SIZE, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
@@ -37,10 +32,16 @@ from ..wire import ReceiveLimits
 from .content_coding import CompressionOption, coded_send, compression_policy, decoded_request, end_coded_send
 from .streamable_http_modern import handle_modern_msgpack_request, is_modern_revision
 from .decode_budget import DecodeAdmission, process_budget
-from .replies import RequestBodyLimit, accept_of, error_response, prefers_msgpack, with_vary
+from .replies import SESSION_NOT_FOUND, RequestBodyLimit, accept_of, error_response, prefers_msgpack, with_vary
 from ..shared.encodings import check_encoding
 from .host_check import HostCheck
 from .streamable_http import HOLD_INTERVAL, MsgpackStreamableHTTPServerTransport, reply_streams_for
+from .streamable_http_sdk_lines import (
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_SESSION_IDLE_TIMEOUT,
+    MANAGER_ADMITS_SESSIONS,
+    serve_stateful_request,
+)
 
 
 INITIALIZATION_DEADLINE = 10.0
@@ -48,7 +49,6 @@ INITIALIZATION_DEADLINE = 10.0
 server's 10 s)."""
 
 TRANSPORT_ERROR = -32000
-SESSION_NOT_FOUND = -32001
 
 
 class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
@@ -83,10 +83,20 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
     ) -> None:
         # Host and Origin are checked here, for every path (host_check.py); the SDK's own check is turned off.
         self.host_check = HostCheck(security_settings)
-        super().__init__(
-            app, event_store, json_response, stateless, TransportSecuritySettings(enable_dns_rebinding_protection=False),
-            retry_interval, session_idle_timeout, max_request_body_size, max_sessions,
-        )
+        no_sdk_check = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+        if MANAGER_ADMITS_SESSIONS:  # mcp 2.2+
+            super().__init__(
+                app, event_store, json_response, stateless, no_sdk_check,
+                retry_interval, session_idle_timeout, max_request_body_size, max_sessions,
+            )
+        else:  # mcp 2.0-2.1: no session cap, and an idle timeout refused in stateless mode (unused there)
+            if max_sessions is not None and max_sessions <= 0:
+                raise ValueError("max_sessions must be a positive number of sessions or None")
+            super().__init__(
+                app, event_store, json_response, stateless, no_sdk_check,
+                retry_interval, None if stateless else session_idle_timeout, max_request_body_size,
+            )
+            self.max_sessions = max_sessions
         self.native_bytes = native_bytes
         self.limits = limits or ReceiveLimits()
         self.encoding = check_encoding(encoding)
@@ -170,6 +180,12 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
                 data={"reason": "too-many-sessions"}, headers={"retry-after": "1"},
             )
         return None
+
+    async def _handle_stateful_request(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if MANAGER_ADMITS_SESSIONS:  # mcp 2.2+: the SDK's, which opens a session through `_admit_session`
+            await super()._handle_stateful_request(scope, receive, send)
+        else:  # mcp 2.0-2.1: the SDK's would open the session on its own transport
+            await serve_stateful_request(self, scope, receive, send)
 
     def _admit_session(self, requestor: Any) -> MsgpackStreamableHTTPServerTransport | None:
         if self.max_sessions is not None and len(self._server_instances) >= self.max_sessions:

@@ -8,9 +8,9 @@ errors. Native bytes are negotiated by the request itself (SPEC 8.1 rules 4-7).
 
 from __future__ import annotations
 
-from ..shared.sdk_compat import require_http
+from ..shared.sdk_compat import require_http_server
 
-require_http("the 2026-07-28 HTTP path")  # before the SDK internals below: a clear error on an SDK without them
+require_http_server("the 2026-07-28 HTTP path")  # before the SDK internals below: a clear error on an SDK without them
 
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,7 +21,6 @@ from typing import Any
 import anyio
 import pydantic_core
 from mcp.server._streamable_http_modern import (
-    _INVALID_BODY,
     _mcp_param_rejection,
     _SingleExchangeDispatchContext,
     _to_jsonrpc_response,
@@ -36,7 +35,6 @@ from mcp.shared.inbound import (
     InboundLadderRejection,
     classify_inbound_request,
     find_duplicated_routing_header,
-    unsupported_protocol_version_rejection,
 )
 from mcp.shared.jsonrpc_dispatcher import progress_token_from_params
 from mcp.shared.message import ServerMessageMetadata
@@ -56,6 +54,7 @@ from ..shared.held_media import HeldMedia, serving
 from .reply_encoding import cheaper_as_msgpack
 from .replies import error_data, error_response
 from .streamable_http import HOLD_INTERVAL, WireAwareSecurity
+from .streamable_http_sdk_lines import INVALID_BODY, unsupported_protocol_version_rejection
 
 
 def is_modern_revision(version: str) -> bool:
@@ -200,7 +199,7 @@ async def handle_modern_msgpack_request(
     try:
         req = JSONRPCRequest.model_validate(decoded)
     except ValidationError:
-        await reply(_INVALID_BODY, ERROR_CODE_HTTP_STATUS.get(_INVALID_BODY.error.code, 400))
+        await reply(INVALID_BODY, ERROR_CODE_HTTP_STATUS.get(INVALID_BODY.error.code, 400))
         return
     listen = req.method == "subscriptions/listen"
     if listen and not reply_msgpack:

@@ -14,11 +14,29 @@ release that keeps the public API keeps working. Per shim: which SDK lines need 
   helpers in `mcp.server.stdio`); 1.x's only wraps `sys.stdin.buffer`/`sys.stdout.buffer`, and so do we there.
 - `spawn_server` / `stop_server` / `drain_stdout`: the SDK's process helpers of `mcp.client.stdio` (private,
   the same on 1.x and 2.x for spawning; 2.x adds the stop/drain ones) where present, else public anyio calls.
-- `HTTP_UNAVAILABLE`: the 2.3 Streamable HTTP transports (`client/streamable_http.py`, the server app) subclass
-  the SDK's and reuse its internals of 2.3 (`httpx2`, `mcp.client._transport`, `mcp.server.runner`, the
-  2026-07-28 modern path...). Where they are absent (1.x, 2.0-2.2) the client is
-  `client/streamable_http_httpx.py`, on the SDK's public names (`mcp_msgpack.client.http_client_module`
-  picks it), and the server app is disabled and says so (`require_http`); stdio works on every line.
+- `HTTP_UNAVAILABLE` (the client): the 2.3 Streamable HTTP client (`client/streamable_http.py`) subclasses the
+  SDK's and reuses its internals of 2.3 (`httpx2`, `mcp.client._transport`, `_unfollowed_redirect`...). Where
+  they are absent (1.x, 2.0-2.2) the client is `client/streamable_http_httpx.py`, on the SDK's public names
+  (`mcp_msgpack.client.http_client_module` picks it); stdio works on every line.
+- `HTTP_SERVER_UNAVAILABLE` (the server, `_HTTP_SERVER_NEEDS`): the Streamable HTTP server app
+  (`server/app.py`, `streamable_http.py`, `streamable_http_manager.py`, `streamable_http_modern.py`) subclasses
+  the SDK's session manager and transport and drives the SDK's server loop (`mcp.server.runner`, the
+  `JSONRPCDispatcher`, the 2026-07-28 entry `mcp.server._streamable_http_modern`, `mcp.shared.inbound`'s
+  ladder): every 2.x has them (2.0 on), 1.x does not (`require_http_server` says so). What the older 2.x
+  lack, shimmed in `server/streamable_http_sdk_lines.py`, each by what the SDK has:
+  - the manager's session admission (`_admit_session`, `max_sessions`, `DEFAULT_MAX_SESSIONS`; 2.2+): on 2.0-2.1
+    the manager builds the SDK's own transport inline when a session opens, so our manager opens the session
+    itself there (2.2's order: admit under the lock, serve the opening request, discard it if refused);
+  - the transport's own idle clock (`idle_timeout`, 2.2+; the default 30 minutes, `DEFAULT_SESSION_IDLE_TIMEOUT`):
+    on 2.0-2.1 the manager set a deadline per request, so a session with a GET stream open longer than the
+    timeout was reaped; we keep 2.2's rule there (no request in flight for the timeout ends the session);
+  - the transport's `_handle_request` split (2.2+): on 2.0-2.1 `handle_request` is the whole handler;
+  - `mcp.shared.inbound.unsupported_protocol_version_rejection` and the modern entry's `_INVALID_BODY` (2.1+):
+    on 2.0 the same rejection and body, built from the public `MODERN_PROTOCOL_VERSIONS`. A JSON notification
+    POSTed on the 2026-07-28 path is the SDK's own to answer: 2.0 refuses it 400, 2.1+ accept it 202 (ours, on
+    msgpack-v1, 202 on every line).
+  Not ours to shim: 2.0's `MCPServer` also puts a tool's `-> ImageContent` return in `structuredContent` (its
+  base64 again; 2.1+ leaves content blocks out), a reply the transport carries as the server made it.
 """
 
 from __future__ import annotations
@@ -207,10 +225,10 @@ _HTTP_NEEDS = (
 )
 
 
-def _http_unavailable() -> str | None:
+def _unavailable(needs: tuple[tuple[str, str | None], ...]) -> str | None:
     import importlib
 
-    for module, name in _HTTP_NEEDS:
+    for module, name in needs:
         try:
             loaded = importlib.import_module(module)
         except ImportError:
@@ -220,8 +238,8 @@ def _http_unavailable() -> str | None:
     return None
 
 
-HTTP_UNAVAILABLE: str | None = _http_unavailable()
-"""None where the 2.3 Streamable HTTP transports work (mcp 2.3 and later releases that keep what they reuse);
+HTTP_UNAVAILABLE: str | None = _unavailable(_HTTP_NEEDS)
+"""None where the 2.3 Streamable HTTP client works (mcp 2.3 and later releases that keep what it reuses);
 otherwise what the installed SDK lacks (the client is then `client/streamable_http_httpx.py`)."""
 
 
@@ -229,20 +247,49 @@ class SdkFeatureUnavailable(ImportError):
     """A feature of this package that the installed `mcp` SDK cannot carry."""
 
 
-def require_http(feature: str) -> None:
-    """Raises `SdkFeatureUnavailable` naming the SDK and what it lacks, where the HTTP side cannot run."""
-    if HTTP_UNAVAILABLE is not None:
+_WORKS_EVERYWHERE = (
+    "On every supported SDK line (mcp 1.24+ and 2.0+) these work: streamable_http_client (the Streamable HTTP "
+    "client, msgpack-v1 with native bytes and JSON fallback, from mcp_msgpack or mcp_msgpack.client), the stdio "
+    "transports both ways, call_tool_native and mcp-msgpack-run"
+)
+
+
+def _refuse(feature: str, internals: str, lacking: str | None, also: str = "") -> None:
+    if lacking is not None:
         raise SdkFeatureUnavailable(
-            f"mcp_msgpack: {feature} needs the Streamable HTTP internals of mcp 2.3 or later (installed: mcp "
-            f"{SDK_VERSION}; {HTTP_UNAVAILABLE}). On every supported SDK line (mcp 1.24+ and 2.0+) these work: "
-            "streamable_http_client (the Streamable HTTP client, msgpack-v1 with native bytes and JSON "
-            "fallback), the stdio transports both ways, call_tool_native and mcp-msgpack-run. What needs mcp "
-            "2.3+ is the Streamable HTTP server side: streamable_http_app and the server transport."
+            f"mcp_msgpack: {feature} needs the Streamable HTTP {internals} (installed: mcp {SDK_VERSION}; "
+            f"{lacking}). {_WORKS_EVERYWHERE}{also}."
         )
 
 
+def require_http(feature: str) -> None:
+    """Raises `SdkFeatureUnavailable` naming the SDK and what it lacks, where the 2.3 HTTP client cannot run."""
+    _refuse(feature, "client internals of mcp 2.3 or later", HTTP_UNAVAILABLE, "; the HTTP server side on every 2.x")
+
+# --- the Streamable HTTP server side ------------------------------------------------------------------------
+
+_HTTP_SERVER_NEEDS = (
+    ("mcp.server.runner", "serve_connection"),
+    ("mcp.server.runner", "serve_loop"),
+    ("mcp.server.runner", "serve_one"),
+    ("mcp.server.connection", "Connection"),
+    ("mcp.shared.jsonrpc_dispatcher", "JSONRPCDispatcher"),
+    ("mcp.shared.inbound", "classify_inbound_request"),
+    ("mcp.server._streamable_http_modern", "handle_modern_request"),
+    ("mcp.server.streamable_http_manager", "StreamableHTTPSessionManager"),
+)
+
+HTTP_SERVER_UNAVAILABLE: str | None = _unavailable(_HTTP_SERVER_NEEDS)
+"""None where the Streamable HTTP server app works (every mcp 2.x from 2.0); otherwise what the SDK lacks."""
+
+
+def require_http_server(feature: str) -> None:
+    """Raises `SdkFeatureUnavailable` naming the SDK and what it lacks, where the HTTP server side cannot run."""
+    _refuse(feature, "server internals of mcp 2.0 or later", HTTP_SERVER_UNAVAILABLE)
+
 
 __all__ = [
+    "HTTP_SERVER_UNAVAILABLE",
     "HTTP_UNAVAILABLE",
     "SDK_VERSION",
     "SdkFeatureUnavailable",
@@ -253,6 +300,7 @@ __all__ = [
     "drain_stdout",
     "message_model",
     "require_http",
+    "require_http_server",
     "session_message",
     "spawn_server",
     "stop_server",
