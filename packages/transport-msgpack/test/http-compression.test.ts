@@ -150,6 +150,19 @@ describe('content codings: negotiation rules', () => {
     assert.equal(negotiateCoding('compress', ['gzip']), undefined);
   });
 
+  it('the last header parsed is remembered, never answering for another', () => {
+    // Headers that alternate, and the same text as a new string each time (as every request brings it).
+    const headers = ['gzip, br', 'br;q=0, gzip', 'zstd;q=0.5, gzip', 'gzip, br', `${'gzip'}, ${'br'}`, 'br;q=0, gzip'];
+    const expected = ['br', 'gzip', 'gzip', 'br', 'br', 'gzip'];
+    for (let round = 0; round < 2; round++) {
+      headers.forEach((header, i) => assert.equal(negotiateCoding(header, ['zstd', 'br', 'gzip']), expected[i], header));
+    }
+    assert.equal(acceptedCodings('gzip, br').get('br'), 1);
+    assert.equal(acceptedCodings('gzip, br;q=0').get('br'), 0);
+    assert.equal(acceptedCodings(null).size, 0);
+    assert.equal(acceptedCodings('gzip, br').get('br'), 1);
+  });
+
   it('tells a body of native bytes by its pieces', () => {
     const segment = new Uint8Array(100);
     const bin = new Uint8Array(64 * 1024);

@@ -3,10 +3,28 @@ import { CONTENT_CODINGS, type ContentCoding } from '../../runtime/content-codin
 // Accept-Encoding and Content-Encoding as RFC 9110 (12.5.3, 8.4) has them: codings with optional q-values,
 // case-insensitive; `*` stands for any coding not named; q=0 refuses.
 
+const NONE: ReadonlyMap<string, number> = new Map();
+
+/**
+ * The last header parsed and its codings: a client sends the same Accept-Encoding on every request, and a coded
+ * reply asks twice (its coding, and whether the dictionary coding is taken). One entry, so a client that
+ * varies it costs a parse, never memory.
+ */
+let lastHeader: string | undefined;
+let lastAccepted: ReadonlyMap<string, number> = NONE;
+
 /** The q-value of each coding an Accept-Encoding names (lower case; `*` too); empty for none or no header. */
-export function acceptedCodings(header: string | null): Map<string, number> {
+export function acceptedCodings(header: string | null): ReadonlyMap<string, number> {
+  if (!header) return NONE;
+  if (header !== lastHeader) {
+    lastAccepted = parseAcceptEncoding(header);
+    lastHeader = header;
+  }
+  return lastAccepted;
+}
+
+function parseAcceptEncoding(header: string): ReadonlyMap<string, number> {
   const accepted = new Map<string, number>();
-  if (!header) return accepted;
   for (const item of header.split(',')) {
     const [name, ...params] = item.split(';');
     const coding = name!.trim().toLowerCase();

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '../../../mcp/types.js';
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, RequestInfo } from '../../../mcp/types.js';
 import { isRequest } from '../../../jsonrpc/kinds.js';
 import type { MessageCodec, WireKind } from '../../../codec/message-codec.js';
 import type { TypedWireCodecs } from '../../../codec/wire-codecs.js';
@@ -272,9 +272,30 @@ function reasonOf(error: unknown): unknown {
   return error instanceof PayloadError ? { reason: error.code } : undefined;
 }
 
-/** What the server is told about the HTTP request each message came in. */
-function requestInfoOf(req: HttpRequestLike): MessageExtraInfo['requestInfo'] {
-  return { headers: Object.fromEntries(req.headers.entries()), url: new URL(req.url, 'http://localhost') };
+/**
+ * What the server is told about the HTTP request each message came in: its headers as a record and its URL,
+ * each made when a handler first reads it and kept. Most handlers never read them, and made up front they
+ * were a record of every header and a parsed URL on every call (docs/MEASUREMENTS.md, issue 41, "Where our
+ * server's own CPU goes"). Enumerable and settable as the plain record's members were, so spreading or
+ * serializing it reads the same.
+ */
+function requestInfoOf(req: HttpRequestLike): RequestInfo {
+  let headers: RequestInfo['headers'] | undefined;
+  let url: URL | undefined;
+  return {
+    get headers(): RequestInfo['headers'] {
+      return (headers ??= Object.fromEntries(req.headers.entries()));
+    },
+    set headers(value: RequestInfo['headers']) {
+      headers = value;
+    },
+    get url(): URL {
+      return (url ??= new URL(req.url, 'http://localhost'));
+    },
+    set url(value: URL) {
+      url = value;
+    },
+  };
 }
 
 /** A 2026-07-28 `subscriptions/listen` request, which the endpoint serves itself. */
