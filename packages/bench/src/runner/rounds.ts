@@ -50,7 +50,7 @@ export interface CallScenario {
 }
 
 /** `calls` to the nearest whole multiple of the scenario's `callsMultiple` (at least one multiple). */
-export function wholeMultiple(calls: number, multiple = 1): number {
+function wholeMultiple(calls: number, multiple = 1): number {
   return Math.max(multiple, Math.round(calls / multiple) * multiple);
 }
 
