@@ -3,7 +3,7 @@
 // shape (variants, comparisons, metrics, targets, text), never a figure: a smoke run's numbers mean nothing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { COMPRESSION_BASELINE, evaluateTargets, parseOptions, RECORDED_CORPORA, renderText, runInThisRuntime, SilentProgress, SYNTHETIC_SHAPES, type BenchResult } from 'mcp-msgpack-bench';
+import { COMPRESSION_BASELINE, evaluateTargets, parseOptions, RECORDED_CORPORA, renderText, replayedResults, runInThisRuntime, SilentProgress, SYNTHETIC_SHAPES, type BenchResult } from 'mcp-msgpack-bench';
 
 describe('--scenario compression', { timeout: 240_000 }, () => {
   it('replays every corpus and shape through the five variants and judges the targets', { timeout: 240_000 }, async () => {
@@ -26,6 +26,9 @@ describe('--scenario compression', { timeout: 240_000 }, () => {
         const comparison = scenario.comparisons.find((c) => c.candidate === candidate && c.baseline === COMPRESSION_BASELINE);
         assert.ok(comparison?.metrics.received && comparison.metrics.cpu && comparison.metrics.wire, `${scenario.name}: no ${candidate} / ${COMPRESSION_BASELINE}`);
       }
+      // Every round replays the session a whole number of times (callsMultiple), each reply equally often.
+      const corpus = scenario.name.replace(/^compression-/, '').replace(/\/http-1$/, '');
+      assert.equal(scenario.callsPerRound % replayedResults(corpus).length, 0, `${scenario.name}: ${scenario.callsPerRound} calls a round`);
       // Coded replies are smaller than the same replies uncoded, whatever the machine: counted, not timed.
       const bytes = (id: string) => scenario.variants.find((v) => v.id === id)!.values.received!;
       assert.ok(bytes(COMPRESSION_BASELINE) < bytes('json') && bytes('compressed') < bytes('json'), scenario.name);

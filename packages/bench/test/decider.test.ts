@@ -104,7 +104,7 @@ function burn(ms: number): void {
  * costing 2x the stock client's: a loss in every round, which rounds of 3 calls cannot judge (only a ratio
  * past 2.1x, twice the allowance, is judged from them).
  */
-async function run(budgetMs: number): Promise<ScenarioResult> {
+async function run(budgetMs: number, extra: Partial<CallScenario> = {}): Promise<ScenarioResult> {
   const sessionFor = (id: string): Session => ({
     spec: { id, label: id, transport: 'http', server: 'tools', stack: 'ours', wire: 'json', clients: 1 },
     serverPid: process.pid,
@@ -131,10 +131,19 @@ async function run(budgetMs: number): Promise<ScenarioResult> {
     warmupMs: 1,
     minCalls: 3,
     maxCalls: 3,
+    ...extra,
   };
   const settings: DeciderSettings = { ...SETTINGS, roundMs: 1, budget: new TimeBudget(budgetMs) };
   return runCallScenario(scenario, 'node', pool, new SilentProgress(), settings);
 }
+
+describe('a scenario whose calls cycle through a list', () => {
+  it('runs a whole multiple of the list a round, so no item weighs more than another', async () => {
+    const scenario = await run(0, { callsMultiple: 7 });
+    assert.equal(scenario.callsPerRound, 7, 'the 3 calls its budget gives, to the nearest whole list');
+    for (const variant of scenario.variants) assert.ok(variant.values.cpu !== undefined, variant.id);
+  });
+});
 
 describe('a scenario whose rounds are too short to judge the stock client', () => {
   it('runs the two alone for rounds of at least 12 calls, and the target is judged on those', async () => {

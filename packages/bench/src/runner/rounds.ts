@@ -39,7 +39,19 @@ export interface CallScenario {
   reusedWarmupMs?: number;
   minCalls: number;
   maxCalls: number;
+  /**
+   * Calls per round are a whole multiple of this: a scenario whose calls cycle through a list (a recorded
+   * session's replies, which differ 100-fold in size) then gives every round each item equally often. Cut
+   * off mid-list, a round over-weighted the first replies, and the filesystem session's bytes per call moved
+   * by up to 0.04x of JSON + gzip 6's between runs with nothing changed.
+   */
+  callsMultiple?: number;
   mediaDir?: string;
+}
+
+/** `calls` to the nearest whole multiple of the scenario's `callsMultiple` (at least one multiple). */
+function wholeMultiple(calls: number, multiple = 1): number {
+  return Math.max(multiple, Math.round(calls / multiple) * multiple);
 }
 
 /** Warm-up samples (rounds of a few calls) before a warm call's time, the median of the later half, is read. */
@@ -141,7 +153,7 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
       }
     }
     const wanted = Math.round(scenario.roundMs / Math.max(slowestMsPerCall, 0.001));
-    const callsPerRound = Math.min(scenario.maxCalls, Math.max(scenario.minCalls, scenario.clients, wanted));
+    const callsPerRound = wholeMultiple(Math.min(scenario.maxCalls, Math.max(scenario.minCalls, scenario.clients, wanted)), scenario.callsMultiple);
     const samples = new Map<string, RoundSample[]>(scenario.variants.map((v) => [v.id, []]));
     for (let round = 0; round < scenario.rounds; round++) {
       const order = round % 2 === 0 ? [...sessions] : [...sessions].reverse();
@@ -228,7 +240,7 @@ async function extraRounds(
   // What a call costs each of the two in wall time, from the scenario's rounds: it sizes the extra rounds.
   const msPerCall = (id: string) => median(samples.get(id)!.map((r) => r.wallMs / r.calls));
   const [msC, msB] = [msPerCall(c), msPerCall(b)];
-  const calls = extraRoundCalls(Math.max(msC, msB), scenario.clients, settings);
+  const calls = wholeMultiple(extraRoundCalls(Math.max(msC, msB), scenario.clients, settings), scenario.callsMultiple);
   let fewest = counted ? callsPerRound : calls;
   let comparison: ComparisonResult | undefined;
   let added = 0;

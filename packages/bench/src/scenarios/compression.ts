@@ -62,9 +62,11 @@ export function compressionScenarios(budget: Budget): CallScenario[] {
         if (!Array.isArray(result.content) || result.content.length === 0) throw new Error(`replay ${corpus} ${index % count}: no content`);
       },
       ...budget,
-      // Every round replays the whole session at least once, so each variant's rounds see every reply.
+      // Every round replays the whole session a whole number of times, so each variant's rounds see every
+      // reply equally often.
       minCalls: Math.max(budget.minCalls, count),
       maxCalls: Math.max(budget.maxCalls, count),
+      callsMultiple: count,
     };
   });
 }

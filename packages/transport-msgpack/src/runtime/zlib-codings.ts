@@ -38,9 +38,14 @@ const GZIP_LEVEL = 5;
  *   egress and CPU prices the 248 bytes cost about six times the 0.35 ms. Brotli 6 saved 115 bytes for 0.5-1.4
  *   ms more: Brotli stays at 5.
  * - from 8 KiB, Brotli 5 (Node 20, which has no zstd): on the filesystem session's 12-24 KB replies 51-290
- *   bytes under Brotli 4 for 50-165 µs more (+40%). zstd stays at 3 there: zstd 6 saved 66-223 bytes on
- *   them but cost 2-2.5x zstd 3's time, and on the bench's 50 KB shapes it raised Bun's server CPU per call
- *   1.4-1.7x for 0.86-1.0x the bytes (`--scenario compression --baseline`).
+ *   bytes under Brotli 4 for 50-165 µs more (+40%). zstd stays at 3 there. Measured again for issue 41's
+ *   0.6x (MEASUREMENTS, "zstd levels for the 8-64 KiB replies"; `--scenario compression`, whole sessions a
+ *   round): zstd 4/5/6 take the filesystem session from 0.607x of JSON + gzip 6's bytes to 0.605/0.601/
+ *   0.600x on Bun and from 0.614x to 0.612/0.609/0.607x on Node 24, short of 0.6x on both, while zstd 6
+ *   raised the server CPU per call on the bench's 50 KB shapes 1.2-1.7x over zstd 3's (`--baseline`). Only
+ *   Brotli 5 from 8 KiB, as on Node 20, reaches it there (0.586x, 0.593x), at 1.1-1.2x JSON + gzip 6's
+ *   server CPU on Bun's 50 KB shapes (zstd 3: 0.6-0.7x): not taken, as this wire codes for less CPU than
+ *   gzip 6 where it can.
  * `npx mcp-msgpack-bench --scenario codings` prints each level's bytes and CPU per reply. Streams keep the
  * lowest level: they are coded event by event, each event small.
  */
