@@ -10,7 +10,8 @@
 # server sessions, the TypeScript client on a Python server, mcp-msgpack-run on 1.x FastMCP / 2.x MCPServer /
 # low-level servers, the models at the edge, the package layout; the Streamable HTTP client of these lines,
 # client/streamable_http_httpx.py, against the TS media server and the TS SDK's stock server;
-# langchain-mcp-adapters (stdio and HTTP) and mcp-use, which need mcp 1.x, on the 1.30.0 line). The codec's own
+# langchain-mcp-adapters and mcp-use (stdio and HTTP), which need mcp 1.x, on the 1.30.0 line; FastMCP's `Client` on
+# our HTTP transport, fastmcp 2.14.7 there and 4.1.6 on 2.3.0). The codec's own
 # tests (golden, bulk, budget, hostile shapes) touch no SDK code and run
 # once, in test-python.sh; but the heap bounds (16x, traced by tracemalloc) depend on the CPython version's
 # object sizes, so they run once more on the first line on Python 3.10, the package's floor (~20 s). At 1 MiB
@@ -37,6 +38,7 @@ LINES=("${@:-1.24.0 1.30.0 2.0.0 2.3.0}")
 read -r -a LINES <<<"${LINES[*]}"
 SUBSET=(
   python/tests/test_interop_python.py python/tests/test_interop_ts.py python/tests/test_run.py python/tests/test_langchain.py python/tests/test_mcp_use.py
+  python/tests/test_fastmcp_client_http.py
   python/tests/test_messages.py python/tests/test_layout.py python/tests/test_streams.py python/tests/test_order.py
   python/tests/test_spec_acceptances_stdio.py python/tests/test_older_sdk_http_client.py python/tests/test_opening_http.py
   python/tests/test_hostile.py::test_every_refused_fixture_is_answered_by_id_and_the_connection_goes_on
