@@ -59,7 +59,8 @@ CODINGS: tuple[ContentCoding, ...] = tuple(coding for coding, there in _PRESENT 
 # level finds the copies a large body holds (zstd 9 is the knee: 248 bytes less than 6 on the corpus's 109 KB
 # reply for about 0.35 ms; 12 adds 1.4 ms for 73 more). zstd stays 3 under 64 KiB: zstd 4-6 there leave the
 # recorded filesystem session above 0.6x of JSON + gzip 6's bytes on the TS side (0.600-0.612x) for up to 1.7x
-# the server CPU on the bench's 50 KB shapes. Streams keep the lower level.
+# the server CPU on the bench's 50 KB shapes; under favor='bytes' (the default) those replies go in Brotli 5
+# where the client takes br (favored_order below). Streams keep the lower level.
 ZSTD_LEVEL = 3
 BROTLI_QUALITY = 4
 GZIP_LEVEL = 5
