@@ -166,7 +166,7 @@ describe('content codings: negotiation rules', () => {
     const headers = ['gzip, br', 'br;q=0, gzip', 'zstd;q=0.5, gzip', 'gzip, br', `${'gzip'}, ${'br'}`, 'br;q=0, gzip'];
     const expected = ['br', 'gzip', 'gzip', 'br', 'br', 'gzip'];
     for (let round = 0; round < 2; round++) {
-      headers.forEach((header, i) => assert.equal(negotiateCoding(header, ['zstd', 'br', 'gzip']), expected[i], header));
+      for (const [i, header] of headers.entries()) assert.equal(negotiateCoding(header, ['zstd', 'br', 'gzip']), expected[i], header);
     }
     assert.equal(acceptedCodings('gzip, br').get('br'), 1);
     assert.equal(acceptedCodings('gzip, br;q=0').get('br'), 0);
