@@ -187,14 +187,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--corpus", default="fs-session,everything-session")
+    parser.add_argument("--favor", choices=["bytes", "cpu"], default="bytes", help="the coding server's CompressionPolicy.favor")
     args = parser.parse_args()
     app = HERE / "replay_app.py"
     off_port, on_port = free_port(), free_port()
     env = {"PYTHONPATH": str(HERE.parent / "src")}
     with running([sys.executable, str(app), str(off_port), "false"], off_port, env) as off_url, running(
-        [sys.executable, str(app), str(on_port), "true"], on_port, env
+        [sys.executable, str(app), str(on_port), "true", args.favor], on_port, env
     ) as on_url:
-        print(f"Python content codings on the recorded corpus (codings here: {', '.join(codings.CODINGS)}), {args.rounds} rounds")
+        print(f"Python content codings on the recorded corpus (codings here: {', '.join(codings.CODINGS)}; favor={args.favor}), {args.rounds} rounds")
         print("| corpus | replies | bytes | bytes / JSON+gzip 6 | server CPU per session | CPU / (server + gzip 6) |")
         print("|---|---|---|---|---|---|")
         tables = []

@@ -654,3 +654,58 @@ def test_coded_streams_are_capped_and_a_cut_stream_gives_its_slot_back():
         assert policy.coded_streams == 0
 
     anyio.run(run)
+
+
+def _whole_reply_coding(policy, accept_encoding: str, body: bytes) -> tuple[str | None, bytes]:
+    """The coding the server's coding layer picks for a one-body JSON reply of `body`, and the body decoded."""
+    scope = {"type": "http", "method": "POST", "headers": [(b"accept-encoding", accept_encoding.encode())], "server": ("10.0.0.1", 80)}
+    start = {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]}
+    _, sent = anyio.run(_sent_through_coded_send, scope, policy, start, {"type": "http.response.body", "body": body})
+    coding = dict(sent[0]["headers"]).get(b"content-encoding")
+    name = coding.decode() if coding else None
+    return name, codings.decode(name, sent[1]["body"], 1 << 20) if name else sent[1]["body"]
+
+
+def _prose(size: int) -> bytes:
+    words = [b"file", b"directory", b"name", b"size", b"modified", b"content", b"type", b"text", b"path"]
+    return b" ".join(b"%s-%d" % (words[i % len(words)], i % 97) for i in range(size))[:size]
+
+
+@pytest.mark.parametrize("favor", ["bytes", "cpu"])
+def test_favor_bytes_codes_replies_of_8_to_64_kib_in_br_and_cpu_keeps_the_order(favor):
+    from mcp_msgpack.server.content_coding import CompressionPolicy
+
+    policy = CompressionPolicy(replies=True, favor=favor)
+    favored = "br" if favor == "bytes" else "zstd"
+    cases = [
+        ("zstd, br, gzip", 2000, "zstd"),
+        ("zstd, br, gzip", 8 * 1024 - 1, "zstd"),
+        ("zstd, br, gzip", 8 * 1024, favored),
+        ("gzip, deflate, br, zstd", 40_000, favored),  # httpx2's own offer: the stock client gets it too
+        ("zstd, br, gzip", 64 * 1024 - 1, favored),
+        ("zstd, br, gzip", 64 * 1024, "zstd"),  # zstd 9 from 64 KiB either way
+        ("zstd, gzip", 20_000, "zstd"),  # a client that does not take br: as before
+        ("zstd, br;q=0.5, gzip", 20_000, "zstd"),  # the client's q-values still decide
+    ]
+    for accept, size, expected in cases:
+        body = _prose(size)
+        coding, plain = _whole_reply_coding(policy, accept, body)
+        assert (coding, plain) == (expected, body), (accept, size)
+    assert CompressionPolicy().favor == "bytes"
+
+
+def test_favor_without_brotli_falls_back_to_the_codings_order(monkeypatch):
+    from mcp_msgpack.server.content_coding import CompressionPolicy
+
+    monkeypatch.setattr(codings, "CODINGS", ("zstd", "gzip"))
+    policy = CompressionPolicy(replies=True)  # as in a Python without the `brotli` module
+    assert policy.codings == ("zstd", "gzip")
+    assert _whole_reply_coding(policy, "zstd, br, gzip", _prose(20_000))[0] == "zstd"
+
+
+@pytest.mark.parametrize("favor", ["speed", "BYTES", None, 1])
+def test_a_wrong_favor_is_a_clear_value_error(favor):
+    from mcp_msgpack.server.content_coding import CompressionPolicy
+
+    with pytest.raises(ValueError, match="compression favor must be 'bytes' or 'cpu'"):
+        CompressionPolicy(favor=favor)

@@ -110,6 +110,17 @@ function rawPost(url: URL, headers: Record<string, string>, body: Uint8Array | s
   });
 }
 
+/** A raw request's headers on a wire, asking `acceptEncoding`. */
+function wireHeaders(wire: Wire, acceptEncoding: string): Record<string, string> {
+  return { 'content-type': wire === 'json' ? 'application/json' : 'application/msgpack', accept: wire === 'json' ? JSON_ACCEPT : MSGPACK_CLIENT_ACCEPT, 'accept-encoding': acceptEncoding };
+}
+
+/** A raw request body on a wire: the `text` tool called for `bytes` of prose. */
+function textCall(wire: Wire, id: number, bytes: number): Uint8Array | string {
+  const message = callTool(id, 'text', { bytes });
+  return wire === 'json' ? JSON.stringify(message) : new CanonicalEncoder().encode(message);
+}
+
 function rawDecode(coding: string, bytes: Buffer): Buffer {
   if (coding === 'gzip') return zlib.gunzipSync(bytes);
   if (coding === 'br') return zlib.brotliDecompressSync(bytes);
@@ -155,7 +166,7 @@ describe('content codings: negotiation rules', () => {
     const headers = ['gzip, br', 'br;q=0, gzip', 'zstd;q=0.5, gzip', 'gzip, br', `${'gzip'}, ${'br'}`, 'br;q=0, gzip'];
     const expected = ['br', 'gzip', 'gzip', 'br', 'br', 'gzip'];
     for (let round = 0; round < 2; round++) {
-      headers.forEach((header, i) => assert.equal(negotiateCoding(header, ['zstd', 'br', 'gzip']), expected[i], header));
+      for (const [i, header] of headers.entries()) assert.equal(negotiateCoding(header, ['zstd', 'br', 'gzip']), expected[i], header);
     }
     assert.equal(acceptedCodings('gzip, br').get('br'), 1);
     assert.equal(acceptedCodings('gzip, br;q=0').get('br'), 0);
@@ -174,7 +185,25 @@ describe('content codings: negotiation rules', () => {
   it('resolves the option against the runtime', () => {
     const all = { encodes: ['zstd', 'br', 'gzip'] as ContentCoding[], encodesStreams: ['zstd', 'br', 'gzip'] as ContentCoding[], decodes: ['zstd', 'br', 'gzip'] as ContentCoding[] };
     const { streams, ...resolved } = resolveCompression(undefined, all);
-    assert.deepEqual(resolved, { replies: 'auto', minBytes: 256, codings: all.encodes, streamCodings: all.encodes, requestCodings: all.decodes, dictionary: false });
+    assert.deepEqual(resolved, {
+      replies: 'auto',
+      minBytes: 256,
+      codings: all.encodes,
+      favoredCodings: ['br', 'zstd', 'gzip'],
+      favor: 'bytes',
+      streamCodings: all.encodes,
+      requestCodings: all.decodes,
+      dictionary: false,
+    });
+    assert.deepEqual(resolveCompression({ favor: 'cpu' }, all).favoredCodings, all.encodes, "'cpu': the codings in their order");
+    assert.deepEqual(resolveCompression({ codings: ['zstd', 'gzip'] }, all).favoredCodings, ['zstd', 'gzip'], 'no br among the codings: their order');
+    for (const favor of ['speed', 'Bytes', 1, true])
+      assert.throws(
+        () => resolveCompression({ favor: favor as never }, all),
+        (error: unknown) => error instanceof TypeError && /compression\.favor must be 'bytes' or 'cpu'/.test(error.message),
+        String(favor),
+      );
+    assert.throws(() => new McpHttpHandler({ createServer: () => createServer(new Gate()), compression: { favor: 'less' as never } }), TypeError, 'the handler refuses it at construction');
     assert.equal(resolveCompression(undefined, { ...all, dictionary: {} }).dictionary, true, 'where the runtime has it');
     assert.equal(resolveCompression({ dictionary: false }, { ...all, dictionary: {} }).dictionary, false);
     assert.equal(streams.max, 64);
@@ -283,17 +312,40 @@ for (const kind of serverKinds) {
         });
       }
 
+      it(`${wire}: favor 'bytes' (default) codes a reply of 8-64 KiB in br where the client takes it; 'cpu' and other sizes in the codings' order`, async () => {
+        const headers = (acceptEncoding: string) => wireHeaders(wire, acceptEncoding);
+        const request = (id: number, bytes: number) => textCall(wire, id, bytes);
+        const all = codings.join(', ');
+        const first = codings[0]!;
+        const byDefault = await serve(kind, { compression: true, enableJsonResponse: true });
+        const cpu = await serve(kind, { compression: { replies: true, favor: 'cpu' }, enableJsonResponse: true });
+        const cases: Array<[URL, string, number, string]> = [
+          [byDefault, all, 2000, first],
+          [byDefault, all, 7000, first],
+          [byDefault, all, 20_000, 'br'],
+          [byDefault, all, 60_000, 'br'],
+          [byDefault, all, 100_000, first],
+          [byDefault, 'gzip', 20_000, 'gzip'],
+          [byDefault, `${first}, br;q=0.5, gzip`, 20_000, first === 'br' ? 'br' : first],
+          [cpu, all, 2000, first],
+          [cpu, all, 20_000, first],
+          [cpu, all, 100_000, first],
+        ];
+        for (const [index, [url, acceptEncoding, bytes, expected]] of cases.entries()) {
+          const reply = await rawPost(url, headers(acceptEncoding), request(index + 1, bytes));
+          const label = `${url === cpu ? 'cpu' : 'default'}, ${acceptEncoding}, ${bytes} bytes`;
+          assert.equal(reply.headers['content-encoding'], expected, label);
+          const plain = rawDecode(expected, reply.body);
+          const message = (wire === 'json' ? JSON.parse(plain.toString()) : new MsgpackDecoder().decode(plain).value) as { id: number; result: { content: { text: string }[] } };
+          assert.equal(message.id, index + 1, label);
+          assert.equal(message.result.content[0]!.text, prose(bytes), label);
+        }
+      });
+
       it(`${wire}: a small reply in ${MCP_DICTIONARY_CODING} to a client that names it; not for \`*\`, nor past 4 KiB`, async () => {
         const url = await serve(kind, { compression: true, enableJsonResponse: true });
-        const headers = (acceptEncoding: string) => ({
-          'content-type': wire === 'json' ? 'application/json' : 'application/msgpack',
-          accept: wire === 'json' ? JSON_ACCEPT : MSGPACK_CLIENT_ACCEPT,
-          'accept-encoding': acceptEncoding,
-        });
-        const request = (id: number, bytes: number) => {
-          const message = callTool(id, 'text', { bytes });
-          return wire === 'json' ? JSON.stringify(message) : new CanonicalEncoder().encode(message);
-        };
+        const headers = (acceptEncoding: string) => wireHeaders(wire, acceptEncoding);
+        const request = (id: number, bytes: number) => textCall(wire, id, bytes);
         const small = await rawPost(url, headers(`${MCP_DICTIONARY_CODING}, gzip`), request(1, 150));
         assert.equal(small.headers['content-encoding'], MCP_DICTIONARY_CODING, "under minBytes, but over the dictionary coding's 96 bytes");
         const plain = zlib.inflateRawSync(small.body, { dictionary: readFileSync(new URL('fixtures/dictionary/mcp-dictionary-v1.bin', repoRoot)) });
@@ -515,6 +567,30 @@ for (const kind of serverKinds) {
       const result = await client.callTool({ name: 'text', arguments: { bytes: 40_000 } });
       assert.equal((result.content as { text: string }[])[0]!.text.length, 40_000);
       await client.close();
+    });
+
+    it("a reply of 8-64 KiB comes in br (favor: 'bytes', the default) to our client and to the SDK's own client that asks br, and decodes intact", async () => {
+      const url = await serve(kind, { compression: true });
+      const replyCodings: (string | null)[] = [];
+      const watching = (ask?: string) => async (target: string | URL | Request, init?: RequestInit) => {
+        const headers = new Headers(init?.headers);
+        if (ask !== undefined) headers.set('accept-encoding', ask);
+        const response = await fetch(target, { ...init, headers });
+        replyCodings.push(response.headers.get('content-encoding'));
+        return response;
+      };
+      const ours = new Client({ name: 'ours', version: '1' });
+      await ours.connect(new HttpMsgpackClientTransport(url, { fetch: watching() }));
+      const mine = await ours.callTool({ name: 'unicode', arguments: { units: 20_000, seed: 3 } });
+      assert.equal((mine.content as { text: string }[])[0]!.text, unicodeText(20_000, 3));
+      assert.equal(replyCodings.at(-1), 'br', `our client's fetch takes br: ${replyCodings.join()}`);
+      await ours.close();
+      const stock = new Client({ name: 'stock', version: '1' });
+      await stock.connect(new StreamableHTTPClientTransport(url, { fetch: watching('gzip, deflate, br') }));
+      const theirs = await stock.callTool({ name: 'unicode', arguments: { units: 20_000, seed: 4 } });
+      assert.equal((theirs.content as { text: string }[])[0]!.text, unicodeText(20_000, 4));
+      assert.equal(replyCodings.at(-1), 'br', `the stock client asked br: ${replyCodings.join()}`);
+      await stock.close();
     });
 
     it("the SDK's own client (undici: gzip, deflate) works with compression on", async () => {

@@ -44,8 +44,9 @@ const GZIP_LEVEL = 5;
  *   0.600x on Bun and from 0.614x to 0.612/0.609/0.607x on Node 24, short of 0.6x on both, while zstd 6
  *   raised the server CPU per call on the bench's 50 KB shapes 1.2-1.7x over zstd 3's (`--baseline`). Only
  *   Brotli 5 from 8 KiB, as on Node 20, reaches it there (0.586x, 0.593x), at 1.1-1.2x JSON + gzip 6's
- *   server CPU on Bun's 50 KB shapes (zstd 3: 0.6-0.7x): not taken, as this wire codes for less CPU than
- *   gzip 6 where it can.
+ *   server CPU on Bun's 50 KB shapes (zstd 3: 0.6-0.7x). So the handler's `compression.favor: 'bytes'`
+ *   (the default; http/content-coding/compression-options.ts) codes a reply of 8-64 KiB in br where the
+ *   client takes it, and `'cpu'` keeps zstd 3 there: the levels here stay as they are for both.
  * `npx mcp-msgpack-bench --scenario codings` prints each level's bytes and CPU per reply. Streams keep the
  * lowest level: they are coded event by event, each event small.
  */

@@ -63,7 +63,8 @@ def streamable_http_app(
     `initialization_deadline`: seconds a session's client has to send `notifications/initialized`.
     `compression`: content codings (SPEC 10; README, "Compression"): 'auto' (default) codes replies for clients
     that ask unless they arrived on a loopback address, True for every client that asks, False never (and
-    coded request bodies are then refused 415), or a CompressionPolicy."""
+    coded request bodies are then refused 415), or a CompressionPolicy (its `favor`: 'bytes' by default, Brotli 5
+    for replies of 8-64 KiB where the client takes br; 'cpu' keeps zstd first)."""
     del host  # kept for the SDK's signature: the check follows where a request arrives, not the bind address
     lowlevel = getattr(server, "_lowlevel_server", server)
     manager = MsgpackStreamableHTTPSessionManager(

@@ -59,7 +59,8 @@ CODINGS: tuple[ContentCoding, ...] = tuple(coding for coding, there in _PRESENT 
 # level finds the copies a large body holds (zstd 9 is the knee: 248 bytes less than 6 on the corpus's 109 KB
 # reply for about 0.35 ms; 12 adds 1.4 ms for 73 more). zstd stays 3 under 64 KiB: zstd 4-6 there leave the
 # recorded filesystem session above 0.6x of JSON + gzip 6's bytes on the TS side (0.600-0.612x) for up to 1.7x
-# the server CPU on the bench's 50 KB shapes. Streams keep the lower level.
+# the server CPU on the bench's 50 KB shapes; under favor='bytes' (the default) those replies go in Brotli 5
+# where the client takes br (favored_order below). Streams keep the lower level.
 ZSTD_LEVEL = 3
 BROTLI_QUALITY = 4
 GZIP_LEVEL = 5
@@ -67,6 +68,26 @@ MEDIUM_BODY_BYTES = 8 * 1024
 LARGE_BODY_BYTES = 64 * 1024
 ZSTD_LEVEL_LARGE = 9
 BROTLI_QUALITY_MEDIUM = 5
+
+Favor = Literal["bytes", "cpu"]
+"""What `CompressionPolicy.favor` trades: fewer bytes (the default) or less server CPU (the TS side's `favor`)."""
+
+FAVORS: tuple[Favor, ...] = ("bytes", "cpu")
+
+BYTES_FAVORED_FROM = MEDIUM_BODY_BYTES
+BYTES_FAVORED_BELOW = LARGE_BODY_BYTES
+"""`favor='bytes'` codes one-body replies from 8 KiB and under 64 KiB in br (Brotli 5) where the client takes it:
+on the TS side's recorded filesystem session 0.916x gzip 6's bytes there against zstd 3's 1.025x, which brings
+the session to 0.6x of JSON + gzip 6's bytes; zstd stays first under 8 KiB and from 64 KiB (zstd 9)."""
+
+
+def favored_order(codings: tuple[ContentCoding, ...], favor: Favor, size: int) -> tuple[ContentCoding, ...]:
+    """The codings, best first, for a one-body reply of `size` bytes: br first in the favored range under
+    `favor='bytes'` (where this Python has `brotli`; without it, the order as it is), else as given."""
+    if favor == "bytes" and "br" in codings and BYTES_FAVORED_FROM <= size < BYTES_FAVORED_BELOW:
+        return ("br", *(coding for coding in codings if coding != "br"))
+    return codings
+
 
 REPLY_MIN_BYTES = 256
 """A one-body reply smaller than this goes uncoded in zstd, br or gzip (SPEC 10.2 rule 3; the TS side's figure)."""

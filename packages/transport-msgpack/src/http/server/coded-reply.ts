@@ -6,7 +6,7 @@ import { joinPieces } from '../../wire/pieces.js';
 import { acceptedCodings, negotiateCoding } from '../content-coding/accept-encoding.js';
 import { mostlyNativeBytes, shrankEnough } from '../content-coding/bin-heavy.js';
 import { codedEventStream } from '../content-coding/coded-stream.js';
-import type { CompressionPolicy } from '../content-coding/compression-options.js';
+import { BYTES_FAVORED_REPLIES, type CompressionPolicy } from '../content-coding/compression-options.js';
 import { DICTIONARY_MAX_BYTES, DICTIONARY_MIN_BYTES, MCP_DICTIONARY_CODING, mcpDictionaryV1 } from '../content-coding/mcp-dictionary.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 import { isLoopbackAddress } from './exchange/host-check.js';
@@ -41,7 +41,7 @@ export function codedReply(response: Response, request: CodingRequest, policy: C
   if (body !== undefined) {
     const coding = negotiateCoding(acceptEncoding, policy.codings);
     const dictionary = policy.dictionary && (acceptedCodings(acceptEncoding).get(MCP_DICTIONARY_CODING) ?? 0) > 0;
-    return coding === undefined && !dictionary ? response : codedWhole(advertised(response, advertise), body, { coding, dictionary }, policy, advertise);
+    return coding === undefined && !dictionary ? response : codedWhole(advertised(response, advertise), body, { acceptEncoding, coding, dictionary }, policy, advertise);
   }
   const type = mediaTypeEssence(response.headers.get('content-type'));
   if (response.body === null || (type !== SSE_MEDIA_TYPE && type !== MSGPACK_STREAM_MEDIA_TYPE)) return response;
@@ -58,6 +58,7 @@ export function codedReply(response: Response, request: CodingRequest, policy: C
 
 /** The codings a reply may go in: the best standard one the client takes, and whether it takes the dictionary coding. */
 interface ReplyCodings {
+  readonly acceptEncoding: string;
   readonly coding: ContentCoding | undefined;
   readonly dictionary: boolean;
 }
@@ -65,11 +66,14 @@ interface ReplyCodings {
 /**
  * The coding for a reply of `size` bytes (UTF-16 units for a JSON text, close enough for a threshold): the
  * dictionary coding from DICTIONARY_MIN_BYTES up to DICTIONARY_MAX_BYTES where the client takes it, else the
- * standard coding from `minBytes`; undefined for none.
+ * standard coding from `minBytes` (in BYTES_FAVORED_REPLIES' range, the best of the policy's `favoredCodings`:
+ * br first under `favor: 'bytes'`, the client's q-values still deciding); undefined for none.
  */
 function codingFor(size: number, codings: ReplyCodings, policy: CompressionPolicy): ContentCoding | typeof MCP_DICTIONARY_CODING | undefined {
   if (codings.dictionary && size >= DICTIONARY_MIN_BYTES && size < DICTIONARY_MAX_BYTES) return MCP_DICTIONARY_CODING;
-  return size >= policy.minBytes ? codings.coding : undefined;
+  if (size < policy.minBytes || codings.coding === undefined) return undefined;
+  const favored = size >= BYTES_FAVORED_REPLIES.fromBytes && size < BYTES_FAVORED_REPLIES.belowBytes;
+  return favored ? negotiateCoding(codings.acceptEncoding, policy.favoredCodings) : codings.coding;
 }
 
 /** A one-body reply coded whole, or as it was when it is small, mostly media, or did not shrink. */
