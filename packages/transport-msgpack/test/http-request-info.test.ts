@@ -18,8 +18,11 @@ function createProbeServer(): McpServer {
     const again = { probe: info?.headers['x-probe'], session: info?.headers['mcp-session-id'], url: info?.url?.href, keys: Object.keys(info?.headers ?? {}).sort() };
     assert.deepEqual(again, first);
     // As a plain record: spread and JSON see the same members.
+    // Read twice: the record made on the first read is kept, not made again.
+    const firstRead = info?.headers;
+    const secondRead = info?.headers;
     const copied = JSON.parse(JSON.stringify({ ...info })) as { headers: Record<string, string>; url: string };
-    return { content: [{ type: 'text', text: JSON.stringify({ ...first, copiedProbe: copied.headers['x-probe'], copiedUrl: copied.url, sameObject: info?.headers === info?.headers }) }] };
+    return { content: [{ type: 'text', text: JSON.stringify({ ...first, copiedProbe: copied.headers['x-probe'], copiedUrl: copied.url, sameObject: firstRead === secondRead }) }] };
   });
   return server;
 }
