@@ -8,7 +8,7 @@ import { numericScenarios } from './scenarios/numeric.js';
 import { objectScenarios } from './scenarios/object.js';
 import { smallScenarios } from './scenarios/small.js';
 import { revisionScenarios } from './scenarios/revision.js';
-import { compressionScenarios } from './scenarios/compression.js';
+import { compressionScenarios, compressionWarmup } from './scenarios/compression.js';
 import { textScenarios } from './scenarios/text.js';
 import { httpTransportAvailable, mediaServerAvailable } from './servers/optional.js';
 import { MIN_CALLS_TO_JUDGE } from './judge.js';
@@ -95,7 +95,7 @@ export async function buildPlan(options: BenchOptions, tuning: PlanTuning = {}):
       if (transport === 'http' && httpOurs && (full || smoke || (!many && (tuning.optIn || named(options.scenarios, 'revision'))))) calls.push(...revisionScenarios(clients, budget));
       // The compression venue (issue 41): HTTP with one client, only when --scenario names it (or --full); not
       // in the smoke run of every venue, which has a test of its own (test/compression.test.ts).
-      if (transport === 'http' && httpOurs && !many && (full || tuning.optIn || named(options.scenarios, 'compression'))) calls.push(...compressionScenarios(budget));
+      if (transport === 'http' && httpOurs && !many && (full || tuning.optIn || named(options.scenarios, 'compression'))) calls.push(...compressionScenarios(budget, compressionWarmup(options.mode, smoke)));
       if (media) {
         const all = await mediaScenarios(full, transport, clients, httpOurs, budget, tuning.mediaDir, smoke);
         // Quick mode over HTTP: 5 MiB with one client (the targets rest on it); media with 16 clients and the

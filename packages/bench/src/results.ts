@@ -69,6 +69,11 @@ export interface ScenarioResult {
   rounds: number;
   callsPerRound: number;
   warmupCalls: number;
+  /**
+   * A warm-up counted in calls (runner/call-warmup.ts): whether it reaches the steady state, and each
+   * variant's server CPU per call, ms, window by window of `window` calls (after the warm-up in ms).
+   */
+  warmup?: { steady: boolean; window: number; cpuMsPerCall: Record<string, number[]> };
   variants: VariantResult[];
   comparisons: ComparisonResult[];
   /** Failures and comparisons that could not be made, said plainly. */

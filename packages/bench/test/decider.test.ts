@@ -20,10 +20,9 @@ import {
   type CallScenario,
   type DeciderSettings,
   type ScenarioResult,
-  type Session,
-  type SessionPool,
 } from 'mcp-msgpack-bench';
 import { resultOf } from './fixtures/result.js';
+import { fakePool, fakeSession } from './fixtures/fake-session.js';
 
 describe('the median interval a verdict reads', () => {
   it('is min-max up to 6 rounds, so the rule "every round on one side" is unchanged there', () => {
@@ -105,16 +104,8 @@ function burn(ms: number): void {
  * past 2.1x, twice the allowance, is judged from them).
  */
 async function run(budgetMs: number, extra: Partial<CallScenario> = {}): Promise<ScenarioResult> {
-  const sessionFor = (id: string): Session => ({
-    spec: { id, label: id, transport: 'http', server: 'tools', stack: 'ours', wire: 'json', clients: 1 },
-    serverPid: process.pid,
-    clients: [{} as never],
-    bytes: { snapshot: async () => ({ sent: 0, received: 0 }) },
-    lastError: () => undefined,
-    close: async () => {},
-  });
-  const pool = { has: () => false, get: async (spec: { id: string }) => sessionFor(spec.id), drop: async () => {} } as unknown as SessionPool;
-  const variants = ['defaults', STOCK_CLIENT].map((id) => sessionFor(id).spec);
+  const pool = fakePool();
+  const variants = ['defaults', STOCK_CLIENT].map((id) => fakeSession(id).spec);
   const scenario: CallScenario = {
     kind: 'calls',
     name: 'small-calls/http-1',

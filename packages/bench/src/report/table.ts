@@ -34,6 +34,21 @@ function scenarioLabel(s: ScenarioResult): string {
   return `${s.name} [${s.runtime}]`;
 }
 
+/** Whether a warm-up counted in calls reached the steady state (runner/call-warmup.ts). */
+function warmupState(s: ScenarioResult): string {
+  if (!s.warmup) return '';
+  return s.warmup.steady ? '; steady state: warmed by calls until the server CPU per call stopped falling' : '; NOT steady state: the servers are still JIT-warming (--full warms them to steady state)';
+}
+
+/** Each variant's server CPU per call over the warm-up in calls, window by window, in µs. */
+function warmupWindows(s: ScenarioResult): string {
+  if (!s.warmup) return '';
+  const lines = Object.entries(s.warmup.cpuMsPerCall)
+    .filter(([, windows]) => windows.length > 0)
+    .map(([id, windows]) => `\n  warm-up server CPU per call (µs), ${s.warmup!.window}-call windows, ${id}: ${windows.map((ms) => Math.round(ms * 1000)).join(' ')}`);
+  return lines.join('');
+}
+
 /** Every variant's measured values, one block per scenario. */
 export function valuesTable(scenarios: ScenarioResult[]): string {
   const blocks: string[] = [];
@@ -45,7 +60,7 @@ export function valuesTable(scenarios: ScenarioResult[]): string {
         : `${s.rounds} rounds x ${s.callsPerRound} calls, ${s.clients} client${s.clients > 1 ? 's' : ''}, after ${s.warmupCalls} warm-up calls`;
     const rows = s.variants.map((v) => [v.failed ? `${v.label} (FAILED)` : v.label, ...metrics.map((k) => formatValue(k, v.values[k]))]);
     const notes = s.notes.map((n) => `\n  note: ${n}`).join('');
-    blocks.push(`${scenarioLabel(s)}: ${s.title} (${how})\n` + textTable(['variant', ...metrics.map((k) => METRICS[k].label)], rows) + notes);
+    blocks.push(`${scenarioLabel(s)}: ${s.title} (${how}${warmupState(s)})\n` + textTable(['variant', ...metrics.map((k) => METRICS[k].label)], rows) + warmupWindows(s) + notes);
   }
   return blocks.join('\n\n');
 }

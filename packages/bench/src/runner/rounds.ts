@@ -8,6 +8,7 @@ import type { SessionPool } from './pool.js';
 import type { Session } from './session.js';
 import type { VariantSpec } from './variant.js';
 import { extraRoundCalls, needsExtraRounds, nextBatch, undecided, type DeciderSettings } from './decider.js';
+import { warmInTurns, type CallWarmup, type WarmupTurn } from './call-warmup.js';
 
 /** A venue measured through real server processes: variants called in alternating rounds. */
 export interface CallScenario {
@@ -37,6 +38,8 @@ export interface CallScenario {
   warmupMs: number;
   /** The warm-up of a session a previous scenario already ran (its server and clients are warm): at most warmupMs. */
   reusedWarmupMs?: number;
+  /** A warm-up counted in calls after the one in ms (call-warmup.ts): the compression venue's. */
+  callWarmup?: CallWarmup;
   minCalls: number;
   maxCalls: number;
   /**
@@ -128,6 +131,7 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
     // how long a call takes, so every variant can get the same number of calls per round.
     let slowestMsPerCall = 0;
     let warmupCalls = 0;
+    const turns: WarmupTurn[] = [];
     for (const session of [...sessions]) {
       progress.update(`${scenario.name}: warm-up ${session.spec.label}`);
       try {
@@ -146,10 +150,29 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
           if ((elapsed >= warmupMs && perCall.length >= WARMUP_SAMPLES) || elapsed >= 2 * warmupMs) break;
         }
         // The later half of the warm-up says what a warm call costs.
-        slowestMsPerCall = Math.max(slowestMsPerCall, median(perCall.slice(Math.floor(perCall.length / 2))));
-        warmupCalls = Math.max(warmupCalls, calls);
+        const warmMsPerCall = median(perCall.slice(Math.floor(perCall.length / 2)));
+        const wantedCalls = !scenario.callWarmup ? 0 : reused.has(session.spec.id) ? scenario.callWarmup.reusedCalls : scenario.callWarmup.calls;
+        if (wantedCalls > 0) turns.push({ session, call: callOf(session), remaining: wantedCalls, cpuMsPerCall: [] });
+        else slowestMsPerCall = Math.max(slowestMsPerCall, warmMsPerCall);
+        warmupCalls = Math.max(warmupCalls, calls + wantedCalls);
       } catch (error) {
         await fail(session, session.spec.id, error);
+      }
+    }
+    // Then the warm-up in calls (the compression venue's), the sessions in turns; its last windows size the rounds.
+    const warmupWindows: Record<string, number[]> = {};
+    if (scenario.callWarmup && turns.length > 0) {
+      const window = wholeMultiple(scenario.callWarmup.window, scenario.callsMultiple);
+      await warmInTurns(
+        turns,
+        window,
+        (turn, error) => fail(turn.session, turn.session.spec.id, error),
+        (turn) => progress.update(`${scenario.name}: warm-up ${turn.session.spec.label}, ${turn.remaining} calls to go`),
+      );
+      for (const turn of turns) {
+        if (failed.has(turn.session.spec.id)) continue;
+        warmupWindows[turn.session.spec.id] = turn.cpuMsPerCall;
+        slowestMsPerCall = Math.max(slowestMsPerCall, turn.lastMsPerCall ?? 0);
       }
     }
     const wanted = Math.round(scenario.roundMs / Math.max(slowestMsPerCall, 0.001));
@@ -208,6 +231,7 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
       rounds: scenario.rounds,
       callsPerRound,
       warmupCalls,
+      ...(scenario.callWarmup ? { warmup: { steady: scenario.callWarmup.steady, window: wholeMultiple(scenario.callWarmup.window, scenario.callsMultiple), cpuMsPerCall: warmupWindows } } : {}),
       variants,
       comparisons,
       notes,

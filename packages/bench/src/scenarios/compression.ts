@@ -1,3 +1,4 @@
+import type { CallWarmup } from '../runner/call-warmup.js';
 import type { CallScenario } from '../runner/rounds.js';
 import type { VariantSpec } from '../runner/variant.js';
 import { RECORDED_CORPORA, replayedResults, SYNTHETIC_SHAPES } from '../compression/corpora.js';
@@ -40,8 +41,23 @@ const COMPARISONS: Array<[string, string]> = [
   ['msgpack', 'json'],
 ];
 
+/**
+ * The venue's warm-up in calls (runner/call-warmup.ts), measured in windows of 500 calls of the filesystem
+ * session (docs/MEASUREMENTS.md, issue 41, "A warm-up counted in calls"): a Node 20 server's CPU per call fell
+ * until about 4,000 calls (to 0.45-0.6x of its first window's), Bun's until about 1,500. A server a previous
+ * scenario warmed still fell over a new session's first 1,000-2,000 calls on Node. --full warms to that
+ * steady state (about 10 s a variant on Node on a loaded 2-core machine); quick mode, when --scenario names the
+ * venue, 1,000 calls on a fresh server (Bun's nearly steady, Node's at about 1.5x its warm cost), and says the
+ * servers are still warming.
+ */
+export function compressionWarmup(mode: 'quick' | 'full', smoke: boolean): CallWarmup | undefined {
+  if (smoke) return undefined;
+  if (mode === 'full') return { calls: 4000, reusedCalls: 2000, window: 500, steady: true };
+  return { calls: 1000, reusedCalls: 0, window: 500, steady: false };
+}
+
 /** The recorded corpora first (the targets read them), then the synthetic shapes. */
-export function compressionScenarios(budget: Budget): CallScenario[] {
+export function compressionScenarios(budget: Budget, callWarmup?: CallWarmup): CallScenario[] {
   const cases = [
     ...Object.keys(RECORDED_CORPORA).map((corpus) => ({ corpus, title: `recorded session (${RECORDED_CORPORA[corpus]}), its tool results replayed in order` })),
     ...Object.keys(SYNTHETIC_SHAPES).map((corpus) => ({ corpus, title: `synthetic ${corpus} (payloads.ts; compresses unlike real traffic)` })),
@@ -67,6 +83,7 @@ export function compressionScenarios(budget: Budget): CallScenario[] {
       minCalls: Math.max(budget.minCalls, count),
       maxCalls: Math.max(budget.maxCalls, count),
       callsMultiple: count,
+      ...(callWarmup ? { callWarmup } : {}),
     };
   });
 }
