@@ -241,10 +241,53 @@ def require_http(feature: str) -> None:
         )
 
 
+# --- the Streamable HTTP server on 1.x (a session loop: `Server.run`) ----------------------------------------
+
+_SESSION_LOOP_SERVER_NEEDS = (
+    ("mcp.server.streamable_http", "MCP_PROTOCOL_VERSION_HEADER"),
+    ("mcp.server.streamable_http", "StreamableHTTPServerTransport"),
+    ("mcp.server.streamable_http_manager", "StreamableHTTPSessionManager"),
+    ("mcp.shared.version", "SUPPORTED_PROTOCOL_VERSIONS"),
+    ("mcp.server.lowlevel.server", "Server"),
+)
+
+
+def _session_loop_server_unavailable() -> str | None:
+    import importlib
+
+    if not WRAPPED_MESSAGES:
+        return "its messages are not 1.x's JSONRPCMessage RootModel"
+    for module, name in _SESSION_LOOP_SERVER_NEEDS:
+        try:
+            loaded = importlib.import_module(module)
+        except ImportError:
+            return f"{module} is missing"
+        if not hasattr(loaded, name):
+            return f"{module}.{name} is missing"
+    server = importlib.import_module("mcp.server.lowlevel.server").Server
+    if not (hasattr(server, "run") and hasattr(server, "create_initialization_options")):
+        return "mcp.server.lowlevel.Server.run is missing"
+    return None
+
+
+SESSION_LOOP_SERVER: bool = HTTP_UNAVAILABLE is not None and _session_loop_server_unavailable() is None
+"""True on 1.x: the Streamable HTTP server side runs there on the SDK's 1.x transport and session manager, each
+session (or stateless request) served by `Server.run(read, write, init_options, stateless=...)`
+(server/streamable_http_lines.py holds the transport's and manager's shims; streamable_http_manager_v1.py the
+session loop)."""
+
+
+def require_http_server(feature: str) -> None:
+    """Like `require_http`, but the server side also runs on the 1.x session-loop line (SESSION_LOOP_SERVER)."""
+    if not SESSION_LOOP_SERVER:
+        require_http(feature)
+
+
 
 __all__ = [
     "HTTP_UNAVAILABLE",
     "SDK_VERSION",
+    "SESSION_LOOP_SERVER",
     "SdkFeatureUnavailable",
     "aclose_all",
     "claim_stdio",
@@ -253,6 +296,7 @@ __all__ = [
     "drain_stdout",
     "message_model",
     "require_http",
+    "require_http_server",
     "session_message",
     "spawn_server",
     "stop_server",

@@ -1,0 +1,214 @@
+"""`streamable_http_app(server)` on mcp 1.x (the session-loop line, shared/sdk_compat.py): a
+`mcp.server.fastmcp.FastMCP` server and a low-level `Server` answer msgpack-v1 clients in MessagePack, with an
+image as native bytes (bin) to a client that offers the extension, and JSON clients (the SDK's own) exactly as
+the SDK's own app does; progress opens the frame stream; stateless and one-body modes; DELETE and unknown
+sessions. Checked on the bytes that crossed the wire. Runs on the 1.x lines (scripts/test-python-sdks.sh); on
+mcp 2.3+ the same app is test_http_*.py's."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+
+from http_peers import ROOT, free_port, recording_client, running, write_image
+from mcp_msgpack import call_tool_native, streamable_http_client
+from mcp_msgpack.shared.sdk_compat import SESSION_LOOP_SERVER
+
+pytestmark = [
+    pytest.mark.timeout(180),
+    pytest.mark.skipif(not SESSION_LOOP_SERVER, reason="the mcp 1.x line (on 2.3+ the app is test_http_*.py's)"),
+]
+
+APP = Path(__file__).parent / "servers" / "session_loop_http_app.py"
+MSGPACK_TYPES = ("application/msgpack", "application/vnd.mcp-msgpack.stream")
+
+
+@contextlib.contextmanager
+def session_loop_server(image: Path, *flags: str) -> Iterator[str]:
+    port = free_port()
+    with running([sys.executable, str(APP), str(port), str(image), *flags], port) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def image(tmp_path_factory):
+    return write_image(tmp_path_factory.mktemp("image"))
+
+
+@pytest.fixture(scope="module")
+def fastmcp_url(image):
+    with session_loop_server(image[0]) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def lowlevel_url(image):
+    with session_loop_server(image[0], "--lowlevel") as url:
+        yield url
+
+
+async def _msgpack_session(url: str) -> dict[str, Any]:
+    client, recorder = recording_client()
+    progress: list[float] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append(value)
+
+    async with client, streamable_http_client(url, native_bytes=True, http_client=client) as streams:
+        async with ClientSession(streams[0], streams[1]) as session:
+            await session.initialize()
+            names = {tool.name for tool in (await session.list_tools()).tools}
+            echoed = (await session.call_tool("echo", {"text": "héllo"})).content[0].text  # type: ignore[union-attr]
+            native = (await call_tool_native(session, "read_image", {})).content[0].data  # type: ignore[union-attr]
+            held = (await call_tool_native(session, "read_image_native", {})).content[0].data  # type: ignore[union-attr]
+            plain = (await session.call_tool("read_image", {})).content[0].data  # type: ignore[union-attr]
+            counted = (await session.call_tool("counted", {}, progress_callback=on_progress)).content[0].text  # type: ignore[union-attr]
+    return {
+        "names": names, "echoed": echoed, "native": native, "held": held, "plain": plain, "counted": counted,
+        "progress": progress, "exchanges": recorder.exchanges,
+    }
+
+
+def _calls(exchanges: list[dict[str, Any]], tool: bytes) -> list[dict[str, Any]]:
+    return [e for e in exchanges if e["method"] == "POST" and tool in e["request_body"]]
+
+
+def _check_msgpack_session(report: dict[str, Any], data: bytes) -> None:
+    assert {"echo", "read_image", "read_image_native", "counted"} <= report["names"]
+    assert report["echoed"] == "héllo" and report["counted"] == "counted"
+    assert isinstance(report["native"], bytes) and report["native"] == data
+    assert isinstance(report["held"], bytes) and report["held"] == data
+    assert base64.b64decode(report["plain"]) == data  # a plain call_tool still gets the SDK's base64
+    assert report["progress"] == [1, 2, 3]
+    exchanges = report["exchanges"]
+    initialize = exchanges[0]
+    assert initialize["request_type"] == "application/msgpack" and initialize["type"] == "application/msgpack"
+    assert b"io.github.mcp-msgpack/native-bytes" in initialize["body"]  # confirmed (SPEC 8.1)
+    for exchange in exchanges:
+        if exchange["method"] == "POST":
+            assert exchange["request_type"] == "application/msgpack"
+    images = _calls(exchanges, b"read_image")
+    assert len(images) == 3
+    for call in images:
+        assert call["type"] == "application/msgpack"
+        # The image crossed as bin: its raw bytes are in the body, its base64 is not (no base64 on the wire).
+        assert data[1000:2000] in call["body"]
+        assert base64.b64encode(data[:3000])[:3000] not in call["body"]
+    (counted,) = _calls(exchanges, b"counted")
+    assert counted["type"] == "application/vnd.mcp-msgpack.stream"  # progress opened the frame stream (9.3)
+
+
+async def _json_session(url: str) -> dict[str, Any]:
+    from mcp.client.streamable_http import streamable_http_client as sdk_client  # the SDK's own
+
+    client, recorder = recording_client()
+    async with client, sdk_client(url, http_client=client) as streams:
+        async with ClientSession(streams[0], streams[1]) as session:
+            await session.initialize()
+            names = {tool.name for tool in (await session.list_tools()).tools}
+            image = (await session.call_tool("read_image", {})).content[0].data  # type: ignore[union-attr]
+            held = (await session.call_tool("read_image_native", {})).content[0].data  # type: ignore[union-attr]
+    return {"names": names, "image": image, "held": held, "exchanges": recorder.exchanges}
+
+
+def _check_json_session(report: dict[str, Any], data: bytes) -> None:
+    assert {"echo", "read_image", "read_image_native"} <= report["names"]
+    assert base64.b64decode(report["image"]) == data and base64.b64decode(report["held"]) == data
+    for exchange in report["exchanges"]:
+        assert "msgpack" not in (exchange["type"] or "") and exchange["wire"] is None
+        assert exchange["type"] is None or exchange["type"].startswith(("application/json", "text/event-stream"))
+
+
+def test_a_fastmcp_server_answers_our_client_in_msgpack_with_native_bytes(fastmcp_url, image):
+    _check_msgpack_session(anyio.run(_msgpack_session, fastmcp_url), image[1])
+
+
+def test_a_fastmcp_server_answers_the_sdks_json_client_in_json(fastmcp_url, image):
+    _check_json_session(anyio.run(_json_session, fastmcp_url), image[1])
+
+
+def test_a_lowlevel_server_answers_our_client_in_msgpack_with_native_bytes(lowlevel_url, image):
+    _check_msgpack_session(anyio.run(_msgpack_session, lowlevel_url), image[1])
+
+
+def test_a_lowlevel_server_answers_the_sdks_json_client_in_json(lowlevel_url, image):
+    _check_json_session(anyio.run(_json_session, lowlevel_url), image[1])
+
+
+def _ts_client(url: str, mode: str) -> dict[str, Any]:
+    script = Path(__file__).parent / "ts" / "http_client.mjs"
+    out = subprocess.run(["node", str(script), url, mode], capture_output=True, text=True, timeout=90, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
+def test_our_ts_client_reads_a_fastmcp_servers_image_as_native_bytes(fastmcp_url, image):
+    if not (ROOT / "packages" / "transport-msgpack" / "dist").exists():
+        pytest.fail("build the TS packages first (npm run build)")
+    data = image[1]
+    report = _ts_client(fastmcp_url, "msgpack")
+    assert {"echo", "read_image"} <= set(report["tools"]) and report["echoed"] == "héllo"
+    assert report["wire"] == "msgpack" and report["native"]
+    assert "application/msgpack" in report["contentTypes"]
+    assert report["length"] == len(data) and report["sha256"] == hashlib.sha256(data).hexdigest()
+    json_report = _ts_client(fastmcp_url, "sdk")  # the TS SDK's own JSON client, JSON only
+    assert not json_report["native"] and json_report["sha256"] == hashlib.sha256(data).hexdigest()
+    assert all(t is None or t.startswith(("application/json", "text/event-stream")) for t in json_report["contentTypes"])
+
+
+@pytest.mark.parametrize("flag", ["--stateless", "--json-response"])
+def test_stateless_and_one_body_modes_answer_in_msgpack(image, flag):
+    path, data = image
+
+    async def call(url: str) -> tuple[bytes, str, list[dict[str, Any]]]:
+        client, recorder = recording_client()
+        async with client, streamable_http_client(url, native_bytes=True, http_client=client) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                native = (await call_tool_native(session, "read_image", {})).content[0].data  # type: ignore[union-attr]
+                echoed = (await session.call_tool("echo", {"text": "a"})).content[0].text  # type: ignore[union-attr]
+        return native, echoed, recorder.exchanges
+
+    with session_loop_server(path, flag) as url:
+        native, echoed, exchanges = anyio.run(call, url)
+    assert echoed == "a" and native == data
+    (read,) = _calls(exchanges, b"read_image")
+    assert read["request_type"] == "application/msgpack" and read["type"] in MSGPACK_TYPES
+    if flag == "--stateless":
+        assert all(e["request_session"] is None for e in exchanges)
+
+
+def test_a_deleted_or_unknown_session_is_refused(fastmcp_url):
+    from http_peers import httpx2
+
+    async def run() -> list[int]:
+        async with httpx2.AsyncClient(timeout=30) as client:
+            unknown = await client.post(
+                fastmcp_url, content=b"\x80", headers={"content-type": "application/msgpack",
+                "accept": "application/msgpack, application/json, text/event-stream", "mcp-session-id": "nope"},
+            )
+            async with streamable_http_client(fastmcp_url, native_bytes=True, http_client=client) as streams:
+                async with ClientSession(streams[0], streams[1]) as session:
+                    await session.initialize()
+                    session_id = streams[2]()
+            # Closing the client sent DELETE; the session is gone.
+            after = await client.post(
+                fastmcp_url, content=b"\x80", headers={"content-type": "application/msgpack",
+                "accept": "application/msgpack, application/json, text/event-stream", "mcp-session-id": session_id},
+            )
+            return [unknown.status_code, after.status_code]
+
+    assert anyio.run(run) == [404, 404]
