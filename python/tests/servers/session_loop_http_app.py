@@ -1,7 +1,7 @@
 """An mcp 1.x server on this package's Streamable HTTP app (the session-loop line: the SDK's sessions run by
 `Server.run`), for tests/test_session_loop_http_server.py.
 
-argv: PORT IMAGE_PATH [--lowlevel] [--stateless] [--json-response] [--event-store]: a `mcp.server.fastmcp.FastMCP`
+argv: PORT IMAGE_PATH [--lowlevel] [--stateless] [--json-response] [--event-store] [--compression]: a `mcp.server.fastmcp.FastMCP`
 server (default) or a low-level `mcp.server.lowlevel.Server` with the same tools: `echo`, `read_image` (base64
 made by the tool), `read_image_native` (`native_image`: bytes in hand), `counted` (three progress notifications,
 then its answer)."""
@@ -113,6 +113,8 @@ class ListEventStore:
 if __name__ == "__main__":
     server = lowlevel_server() if "--lowlevel" in sys.argv else fastmcp_server()
     options: dict[str, Any] = {"event_store": ListEventStore()} if "--event-store" in sys.argv else {}
+    if "--compression" in sys.argv:  # code replies for every client that asks, loopback too (SPEC 10)
+        options["compression"] = True
     app = streamable_http_app(
         server, stateless_http="--stateless" in sys.argv, json_response="--json-response" in sys.argv, **options
     )

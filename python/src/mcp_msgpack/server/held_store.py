@@ -10,10 +10,11 @@ whose client went away (rule 6) stores nothing more.
 from __future__ import annotations
 
 import anyio
-from mcp.server.streamable_http import EventCallback, EventId, EventStore, SSEEvent, StreamId
+from mcp.server.streamable_http import EventCallback, EventId, EventStore, StreamId
 from mcp.types import JSONRPCError, JSONRPCMessage, JSONRPCResponse
 
 from ..shared.sdk_compat import message_model
+from .streamable_http_lines import SSEEvent
 
 HELD, BODY, STREAM, GONE = "held", "body", "stream", "gone"
 

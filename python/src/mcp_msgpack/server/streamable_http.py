@@ -28,10 +28,8 @@ from anyio.streams.memory import MemoryObjectReceiveStream
 from mcp.server.streamable_http import (
     LAST_EVENT_ID_HEADER,
     MCP_SESSION_ID_HEADER,
-    REQUEST_STREAM_BUFFER_SIZE,
     EventMessage,
     EventStore,
-    SSEEvent,
     StreamableHTTPServerTransport,
 )
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
@@ -68,11 +66,14 @@ from .streamable_http_lines import (
     DEFAULT_NEGOTIATED_VERSION,
     HANDSHAKE_PROTOCOL_VERSIONS,
     MCP_PROTOCOL_VERSION_HEADER,
+    REQUEST_STREAM_BUFFER_SIZE,
     TRANSPORT_IDLE_TIMEOUT,
+    SSEEvent,
     is_version_at_least,
     sdk_message,
 )
 from ..shared.sdk_compat import message_model
+from .streamable_http_v1 import PrimingAndSseWriter
 
 logger = logging.getLogger(__name__)
 
@@ -167,7 +168,10 @@ class WireAwareSecurity(TransportSecurityMiddleware):
         return True
 
 
-class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
+class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport, PrimingAndSseWriter):
+    """The SDK's transport with msgpack-v1 (the module's docstring). `PrimingAndSseWriter` comes after the SDK's
+    class: its two methods serve only where the SDK has none (1.24)."""
+
     def __init__(
         self,
         mcp_session_id: str | None,

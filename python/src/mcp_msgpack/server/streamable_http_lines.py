@@ -38,6 +38,10 @@ HANDSHAKE_PROTOCOL_VERSIONS: list[str] = list(
     _first(("mcp_types.version", "HANDSHAKE_PROTOCOL_VERSIONS"), ("mcp.shared.version", "SUPPORTED_PROTOCOL_VERSIONS"))
 )
 DEFAULT_NEGOTIATED_VERSION: str = types.DEFAULT_NEGOTIATED_VERSION
+SSEEvent = dict[str, Any]
+"""An SSE event as the SDK's writer takes it (`mcp.server.streamable_http.SSEEvent` from 1.30 on)."""
+REQUEST_STREAM_BUFFER_SIZE: int = getattr(sdk_transport, "REQUEST_STREAM_BUFFER_SIZE", 16)
+"""Messages a request's stream holds before its writer waits (the SDK's 16; 1.24 names none)."""
 
 
 def is_version_at_least(version: str, floor: str) -> bool:
@@ -86,6 +90,8 @@ __all__ = [
     "HANDSHAKE_PROTOCOL_VERSIONS",
     "MANAGER_OPTIONS",
     "MCP_PROTOCOL_VERSION_HEADER",
+    "REQUEST_STREAM_BUFFER_SIZE",
+    "SSEEvent",
     "SESSION_LOOP_SERVER",
     "TRANSPORT_IDLE_TIMEOUT",
     "is_version_at_least",

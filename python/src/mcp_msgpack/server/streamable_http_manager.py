@@ -39,6 +39,11 @@ from .streamable_http_lines import (
     MANAGER_OPTIONS,
     MCP_PROTOCOL_VERSION_HEADER,
 )
+from .streamable_http_v1 import serve_stateful_request
+
+SDK_ADMITS_SESSIONS = hasattr(StreamableHTTPSessionManager, "_admit_session")
+"""Whether the SDK's stateful path opens a session through `_admit_session` (ours, overridden below: 1.30, 2.3)
+or builds its own transport inline (1.24: `streamable_http_v1.serve_stateful_request` is the path there)."""
 
 if not SESSION_LOOP_SERVER:  # 2.3+: the 2026-07-28 per-request path (1.x speaks no revision past 2025-11-25)
     from .streamable_http_modern import handle_modern_msgpack_request, is_modern_revision
@@ -94,6 +99,8 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         )
         for name, value in sdk_options.items():  # the SDK's (1.30, 2.3) or, where it has none, ours to keep (1.24)
             setattr(self, name, value)
+        if not hasattr(self, "_session_owners"):  # 1.24: who opened each session (none there: no authorization_context)
+            self._session_owners: dict[str, Any] = {}
         self.native_bytes = native_bytes
         self.limits = limits or ReceiveLimits()
         self.encoding = check_encoding(encoding)
@@ -161,6 +168,12 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         finally:
             end_coded_send(send)
             prefers_msgpack.reset(token)
+
+    async def _handle_stateful_request(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if SDK_ADMITS_SESSIONS:
+            await super()._handle_stateful_request(scope, receive, send)
+        else:
+            await serve_stateful_request(self, scope, receive, send)
 
     def _session_refusal(self, scope: Scope) -> Any:
         """The SDK's 404 (unknown session, another credential's session) and 503 (session cap), on the wire
