@@ -19,7 +19,9 @@
 # built 18.6x on 3.10 while the heap bound was heap_base + 12 bytes a byte; issue 39 made it the larger of
 # the two (wire/limits.py), 12 MiB at 1 MiB. The tests of the 2.3 HTTP side (test_http_*.py: the
 # server app, the 2.3 client) need mcp 2.3's internals: on these lines they are not collected
-# (tests/conftest.py says why in the header).
+# (tests/conftest.py says why in the header). On 1.x the server app runs on the SDK's session loop
+# (shared/sdk_compat.py, SESSION_LOOP_SERVER): test_session_loop_http_server.py (1.x FastMCP and low-level
+# servers, our Python and TS clients, the SDK's JSON client; skipped on 2.x).
 #
 # The newest SDK line (2.3.0, python/requirements-test.txt's pins) runs once more on the newest CPython pyenv
 # has (3.13.0 here; `NEWEST_PYTHON=/path/to/python3` to choose): the same subset, the heap bounds (CPython's
@@ -37,6 +39,7 @@ SUBSET=(
   python/tests/test_interop_python.py python/tests/test_interop_ts.py python/tests/test_run.py python/tests/test_langchain.py python/tests/test_mcp_use.py
   python/tests/test_messages.py python/tests/test_layout.py python/tests/test_streams.py python/tests/test_order.py
   python/tests/test_spec_acceptances_stdio.py python/tests/test_older_sdk_http_client.py python/tests/test_opening_http.py
+  python/tests/test_session_loop_http_server.py python/tests/test_readme.py::test_the_mcp_1x_server_block_serves_its_image_as_native_bytes
   python/tests/test_hostile.py::test_every_refused_fixture_is_answered_by_id_and_the_connection_goes_on
   python/tests/test_hostile.py::test_a_client_that_dies_mid_frame_leaves_the_server_exiting_cleanly
   python/tests/test_hostile.py::test_a_server_dying_mid_frame_fails_the_pending_request_at_once

@@ -1,7 +1,9 @@
 """Which tests the installed `mcp` SDK can run: the suite runs on every SDK line the package supports
 (scripts/test-python-sdks.sh). The Streamable HTTP server app and the 2.3 client (`client/streamable_http.py`)
 need mcp 2.3's internals (shared/sdk_compat.py): on an SDK without them test_http_*.py is not collected (those
-files import the 2.3 side at the top) and the HTTP bench command is skipped. There the package's
+files import the 2.3 side at the top, and their servers are 2.x `MCPServer`s) and the HTTP bench command is
+skipped. On 1.x the server app itself runs (on the SDK's session loop, SESSION_LOOP_SERVER):
+test_session_loop_http_server.py tests it there with 1.x servers, skipped on 2.x. There the package's
 `streamable_http_client` is `client/streamable_http_httpx.py` (test_older_sdk_http_client.py, run on every
 line). The run's header says which and why."""
 

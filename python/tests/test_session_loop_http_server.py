@@ -280,3 +280,40 @@ def test_the_transports_refusals_hold_on_the_session_loop_line(fastmcp_url):
     assert listed.status_code == 200 and listed.headers["content-type"] == "application/msgpack"
     assert "tools" in msgpack.unpackb(listed.content)["result"]
     assert replies["get_type"] == "application/vnd.mcp-msgpack.stream"
+
+
+def test_what_the_session_loop_line_cannot_carry_is_refused_clearly():
+    """A 2026-07-28 request (1.x speaks revisions through 2025-11-25) is the transport's 400 unsupported version;
+    an idle timeout on an SDK whose transport has none (1.24) raises, naming the SDK; the FastMCP 4 app
+    (`mcp_msgpack.fastmcp.http_app`) needs the 2.3 internals and says so."""
+    from mcp.server.lowlevel import Server
+    from starlette.testclient import TestClient
+
+    from mcp_msgpack import streamable_http_app
+    from mcp_msgpack.server.streamable_http_lines import TRANSPORT_IDLE_TIMEOUT
+    from mcp_msgpack.shared.sdk_compat import SDK_VERSION, SdkFeatureUnavailable
+
+    import msgpack
+
+    headers = {"content-type": "application/msgpack", "accept": "application/msgpack, application/vnd.mcp-msgpack.stream"}
+    initialize = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+    }
+    with TestClient(streamable_http_app(Server("modern")), base_url="http://127.0.0.1") as client:
+        opened = client.post("/mcp", content=msgpack.packb(initialize), headers=headers)
+        session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"]}
+        initialized = msgpack.packb({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        assert client.post("/mcp", content=initialized, headers=session).status_code == 202
+        ping = msgpack.packb({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        modern = client.post("/mcp", content=ping, headers={**session, "mcp-protocol-version": "2026-07-28"})
+        served = client.post("/mcp", content=ping, headers={**session, "mcp-protocol-version": "2025-11-25"})
+    assert modern.status_code == 400 and modern.headers["content-type"] == "application/msgpack"
+    assert "Unsupported protocol version: 2026-07-28" in msgpack.unpackb(modern.content)["error"]["message"]
+    assert served.status_code == 200 and msgpack.unpackb(served.content)["result"] == {}
+    if not TRANSPORT_IDLE_TIMEOUT:
+        with pytest.raises(SdkFeatureUnavailable, match=f"session_idle_timeout .* mcp {SDK_VERSION}"):
+            streamable_http_app(Server("idle"), session_idle_timeout=60)
+    streamable_http_app(Server("idle"), session_idle_timeout=None)  # no timeout: every line
+    with pytest.raises(SdkFeatureUnavailable, match=f"mcp {SDK_VERSION}"):
+        from mcp_msgpack.fastmcp import http_app  # noqa: F401

@@ -3,7 +3,7 @@ The Starlette app around it, `streamable_http_app(server)`, is `mcp_msgpack.serv
 
 from __future__ import annotations
 
-from ..shared.sdk_compat import SESSION_LOOP_SERVER, require_http_server
+from ..shared.sdk_compat import SDK_VERSION, SESSION_LOOP_SERVER, SdkFeatureUnavailable, require_http_server
 
 require_http_server("the Streamable HTTP session manager")  # before the SDK internals below: a clear error on an SDK without them
 
@@ -38,6 +38,7 @@ from .streamable_http_lines import (
     HANDSHAKE_PROTOCOL_VERSIONS,
     MANAGER_OPTIONS,
     MCP_PROTOCOL_VERSION_HEADER,
+    TRANSPORT_IDLE_TIMEOUT,
 )
 from .streamable_http_v1 import serve_stateful_request
 
@@ -87,6 +88,13 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         hold_interval: float = HOLD_INTERVAL,
         compression: CompressionOption = "auto",
     ) -> None:
+        if not TRANSPORT_IDLE_TIMEOUT and session_idle_timeout not in (None, DEFAULT_SESSION_IDLE_TIMEOUT):
+            raise SdkFeatureUnavailable(
+                f"mcp_msgpack: session_idle_timeout needs an SDK whose Streamable HTTP transport ends idle sessions "
+                f"(mcp 1.30 or 2.x; installed: mcp {SDK_VERSION}, whose transport takes no idle_timeout): its "
+                "sessions live until the client deletes them or the server stops, as under its own app. Leave "
+                "session_idle_timeout at its default (not applied there) or None."
+            )
         # Host and Origin are checked here, for every path (host_check.py); the SDK's own check is turned off.
         self.host_check = HostCheck(security_settings)
         sdk_options: dict[str, Any] = {

@@ -19,6 +19,23 @@ release that keeps the public API keeps working. Per shim: which SDK lines need 
   2026-07-28 modern path...). Where they are absent (1.x, 2.0-2.2) the client is
   `client/streamable_http_httpx.py`, on the SDK's public names (`mcp_msgpack.client.http_client_module`
   picks it), and the server app is disabled and says so (`require_http`); stdio works on every line.
+- `SESSION_LOOP_SERVER` / `require_http_server`: on 1.x (messages in the RootModel, `Server.run`, the 1.x
+  transport and session manager) the server app runs on the SDK's 1.x transport and manager, each session
+  run by `Server.run(read, write, init_options, stateless=...)` (2.3: `serve_connection`). The transport
+  subclass works on the inner model and hands the SDK `sdk_message(model)`. The server side's names live in
+  `server/streamable_http_lines.py`, each taken from where the line keeps it: `MCP_PROTOCOL_VERSION_HEADER`
+  (2.3 `mcp.shared.inbound`, 1.x `mcp.server.streamable_http`), the handshake revisions (2.3
+  `mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS`, 1.x `mcp.shared.version.SUPPORTED_PROTOCOL_VERSIONS`),
+  `StreamableHTTPASGIApp` (2.3's manager module; 1.x keeps it in FastMCP's: ours, the same one method),
+  `REQUEST_STREAM_BUFFER_SIZE`/`SSEEvent` (unnamed in 1.24), the manager's options (1.24 has no idle
+  timeout, body limit nor session cap: ours are kept on the manager and enforced by it) and whether the
+  transport takes `idle_timeout` (not 1.24: a `session_idle_timeout` other than the default is refused
+  there). 2.3's `_message_metadata`/`_terminate_unanswered_request` are absent on 1.x: a message is framed
+  with `ServerMessageMetadata(request_context=request)`, as 1.x's own transport frames it. 1.24 lacks
+  `_mint_priming_event`, `_run_sse_writer` and the manager's `_admit_session` hook (it builds its transport
+  inline): `server/streamable_http_v1.py` supplies them (its mixin sits after the SDK's class, so the SDK's
+  own win where present), and `authorization_context` (sessions are then not bound to a credential, as
+  under 1.24's app). 1.x has no 2026-07-28 path: such a request is the transport's 400 unsupported version.
 """
 
 from __future__ import annotations
