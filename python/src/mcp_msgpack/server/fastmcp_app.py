@@ -16,9 +16,9 @@ scoping is kept (`_FastMCPMsgpackSessionManager.event_store`)."""
 
 from __future__ import annotations
 
-from ..shared.sdk_compat import require_http
+from ..shared.sdk_compat import require_http_2_3
 
-require_http("mcp_msgpack.fastmcp.http_app")  # before the SDK internals below: a clear error on an SDK without them
+require_http_2_3("mcp_msgpack.fastmcp.http_app")  # before the SDK internals below: a clear error on an SDK without them
 
 from typing import Any
 from uuid import uuid4

@@ -300,6 +300,19 @@ def require_http_server(feature: str) -> None:
         require_http(feature)
 
 
+def require_http_2_3(feature: str) -> None:
+    """`require_http` for what only 2.3's server internals carry (FastMCP 4's app, the 2026-07-28 path), saying
+    on 1.x what does run there."""
+    if SESSION_LOOP_SERVER:
+        raise SdkFeatureUnavailable(
+            f"mcp_msgpack: {feature} needs the Streamable HTTP internals of mcp 2.3 or later (installed: mcp "
+            f"{SDK_VERSION}; {HTTP_UNAVAILABLE}). On mcp 1.x the server side is streamable_http_app(server) for "
+            "a mcp.server.fastmcp.FastMCP or low-level Server (revisions through 2025-11-25), with the HTTP "
+            "client, the stdio transports, call_tool_native and mcp-msgpack-run."
+        )
+    require_http(feature)
+
+
 
 __all__ = [
     "HTTP_UNAVAILABLE",
@@ -313,6 +326,7 @@ __all__ = [
     "drain_stdout",
     "message_model",
     "require_http",
+    "require_http_2_3",
     "require_http_server",
     "session_message",
     "spawn_server",
