@@ -1,9 +1,10 @@
 """`streamable_http_app(server)` on mcp 1.x (the session-loop line, shared/sdk_compat.py): a
 `mcp.server.fastmcp.FastMCP` server and a low-level `Server` answer msgpack-v1 clients in MessagePack, with an
 image as native bytes (bin) to a client that offers the extension, and JSON clients (the SDK's own) exactly as
-the SDK's own app does; progress opens the frame stream; stateless and one-body modes; DELETE and unknown
-sessions. Checked on the bytes that crossed the wire. Runs on the 1.x lines (scripts/test-python-sdks.sh); on
-mcp 2.3+ the same app is test_http_*.py's."""
+the SDK's own app does; progress opens the frame stream; stateless, one-body, event-store (with resumption on
+frames) and compression modes; DELETE and unknown sessions; the transport's refusals, and what 1.x cannot
+carry refused clearly. Checked on the bytes that crossed the wire. Runs on the 1.x lines
+(scripts/test-python-sdks.sh); on mcp 2.3+ the same app is test_http_*.py's."""
 
 from __future__ import annotations
 
@@ -317,3 +318,67 @@ def test_what_the_session_loop_line_cannot_carry_is_refused_clearly():
     streamable_http_app(Server("idle"), session_idle_timeout=None)  # no timeout: every line
     with pytest.raises(SdkFeatureUnavailable, match=f"mcp {SDK_VERSION}.*On mcp 1.x the server side is streamable_http_app"):
         from mcp_msgpack.fastmcp import http_app  # noqa: F401
+
+
+def _frames(body: bytes) -> list[Any]:
+    """A frame stream's values (SPEC 9.3: a 4-byte big-endian length, then one MessagePack value)."""
+    import msgpack
+
+    values, at = [], 0
+    while at + 4 <= len(body):
+        size = int.from_bytes(body[at : at + 4], "big")
+        if at + 4 + size > len(body):
+            break
+        values.append(msgpack.unpackb(body[at + 4 : at + 4 + size]))
+        at += 4 + size
+    return values
+
+
+def test_a_reply_stream_resumes_from_the_event_store_on_frames(image):
+    """With an event store, a reply's frame stream opens primed and each message carries its event id (SPEC
+    9.3); a GET with Last-Event-ID at the priming id replays the progress and the answer as frames."""
+    import msgpack
+
+    from http_peers import httpx2
+
+    stream_types = "application/msgpack, application/vnd.mcp-msgpack.stream"
+    initialize = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+    }
+    call = {
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "counted", "arguments": {}, "_meta": {"progressToken": "p"}},
+    }
+
+    async def run(url: str) -> tuple[list[Any], list[Any]]:
+        async with httpx2.AsyncClient(timeout=30) as client:
+            headers = {"content-type": "application/msgpack", "accept": stream_types, "mcp-protocol-version": "2025-11-25"}
+            opened = await client.post(url, content=msgpack.packb(initialize), headers=headers)
+            headers["mcp-session-id"] = opened.headers["mcp-session-id"]
+            await client.post(url, content=msgpack.packb({"jsonrpc": "2.0", "method": "notifications/initialized"}), headers=headers)
+            live = _frames((await client.post(url, content=msgpack.packb(call), headers=headers)).content)
+            replayed: list[Any] = []
+            get_headers = {
+                "accept": "application/vnd.mcp-msgpack.stream", "mcp-session-id": headers["mcp-session-id"],
+                "last-event-id": str(live[0]["prime"]),
+            }
+            async with client.stream("GET", url, headers=get_headers) as stream:
+                body = b""
+                async for chunk in stream.aiter_bytes():
+                    body += chunk
+                    replayed = _frames(body)
+                    if any(frame.get("id") == 2 and "result" in frame for frame in replayed):
+                        break
+        return live, replayed
+
+    with session_loop_server(image[0], "--lowlevel", "--event-store") as url:
+        live, replayed = anyio.run(run, url)
+    messages = [frame for frame in live if "jsonrpc" in frame]
+    assert "prime" in live[0]
+    assert [m["params"]["progress"] for m in messages[:-1]] == [1, 2, 3]
+    assert messages[-1]["result"]["content"][0]["text"] == "counted"
+    event_ids = [frame["id"] for frame in live if "jsonrpc" not in frame and "id" in frame]
+    assert len(event_ids) == 4  # each message after its event id's control frame
+    again = [frame for frame in replayed if "jsonrpc" in frame]
+    assert again == messages
