@@ -44,9 +44,16 @@ REQUEST_STREAM_BUFFER_SIZE: int = getattr(sdk_transport, "REQUEST_STREAM_BUFFER_
 """Messages a request's stream holds before its writer waits (the SDK's 16; 1.24 names none)."""
 
 
-def is_version_at_least(version: str, floor: str) -> bool:
-    """Revisions are dates (YYYY-MM-DD): 1.x compares them as strings, 2.3's helper says the same for these."""
+def _dates_at_least(version: str, floor: str) -> bool:
+    """1.x's comparison: revisions are dates (YYYY-MM-DD), compared as strings, as 1.x's own transport does."""
     return version >= floor
+
+
+try:
+    is_version_at_least: Callable[[str, str], bool] = _first(("mcp_types.version", "is_version_at_least"))
+    """2.x's helper (an unknown revision is never "at least"), or, on 1.x, its string comparison."""
+except ImportError:  # 1.x
+    is_version_at_least = _dates_at_least
 
 
 def sdk_message(model: Any) -> Any:

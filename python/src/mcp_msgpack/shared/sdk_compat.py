@@ -287,7 +287,7 @@ def _session_loop_server_unavailable() -> str | None:
     return None
 
 
-SESSION_LOOP_SERVER: bool = HTTP_UNAVAILABLE is not None and _session_loop_server_unavailable() is None
+SESSION_LOOP_SERVER: bool = _session_loop_server_unavailable() is None
 """True on 1.x: the Streamable HTTP server side runs there on the SDK's 1.x transport and session manager, each
 session (or stateless request) served by `Server.run(read, write, init_options, stateless=...)`
 (server/streamable_http_lines.py holds the transport's and manager's shims; streamable_http_manager_v1.py the
