@@ -20,8 +20,10 @@
 # built 18.6x on 3.10 while the heap bound was heap_base + 12 bytes a byte; issue 39 made it the larger of
 # the two (wire/limits.py), 12 MiB at 1 MiB. The HTTP server app runs on every 2.x: on 2.0.0
 # its tests run too (HTTP_SERVER_2X below, 54 tests, +63 s here: 2.0's session manager and transport differ most from 2.3's;
-# 2.1.0 and 2.2.0 were run by hand). The tests of mcp 2.3's HTTP client (and of FastMCP 4 and the agent
-# frameworks, which need 2.3) are not collected on the older lines, nor any test_http_*.py on 1.x
+# 2.1.0 and 2.2.0 were run by hand). On 1.x it runs on the SDK's session loop (shared/sdk_compat.py,
+# SESSION_LOOP_SERVER): test_session_loop_http_server.py (1.x FastMCP and low-level servers, our Python and TS
+# clients, the SDK's JSON client; skipped on 2.x). The tests of mcp 2.3's HTTP client (and of FastMCP 4 and the
+# agent frameworks, which need 2.3) are not collected on the older lines, nor any test_http_*.py on 1.x
 # (tests/conftest.py says why in the header).
 #
 # The newest SDK line (2.3.0, python/requirements-test.txt's pins) runs once more on the newest CPython pyenv
@@ -41,6 +43,7 @@ SUBSET=(
   python/tests/test_fastmcp_client_http.py
   python/tests/test_messages.py python/tests/test_layout.py python/tests/test_streams.py python/tests/test_order.py
   python/tests/test_spec_acceptances_stdio.py python/tests/test_older_sdk_http_client.py python/tests/test_opening_http.py
+  python/tests/test_session_loop_http_server.py python/tests/test_readme.py::test_the_mcp_1x_server_block_serves_its_image_as_native_bytes
   python/tests/test_hostile.py::test_every_refused_fixture_is_answered_by_id_and_the_connection_goes_on
   python/tests/test_hostile.py::test_a_client_that_dies_mid_frame_leaves_the_server_exiting_cleanly
   python/tests/test_hostile.py::test_a_server_dying_mid_frame_fails_the_pending_request_at_once

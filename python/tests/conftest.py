@@ -2,7 +2,8 @@
 (scripts/test-python-sdks.sh). Two HTTP features depend on the SDK line (shared/sdk_compat.py):
 
 - the Streamable HTTP server app (`streamable_http_app`) runs on every 2.x (`HTTP_SERVER_UNAVAILABLE`); on 1.x
-  no test_http_*.py is collected (they serve our app);
+  no test_http_*.py is collected (their servers are 2.x `MCPServer`s): there the app runs on the SDK's session
+  loop (`SESSION_LOOP_SERVER`) and test_session_loop_http_server.py tests it with 1.x servers (skipped on 2.x);
 - the 2.3 client (`client/streamable_http.py`) needs mcp 2.3's internals (`HTTP_UNAVAILABLE`); without them
   the package's `streamable_http_client` is `client/streamable_http_httpx.py` (test_older_sdk_http_client.py,
   run on every line), the files that test only the 2.3 client (or FastMCP 4 and the agent frameworks, which

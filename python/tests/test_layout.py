@@ -9,7 +9,7 @@ from pathlib import Path
 
 import mcp_msgpack
 import pytest
-from mcp_msgpack.shared.sdk_compat import HTTP_SERVER_UNAVAILABLE, HTTP_UNAVAILABLE, SdkFeatureUnavailable
+from mcp_msgpack.shared.sdk_compat import HTTP_SERVER_UNAVAILABLE, HTTP_UNAVAILABLE, SESSION_LOOP_SERVER, SdkFeatureUnavailable
 
 PACKAGE = "mcp_msgpack"
 ROOT = Path(mcp_msgpack.__file__).parent
@@ -143,7 +143,7 @@ def test_the_public_names_stay_at_the_package_root():
     assert set(mcp_msgpack.__all__) == expected
     for name in expected - {"streamable_http_app"}:  # the HTTP client too: on every SDK line
         assert getattr(mcp_msgpack, name) is not None
-    if HTTP_SERVER_UNAVAILABLE is None:
+    if HTTP_SERVER_UNAVAILABLE is None or SESSION_LOOP_SERVER:  # mcp 2.x, or 1.x's session loop
         assert mcp_msgpack.streamable_http_app is not None
     else:  # the server app on an SDK without mcp 2.x's HTTP internals: a clear error when used, not at import
         with pytest.raises(SdkFeatureUnavailable, match="streamable_http_app.*streamable_http_client"):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_msgpack.shared.sdk_compat import HTTP_UNAVAILABLE
+from mcp_msgpack.shared.sdk_compat import HTTP_UNAVAILABLE, SESSION_LOOP_SERVER
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCKS = {
@@ -44,7 +44,7 @@ def _write(tmp_path: Path, name: str, port: int | None = None, replace: tuple[st
 
 
 def test_every_python_block_is_a_named_complete_program():
-    assert set(BLOCKS) == {"client.py", "server.py", "http_client.py", "fastmcp_client.py", "http_server.py", "http_server_deadlines.py", "http_server_compression.py", "fastmcp_server.py"}
+    assert set(BLOCKS) == {"client.py", "server.py", "http_client.py", "fastmcp_client.py", "http_server.py", "http_server_v1.py", "http_server_deadlines.py", "http_server_compression.py", "fastmcp_server.py"}
     for name, source in BLOCKS.items():
         compile(source, name, "exec")  # a top-level `async with` or `await` is a SyntaxError here
         assert "npx" not in source and "mcp-filesystem-media-server" not in source, name  # nothing unpublished
@@ -133,3 +133,22 @@ def test_the_http_client_block_calls_the_fastmcp_server_block(tmp_path):
     port = _free_port()
     with _serving(tmp_path, "fastmcp_server.py", port):
         assert "over MessagePack" in _run_block(tmp_path, "http_client.py", port)
+
+
+@pytest.mark.skipif(not SESSION_LOOP_SERVER, reason="the block is an mcp 1.x server (mcp.server.fastmcp)")
+def test_the_mcp_1x_server_block_serves_its_image_as_native_bytes(tmp_path):
+    import anyio
+    from mcp.client.session import ClientSession
+
+    from mcp_msgpack import call_tool_native, streamable_http_client
+
+    async def read(url: str) -> object:
+        async with streamable_http_client(url, native_bytes=True) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                return (await call_tool_native(session, "screenshot", {})).content[0].data  # type: ignore[union-attr]
+
+    port = _free_port()
+    with _serving(tmp_path, "http_server_v1.py", port):
+        data = anyio.run(read, f"http://127.0.0.1:{port}/mcp")
+    assert data == b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 64

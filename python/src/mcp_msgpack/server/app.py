@@ -10,7 +10,6 @@ require_http_server("streamable_http_app")  # before the SDK internals below: a 
 from typing import Any
 
 from mcp.server.streamable_http import EventStore
-from mcp.server.streamable_http_manager import DEFAULT_MAX_REQUEST_BODY_SIZE, StreamableHTTPASGIApp
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.routing import Route
@@ -18,7 +17,12 @@ from starlette.routing import Route
 from ..wire import ReceiveLimits
 from .content_coding import CompressionOption
 from .streamable_http import HOLD_INTERVAL
-from .streamable_http_sdk_lines import DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT
+from .streamable_http_sdk_lines import (
+    DEFAULT_MAX_REQUEST_BODY_SIZE,
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_SESSION_IDLE_TIMEOUT,
+    endpoint_class,
+)
 from .streamable_http_manager import INITIALIZATION_DEADLINE, MsgpackStreamableHTTPSessionManager
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -66,7 +70,8 @@ def streamable_http_app(
     coded request bodies are then refused 415), or a CompressionPolicy (its `favor`: 'bytes' by default, Brotli 5
     for replies of 8-64 KiB where the client takes br; 'cpu' keeps zstd first)."""
     del host  # kept for the SDK's signature: the check follows where a request arrives, not the bind address
-    lowlevel = getattr(server, "_lowlevel_server", server)
+    # An `MCPServer` (2.x) or `mcp.server.fastmcp.FastMCP` (1.x) wraps the low-level `Server` the sessions run.
+    lowlevel = getattr(server, "_lowlevel_server", None) or getattr(server, "_mcp_server", server)
     manager = MsgpackStreamableHTTPSessionManager(
         app=lowlevel,
         event_store=event_store,
@@ -87,7 +92,7 @@ def streamable_http_app(
     manager.initialization_deadline = initialization_deadline
     app = Starlette(
         debug=debug,
-        routes=[Route(streamable_http_path, endpoint=StreamableHTTPASGIApp(manager))],
+        routes=[Route(streamable_http_path, endpoint=endpoint_class()(manager))],
         lifespan=lambda _app: manager.run(),
     )
     app.state.session_manager = manager

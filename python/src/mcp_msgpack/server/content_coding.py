@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Literal
 
-from mcp_types import INVALID_REQUEST, PARSE_ERROR
+from mcp.types import INVALID_REQUEST, PARSE_ERROR
 from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send

@@ -16,9 +16,9 @@ scoping is kept (`_FastMCPMsgpackSessionManager.event_store`)."""
 
 from __future__ import annotations
 
-from ..shared.sdk_compat import require_http_server
+from ..shared.sdk_compat import require_http_2x_server
 
-require_http_server("mcp_msgpack.fastmcp.http_app")  # before the SDK internals below: a clear error on an SDK without them
+require_http_2x_server("mcp_msgpack.fastmcp.http_app")  # before the SDK internals below: a clear error on an SDK without them
 
 from typing import Any
 from uuid import uuid4

@@ -10,8 +10,11 @@ whose client went away (rule 6) stores nothing more.
 from __future__ import annotations
 
 import anyio
-from mcp.server.streamable_http import EventCallback, EventId, EventStore, SSEEvent, StreamId
-from mcp_types import JSONRPCError, JSONRPCMessage, JSONRPCResponse
+from mcp.server.streamable_http import EventCallback, EventId, EventStore, StreamId
+from mcp.types import JSONRPCError, JSONRPCMessage, JSONRPCResponse
+
+from ..shared.sdk_compat import message_model
+from .streamable_http_sdk_lines import SSEEvent
 
 HELD, BODY, STREAM, GONE = "held", "body", "stream", "gone"
 
@@ -72,7 +75,7 @@ class HoldingEventStore(EventStore):
         held = self._held.get(stream_id)
         if held is None or message is None:
             return await self.inner.store_event(stream_id, message)
-        final = isinstance(message, JSONRPCResponse | JSONRPCError)
+        final = isinstance(message_model(message), JSONRPCResponse | JSONRPCError)  # 1.x: the RootModel around it
         if held.state == HELD and final:
             held.state = BODY
             return None  # type: ignore[return-value]  # one body, never stored (rule 3)

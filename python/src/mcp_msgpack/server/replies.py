@@ -6,7 +6,7 @@ from contextvars import ContextVar
 from http import HTTPStatus
 from typing import Any
 
-from mcp_types import INVALID_REQUEST, JSONRPCError
+from mcp.types import INVALID_REQUEST, JSONRPCError
 from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send

@@ -28,24 +28,18 @@ from anyio.streams.memory import MemoryObjectReceiveStream
 from mcp.server.streamable_http import (
     LAST_EVENT_ID_HEADER,
     MCP_SESSION_ID_HEADER,
-    REQUEST_STREAM_BUFFER_SIZE,
     EventMessage,
     EventStore,
-    SSEEvent,
     StreamableHTTPServerTransport,
 )
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
-from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
-from mcp.shared.message import SessionMessage
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, is_version_at_least
-from mcp_types import (
-    DEFAULT_NEGOTIATED_VERSION,
+from mcp.shared.message import ServerMessageMetadata, SessionMessage
+from mcp.types import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
     PARSE_ERROR,
     JSONRPCError,
-    JSONRPCMessage,
     JSONRPCNotification,
     JSONRPCRequest,
     JSONRPCResponse,
@@ -65,10 +59,23 @@ from ..shared.held_media import HeldMedia, HeldMediaGone, RequestHold, serving
 from ..shared.media_conversion import base64_to_bin
 from ..shared.frame_stream import control_frame, frame
 from .held_store import HoldingEventStore
-from .streamable_http_sdk_lines import TRANSPORT_KEEPS_IDLE_CLOCK, TRANSPORT_SPLITS_HANDLER, IdleClock
 from ..shared.encodings import check_encoding
 from .reply_encoding import cheaper_as_msgpack
 from .replies import error_data, error_response, prefers_msgpack
+from .streamable_http_sdk_lines import (
+    DEFAULT_NEGOTIATED_VERSION,
+    HANDSHAKE_PROTOCOL_VERSIONS,
+    MCP_PROTOCOL_VERSION_HEADER,
+    REQUEST_STREAM_BUFFER_SIZE,
+    TRANSPORT_KEEPS_IDLE_CLOCK,
+    TRANSPORT_SPLITS_HANDLER,
+    IdleClock,
+    PrimingAndSseWriter,
+    SSEEvent,
+    is_version_at_least,
+    sdk_message,
+)
+from ..shared.sdk_compat import message_model
 
 logger = logging.getLogger(__name__)
 
@@ -107,7 +114,7 @@ def _peek_json(body: bytes) -> list[Any]:
     try:
         value = pydantic_core.from_json(body)
         items = value if isinstance(value, list) else [value]
-        return [session_message(item).message for item in items]
+        return [message_model(session_message(item).message) for item in items]
     except (ValueError, ValidationError):
         return []
 
@@ -130,6 +137,11 @@ class _HeldFirst:
             yield event
         async for event in self._reader:
             yield event
+
+
+def _is_final(message: Any) -> bool:
+    """A response or error (the SDK's model, or on 1.x the RootModel around it): the end of a request's stream."""
+    return isinstance(message_model(message), JSONRPCResponse | JSONRPCError)
 
 
 async def _cancel_on_disconnect(receive: Receive, scope: anyio.CancelScope) -> None:
@@ -158,7 +170,10 @@ class WireAwareSecurity(TransportSecurityMiddleware):
         return True
 
 
-class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
+class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport, PrimingAndSseWriter):
+    """The SDK's transport with msgpack-v1 (the module's docstring). `PrimingAndSseWriter` comes after the SDK's
+    class: its two methods serve only where the SDK has none (1.24)."""
+
     def __init__(
         self,
         mcp_session_id: str | None,
@@ -174,11 +189,11 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         reply_streams: str | None = None,
         hold_interval: float = HOLD_INTERVAL,
     ) -> None:
-        if TRANSPORT_KEEPS_IDLE_CLOCK:  # mcp 2.2+
+        if TRANSPORT_KEEPS_IDLE_CLOCK:  # mcp 1.30, 2.2+
             super().__init__(
                 mcp_session_id, is_json_response_enabled, event_store, security_settings, retry_interval, idle_timeout
             )
-        else:  # mcp 2.0-2.1: the session's idle clock is ours (streamable_http_sdk_lines.py)
+        else:  # mcp 1.24, 2.0-2.1: the session's idle clock is ours (streamable_http_sdk_lines.py)
             super().__init__(mcp_session_id, is_json_response_enabled, event_store, security_settings, retry_interval)
         self.idle_clock = IdleClock(None if TRANSPORT_KEEPS_IDLE_CLOCK else idle_timeout)
         self.encoding = check_encoding(encoding)
@@ -206,7 +221,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
     # --- every request -----------------------------------------------------------------------------------
 
     async def handle_request(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if TRANSPORT_SPLITS_HANDLER:  # mcp 2.2+: the SDK's idle clock around `_handle_request`
+        if TRANSPORT_SPLITS_HANDLER:  # mcp 1.30, 2.2+: the SDK's idle clock around `_handle_request`
             await super().handle_request(scope, receive, send)
             return
         await self.idle_clock.hold(self._handle_request, self.terminate, scope, receive, send)
@@ -217,10 +232,24 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         try:
             if TRANSPORT_SPLITS_HANDLER:
                 await super()._handle_request(scope, receive, send)
-            else:  # mcp 2.0-2.1: `handle_request` is the SDK's whole handler
+            else:  # mcp 1.24, 2.0-2.1: `handle_request` is the SDK's whole handler
                 await super().handle_request(scope, receive, send)
         finally:
             prefers_msgpack.reset(token)
+
+    def _metadata(self, request: Request, unanswered: RequestId | None = None) -> ServerMessageMetadata:
+        """The SDK's metadata for an inbound message (2.3's `_message_metadata`, which also ends a request that
+        settles unanswered; 1.x frames it with the request alone, as its own transport does)."""
+        stamp = getattr(super(), "_message_metadata", None)
+        if stamp is None:
+            return ServerMessageMetadata(request_context=request)
+        if unanswered is None:
+            return stamp(request)  # type: ignore[no-any-return]
+        return stamp(request, on_request_unanswered=partial(self._terminate_unanswered_request, unanswered))  # type: ignore[no-any-return]
+
+    def _session_message(self, model: Any, request: Request, stream_id: str, protocol_version: str) -> SessionMessage:
+        """A request for the session, as the SDK frames it (`_create_session_message` takes the SDK's form)."""
+        return self._create_session_message(sdk_message(model), request, stream_id, protocol_version)
 
     def _create_error_response(
         self, error_message: str, status_code: HTTPStatus, error_code: int = INVALID_REQUEST, headers: dict[str, str] | None = None
@@ -360,7 +389,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         except ValueError as exc:
             await refuse(HTTPStatus.BAD_REQUEST, PARSE_ERROR, f"Parse error: {exc}")
             return
-        message = incoming.message
+        message = message_model(incoming.message)
         order_refusal = await self._session_order_refusal([message])
         if order_refusal is not None:
             await order_refusal(scope, receive, send)
@@ -376,7 +405,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 body_is_msgpack and reply_msgpack and self.supports_native_bytes and self.mcp_session_id
                 and negotiation.request_offers(value)
             ):
-                self._confirm_native_for = message.id  # type: ignore[union-attr]  # a request: it offers (request_offers)
+                self._confirm_native_for = message.id  # a request: it offers (request_offers)
         elif not await self._validate_request_headers(request, send):
             return
 
@@ -387,7 +416,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 else Response(status_code=HTTPStatus.ACCEPTED, headers=self._session_header())
             )
             await accepted(scope, receive, send)
-            await writer.send(type(incoming)(message, metadata=self._message_metadata(request)))
+            await writer.send(SessionMessage(incoming.message, metadata=self._metadata(request)))
             return
 
         protocol_version = (
@@ -427,11 +456,12 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         except ValidationError as exc:
             await refuse(HTTPStatus.BAD_REQUEST, PARSE_ERROR, f"Parse error: {exc}")
             return
-        requests = [m.message for m in messages if isinstance(m.message, JSONRPCRequest)]
+        models = [message_model(m.message) for m in messages]
+        requests = [m for m in models if isinstance(m, JSONRPCRequest)]
         if any(r.method == "initialize" for r in requests):
             await refuse(HTTPStatus.BAD_REQUEST, INVALID_REQUEST, "Invalid Request: initialize may not be in a batch")
             return
-        order_refusal = await self._session_order_refusal([m.message for m in messages])
+        order_refusal = await self._session_order_refusal(models)
         if order_refusal is not None:
             await order_refusal(scope, receive, send)
             return
@@ -450,21 +480,21 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         if not requests:
             await Response(status_code=HTTPStatus.ACCEPTED, headers=self._session_header())(scope, receive, send)
             for incoming in messages:
-                await writer.send(type(incoming)(incoming.message, metadata=self._message_metadata(request)))
+                await writer.send(SessionMessage(incoming.message, metadata=self._metadata(request)))
             return
         protocol_version = request.headers.get(MCP_PROTOCOL_VERSION_HEADER, DEFAULT_NEGOTIATED_VERSION)
         merged_writer, merged = anyio.create_memory_object_stream[EventMessage](REQUEST_STREAM_BUFFER_SIZE)
         readers = [self._open_request_stream(stream_id) for stream_id in ids]
         wire = ReplyWire(accept.prefers_msgpack, accept.replies_any, body_is_msgpack)
         one_body = self.is_json_response_enabled
-        answers: list[JSONRPCMessage] = []
+        answers: list[Any] = []
         started = False
 
         async def forward(reader: MemoryObjectReceiveStream[EventMessage]) -> None:
             with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
                 async for event in reader:
                     await merged_writer.send(event)
-                    if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                    if _is_final(event.message):
                         return
 
         async def write(chunk: bytes) -> None:
@@ -484,19 +514,18 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 tasks.start_soon(_cancel_on_disconnect, receive, tasks.cancel_scope)
                 for reader in readers:
                     tasks.start_soon(forward, reader)
-                for incoming in messages:
-                    if isinstance(incoming.message, JSONRPCRequest):
-                        stream_id = str(incoming.message.id)
-                        await writer.send(self._create_session_message(incoming.message, request, stream_id, protocol_version))
+                for incoming, model in zip(messages, models):
+                    if isinstance(model, JSONRPCRequest):
+                        await writer.send(self._session_message(model, request, str(model.id), protocol_version))
                     else:
-                        await writer.send(type(incoming)(incoming.message, metadata=self._message_metadata(request)))
+                        await writer.send(SessionMessage(incoming.message, metadata=self._metadata(request)))
                 left = len(requests)
                 while left:
                     event = await merged.receive()
-                    if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                    if _is_final(event.message):
                         left -= 1
                     if one_body:
-                        if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                        if _is_final(event.message):
                             answers.append(event.message)
                     elif wire.msgpack:
                         await write(self._event_frames(event))
@@ -519,7 +548,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         elif started:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
-    def _native_dict(self, message: JSONRPCMessage) -> dict[str, Any]:
+    def _native_dict(self, message: Any) -> dict[str, Any]:
         """A message as plain values for a MessagePack body, its media as bin when native bytes are in force."""
         value = message_dict(message)
         if self.native_bytes_in_force:
@@ -543,14 +572,15 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
     def _session_header(self) -> dict[str, str]:
         return {MCP_SESSION_ID_HEADER: self.mcp_session_id} if self.mcp_session_id else {}
 
-    def _confirms_native(self, message: JSONRPCMessage) -> bool:
+    def _confirms_native(self, message: Any) -> bool:
+        model = message_model(message)
         return (
             self._confirm_native_for is not None
-            and isinstance(message, JSONRPCResponse)
-            and message.id == self._confirm_native_for
+            and isinstance(model, JSONRPCResponse)
+            and model.id == self._confirm_native_for
         )
 
-    def _encode(self, message: JSONRPCMessage) -> bytes:
+    def _encode(self, message: Any) -> bytes:
         """A message for this session's MessagePack replies, confirming native bytes on the `initialize` result
         that answers an offer (SPEC 8.1 rule 2), and with bin media once the extension is in force."""
         value = message_dict(message)
@@ -561,7 +591,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             return encode_msgpack(value, native=False)
         return encode_msgpack(value, native=self.native_bytes_in_force, held=self._held_media)
 
-    def _as_msgpack(self, message: JSONRPCMessage, wire: ReplyWire) -> bool:
+    def _as_msgpack(self, message: Any, wire: ReplyWire) -> bool:
         """The encoding of one one-body reply (SPEC 9.6 rules 3-4, the `encoding` option)."""
         if not wire.msgpack:
             return False
@@ -573,11 +603,10 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             return False
         if self._confirms_native(message):
             return True
-        return isinstance(message, JSONRPCResponse) and cheaper_as_msgpack(
-            message.result, native=self.native_bytes_in_force
-        )
+        model = message_model(message)
+        return isinstance(model, JSONRPCResponse) and cheaper_as_msgpack(model.result, native=self.native_bytes_in_force)
 
-    def _one_body(self, message: JSONRPCMessage, wire: ReplyWire) -> Response:
+    def _one_body(self, message: Any, wire: ReplyWire) -> Response:
         """A reply as one body: `application/msgpack`, or the SDK's own JSON body, by `_as_msgpack`; a JSON
         reply to a MessagePack body says the server read it (`Mcp-Msgpack-Wire`, SPEC 9.6 rule 5)."""
         if self._as_msgpack(message, wire):
@@ -587,7 +616,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             except HeldMediaGone as exc:  # loudly, as an error for the request: never a success without its media
                 return error_response(
                     HTTPStatus.INTERNAL_SERVER_ERROR, INTERNAL_ERROR, f"Internal error: {exc}", msgpack=True,
-                    request_id=getattr(message, "id", None), headers=self._session_header(), data=error_data("server-error"),
+                    request_id=getattr(message_model(message), "id", None), headers=self._session_header(), data=error_data("server-error"),
                 )
         return self._create_json_response(message, headers=self._json_reply_headers(wire))
 
@@ -605,12 +634,10 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
     ) -> None:
         """One body holding the response (the server's `json_response` mode), its encoding chosen per reply."""
         reader = self._open_request_stream(stream_id)
-        metadata = self._message_metadata(
-            request, on_request_unanswered=partial(self._terminate_unanswered_request, message.id)
-        )
+        metadata = self._metadata(request, unanswered=message.id)
         assert self._read_stream_writer is not None
         with serving(self._request_hold(stream_id, wire)):
-            await self._read_stream_writer.send(SessionMessage(message, metadata=metadata))
+            await self._read_stream_writer.send(SessionMessage(sdk_message(message), metadata=metadata))
         try:
             event = await reader.receive()
         except (anyio.EndOfStream, anyio.ClosedResourceError):
@@ -632,7 +659,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
         response first goes as one body, chosen per reply; anything else first (progress, logging, a server
         request), or silence past `hold_interval`, opens the reply stream with the held message first."""
         reader = self._open_request_stream(stream_id)
-        request_session = self._create_session_message(message, request, stream_id, protocol_version)
+        request_session = self._session_message(message, request, stream_id, protocol_version)
         assert self._read_stream_writer is not None
         held: list[EventMessage] = []
         if self._holding is not None:
@@ -680,7 +707,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 self._holding.abandon(stream_id)
             try:
                 async for event in reader:
-                    if isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                    if _is_final(event.message):
                         break
             except (anyio.EndOfStream, anyio.ClosedResourceError):
                 pass
@@ -691,7 +718,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
             # The hold interval passed just as the final response was being stored (not stored: one body).
             with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError):
                 held.append(await reader.receive())
-        if held and isinstance(held[0].message, JSONRPCResponse | JSONRPCError):
+        if held and _is_final(held[0].message):
             try:
                 body = self._one_body(held[0].message, wire)  # before the clean-up releases its held media
             finally:
@@ -745,7 +772,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                     assert self._read_stream_writer is not None
                     with serving(self._request_hold(stream_id, wire)):
                         await self._read_stream_writer.send(
-                            self._create_session_message(message, request, stream_id, protocol_version)
+                            self._session_message(message, request, stream_id, protocol_version)
                         )
                 await self._write_events(reader, send)
             finally:
@@ -786,7 +813,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                 if dispatch:
                     assert self._read_stream_writer is not None
                     await self._read_stream_writer.send(
-                        self._create_session_message(message, request, stream_id, protocol_version)
+                        self._session_message(message, request, stream_id, protocol_version)
                     )
         finally:
             await sse_reader.aclose()
@@ -812,7 +839,7 @@ class MsgpackStreamableHTTPServerTransport(StreamableHTTPServerTransport):
                     await send({"type": "http.response.body", "body": _KEEP_ALIVE, "more_body": True})
                     continue
                 await send({"type": "http.response.body", "body": self._event_frames(event), "more_body": True})
-                if until_response and isinstance(event.message, JSONRPCResponse | JSONRPCError):
+                if until_response and _is_final(event.message):
                     return
         except (anyio.ClosedResourceError, anyio.EndOfStream):
             logger.debug("frame stream closed by close_sse_stream()")

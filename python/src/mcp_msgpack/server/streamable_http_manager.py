@@ -3,7 +3,7 @@ The Starlette app around it, `streamable_http_app(server)`, is `mcp_msgpack.serv
 
 from __future__ import annotations
 
-from ..shared.sdk_compat import require_http_server
+from ..shared.sdk_compat import SESSION_LOOP_SERVER, require_http_server
 
 require_http_server("the Streamable HTTP session manager")  # before the SDK internals below: a clear error on an SDK without them
 
@@ -13,35 +13,37 @@ from uuid import uuid4
 
 import anyio
 from anyio.abc import TaskStatus
-from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, authorization_context
-from mcp.server.connection import Connection
-from mcp.server.runner import serve_connection
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER, EventStore
-from mcp.server.streamable_http_manager import DEFAULT_MAX_REQUEST_BODY_SIZE, StreamableHTTPSessionManager
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
-from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
-from mcp.shared.transport_context import TransportContext
-from mcp_types import DEFAULT_NEGOTIATED_VERSION, INTERNAL_ERROR, INVALID_REQUEST
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from mcp.types import INTERNAL_ERROR
 from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from ..wire import ReceiveLimits
 from .content_coding import CompressionOption, coded_send, compression_policy, decoded_request, end_coded_send
-from .streamable_http_modern import handle_modern_msgpack_request, is_modern_revision
 from .decode_budget import DecodeAdmission, process_budget
 from .replies import SESSION_NOT_FOUND, RequestBodyLimit, accept_of, error_response, prefers_msgpack, with_vary
 from ..shared.encodings import check_encoding
 from .host_check import HostCheck
 from .streamable_http import HOLD_INTERVAL, MsgpackStreamableHTTPServerTransport, reply_streams_for
 from .streamable_http_sdk_lines import (
+    DEFAULT_MAX_REQUEST_BODY_SIZE,
     DEFAULT_MAX_SESSIONS,
+    DEFAULT_NEGOTIATED_VERSION,
     DEFAULT_SESSION_IDLE_TIMEOUT,
+    HANDSHAKE_PROTOCOL_VERSIONS,
     MANAGER_ADMITS_SESSIONS,
+    MANAGER_OPTIONS,
+    MCP_PROTOCOL_VERSION_HEADER,
+    IdleClock,
+    requestor_of,
     serve_stateful_request,
 )
+
+if not SESSION_LOOP_SERVER:  # 2.x: the 2026-07-28 per-request path (1.x speaks no revision past 2025-11-25)
+    from .streamable_http_modern import handle_modern_msgpack_request, is_modern_revision
 
 
 INITIALIZATION_DEADLINE = 10.0
@@ -83,20 +85,24 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
     ) -> None:
         # Host and Origin are checked here, for every path (host_check.py); the SDK's own check is turned off.
         self.host_check = HostCheck(security_settings)
-        no_sdk_check = TransportSecuritySettings(enable_dns_rebinding_protection=False)
-        if MANAGER_ADMITS_SESSIONS:  # mcp 2.2+
-            super().__init__(
-                app, event_store, json_response, stateless, no_sdk_check,
-                retry_interval, session_idle_timeout, max_request_body_size, max_sessions,
-            )
-        else:  # mcp 2.0-2.1: no session cap, and an idle timeout refused in stateless mode (unused there)
+        if not MANAGER_ADMITS_SESSIONS:  # mcp 1.24, 2.0-2.1: the session cap is ours (serve_stateful_request)
             if max_sessions is not None and max_sessions <= 0:
                 raise ValueError("max_sessions must be a positive number of sessions or None")
-            super().__init__(
-                app, event_store, json_response, stateless, no_sdk_check,
-                retry_interval, None if stateless else session_idle_timeout, max_request_body_size,
-            )
-            self.max_sessions = max_sessions
+            if stateless:  # 2.0-2.1 refuse an idle timeout in stateless mode (unused there)
+                session_idle_timeout = None
+            IdleClock(session_idle_timeout)  # a bad timeout refused here, as 2.2's manager does (1.24's checks none)
+        options: dict[str, Any] = {
+            "session_idle_timeout": session_idle_timeout, "max_request_body_size": max_request_body_size,
+            "max_sessions": max_sessions,
+        }
+        super().__init__(
+            app, event_store, json_response, stateless, TransportSecuritySettings(enable_dns_rebinding_protection=False),
+            retry_interval, **{name: value for name, value in options.items() if name in MANAGER_OPTIONS},
+        )
+        for name, value in options.items():  # the SDK's where it takes them, else ours to keep (1.24, 2.0-2.1)
+            setattr(self, name, value)
+        if not hasattr(self, "_session_owners"):  # 1.24: who opened each session (none there: no authorization_context)
+            self._session_owners: dict[str, Any] = {}
         self.native_bytes = native_bytes
         self.limits = limits or ReceiveLimits()
         self.encoding = check_encoding(encoding)
@@ -144,7 +150,10 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
             version = Headers(scope=scope).get(MCP_PROTOCOL_VERSION_HEADER)
             # A revision at or past the first modern one goes to the per-request path (SPEC 9.5); any other
             # unknown one stays on the session path, whose transport answers 400 -32000 (9.4), as the TS server.
-            if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS and is_modern_revision(version):
+            if (
+                not SESSION_LOOP_SERVER and version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS
+                and is_modern_revision(version)
+            ):
                 await handle_modern_msgpack_request(
                     self.app, self.security_settings, self.json_response, self._lifespan_state, scope, receive, send,
                     limits=self.limits, supports_native=self.native_bytes, encoding=self.encoding,
@@ -167,7 +176,7 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         the request prefers; the SDK's own checks run after these and find nothing left to refuse."""
         session_id = Headers(scope=scope).get(MCP_SESSION_ID_HEADER)
         user = scope.get("user")
-        requestor = authorization_context(user) if isinstance(user, AuthenticatedUser) else None
+        requestor = requestor_of(user)
         if session_id is not None:
             if not session_id.strip():
                 return error_response(HTTPStatus.BAD_REQUEST, TRANSPORT_ERROR, "Bad Request: an empty Mcp-Session-Id")
@@ -182,9 +191,9 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         return None
 
     async def _handle_stateful_request(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if MANAGER_ADMITS_SESSIONS:  # mcp 2.2+: the SDK's, which opens a session through `_admit_session`
+        if MANAGER_ADMITS_SESSIONS:  # mcp 1.30, 2.2+: the SDK's, which opens a session through `_admit_session`
             await super()._handle_stateful_request(scope, receive, send)
-        else:  # mcp 2.0-2.1: the SDK's would open the session on its own transport
+        else:  # mcp 1.24, 2.0-2.1: the SDK's would open the session on its own transport
             await serve_stateful_request(self, scope, receive, send)
 
     def _admit_session(self, requestor: Any) -> MsgpackStreamableHTTPServerTransport | None:
@@ -212,6 +221,11 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
             self._server_instances.pop(session_id, None)
             self._session_owners.pop(session_id, None)
 
+    async def handle_request(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Every request through `asgi_app` (the decode budget, the body limit, then `_handle_request`), on 1.24
+        too, whose manager dispatched here directly."""
+        await self.asgi_app(scope, receive, send)
+
     async def _handle_stateless_request(
         self, protocol_version_hint: str | None, scope: Scope, receive: Receive, send: Send
     ) -> None:
@@ -221,6 +235,15 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         async def serve(*, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
             async with transport.connect() as (read_stream, write_stream):
                 task_status.started()
+                if SESSION_LOOP_SERVER:  # 1.x: the server's own loop, as the SDK's 1.x manager runs it
+                    app: Any = self.app  # 1.x's Server (typed here by the installed line's)
+                    await app.run(read_stream, write_stream, app.create_initialization_options(), stateless=True)
+                    return
+                from mcp.server.connection import Connection
+                from mcp.server.runner import serve_connection
+                from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+                from mcp.shared.transport_context import TransportContext
+
                 dispatcher: JSONRPCDispatcher[TransportContext] = JSONRPCDispatcher(
                     read_stream,
                     write_stream,
@@ -237,3 +260,4 @@ class MsgpackStreamableHTTPSessionManager(StreamableHTTPSessionManager):
         finally:
             with anyio.CancelScope(shield=True):
                 await transport.terminate()
+

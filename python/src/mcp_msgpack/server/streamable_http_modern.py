@@ -8,9 +8,9 @@ errors. Native bytes are negotiated by the request itself (SPEC 8.1 rules 4-7).
 
 from __future__ import annotations
 
-from ..shared.sdk_compat import require_http_server
+from ..shared.sdk_compat import require_http_2x_server
 
-require_http_server("the 2026-07-28 HTTP path")  # before the SDK internals below: a clear error on an SDK without them
+require_http_2x_server("the 2026-07-28 HTTP path")  # before the SDK internals below: a clear error on an SDK without them
 
 from collections.abc import Mapping
 from dataclasses import dataclass

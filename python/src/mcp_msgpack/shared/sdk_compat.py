@@ -22,21 +22,41 @@ release that keeps the public API keeps working. Per shim: which SDK lines need 
   (`server/app.py`, `streamable_http.py`, `streamable_http_manager.py`, `streamable_http_modern.py`) subclasses
   the SDK's session manager and transport and drives the SDK's server loop (`mcp.server.runner`, the
   `JSONRPCDispatcher`, the 2026-07-28 entry `mcp.server._streamable_http_modern`, `mcp.shared.inbound`'s
-  ladder): every 2.x has them (2.0 on), 1.x does not (`require_http_server` says so). What the older 2.x
-  lack, shimmed in `server/streamable_http_sdk_lines.py`, each by what the SDK has:
-  - the manager's session admission (`_admit_session`, `max_sessions`, `DEFAULT_MAX_SESSIONS`; 2.2+): on 2.0-2.1
-    the manager builds the SDK's own transport inline when a session opens, so our manager opens the session
-    itself there (2.2's order: admit under the lock, serve the opening request, discard it if refused);
-  - the transport's own idle clock (`idle_timeout`, 2.2+; the default 30 minutes, `DEFAULT_SESSION_IDLE_TIMEOUT`):
-    on 2.0-2.1 the manager set a deadline per request, so a session with a GET stream open longer than the
-    timeout was reaped; we keep 2.2's rule there (no request in flight for the timeout ends the session);
-  - the transport's `_handle_request` split (2.2+): on 2.0-2.1 `handle_request` is the whole handler;
+  ladder): every 2.x has them (2.0 on). 1.x has none of them: there the app runs on the SDK's session loop
+  (`SESSION_LOOP_SERVER`, below). What the older lines lack, shimmed in `server/streamable_http_sdk_lines.py`,
+  each by what the SDK has:
+  - the manager's session admission (`_admit_session`, `max_sessions`, `DEFAULT_MAX_SESSIONS`; 1.30, 2.2+): on
+    1.24 and 2.0-2.1 the manager builds the SDK's own transport inline when a session opens, so our manager
+    opens the session itself there (2.2's order: admit under the lock, serve the opening request, discard it
+    if refused);
+  - the transport's own idle clock (`idle_timeout`, 1.30, 2.2+; the default 30 minutes,
+    `DEFAULT_SESSION_IDLE_TIMEOUT`): on 2.0-2.1 the manager set a deadline per request, so a session with a GET
+    stream open longer than the timeout was reaped, and 1.24 kept a session until its DELETE; we keep 2.2's
+    rule on both (`IdleClock`: no request in flight for the timeout ends the session);
+  - the transport's `_handle_request` split (1.30, 2.2+): on 1.24 and 2.0-2.1 `handle_request` is the whole
+    handler;
   - `mcp.shared.inbound.unsupported_protocol_version_rejection` and the modern entry's `_INVALID_BODY` (2.1+):
     on 2.0 the same rejection and body, built from the public `MODERN_PROTOCOL_VERSIONS`. A JSON notification
     POSTed on the 2026-07-28 path is the SDK's own to answer: 2.0 refuses it 400, 2.1+ accept it 202 (ours, on
     msgpack-v1, 202 on every line).
   Not ours to shim: 2.0's `MCPServer` also puts a tool's `-> ImageContent` return in `structuredContent` (its
   base64 again; 2.1+ leaves content blocks out), a reply the transport carries as the server made it.
+- `SESSION_LOOP_SERVER` (the server on 1.x, 1.24 on: messages in the RootModel, `Server.run`, the 1.x transport
+  and session manager): the app runs on the SDK's 1.x transport and manager, each session (or stateless request)
+  run by `Server.run(read, write, init_options, stateless=...)` (2.x: `serve_loop` / `serve_connection`). The
+  transport works on the inner model and hands the SDK `sdk_message(model)`. `server/streamable_http_sdk_lines.py`
+  takes each name from where the line keeps it: `MCP_PROTOCOL_VERSION_HEADER` (2.x `mcp.shared.inbound`, 1.x
+  `mcp.server.streamable_http`), the handshake revisions (2.x `mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS`,
+  1.x `mcp.shared.version.SUPPORTED_PROTOCOL_VERSIONS`), `StreamableHTTPASGIApp` (2.x's manager module; 1.x
+  keeps it in FastMCP's: ours, the same one method), `REQUEST_STREAM_BUFFER_SIZE`/`SSEEvent` (unnamed in 1.24)
+  and the manager's options (1.24 takes no idle timeout, body limit nor session cap: ours keeps and enforces
+  them, the idle timeout by the same `IdleClock` as 2.0-2.1). 2.3's `_message_metadata` and
+  `_terminate_unanswered_request` are absent on 1.x: a message is framed with
+  `ServerMessageMetadata(request_context=request)`, as 1.x's own transport frames it. 1.24 also lacks
+  `_mint_priming_event` and `_run_sse_writer` (`PrimingAndSseWriter`, a mixin after the SDK's class in the MRO,
+  so the SDK's own win where present) and `authorization_context` (sessions are then not bound to a
+  credential, as under 1.24's own app). 1.x has no 2026-07-28 path: such a request is the transport's 400
+  unsupported version, and FastMCP 4's app and the modern module refuse to load (`require_http_2x_server`).
 """
 
 from __future__ import annotations
@@ -264,9 +284,13 @@ def _refuse(feature: str, internals: str, lacking: str | None, also: str = "") -
 
 def require_http(feature: str) -> None:
     """Raises `SdkFeatureUnavailable` naming the SDK and what it lacks, where the 2.3 HTTP client cannot run."""
-    _refuse(feature, "client internals of mcp 2.3 or later", HTTP_UNAVAILABLE, "; the HTTP server side on every 2.x")
+    _refuse(
+        feature, "client internals of mcp 2.3 or later", HTTP_UNAVAILABLE,
+        "; the HTTP server side on every 2.x and on 1.x from 1.24",
+    )
 
-# --- the Streamable HTTP server side ------------------------------------------------------------------------
+
+# --- the Streamable HTTP server on 2.x (the SDK's server loop and dispatcher) ----------------------------------
 
 _HTTP_SERVER_NEEDS = (
     ("mcp.server.runner", "serve_connection"),
@@ -280,18 +304,67 @@ _HTTP_SERVER_NEEDS = (
 )
 
 HTTP_SERVER_UNAVAILABLE: str | None = _unavailable(_HTTP_SERVER_NEEDS)
-"""None where the Streamable HTTP server app works (every mcp 2.x from 2.0); otherwise what the SDK lacks."""
+"""None where the 2.x server internals are there (every mcp 2.x from 2.0); otherwise what the SDK lacks (on
+1.x the app runs on the session loop instead: `SESSION_LOOP_SERVER`)."""
+
+# --- the Streamable HTTP server on 1.x (a session loop: `Server.run`) ----------------------------------------
+
+_SESSION_LOOP_SERVER_NEEDS = (
+    ("mcp.server.streamable_http", "MCP_PROTOCOL_VERSION_HEADER"),
+    ("mcp.server.streamable_http", "StreamableHTTPServerTransport"),
+    ("mcp.server.streamable_http_manager", "StreamableHTTPSessionManager"),
+    ("mcp.shared.version", "SUPPORTED_PROTOCOL_VERSIONS"),
+    ("mcp.server.lowlevel.server", "Server"),
+)
+
+
+def _session_loop_server_unavailable() -> str | None:
+    import importlib
+
+    if not WRAPPED_MESSAGES:
+        return "its messages are not 1.x's JSONRPCMessage RootModel"
+    lacking = _unavailable(_SESSION_LOOP_SERVER_NEEDS)
+    if lacking is not None:
+        return lacking
+    server = importlib.import_module("mcp.server.lowlevel.server").Server
+    if not (hasattr(server, "run") and hasattr(server, "create_initialization_options")):
+        return "mcp.server.lowlevel.Server.run is missing"
+    return None
+
+
+SESSION_LOOP_SERVER: bool = _session_loop_server_unavailable() is None
+"""True on 1.x: the Streamable HTTP server side runs there on the SDK's 1.x transport and session manager, each
+session (or stateless request) served by `Server.run(read, write, init_options, stateless=...)`
+(server/streamable_http_sdk_lines.py holds the per-line names and shims)."""
 
 
 def require_http_server(feature: str) -> None:
-    """Raises `SdkFeatureUnavailable` naming the SDK and what it lacks, where the HTTP server side cannot run."""
-    _refuse(feature, "server internals of mcp 2.0 or later", HTTP_SERVER_UNAVAILABLE)
+    """Raises `SdkFeatureUnavailable` naming the SDK and what it lacks, where the HTTP server side cannot run
+    (it runs on every 2.x, and on 1.x's session loop)."""
+    if SESSION_LOOP_SERVER:
+        return
+    _refuse(feature, "server internals of mcp 2.0 or later (or mcp 1.x's from 1.24)", HTTP_SERVER_UNAVAILABLE)
+
+
+def require_http_2x_server(feature: str) -> None:
+    """`require_http_server` for what only the 2.x server internals carry (FastMCP 4's app, the 2026-07-28 path),
+    saying on 1.x what does run there."""
+    if SESSION_LOOP_SERVER:
+        raise SdkFeatureUnavailable(
+            f"mcp_msgpack: {feature} needs the Streamable HTTP server internals of mcp 2.0 or later (installed: "
+            f"mcp {SDK_VERSION}; {HTTP_SERVER_UNAVAILABLE}). On mcp 1.x the server side is "
+            "streamable_http_app(server) for a mcp.server.fastmcp.FastMCP or low-level Server (revisions through "
+            "2025-11-25), with the HTTP client, the stdio transports, call_tool_native and mcp-msgpack-run."
+        )
+    require_http_server(feature)
+
 
 
 __all__ = [
     "HTTP_SERVER_UNAVAILABLE",
     "HTTP_UNAVAILABLE",
     "SDK_VERSION",
+    "SESSION_LOOP_SERVER",
     "SdkFeatureUnavailable",
     "aclose_all",
     "claim_stdio",
@@ -300,6 +373,7 @@ __all__ = [
     "drain_stdout",
     "message_model",
     "require_http",
+    "require_http_2x_server",
     "require_http_server",
     "session_message",
     "spawn_server",
