@@ -152,6 +152,24 @@ def test_a_lowlevel_server_answers_the_sdks_json_client_in_json(lowlevel_url, im
     _check_json_session(anyio.run(_json_session, lowlevel_url), image[1])
 
 
+def _fastmcp_major() -> int | None:
+    try:
+        from importlib.metadata import version
+
+        return int(version("fastmcp").split(".")[0])
+    except Exception:  # not installed on this line
+        return None
+
+
+@pytest.mark.skipif(_fastmcp_major() != 2, reason="needs the standalone fastmcp 2.x (the 1.30.0 line has 2.14.7)")
+def test_a_fastmcp_2_server_answers_our_client_in_msgpack_and_json_clients_in_json(image):
+    """A server written for the `fastmcp` package's 2.x line (on mcp 1.x) goes on the app unchanged:
+    `streamable_http_app(mcp)`, as a `mcp.server.fastmcp` server does."""
+    with session_loop_server(image[0], "--fastmcp2") as url:
+        _check_msgpack_session(anyio.run(_msgpack_session, url), image[1], related_progress=False)
+        _check_json_session(anyio.run(_json_session, url), image[1])
+
+
 def _ts_client(url: str, mode: str) -> dict[str, Any]:
     script = Path(__file__).parent / "ts" / "http_client.mjs"
     out = subprocess.run(["node", str(script), url, mode], capture_output=True, text=True, timeout=90, cwd=ROOT)

@@ -1,8 +1,9 @@
 """An mcp 1.x server on this package's Streamable HTTP app (the session-loop line: the SDK's sessions run by
 `Server.run`), for tests/test_session_loop_http_server.py.
 
-argv: PORT IMAGE_PATH [--lowlevel] [--stateless] [--json-response] [--event-store] [--compression]: a `mcp.server.fastmcp.FastMCP`
-server (default) or a low-level `mcp.server.lowlevel.Server` with the same tools: `echo`, `read_image` (base64
+argv: PORT IMAGE_PATH [--lowlevel | --fastmcp2] [--stateless] [--json-response] [--event-store] [--compression]: a `mcp.server.fastmcp.FastMCP`
+server (default), a standalone FastMCP 2.x `fastmcp.FastMCP` (`--fastmcp2`) or a low-level
+`mcp.server.lowlevel.Server` with the same tools: `echo`, `read_image` (base64
 made by the tool), `read_image_native` (`native_image`: bytes in hand), `counted` (three progress notifications,
 then its answer)."""
 
@@ -44,6 +45,37 @@ def fastmcp_server() -> Any:
 
     @server.tool()
     async def counted(ctx: Context) -> str:  # type: ignore[type-arg]
+        """Reports progress three times, then answers: a reply that streams."""
+        for step in range(3):
+            await ctx.report_progress(step + 1, 3)
+        return "counted"
+
+    return server
+
+
+def fastmcp2_server() -> Any:
+    """The standalone `fastmcp` package's server (2.x, on mcp 1.x): the app takes it as it is, through the
+    low-level server it keeps (`_mcp_server`), as for the SDK's own FastMCP."""
+    from fastmcp import Context, FastMCP
+
+    server = FastMCP("fastmcp2-media")
+
+    @server.tool
+    def echo(text: str) -> str:
+        """Returns its argument."""
+        return text
+
+    # output_schema=None: FastMCP 2.x would also copy a returned model into structuredContent (as text).
+    @server.tool(output_schema=None)
+    def read_image() -> types.ImageContent:
+        return types.ImageContent(type="image", data=base64.b64encode(_image()).decode(), mimeType="image/png")
+
+    @server.tool(output_schema=None)
+    def read_image_native() -> types.ImageContent:
+        return native_image(_image(), "image/png")
+
+    @server.tool
+    async def counted(ctx: Context) -> str:
         """Reports progress three times, then answers: a reply that streams."""
         for step in range(3):
             await ctx.report_progress(step + 1, 3)
@@ -111,7 +143,10 @@ class ListEventStore:
 
 
 if __name__ == "__main__":
-    server = lowlevel_server() if "--lowlevel" in sys.argv else fastmcp_server()
+    if "--lowlevel" in sys.argv:
+        server = lowlevel_server()
+    else:
+        server = fastmcp2_server() if "--fastmcp2" in sys.argv else fastmcp_server()
     options: dict[str, Any] = {"event_store": ListEventStore()} if "--event-store" in sys.argv else {}
     if "--compression" in sys.argv:  # code replies for every client that asks, loopback too (SPEC 10)
         options["compression"] = True
