@@ -1,5 +1,5 @@
 import { hasModuleNotFoundCode, type Runtime } from './runtime.js';
-import { zlibContentCodings } from './zlib-codings.js';
+import { type ZstdOneShot, zlibContentCodings } from './zlib-codings.js';
 
 /**
  * Bun: Bun.serve, JavaScriptCore, its own native fetch. The client uses the global fetch, native and
@@ -29,7 +29,11 @@ export const bunRuntime: Runtime = {
   // the cost of 512 on every large reply (README, "Per-message encoding").
   encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: false, keyDenseMsgpackValues: Number.POSITIVE_INFINITY, walkValues: 256 },
   // Some of Bun's import failures carry no code, only this message.
-  contentCodings: zlibContentCodings(),
+  // zstd one-body replies through Bun's own one-shot (ZSTD_compress on a buffer sized once): the same bytes as
+  // node:zlib's zstdCompressSync, which on Bun builds a zlib object and output chunks per reply, for 0.91x its
+  // CPU on the recorded filesystem session's 109 KB reply at level 9 and about 4 µs less a small reply
+  // (docs/MEASUREMENTS.md, issue 41, "Bun's coder CPU").
+  contentCodings: zlibContentCodings(bunZstdOneShot()),
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)/.test(error.message)),
   // Bun.gc(true): a synchronous full collection. Bun.shrink() (not in Bun's typings, so only where present)
   // then has JavaScriptCore drop compiled code (compiled again on next use) and return its allocator's free
@@ -41,6 +45,12 @@ export const bunRuntime: Runtime = {
     bun.shrink?.();
   },
 };
+
+/** Bun.zstdCompressSync (there in Bun 1.4.5; probed, not assumed) as a ZstdOneShot, where this Bun has it. */
+function bunZstdOneShot(): { zstdOneShot?: ZstdOneShot } {
+  const bun = (globalThis as unknown as { Bun?: { zstdCompressSync?(bytes: Uint8Array, options: { level: number }): Uint8Array } }).Bun;
+  return typeof bun?.zstdCompressSync === 'function' ? { zstdOneShot: (bytes, level) => bun.zstdCompressSync!(bytes, { level }) } : {};
+}
 
 /** The runtime this module is picked for (package.json "imports", `#runtime`, condition `bun`). */
 export const runtime: Runtime = bunRuntime;

@@ -1,4 +1,5 @@
 import * as zlib from 'node:zlib';
+import { rawDeflateWithDictionary } from './zlib-reused-raw-deflate.js';
 import { DecodedTooLargeError, type CodingStreamEncoder, type ContentCoding, type ContentCodings, type PresetDictionaryCoder } from './content-codings.js';
 
 // Content codings on node:zlib, for Node and Bun (imported by node.ts and bun.ts only). zstd is there on
@@ -66,11 +67,18 @@ function brotliParams(size?: number, quality = BROTLI_QUALITY): zlib.BrotliOptio
   return { params };
 }
 
-function encode(coding: ContentCoding, bytes: Uint8Array): Uint8Array {
-  const levels = LEVELS_BY_SIZE.find((tier) => bytes.byteLength >= tier.fromBytes)!;
-  if (coding === 'zstd') return zstd.zstdCompressSync!(bytes, zstdParams(levels.zstd));
-  if (coding === 'br') return zlib.brotliCompressSync(bytes, brotliParams(bytes.byteLength, levels.brotli));
-  return zlib.gzipSync(bytes, { level: GZIP_LEVEL });
+/** A runtime's own one-shot zstd at `level`, where it codes the same bytes as node:zlib's for less CPU (Bun's). */
+export type ZstdOneShot = (bytes: Uint8Array, level: number) => Uint8Array;
+
+const nodeZstd: ZstdOneShot = (bytes, level) => zstd.zstdCompressSync!(bytes, zstdParams(level));
+
+function encoder(zstdOneShot: ZstdOneShot): ContentCodings['encode'] {
+  return (coding, bytes) => {
+    const levels = LEVELS_BY_SIZE.find((tier) => bytes.byteLength >= tier.fromBytes)!;
+    if (coding === 'zstd') return zstdOneShot(bytes, levels.zstd);
+    if (coding === 'br') return zlib.brotliCompressSync(bytes, brotliParams(bytes.byteLength, levels.brotli));
+    return zlib.gzipSync(bytes, { level: GZIP_LEVEL });
+  };
 }
 
 /**
@@ -97,10 +105,16 @@ function capped(maxBytes: number, inflate: () => Uint8Array): Uint8Array {
 
 /**
  * The MCP dictionary coding's deflate (SPEC 10.5): level 6, where on replies of a few hundred bytes the
- * levels differ by a byte or two and zlib's set-up is most of the cost.
+ * levels differ by a byte or two and zlib's set-up is most of the cost. So one context per dictionary is
+ * kept and reset between replies (zlib-reused-raw-deflate.ts), with deflateRawSync's bytes.
  */
+const dictionaryCoders = new WeakMap<Uint8Array, (bytes: Uint8Array) => Uint8Array>();
 const presetDictionary: PresetDictionaryCoder = {
-  encode: (bytes, dictionary) => zlib.deflateRawSync(bytes, { level: 6, dictionary }),
+  encode: (bytes, dictionary) => {
+    let coder = dictionaryCoders.get(dictionary);
+    if (!coder) dictionaryCoders.set(dictionary, (coder = rawDeflateWithDictionary(6, dictionary)));
+    return coder(bytes);
+  },
   decode: (bytes, dictionary, maxBytes) => capped(maxBytes, () => zlib.inflateRawSync(bytes, { dictionary, maxOutputLength: Math.max(1, maxBytes) })),
 };
 
@@ -138,8 +152,13 @@ function streamEncoder(coding: ContentCoding): CodingStreamEncoder {
   };
 }
 
-/** Content codings on node:zlib: `fetchDecodes` what the runtime's fetch decodes (undici's and Bun's alike: zstd where zlib has it). */
-export function zlibContentCodings(): ContentCodings {
+/**
+ * Content codings on node:zlib: `fetchDecodes` what the runtime's fetch decodes (undici's and Bun's alike:
+ * zstd where zlib has it). `zstdOneShot` replaces node:zlib's one-shot zstd for one-body replies (streams
+ * stay on node:zlib's contexts).
+ */
+export function zlibContentCodings(options: { readonly zstdOneShot?: ZstdOneShot } = {}): ContentCodings {
   const all: readonly ContentCoding[] = hasZstd ? ['zstd', 'br', 'gzip'] : ['br', 'gzip'];
+  const encode = encoder(hasZstd ? (options.zstdOneShot ?? nodeZstd) : nodeZstd);
   return { encodes: all, encodesStreams: all, decodes: all, fetchDecodes: all, encode, streamEncoder, decode, dictionary: presetDictionary };
 }
