@@ -5,6 +5,15 @@ import { performance } from 'node:perf_hooks';
 const QUEUE_HIGH = 256 * 1024;
 
 /**
+ * A timer's granularity, ms: node and Bun fire a timeout no sooner than 1 ms, and a loaded machine later. A
+ * chunk due within this much is written now, not on a timer that would hold it a whole tick past its time
+ * (most of an opening's chunks are due in well under a millisecond at 10 Mbit/s: each paid a tick and more,
+ * on every hop). The link's clock stays exact (each chunk is due when the link has sent it), so a chunk
+ * leaves at most this much early and the bandwidth over many chunks is unchanged.
+ */
+const TIMER_GRANULARITY_MS = 1;
+
+/**
  * A loopback TCP relay that lets through at most `bitsPerSecond` in each direction, as a bandwidth-limited
  * link would (no loss; by default no added propagation delay): each chunk leaves once the link has sent
  * everything before it and then the chunk itself at that rate, plus `delayMs` one way when given (a round
@@ -55,7 +64,10 @@ export class ThrottledLink {
     }
   }
 
-  /** One direction: chunks queued with the time each is through the link, written in order by one timer. */
+  /**
+   * One direction: chunks queued with the time each is through the link, written in order as they fall due
+   * (within a timer's granularity), by one timer set for the next one's time less that granularity.
+   */
   private direction(from: Socket, to: Socket, count: (bytes: number) => void): void {
     const queue: Array<{ chunk: Buffer; at: number }> = [];
     let linkFreeAt = 0;
@@ -65,23 +77,22 @@ export class ThrottledLink {
     const pump = () => {
       timer = undefined;
       const now = performance.now();
-      while (queue.length > 0 && queue[0]!.at <= now) {
+      while (queue.length > 0 && queue[0]!.at - TIMER_GRANULARITY_MS <= now) {
         const { chunk } = queue.shift()!;
         queued -= chunk.length;
         count(chunk.length);
         to.write(chunk);
       }
       if (queued < QUEUE_HIGH / 2 && from.isPaused()) from.resume();
-      if (queue.length > 0) timer = setTimeout(pump, Math.max(0, queue[0]!.at - now));
+      if (queue.length > 0) timer = setTimeout(pump, queue[0]!.at - TIMER_GRANULARITY_MS - now);
       else if (ended) to.end();
     };
     from.on('data', (chunk: Buffer) => {
-      const now = performance.now();
-      linkFreeAt = Math.max(now, linkFreeAt) + (chunk.length * 8 * 1000) / this.bitsPerSecond;
+      linkFreeAt = Math.max(performance.now(), linkFreeAt) + (chunk.length * 8 * 1000) / this.bitsPerSecond;
       queue.push({ chunk, at: linkFreeAt + this.delayMs });
       queued += chunk.length;
       if (queued > QUEUE_HIGH) from.pause();
-      timer ??= setTimeout(pump, Math.max(0, queue[0]!.at - now));
+      if (timer === undefined) pump();
     });
     from.on('end', () => {
       ended = true;
