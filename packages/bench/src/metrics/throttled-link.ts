@@ -5,11 +5,12 @@ import { performance } from 'node:perf_hooks';
 const QUEUE_HIGH = 256 * 1024;
 
 /**
- * A timer's granularity, ms: node and Bun fire a timeout no sooner than 1 ms, and a loaded machine later. A
- * chunk due within this much is written now, not on a timer that would hold it a whole tick past its time
- * (most of an opening's chunks are due in well under a millisecond at 10 Mbit/s: each paid a tick and more,
- * on every hop). The link's clock stays exact (each chunk is due when the link has sent it), so a chunk
- * leaves at most this much early and the bandwidth over many chunks is unchanged.
+ * A timer's granularity, ms: node and Bun fire a timeout no sooner than 1 ms, a loaded machine later. A
+ * chunk due sooner than this is written on the event loop's next turns (setImmediate, checking the clock)
+ * instead of on a timer, which held each one a whole tick and more past its time: most of an opening's chunks
+ * are due in well under a millisecond at 10 Mbit/s, so each paid a tick on every hop (2.4 ms for an isolated
+ * 500-byte round trip whose bits take 0.8). A later chunk gets a timer set this much before its time, then
+ * the same turns. The turns cost CPU only in that last millisecond before a chunk is due.
  */
 const TIMER_GRANULARITY_MS = 1;
 
@@ -65,26 +66,29 @@ export class ThrottledLink {
   }
 
   /**
-   * One direction: chunks queued with the time each is through the link, written in order as they fall due
-   * (within a timer's granularity), by one timer set for the next one's time less that granularity.
+   * One direction: chunks queued with the time each is through the link, written in order as each falls due,
+   * by one timer (or, in the last millisecond, the event loop's next turn) for the next one.
    */
   private direction(from: Socket, to: Socket, count: (bytes: number) => void): void {
     const queue: Array<{ chunk: Buffer; at: number }> = [];
     let linkFreeAt = 0;
     let queued = 0;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
     let ended = false;
     const pump = () => {
       timer = undefined;
       const now = performance.now();
-      while (queue.length > 0 && queue[0]!.at - TIMER_GRANULARITY_MS <= now) {
+      while (queue.length > 0 && queue[0]!.at <= now) {
         const { chunk } = queue.shift()!;
         queued -= chunk.length;
         count(chunk.length);
         to.write(chunk);
       }
       if (queued < QUEUE_HIGH / 2 && from.isPaused()) from.resume();
-      if (queue.length > 0) timer = setTimeout(pump, queue[0]!.at - TIMER_GRANULARITY_MS - now);
+      if (queue.length > 0) {
+        const wait = queue[0]!.at - now;
+        timer = wait > TIMER_GRANULARITY_MS ? setTimeout(pump, wait - TIMER_GRANULARITY_MS) : setImmediate(pump);
+      }
       else if (ended) to.end();
     };
     from.on('data', (chunk: Buffer) => {
@@ -92,7 +96,7 @@ export class ThrottledLink {
       queue.push({ chunk, at: linkFreeAt + this.delayMs });
       queued += chunk.length;
       if (queued > QUEUE_HIGH) from.pause();
-      if (timer === undefined) pump();
+      timer ??= setImmediate(pump);
     });
     from.on('end', () => {
       ended = true;
