@@ -88,8 +88,7 @@ export class ThrottledLink {
       if (queue.length > 0) {
         const wait = queue[0]!.at - now;
         timer = wait > TIMER_GRANULARITY_MS ? setTimeout(pump, wait - TIMER_GRANULARITY_MS) : setImmediate(pump);
-      }
-      else if (ended) to.end();
+      } else if (ended) to.end();
     };
     from.on('data', (chunk: Buffer) => {
       linkFreeAt = Math.max(performance.now(), linkFreeAt) + (chunk.length * 8 * 1000) / this.bitsPerSecond;
