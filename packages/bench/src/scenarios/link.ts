@@ -21,14 +21,16 @@ import { callTool } from './calls.js';
  * on its defaults with `compression: true` (what 'auto' does off loopback) with our client on its defaults.
  * The bench tool server's tools/list is a few hundred bytes; a real server's is not, so each round also opens
  * a session on a recorded opening (servers/opening-app.ts: the filesystem server's initialize answer and its
- * 13 KB tools/list), on each stack the same way. A fresh session per round; rounds alternate the servers,
- * after one round each that is not counted.
+ * 13 KB tools/list), on each stack the same way. A fresh session per round, each after SETTLE_MS idle;
+ * rounds alternate the servers, after one round each that is not counted.
  */
 export interface LinkOptions {
   rounds: number;
   /** The links: bandwidth, Mbit/s, and added round-trip time, ms (0: bandwidth only). */
   links: ReadonlyArray<{ mbit: number; rttMs: number }>;
   log: (line: string) => void;
+  /** Idle time before each session, ms (see SETTLE_MS). */
+  settleMs?: number;
 }
 
 export interface LinkRow {
@@ -49,6 +51,13 @@ const STACKS = {
   stock: ['--transport', 'http', '--stack', 'stock'],
   ours: ['--transport', 'http', '--stack', 'ours', '--defaults', '--compression', 'on'],
 } as const;
+
+/**
+ * Idle time before each session, ms: the previous session's close, the server's next instance (made ahead,
+ * servers/entry.ts) and the collection of a 1 MB result's garbage would otherwise land in the next opening,
+ * which is a few ms of CPU itself, and land in it unevenly (after a stock 1 MB session or ours).
+ */
+const SETTLE_MS = 100;
 
 /** Issue 41's bound at 10 Mbit/s: ours / the stock server's latency. */
 export const LINK_TARGET = 0.4;
@@ -104,6 +113,7 @@ export async function runLinkScenario(options: LinkOptions): Promise<LinkRow[]> 
     })),
   );
   const rows: LinkRow[] = [];
+  const settle = () => new Promise((resolve) => setTimeout(resolve, options.settleMs ?? SETTLE_MS));
   try {
     for (const { mbit, rttMs } of options.links) {
       const mine = started.map(({ server }) => ({ mbit, rttMs, server, openMs: [] as number[], recordedOpenMs: [] as number[], objectMs: [] as number[], bytes: [] as number[] }));
@@ -112,6 +122,7 @@ export async function runLinkScenario(options: LinkOptions): Promise<LinkRow[]> 
         const order = round % 2 === 0 ? started : [...started].reverse();
         for (const { server, tools } of order) {
           options.log(`link ${linkName({ mbit, rttMs })}: ${round === 0 ? 'warm-up' : `round ${round}/${options.rounds}`} ${server}`);
+          await settle();
           const measured = await oneSession(server, tools.port, mbit * 1_000_000, rttMs, objectCall);
           if (round === 0) continue;
           const row = mine.find((r) => r.server === server)!;
@@ -121,6 +132,7 @@ export async function runLinkScenario(options: LinkOptions): Promise<LinkRow[]> 
         }
         // The recorded opening in the other order, so neither stack always follows the other's 1 MB session.
         for (const { server, recorded } of [...order].reverse()) {
+          await settle();
           const measured = await oneSession(server, recorded.port, mbit * 1_000_000, rttMs, async () => {});
           if (round > 0) mine.find((r) => r.server === server)!.recordedOpenMs.push(measured.openMs);
         }
@@ -144,7 +156,7 @@ function ratios(ours: number[], stock: number[]): { median: number; min: number;
 
 export function renderLink(rows: readonly LinkRow[], rounds: number, runtime?: string): string {
   const lines = [
-    `link${runtime ? ` on ${runtime}` : ''}: a throttling TCP relay on loopback (bandwidth each way; no added delay unless an RTT is named), a fresh session per round, ${rounds} rounds alternating the servers after one warm-up each;`,
+    `link${runtime ? ` on ${runtime}` : ''}: a throttling TCP relay on loopback (bandwidth each way; no added delay unless an RTT is named), a fresh session per round after ${SETTLE_MS} ms idle, ${rounds} rounds alternating the servers after one warm-up each;`,
     "opening = connect (initialize, notifications/initialized) + tools/list: the bench tool server's own (4 tools, about 1.5 KB of JSON), and the recorded filesystem",
     "server's opening (fs opening: its initialize answer and 13 KB tools/list, replayed); object = one 1 MB review_context result. Medians; ours / stock per round (range).",
     `Stock: the SDK's Streamable HTTP server and client (JSON, no coding). Ours: our server on defaults + compression: true, our client on defaults. Target at 10 Mbit/s: <= ${LINK_TARGET}x.`,
