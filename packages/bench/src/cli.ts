@@ -47,19 +47,7 @@ async function main(): Promise<number> {
   if (options.scenarios.includes('scale')) return runScale(options);
   if (options.scenarios.includes('bridge')) return runBridge(options);
   if (options.scenarios.includes('codings')) return codings(options);
-  if (options.scenarios.includes('link')) {
-    // The opening is a few round trips of CPU on a loaded machine: 3 rounds moved its ratio from 0.4x to 2.8x.
-    const rounds = options.mode === 'full' ? 15 : 7;
-    const links = [
-      { mbit: 10, rttMs: 0 },
-      { mbit: 100, rttMs: 0 },
-      // What a round trip saved is worth on a distant link (the relay alone adds none).
-      { mbit: 10, rttMs: 40 },
-    ];
-    const rows = await runLinkScenario({ rounds, links, log: (line) => process.stderr.write(`${line}\n`) });
-    process.stdout.write(`\n${renderLink(rows, rounds)}`);
-    return 0;
-  }
+  if (options.scenarios.includes('link')) return link(options);
   if (options.scenarios.includes('readers')) {
     const here = currentRuntime();
     process.stdout.write(`\n${renderReaders(await runReaders(options.mode === 'full', `${here.name} ${here.version}`, new StreamProgress(process.stderr)))}`);
@@ -211,20 +199,47 @@ async function calibrate(options: BenchOptions): Promise<number> {
   return 0;
 }
 
-/** --scenario codings on each --runtime: in this process for this runtime, in a child of the CLI for another (as --calibrate). */
-async function codings(options: BenchOptions): Promise<number> {
+/**
+ * An opt-in scenario on each --runtime: in this process for this runtime, in a child of the CLI for another
+ * (as --calibrate), the child given the same scenario and mode.
+ */
+async function onEachRuntime(options: BenchOptions, scenario: string, runHere: () => Promise<void>): Promise<number> {
   for (const runtime of options.runtimes) runtimeExecutable(runtime);
   const here = currentRuntime();
   for (const runtime of options.runtimes) {
     if (runtime !== here.name) {
-      const args = [fileURLToPath(import.meta.url), '--scenario', 'codings', '--runtime', runtime, ...(options.mode === 'full' ? ['--full'] : [])];
+      const args = [fileURLToPath(import.meta.url), '--scenario', scenario, '--runtime', runtime, ...(options.mode === 'full' ? ['--full'] : [])];
       const code = await new Promise<number | null>((resolve, reject) => spawn(runtimeExecutable(runtime), args, { stdio: 'inherit' }).once('error', reject).once('exit', resolve));
       if (code !== 0) return code ?? 1;
       continue;
     }
-    process.stdout.write(`\n${await runCodings({ full: options.mode === 'full', log: (line) => process.stderr.write(`${line}\n`) })}`);
+    await runHere();
   }
   return 0;
+}
+
+/** --scenario codings on each --runtime. */
+function codings(options: BenchOptions): Promise<number> {
+  return onEachRuntime(options, 'codings', async () => {
+    process.stdout.write(`\n${await runCodings({ full: options.mode === 'full', log: (line) => process.stderr.write(`${line}\n`) })}`);
+  });
+}
+
+/** --scenario link on each --runtime: the client, the relay and both servers on that runtime. */
+function link(options: BenchOptions): Promise<number> {
+  // The opening is a few round trips of CPU on a loaded machine: 3 rounds moved its ratio from 0.4x to 2.8x.
+  const rounds = options.mode === 'full' ? 15 : 7;
+  const links = [
+    { mbit: 10, rttMs: 0 },
+    { mbit: 100, rttMs: 0 },
+    // What a round trip saved is worth on a distant link (the relay alone adds none).
+    { mbit: 10, rttMs: 40 },
+  ];
+  return onEachRuntime(options, 'link', async () => {
+    const rows = await runLinkScenario({ rounds, links, log: (line) => process.stderr.write(`${line}\n`) });
+    const here = currentRuntime();
+    process.stdout.write(`\n${renderLink(rows, rounds, `${here.name} ${here.version}`)}`);
+  });
 }
 
 async function runBridge(options: BenchOptions): Promise<number> {

@@ -59,8 +59,10 @@ Options:
                          CPU; a candidate dictionary; resident memory per stream context.
   --scenario link        Opt-in, run on its own: latency over a bandwidth-limited link (a throttling TCP
                          relay on loopback, 10 and 100 Mbit/s, and 10 Mbit/s + 40 ms round trip): a session's opening (initialize +
-                         tools/list) and a 1 MB object result, the stock SDK server and client against
-                         ours on defaults with compression on (issue 41's target: <= 0.4x at 10 Mbit/s).
+                         tools/list) of the bench tool server and of the recorded filesystem server (its
+                         13.7 KB tools/list), and a 1 MB object result, the stock SDK server and client
+                         against ours on defaults with compression on, on each --runtime (issue 41's
+                         target: <= 0.4x at 10 Mbit/s).
   --scenario readers     Opt-in, run on its own, in this process and runtime: the stdio readers alone, a
                          5 MiB message and 1,000 small ones arriving in 64 KiB chunks: the SDK's
                          ReadBuffer against our LineReader and FrameReader with their codecs.

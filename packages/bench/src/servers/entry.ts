@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * A benchmark server child. The harness starts it under the runtime being measured:
- *   entry.js --app tools|tools-v2|media|replay [--dir DIR] --transport stdio|http --stack stock|ours [--gzip] [--native]
+ *   entry.js --app tools|tools-v2|media|replay|opening [--dir DIR] --transport stdio|http --stack stock|ours [--gzip] [--native]
  *            [--encoding cheapest-cpu|smallest] [--defaults] [--compression on|off|gzip6]
  * --native: our transports accept the native-bytes extension (a client must still ask for it).
  * --defaults: our HTTP handler on its default options (replies on streams, not one JSON body each).
@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   const makeServer = async (): Promise<Connectable> => {
     if (values.app === 'media') return (await import('./optional.js')).createMediaServer(values.dir ?? process.cwd(), values.native ?? false);
     if (values.app === 'replay') return (await import('./replay-app.js')).createReplayServer();
+    if (values.app === 'opening') return (await import('./opening-app.js')).createRecordedOpeningServer();
     return (await import('./tool-app.js')).createToolServer();
   };
   if (values.transport === 'stdio') {
