@@ -24,33 +24,38 @@ def _image() -> bytes:
         return f.read()
 
 
-def fastmcp_server() -> Any:
-    from mcp.server.fastmcp import Context, FastMCP
-
-    server = FastMCP("session-loop-media")
+def add_media_tools(server: Any, context_type: Any, **image_tool_options: Any) -> Any:
+    """The tools on a FastMCP-style server (the SDK's 1.x FastMCP or the standalone fastmcp 2.x): both take
+    `@server.tool(...)` and inject the context by its annotation. `image_tool_options` turns off the copy of a
+    returned model into structuredContent (as text), which each names its own way."""
 
     @server.tool()
     def echo(text: str) -> str:
         """Returns its argument."""
         return text
 
-    # structured_output=False: FastMCP 1.x would also copy a returned model into structuredContent (as text).
-    @server.tool(structured_output=False)
+    @server.tool(**image_tool_options)
     def read_image() -> types.ImageContent:
         return types.ImageContent(type="image", data=base64.b64encode(_image()).decode(), mimeType="image/png")
 
-    @server.tool(structured_output=False)
+    @server.tool(**image_tool_options)
     def read_image_native() -> types.ImageContent:
         return native_image(_image(), "image/png")
 
     @server.tool()
-    async def counted(ctx: Context) -> str:  # type: ignore[type-arg]
+    async def counted(ctx: context_type) -> str:  # type: ignore[valid-type]
         """Reports progress three times, then answers: a reply that streams."""
         for step in range(3):
             await ctx.report_progress(step + 1, 3)
         return "counted"
 
     return server
+
+
+def fastmcp_server() -> Any:
+    from mcp.server.fastmcp import Context, FastMCP
+
+    return add_media_tools(FastMCP("session-loop-media"), Context, structured_output=False)
 
 
 def fastmcp2_server() -> Any:
@@ -58,30 +63,7 @@ def fastmcp2_server() -> Any:
     low-level server it keeps (`_mcp_server`), as for the SDK's own FastMCP."""
     from fastmcp import Context, FastMCP
 
-    server = FastMCP("fastmcp2-media")
-
-    @server.tool
-    def echo(text: str) -> str:
-        """Returns its argument."""
-        return text
-
-    # output_schema=None: FastMCP 2.x would also copy a returned model into structuredContent (as text).
-    @server.tool(output_schema=None)
-    def read_image() -> types.ImageContent:
-        return types.ImageContent(type="image", data=base64.b64encode(_image()).decode(), mimeType="image/png")
-
-    @server.tool(output_schema=None)
-    def read_image_native() -> types.ImageContent:
-        return native_image(_image(), "image/png")
-
-    @server.tool
-    async def counted(ctx: Context) -> str:
-        """Reports progress three times, then answers: a reply that streams."""
-        for step in range(3):
-            await ctx.report_progress(step + 1, 3)
-        return "counted"
-
-    return server
+    return add_media_tools(FastMCP("fastmcp2-media"), Context, output_schema=None)
 
 
 def lowlevel_server() -> Any:
