@@ -28,12 +28,12 @@ export const bunRuntime: Runtime = {
   // tells small from large, numbers and long strings: 256 values tell those (small is under 256), at half
   // the cost of 512 on every large reply (README, "Per-message encoding").
   encodingBreakEven: { longStringChars: 512, smallValues: 256, msgpackForSmall: false, msgpackForNumeric: true, msgpackForKeySparse: false, keyDenseMsgpackValues: Number.POSITIVE_INFINITY, walkValues: 256 },
-  // Some of Bun's import failures carry no code, only this message.
   // zstd one-body replies through Bun's own one-shot (ZSTD_compress on a buffer sized once): the same bytes as
   // node:zlib's zstdCompressSync, which on Bun builds a zlib object and output chunks per reply, for 0.91x its
   // CPU on the recorded filesystem session's 109 KB reply at level 9 and about 4 µs less a small reply
   // (docs/MEASUREMENTS.md, issue 41, "Bun's coder CPU").
   contentCodings: zlibContentCodings(bunZstdOneShot()),
+  // Some of Bun's import failures carry no code, only this message.
   isModuleNotFound: (error) => hasModuleNotFoundCode(error) || (error instanceof Error && /Cannot find (module|package)/.test(error.message)),
   // Bun.gc(true): a synchronous full collection. Bun.shrink() (not in Bun's typings, so only where present)
   // then has JavaScriptCore drop compiled code (compiled again on next use) and return its allocator's free
