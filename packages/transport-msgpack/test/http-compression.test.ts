@@ -190,7 +190,6 @@ describe('content codings: negotiation rules', () => {
       minBytes: 256,
       codings: all.encodes,
       favoredCodings: ['br', 'zstd', 'gzip'],
-      favor: 'bytes',
       streamCodings: all.encodes,
       requestCodings: all.decodes,
       dictionary: false,

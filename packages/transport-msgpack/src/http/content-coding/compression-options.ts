@@ -64,7 +64,6 @@ export interface CompressionPolicy {
   readonly codings: readonly ContentCoding[];
   /** The codings for a one-body reply in BYTES_FAVORED_REPLIES' range: br first under 'bytes', else `codings`. */
   readonly favoredCodings: readonly ContentCoding[];
-  readonly favor: CompressionFavor;
   readonly streamCodings: readonly ContentCoding[];
   /** The codings taken in request bodies (empty: 415 for any). */
   readonly requestCodings: readonly ContentCoding[];
@@ -129,7 +128,6 @@ export function resolveCompression(
     minBytes,
     codings,
     favoredCodings: favor === 'bytes' ? brFirst : codings,
-    favor,
     streamCodings: codings.filter((coding) => runtime.encodesStreams.includes(coding)),
     requestCodings: options.requests === false ? [] : runtime.decodes,
     dictionary: options.dictionary !== false && runtime.dictionary !== undefined,
