@@ -74,8 +74,10 @@ export type ZstdOneShot = (bytes: Uint8Array, level: number) => Uint8Array;
  * Replies up to this size are zstd-coded on one kept context per level (zlib-kept-context.ts), the same bytes as
  * zstdCompressSync: on Node 24 the filesystem session's replies of 256 B-8 KiB at zstd 3 took 34 against 237 µs
  * a session, those of 8-64 KiB 100 against 271, the 109 KB one at zstd 9 1.17 against 1.33 ms (in process,
- * docs/MEASUREMENTS.md, "The server CPU target on Node 22, 24 and Bun"). Larger ones go one-shot, so a kept
- * context's state (about 2 MiB at zstd 9 for this size) and output buffer (about 290 KiB) stay bounded.
+ * docs/MEASUREMENTS.md, "The server CPU target on Node 22, 24 and Bun"). Larger ones go one-shot, so what a
+ * kept context holds is sized for at most this input (its output buffer about 290 KiB; resident memory after
+ * coding 5 KB and 200 KB replies at both levels was the one-shot calls', 13-14 MiB either way). Bun codes
+ * zstd with its own one-shot (runtime/bun.ts), not this.
  */
 const KEPT_ZSTD_MAX_INPUT = 256 * 1024;
 

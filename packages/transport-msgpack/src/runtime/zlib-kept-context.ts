@@ -10,9 +10,9 @@ import * as zlib from 'node:zlib';
 // node:zlib has no public one-shot call on a kept context (a stream's sync write closes it at its end flag),
 // so this drives the zlib object's handle as node:zlib's own zlibBufferSync does: `_handle.writeSync` and
 // `_writeState`. The reset keeps the options (node:zlib sets a deflate dictionary again after deflateReset;
-// zstd's session reset keeps its parameters) on the runtimes where the check below passes. Where a runtime
-// lacks these, or the check's bytes differ (Node 22.23's zstd handle, Bun's zstd handle), or a call fails,
-// the coder uses the one-shot call for good.
+// zstd's session reset keeps its parameters): checked when the coder is made, on every runtime. Where a
+// runtime lacks these parts, or the check's bytes differ, or a call fails, the coder uses the one-shot call
+// for good. The zlib object is held by the coder's closure: its handle must not be collected with it.
 
 /** The parts of a node:zlib object's handle used here (lib/zlib.js's processChunkSync uses the same). */
 interface ZlibHandle {
