@@ -25,6 +25,7 @@ export { releaseAnsweredJsonStreams } from './servers/sdk-leak.js';
 export { officialStdioFailure } from './scenarios/media.js';
 export { baselineServers, withBaseline, BASELINE_SUFFIX } from './baseline.js';
 export { renderBaseline } from './report/baseline.js';
+export { codingShareLines } from './report/coding-share.js';
 export { calibrationPayloads, renderCalibration, runCalibration } from './calibrate.js';
 export { runBridgeScenario, renderBridge, type BridgePath } from './scenarios/bridge.js';
 export { renderReaders, runReaders } from './scenarios/readers.js';

@@ -1,13 +1,13 @@
 // The runtime's one-shot coders for one-body replies code the bytes node:zlib's one-shot calls code, on Node
-// and Bun: Bun's own zstd (runtime/bun.ts) and the dictionary coding's kept deflate context
-// (runtime/zlib-reused-raw-deflate.ts) are there for CPU only, and any standard decoder reads what they make.
+// and Bun: Bun's own zstd (runtime/bun.ts) and the kept contexts of the dictionary coding's deflate and of zstd
+// per level (runtime/zlib-kept-context.ts) are there for CPU only, and any standard decoder reads what they make.
 
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { describe, it } from 'node:test';
 import { mcpDictionaryV1 } from '../src/http/content-coding/mcp-dictionary.js';
 import { runtime } from '../src/runtime/current.js';
-import { rawDeflateWithDictionary } from '../src/runtime/zlib-reused-raw-deflate.js';
+import { keptContextCoder, rawDeflateWithDictionary } from '../src/runtime/zlib-kept-context.js';
 
 interface ZstdZlib {
   zstdCompressSync(bytes: Uint8Array, options: object): Buffer;
@@ -33,7 +33,7 @@ function zstdLevelFor(size: number): number {
   return size >= 64 * 1024 ? 9 : 3;
 }
 
-const sizes = [120, 900, 3000, 5000, 20_000, 70_000, 150_000];
+const sizes = [120, 900, 3000, 5000, 20_000, 70_000, 150_000, 300_000];
 
 describe(`one-body coders code node:zlib's bytes (${runtime.name})`, () => {
   const codings = runtime.contentCodings;
@@ -47,6 +47,21 @@ describe(`one-body coders code node:zlib's bytes (${runtime.name})`, () => {
       assert.deepEqual(Buffer.from(coded), zstdZlib.zstdCompressSync!(plain, { params: { [ZSTD_LEVEL_PARAM]: zstdLevelFor(plain.byteLength) } }), `zstd at ${plain.byteLength} bytes`);
       assert.deepEqual(zstdZlib.zstdDecompressSync!(coded), Buffer.from(plain));
     }
+  });
+
+  it('zstd: the levels in turns, over three rounds, keep coding as a fresh zstdCompressSync (a kept context per level is reset, never carried over)', {
+    skip: codings.encodes.includes('zstd') && zstdZlib.zstdCompressSync ? false : 'no zstd in this node:zlib (Node before 22.15)',
+  }, async () => {
+    const held: Array<[Uint8Array, Buffer]> = [];
+    for (let round = 0; round < 3; round++)
+      for (const size of [...sizes].reverse()) {
+        const plain = reply(size, size + round);
+        const coded = await codings.encode('zstd', plain);
+        assert.deepEqual(Buffer.from(coded), zstdZlib.zstdCompressSync!(plain, { params: { [ZSTD_LEVEL_PARAM]: zstdLevelFor(plain.byteLength) } }), `zstd at ${plain.byteLength} bytes, round ${round}`);
+        held.push([coded, Buffer.from(coded)]);
+      }
+    // Each coded reply is its own bytes: a later reply does not write over an earlier one's.
+    for (const [coded, copy] of held) assert.deepEqual(Buffer.from(coded), copy);
   });
 
   it('br and gzip: read back by zlib', async () => {
@@ -92,5 +107,43 @@ describe(`one-body coders code node:zlib's bytes (${runtime.name})`, () => {
     codings.dictionary!.encode(b, dictionary);
     assert.deepEqual(Buffer.from(codedA), copyOfA);
     assert.deepEqual(zlib.inflateRawSync(codedA, { dictionary }), Buffer.from(a));
+  });
+
+  it("a kept context whose bytes differ from the one-shot call's, or that has no handle, is not used: the one-shot call codes", () => {
+    const oneShot = (bytes: Uint8Array): Uint8Array => zlib.deflateRawSync(bytes, { level: 6 });
+    const probe = reply(600, 9);
+    const unlike = keptContextCoder({ make: () => zlib.createDeflateRaw({ level: 0 }), finish: zlib.constants.Z_FINISH, oneShot, maxInput: 8192, probe });
+    const handleless = keptContextCoder({ make: () => ({ on: () => {} }), finish: zlib.constants.Z_FINISH, oneShot, maxInput: 8192, probe });
+    for (const size of [100, 3000, 9000]) {
+      const plain = reply(size, size);
+      assert.notDeepEqual(zlib.deflateRawSync(plain, { level: 0 }), oneShot(plain), 'level 0 (stored) codes this input unlike level 6');
+      assert.deepEqual(Buffer.from(unlike(plain)), oneShot(plain));
+      assert.deepEqual(Buffer.from(handleless(plain)), oneShot(plain));
+    }
+  });
+
+  it('a kept context codes inputs up to maxInput; a larger one goes one-shot, with the same bytes', () => {
+    let made = 0;
+    let oneShots = 0;
+    const coder = keptContextCoder({
+      make: () => {
+        made++;
+        return zlib.createDeflateRaw({ level: 6 });
+      },
+      finish: zlib.constants.Z_FINISH,
+      oneShot: (bytes) => {
+        oneShots++;
+        return zlib.deflateRawSync(bytes, { level: 6 });
+      },
+      maxInput: 4096,
+      probe: reply(600, 3),
+    });
+    assert.equal(oneShots, 2, 'the check codes the probe one-shot twice');
+    for (const size of [4096, 4097, 20_000, 10, 4096]) {
+      const plain = reply(size, size).subarray(0, size);
+      assert.deepEqual(Buffer.from(coder(plain)), zlib.deflateRawSync(plain, { level: 6 }), `${size} bytes`);
+    }
+    assert.equal(made, 1, 'one context for the process, made once');
+    assert.equal(oneShots, 4, 'only the two inputs over maxInput went one-shot (node:zlib handle on Node and Bun)');
   });
 });

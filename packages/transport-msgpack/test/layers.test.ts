@@ -214,7 +214,7 @@ const RUNTIME_ROOMS = ['stdio', 'http/node', 'http/bun', 'redis'];
 const NODE_IMPORTS_ALLOWED: Record<string, string> = {
   'runtime/node.ts': 'what differs on Node is stated there',
   'runtime/zlib-codings.ts': 'content codings on node:zlib, for Node and Bun (imported by runtime/node.ts and runtime/bun.ts only)',
-  'runtime/zlib-reused-raw-deflate.ts': "the dictionary coding's kept node:zlib deflate context (imported by runtime/zlib-codings.ts only)",
+  'runtime/zlib-kept-context.ts': "a node:zlib context kept per coder and reset per reply: the dictionary coding's deflate, zstd per level (imported by runtime/zlib-codings.ts only)",
   'runtime/closed-before-write.ts': "Node's default fetch only (imported by runtime/node.ts): undici's channel and the socket's descriptor",
   'connection/stream-connection.ts': "stdio's byte-stream connection, on Node streams (types only); not in the core entry",
   'connection/stream-writer.ts': "stdio's writer: corks a Node stream until process.nextTick, tells a descriptor's fs.WriteStream (lent bytes come back through it); not in the core entry",

@@ -5,6 +5,7 @@ import { statusWord } from './target-words.js';
 import { renderSummary } from './summary.js';
 import { textTable } from './columns.js';
 import { renderBaseline } from './baseline.js';
+import { codingShareLines } from './coding-share.js';
 
 export const CALL_VALUE_METRICS: MetricKey[] = ['cpu', 'clientCpu', 'peakRss', 'steadyRss', 'sent', 'received', 'p50', 'p95', 'p99', 'throughput'];
 export const CALL_RATIO_METRICS: MetricKey[] = ['cpu', 'clientCpu', 'peakRss', 'steadyRss', 'wire', 'p50', 'p99', 'throughput'];
@@ -60,7 +61,7 @@ export function valuesTable(scenarios: ScenarioResult[]): string {
         : `${s.rounds} rounds x ${s.callsPerRound} calls, ${s.clients} client${s.clients > 1 ? 's' : ''}, after ${s.warmupCalls} warm-up calls`;
     const rows = s.variants.map((v) => [v.failed ? `${v.label} (FAILED)` : v.label, ...metrics.map((k) => formatValue(k, v.values[k]))]);
     const notes = s.notes.map((n) => `\n  note: ${n}`).join('');
-    blocks.push(`${scenarioLabel(s)}: ${s.title} (${how}${warmupState(s)})\n` + textTable(['variant', ...metrics.map((k) => METRICS[k].label)], rows) + warmupWindows(s) + notes);
+    blocks.push(`${scenarioLabel(s)}: ${s.title} (${how}${warmupState(s)})\n` + textTable(['variant', ...metrics.map((k) => METRICS[k].label)], rows) + warmupWindows(s) + codingShareLines(s) + notes);
   }
   return blocks.join('\n\n');
 }

@@ -1,5 +1,5 @@
 import * as zlib from 'node:zlib';
-import { rawDeflateWithDictionary } from './zlib-reused-raw-deflate.js';
+import { keptContextCoder, rawDeflateWithDictionary } from './zlib-kept-context.js';
 import { DecodedTooLargeError, type CodingStreamEncoder, type ContentCoding, type ContentCodings, type PresetDictionaryCoder } from './content-codings.js';
 
 // Content codings on node:zlib, for Node and Bun (imported by node.ts and bun.ts only). zstd is there on
@@ -13,7 +13,7 @@ interface ZstdZlib {
   createZstdDecompress?(options: object): zlib.Gunzip;
 }
 const zstd = zlib as unknown as ZstdZlib;
-const constants = zlib.constants as typeof zlib.constants & { ZSTD_c_compressionLevel?: number; ZSTD_e_flush?: number };
+const constants = zlib.constants as typeof zlib.constants & { ZSTD_c_compressionLevel?: number; ZSTD_e_flush?: number; ZSTD_e_end?: number };
 
 /** Whether this node:zlib has zstd (Node >= 22.15, Bun). */
 export const hasZstd = typeof zstd.zstdCompressSync === 'function' && typeof zstd.createZstdCompress === 'function' && constants.ZSTD_e_flush !== undefined;
@@ -70,7 +70,31 @@ function brotliParams(size?: number, quality = BROTLI_QUALITY): zlib.BrotliOptio
 /** A runtime's own one-shot zstd at `level`, where it codes the same bytes as node:zlib's for less CPU (Bun's). */
 export type ZstdOneShot = (bytes: Uint8Array, level: number) => Uint8Array;
 
-const nodeZstd: ZstdOneShot = (bytes, level) => zstd.zstdCompressSync!(bytes, zstdParams(level));
+/**
+ * Replies up to this size are zstd-coded on one kept context per level (zlib-kept-context.ts), the same bytes as
+ * zstdCompressSync: on Node 24 the filesystem session's replies of 256 B-8 KiB at zstd 3 took 34 against 237 µs
+ * a session, those of 8-64 KiB 100 against 271, the 109 KB one at zstd 9 1.17 against 1.33 ms (in process,
+ * docs/MEASUREMENTS.md, "The server CPU target on Node 22, 24 and Bun"). Larger ones go one-shot, so what a
+ * kept context holds is sized for at most this input (its output buffer about 290 KiB; resident memory after
+ * coding 5 KB and 200 KB replies at both levels was the one-shot calls', 13-14 MiB either way). Bun codes
+ * zstd with its own one-shot (runtime/bun.ts), not this.
+ */
+const KEPT_ZSTD_MAX_INPUT = 256 * 1024;
+
+const keptZstd = new Map<number, (bytes: Uint8Array) => Uint8Array>();
+
+/** node:zlib's zstd at `level`, through a kept context where this runtime's check passes (zlib-kept-context.ts). */
+const nodeZstd: ZstdOneShot = (bytes, level) => {
+  let coder = keptZstd.get(level);
+  if (!coder) {
+    const oneShot = (input: Uint8Array): Uint8Array => zstd.zstdCompressSync!(input, zstdParams(level));
+    const probe = Uint8Array.from({ length: 3000 }, (_, i) => (i % 5 === 0 ? (i * 31) & 0xff : 97 + ((i >> 4) % 26)));
+    const finish = constants.ZSTD_e_end;
+    coder = finish === undefined ? oneShot : keptContextCoder({ make: () => zstd.createZstdCompress!(zstdParams(level)), finish, oneShot, maxInput: KEPT_ZSTD_MAX_INPUT, probe });
+    keptZstd.set(level, coder);
+  }
+  return coder(bytes);
+};
 
 function encoder(zstdOneShot: ZstdOneShot): ContentCodings['encode'] {
   return (coding, bytes) => {
@@ -106,7 +130,7 @@ function capped(maxBytes: number, inflate: () => Uint8Array): Uint8Array {
 /**
  * The MCP dictionary coding's deflate (SPEC 10.5): level 6, where on replies of a few hundred bytes the
  * levels differ by a byte or two and zlib's set-up is most of the cost. So one context per dictionary is
- * kept and reset between replies (zlib-reused-raw-deflate.ts), with deflateRawSync's bytes.
+ * kept and reset between replies (zlib-kept-context.ts), with deflateRawSync's bytes.
  */
 const dictionaryCoders = new WeakMap<Uint8Array, (bytes: Uint8Array) => Uint8Array>();
 const presetDictionary: PresetDictionaryCoder = {
