@@ -109,10 +109,11 @@ describe('tools/list prefetch on 2026-07-28', { timeout: LIMIT }, () => {
   for (const kind of serverKinds) {
     for (const [stack, options] of [
       ['our server', {}],
+      ['our server, native bytes offered', { nativeBytes: true }],
       ["SDK v2's createMcpHandler, JSON wire", { wire: 'json' }],
     ] as const) {
       it(`${kind}, ${stack}: listTools() gets the unprefetched result, from one tools/list per opening`, async () => {
-        const server = await endpoint(stack === 'our server' ? 'ours' : 'stock', kind);
+        const server = await endpoint(stack.startsWith('our server') ? 'ours' : 'stock', kind);
         try {
           const { on, off, onResult, offResult } = await bothWays(server.url, options);
           assert.equal(on.client.getNegotiatedProtocolVersion(), MODERN);
