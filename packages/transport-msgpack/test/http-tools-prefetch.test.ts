@@ -86,7 +86,9 @@ async function connect(url: URL, options: HttpMsgpackClientOptions = {}): Promis
   const sent: Sent[] = [];
   const errors: Error[] = [];
   const fallbacks: WireFallback[] = [];
-  const transport = new HttpMsgpackClientTransport(url, { fetch: countingFetch(sent), onwirefallback: (fallback) => fallbacks.push(fallback), ...options });
+  // The counting fetch is a caller's fetch, with which the prefetch is off unless asked for: asked for here,
+  // unless `options` says otherwise (`prefetchToolsList: undefined` for the default).
+  const transport = new HttpMsgpackClientTransport(url, { fetch: countingFetch(sent), onwirefallback: (fallback) => fallbacks.push(fallback), prefetchToolsList: true, ...options });
   transport.onerror = (error) => errors.push(error);
   const client = new Client({ name: 'prefetch-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(transport as never);
@@ -163,15 +165,17 @@ describe('tools/list prefetch on 2026-07-28', { timeout: LIMIT }, () => {
     }
   });
 
-  it('prefetchToolsList: false posts no prefetch', async () => {
+  it('prefetchToolsList: false posts no prefetch, nor does the default with a fetch of the caller', async () => {
     const server = await endpoint('ours', 'node:http');
     try {
-      const opening = await connect(server.url, { prefetchToolsList: false });
-      assert.deepEqual(
-        opening.sent.map((entry) => entry.method),
-        ['server/discover'],
-      );
-      await opening.client.close();
+      for (const prefetchToolsList of [false, undefined]) {
+        const opening = await connect(server.url, { prefetchToolsList });
+        assert.deepEqual(
+          opening.sent.map((entry) => entry.method),
+          ['server/discover'],
+        );
+        await opening.client.close();
+      }
     } finally {
       await server.close();
     }
@@ -219,33 +223,51 @@ describe('tools/list prefetch on 2026-07-28', { timeout: LIMIT }, () => {
     });
   }
 
+  it('on by default with the default fetch: the server sees the prefetch and no other tools/list', async () => {
+    const seen: string[] = [];
+    const server = await endpoint('ours', 'node:http', async (request, next) => {
+      if (request.headers.get('mcp-method') === 'tools/list') seen.push((await isPrefetch(request)) ? 'prefetch' : 'sdk');
+      return next(request);
+    });
+    try {
+      const client = new Client({ name: 'prefetch-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+      const transport = new HttpMsgpackClientTransport(server.url);
+      const errors: Error[] = [];
+      transport.onerror = (error) => errors.push(error);
+      await client.connect(transport as never);
+      assert.equal((await client.listTools()).tools.length, 2);
+      assert.deepEqual(seen, ['prefetch']);
+      assert.deepEqual(errors, []);
+      await client.close();
+    } finally {
+      await server.close();
+    }
+  });
+
   it('with an authProvider: no prefetch unless asked for; asked for, a token the discover refreshes leaves the 401 of the prefetch unreported', async () => {
-    const server = await endpoint('ours', 'node:http', (request, next) =>
-      request.headers.get('authorization') === 'Bearer fresh' ? next(request) : new Response('', { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } }),
-    );
+    const seen: string[] = [];
+    const server = await endpoint('ours', 'node:http', async (request, next) => {
+      if (request.headers.get('mcp-method') === 'tools/list') seen.push((await isPrefetch(request)) ? 'prefetch' : 'sdk');
+      return request.headers.get('authorization') === 'Bearer fresh' ? next(request) : new Response('', { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+    });
     try {
       const provider = () => {
         let token = 'expired';
         return { token: async () => token, onUnauthorized: async () => void (token = 'fresh') };
       };
-      const plain = await connect(server.url, { authProvider: provider() });
-      assert.deepEqual(
-        plain.sent.map((entry) => entry.prefetch),
-        [false, false],
-      );
-      await plain.client.close();
-      const asked = await connect(server.url, { authProvider: provider(), prefetchToolsList: true });
-      const { tools } = await asked.client.listTools();
-      assert.equal(tools.length, 2);
-      assert.deepEqual(
-        toolsLists(asked.sent).map((entry) => [entry.prefetch, entry.status]),
-        [
-          [true, 401],
-          [false, 200],
-        ],
-      );
-      assert.deepEqual(asked.errors, []);
-      await asked.client.close();
+      for (const prefetchToolsList of [undefined, true]) {
+        seen.length = 0;
+        const client = new Client({ name: 'prefetch-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+        const transport = new HttpMsgpackClientTransport(server.url, { authProvider: provider(), prefetchToolsList });
+        const errors: Error[] = [];
+        transport.onerror = (error) => errors.push(error);
+        await client.connect(transport as never);
+        assert.equal((await client.listTools()).tools.length, 2);
+        // Asked for, the prefetch went with the expired token (refused, dropped) and the SDK's went out.
+        assert.deepEqual(seen, prefetchToolsList ? ['prefetch', 'sdk'] : ['sdk']);
+        assert.deepEqual(errors, []);
+        await client.close();
+      }
     } finally {
       await server.close();
     }

@@ -107,9 +107,11 @@ export class HttpMsgpackClientTransport implements Transport {
       report: (error) => this.onerror?.(error),
     });
     this.host = this.readerHost();
-    // With an authProvider only when asked for: a token the discover has to refresh is refused on the
-    // prefetch too, one more 401 (and DPoP nonce challenge) at the server for nothing.
-    const prefetching = options.prefetchToolsList ?? this.auth === undefined;
+    // With an authProvider or a fetch of the caller's only when asked for: a token the discover has to
+    // refresh is refused on the prefetch too, one more 401 (and DPoP nonce challenge) at the server, and a
+    // fetch that runs OAuth itself (SDK v2's withOAuth middleware) would start a second authorization beside
+    // the discover's.
+    const prefetching = options.prefetchToolsList ?? (this.auth === undefined && options.fetch === undefined);
     this.prefetch = new ToolsListPrefetch(prefetching, (request, signal) => this.postPrefetch(request, signal));
   }
 
