@@ -41,6 +41,7 @@ export class ToolsListPrefetch {
   constructor(
     private readonly enabled: boolean,
     private readonly post: PrefetchPost,
+    private readonly freshMs = PREFETCH_FRESH_MS,
   ) {}
 
   /**
@@ -61,7 +62,7 @@ export class ToolsListPrefetch {
   /** Posts the request prefetchFor() gave, and keeps its result until it is used, stale or dropped. */
   start(request: JSONRPCRequest): void {
     this.kept = this.post(request, this.abort.signal).then(resultOf, () => undefined);
-    this.timer = setTimeout(() => this.drop(), PREFETCH_FRESH_MS);
+    this.timer = setTimeout(() => this.drop(), this.freshMs);
     (this.timer as { unref?: () => void }).unref?.();
   }
 
