@@ -10,16 +10,17 @@ import { performance } from 'node:perf_hooks';
 import { renderLink, runLinkScenario, ThrottledLink } from 'mcp-msgpack-bench';
 
 describe('--scenario link', { timeout: 120_000 }, () => {
-  it('measures the opening and a 1 MB object on both servers through the throttled link', { timeout: 120_000 }, async () => {
+  it('measures the openings on both revisions and a 1 MB object on 2025-11-25, on both stacks, through the throttled link', { timeout: 120_000 }, async () => {
     const rows = await runLinkScenario({ rounds: 1, links: [{ mbit: 100, rttMs: 0 }], log: () => {} });
     assert.deepEqual(
-      rows.map((r) => `${r.mbit} ${r.server}`),
-      ['100 stock', '100 ours'],
+      rows.map((r) => `${r.mbit} ${r.server} ${r.revision}`),
+      ['100 stock 2025-11-25', '100 ours 2025-11-25', '100 stock-v2 2026-07-28', '100 ours-v2 2026-07-28'],
     );
     for (const row of rows) {
       assert.equal(row.openMs.length, 1);
       assert.equal(row.recordedOpenMs.length, 1);
-      assert.ok(row.openMs[0]! > 0 && row.recordedOpenMs[0]! > 0 && row.objectMs[0]! > 0, JSON.stringify(row));
+      assert.equal(row.objectMs.length, row.revision === '2025-11-25' ? 1 : 0);
+      assert.ok(row.openMs[0]! > 0 && row.recordedOpenMs[0]! > 0 && (row.objectMs[0] ?? 1) > 0, JSON.stringify(row));
     }
     // The stock server sends the 1 MB result as it is; ours codes it: fewer bytes through the link, whatever the machine.
     const bytes = (server: string) => rows.find((r) => r.server === server)!.bytes[0]!;
@@ -31,7 +32,9 @@ describe('--scenario link', { timeout: 120_000 }, () => {
     assert.match(text, /^link on this runtime:/);
     assert.match(text, /fs opening p50/);
     assert.match(text, /100 Mbit\/s\s+stock/);
-    assert.match(text, /100 Mbit\/s\s+ours/);
+    assert.match(text, /100 Mbit\/s\s+ours\s+2025-11-25/);
+    assert.match(text, /100 Mbit\/s\s+ours v2\s+2026-07-28/);
+    assert.match(text, /100 Mbit\/s\s+stock v2\s+2026-07-28/);
   });
 
   it('writes small chunks without a timer tick yet holds many back to the bandwidth', { timeout: 60_000 }, async () => {
@@ -65,7 +68,38 @@ describe('--scenario link', { timeout: 120_000 }, () => {
     assert.equal(link.received, total);
   });
 
-  it('adds the round-trip time it is given: no opening takes less than initialize and one more round trip', { timeout: 120_000 }, async () => {
+  it("shares its bandwidth among a client's connections, and holds a new connection's first bytes for one round trip", { timeout: 60_000 }, async () => {
+    const echo = createServer((socket) => socket.pipe(socket));
+    echo.listen(0, '127.0.0.1');
+    await once(echo, 'listening');
+    // 10 Mbit/s and 20 ms each way: two connections echoing 100,000 bytes each need 160 ms of the link each
+    // way together (80 ms each if each had a link of its own), after a 40 ms handshake.
+    const link = new ThrottledLink((echo.address() as { port: number }).port, 10_000_000, 20);
+    const port = await link.listen();
+    const sent = performance.now();
+    const echoes = [0, 1].map(async () => {
+      const socket = connect(port, '127.0.0.1');
+      await once(socket, 'connect');
+      let back = 0;
+      const done = new Promise<void>((resolve) =>
+        socket.on('data', (chunk: Buffer) => {
+          back += chunk.length;
+          if (back >= 100_000) resolve();
+        }),
+      );
+      socket.write(Buffer.alloc(100_000, 7));
+      await done;
+      socket.destroy();
+    });
+    await Promise.all(echoes);
+    const elapsed = performance.now() - sent;
+    await link.close();
+    echo.close();
+    // Handshake 40 + each way 160 of shared link + 20 of delay: lower bounds, never timing targets.
+    assert.ok(elapsed >= 40 + 160 + 20, `${elapsed} ms`);
+  });
+
+  it("adds the round-trip time it is given: no opening takes less than a connection's handshake and one round trip", { timeout: 120_000 }, async () => {
     const rows = await runLinkScenario({ rounds: 1, links: [{ mbit: 100, rttMs: 60 }], log: () => {} });
     for (const row of rows) assert.ok(row.openMs[0]! >= 2 * 60 * 0.95, `${row.server}: ${row.openMs[0]} ms`);
     assert.match(renderLink(rows, 1), /100 Mbit\/s \+ 60 ms RTT\s+stock/);

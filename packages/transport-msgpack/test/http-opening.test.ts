@@ -4,13 +4,10 @@
 // answers in JSON only (the SDK's own), it keeps the stock client's order, the 202 first. A fetch that holds
 // the notification's answer back shows which: the order of what it saw, not a clock.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
-import { createHttpTestServer, serverKinds, startTestServer, waitUntil } from './fixtures/http-helpers.js';
+import { serverKinds, startStockV1Server, startTestServer, waitUntil } from './fixtures/http-helpers.js';
 
 const LIMIT = 30_000;
 /** How long the notification's answer is held for a tools/list that does not come (it then never came first). */
@@ -61,23 +58,6 @@ async function open(url: URL, seen: string[], makeFetch = holdingFetch): Promise
   return { tools: tools.map((tool) => tool.name), errors: opening };
 }
 
-/** The SDK's own server, stateless (a transport per request): JSON only, no msgpack-v1 header. */
-async function stockServer(): Promise<{ url: URL; close(): Promise<void> }> {
-  const http: Server = createServer(async (req, res) => {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    await createHttpTestServer().connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`),
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    },
-  };
-}
-
 describe('the opening: notifications/initialized and the first request', { timeout: LIMIT }, () => {
   for (const kind of serverKinds) {
     it(`${kind}: to our server the first request leaves before the notification is answered, and is served`, async () => {
@@ -109,7 +89,7 @@ describe('the opening: notifications/initialized and the first request', { timeo
   });
 
   it("to the SDK's JSON-only server the notification's 202 comes first, as with the stock client", async () => {
-    const server = await stockServer();
+    const server = await startStockV1Server();
     try {
       const seen: string[] = [];
       const { tools } = await open(server.url, seen);

@@ -18,7 +18,11 @@ const TIMER_GRANULARITY_MS = 1;
  * A loopback TCP relay that lets through at most `bitsPerSecond` in each direction, as a bandwidth-limited
  * link would (no loss; by default no added propagation delay): each chunk leaves once the link has sent
  * everything before it and then the chunk itself at that rate, plus `delayMs` one way when given (a round
- * trip then costs twice that, as on a distant link). For the link scenario's latencies (scenarios/link.ts),
+ * trip then costs twice that, as on a distant link). One link: the connections a client opens through it
+ * share its bandwidth in each direction (a request on a second connection does not get a link of its own).
+ * A new connection's handshake is modelled as a real one costs: nothing from the client leaves before one
+ * round trip (2 x `delayMs`) after it connected, as SYN and SYN-ACK would take (a loopback handshake itself
+ * is instant; with no delay this changes nothing). For the link scenario's latencies (scenarios/link.ts),
  * not for byte counts (it counts the bytes to the client too).
  */
 export class ThrottledLink {
@@ -26,6 +30,8 @@ export class ThrottledLink {
   received = 0;
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  /** When each direction of the link is free again (shared by every connection through it). */
+  private readonly linkFreeAt = { up: 0, down: 0 };
 
   constructor(
     private readonly targetPort: number,
@@ -51,8 +57,9 @@ export class ThrottledLink {
       socket.setNoDelay(true);
       this.sockets.add(socket);
     }
-    this.direction(client, upstream, () => {});
-    this.direction(upstream, client, (n) => (this.received += n));
+    // The handshake: the client's first bytes go one round trip after it connected.
+    this.direction(client, upstream, 'up', () => {}, performance.now() + 2 * this.delayMs);
+    this.direction(upstream, client, 'down', (n) => (this.received += n), 0);
     const finish = () => {
       client.destroy();
       upstream.destroy();
@@ -69,9 +76,8 @@ export class ThrottledLink {
    * One direction: chunks queued with the time each is through the link, written in order as each falls due,
    * by one timer (or, in the last millisecond, the event loop's next turn) for the next one.
    */
-  private direction(from: Socket, to: Socket, count: (bytes: number) => void): void {
+  private direction(from: Socket, to: Socket, way: 'up' | 'down', count: (bytes: number) => void, openAt: number): void {
     const queue: Array<{ chunk: Buffer; at: number }> = [];
-    let linkFreeAt = 0;
     let queued = 0;
     let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
     let ended = false;
@@ -90,16 +96,25 @@ export class ThrottledLink {
         timer = wait > TIMER_GRANULARITY_MS ? setTimeout(pump, wait - TIMER_GRANULARITY_MS) : setImmediate(pump);
       } else if (ended) to.end();
     };
-    from.on('data', (chunk: Buffer) => {
-      linkFreeAt = Math.max(performance.now(), linkFreeAt) + (chunk.length * 8 * 1000) / this.bitsPerSecond;
-      queue.push({ chunk, at: linkFreeAt + this.delayMs });
+    const admit = (chunk: Buffer) => {
+      const through = Math.max(performance.now(), this.linkFreeAt[way]) + (chunk.length * 8 * 1000) / this.bitsPerSecond;
+      this.linkFreeAt[way] = through;
+      queue.push({ chunk, at: through + this.delayMs });
       queued += chunk.length;
       if (queued > QUEUE_HIGH) from.pause();
       timer ??= setImmediate(pump);
+    };
+    // Bytes written before the handshake is over wait for it off the link (which others may use meanwhile).
+    const early: Buffer[] = [];
+    from.on('data', (chunk: Buffer) => {
+      const now = performance.now();
+      if (now >= openAt && early.length === 0) return admit(chunk);
+      early.push(chunk);
+      if (early.length === 1) setTimeout(() => early.splice(0).forEach(admit), openAt - now);
     });
     from.on('end', () => {
       ended = true;
-      if (queue.length === 0 && timer === undefined) to.end();
+      if (queue.length === 0 && early.length === 0 && timer === undefined) to.end();
     });
   }
 

@@ -208,7 +208,10 @@ function httpClientTransport(spec: VariantSpec, url: URL): Transport {
   if (stockClient(spec)) return new StreamableHTTPClientTransport(url);
   if (spec.defaults) return new HttpMsgpackClientTransport(url, spec.nativeBytes ? { nativeBytes: true } : {});
   // The client's own requests follow the variant's policy too: MessagePack always means both directions.
-  return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...(spec.nativeBytes ? { nativeBytes: true } : {}), ...(spec.encoding ? { encoding: spec.encoding } : {}) });
+  // The revision venue times calls, and its sessions never list tools: the tools/list prefetch of a
+  // 2026-07-28 connection would be one unused request per session there (the link scenario times it).
+  const noPrefetch = spec.revision === '2026-07-28' ? { prefetchToolsList: false } : {};
+  return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...noPrefetch, ...(spec.nativeBytes ? { nativeBytes: true } : {}), ...(spec.encoding ? { encoding: spec.encoding } : {}) });
 }
 
 export function readyPort(child: ChildProcess): Promise<number> {

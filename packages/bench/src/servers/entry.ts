@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * A benchmark server child. The harness starts it under the runtime being measured:
- *   entry.js --app tools|tools-v2|media|replay|opening [--dir DIR] --transport stdio|http --stack stock|ours [--gzip] [--native]
+ *   entry.js --app tools|tools-v2|media|replay|opening|opening-v2 [--dir DIR] --transport stdio|http --stack stock|ours [--gzip] [--native]
  *            [--encoding cheapest-cpu|smallest] [--defaults] [--compression on|off|gzip6]
  * --native: our transports accept the native-bytes extension (a client must still ask for it).
  * --defaults: our HTTP handler on its default options (replies on streams, not one JSON body each).
@@ -49,12 +49,14 @@ async function main(): Promise<void> {
   const { listenOurs, oursHttpHandler } = await import('./optional.js');
   // SDK v2's McpServer, built by the factory itself: per session on 2025-11-25, per request on 2026-07-28.
   // The stock side is SDK v2's own createMcpHandler (both revisions at one endpoint, stateless on both).
-  if (values.app === 'tools-v2') {
-    const { createToolServerV2 } = await import('./tool-app-v2.js');
+  // opening-v2: the recorded opening (servers/opening-app.ts) on that server. --defaults and --compression
+  // apply to ours as on the other apps (the link scenario's 2026-07-28 rows).
+  if (values.app === 'tools-v2' || values.app === 'opening-v2') {
+    const factory = values.app === 'tools-v2' ? (await import('./tool-app-v2.js')).createToolServerV2 : (await import('./opening-app-v2.js')).recordedOpeningServersV2();
     const port =
       values.stack === 'stock'
-        ? await listen((await import('@modelcontextprotocol/server')).createMcpHandler(createToolServerV2).fetch)
-        : await listenOurs(createToolServerV2 as unknown as () => Connectable, false);
+        ? await listen((await import('@modelcontextprotocol/server')).createMcpHandler(factory).fetch)
+        : await listenOurs(factory as unknown as () => Connectable, false, values.encoding, values.defaults ?? false, values.compression as 'on' | 'off' | 'gzip6' | undefined);
     process.stdout.write(`BENCH_READY ${port}\n`);
     return;
   }

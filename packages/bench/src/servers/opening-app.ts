@@ -9,6 +9,14 @@ import { recordedPairs } from '../compression/corpora.js';
  * real list. It answers nothing else: the opening is all it is for.
  */
 export function createRecordedOpeningServer(corpus = 'fs-session'): Server {
+  const { opening, tools } = recordedOpening(corpus);
+  const server = new Server(opening.serverInfo, { capabilities: opening.capabilities });
+  server.setRequestHandler(ListToolsRequestSchema, () => tools);
+  return server;
+}
+
+/** The recorded `initialize` answer and `tools/list` of a corpus. */
+export function recordedOpening(corpus: string): { opening: { serverInfo: { name: string; version: string }; capabilities: ServerCapabilities }; tools: { tools: Tool[] } } {
   const pairs = recordedPairs(corpus);
   const answer = (method: string) => {
     const result = pairs.find((pair) => pair.request.method === method)?.reply.result;
@@ -17,7 +25,5 @@ export function createRecordedOpeningServer(corpus = 'fs-session'): Server {
   };
   const opening = answer('initialize') as { serverInfo: { name: string; version: string }; capabilities: ServerCapabilities };
   const tools = answer('tools/list') as { tools: Tool[] };
-  const server = new Server(opening.serverInfo, { capabilities: opening.capabilities });
-  server.setRequestHandler(ListToolsRequestSchema, () => tools);
-  return server;
+  return { opening, tools };
 }

@@ -71,4 +71,14 @@ export interface HttpMsgpackClientOptions extends ReceiveLimits, Pick<OldLimitNa
    * Accept-Encoding). Default true; false sends `Accept-Encoding: identity` and never codes a request.
    */
   compression?: boolean;
+  /**
+   * On MCP 2026-07-28 with SDK v2's Client (its connect opens with `server/discover`): post a tools/list
+   * beside the discover and answer the SDK's first tools/list (no cursor, same envelope, within 10 s) from
+   * its result, so connect + listTools takes one round trip (README, "Tools list prefetch"). Any failure of
+   * it is silent and the SDK's own request goes out. Default true, but false with an `authProvider` or a
+   * `fetch` of yours (a token the discover has to refresh would be refused on the prefetch too: one more 401
+   * at the server, with DPoP one more nonce challenge; a fetch that runs OAuth itself would start a second
+   * authorization beside the discover's). Set true to have it there anyway.
+   */
+  prefetchToolsList?: boolean;
 }

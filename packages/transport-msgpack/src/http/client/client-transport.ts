@@ -1,5 +1,5 @@
 import { isInitializedNotification, isJSONRPCRequest } from '../../jsonrpc/kinds.js';
-import type { JSONRPCMessage, Transport, TransportSendOptions } from '../../mcp/types.js';
+import type { JSONRPCMessage, JSONRPCRequest, Transport, TransportSendOptions } from '../../mcp/types.js';
 import type { WireKind } from '../../codec/message-codec.js';
 import { createWireCodecs, type TypedWireCodecs } from '../../codec/wire-codecs.js';
 import { adapterNeedsMsgpack, chooseWire } from '../../codec/encoding-policy.js';
@@ -7,11 +7,11 @@ import { runtime } from '../../runtime/current.js';
 import { adapterFromOption } from '../../native-bytes/adapter.js';
 import type { WireSelection } from '../../wire-choice/wire-selection.js';
 import { linkSdkV1HttpError, StreamableHTTPError } from '../errors.js';
-import { mediaTypeEssence } from '../media.js';
+import { fromMsgpackServer, mediaTypeEssence } from '../media.js';
 import { ClientAuth, freshAttempt, type AuthAttempt } from './client-auth.js';
 import { clientFetches, type ClientFetches } from './client-fetch.js';
 import { dpopResourceFetch } from './dpop-fetch.js';
-import { streamWireOf } from './client-media.js';
+import { replyForm, streamWireOf } from './client-media.js';
 import type { HttpMsgpackClientOptions } from './client-options.js';
 import { ClientWire, type WireFallback } from './client-wire.js';
 import { wireMemory } from './wire-memory.js';
@@ -25,6 +25,8 @@ import { ClientCoding } from './client-coding.js';
 import { RequestSignals, type RequestSignal } from './request-signals.js';
 import { SdkGenerationChoice } from './sdk-generation.js';
 import { readServerStream, type StreamHost, type StreamOptions } from './server-stream.js';
+import { capturingHost } from './prefetch-reply.js';
+import { ToolsListPrefetch } from './tools-list-prefetch.js';
 import { resolveReceiveLimits, type ResolvedReceiveLimits } from '../../wire/receive-limits.js';
 
 export type { HttpMsgpackClientOptions } from './client-options.js';
@@ -73,6 +75,8 @@ export class HttpMsgpackClientTransport implements Transport {
   private readonly host: StreamHost & ReplyHost;
   /** Which SDK's OAuth flow runs: the one whose Client drives this transport (sdk-generation.ts). */
   private readonly sdkGeneration: SdkGenerationChoice;
+  /** The tools/list posted beside SDK v2's discover, kept for the SDK's own (tools-list-prefetch.ts). */
+  private readonly prefetch: ToolsListPrefetch;
 
   constructor(url: URL, options: HttpMsgpackClientOptions = {}) {
     this.url = url;
@@ -103,6 +107,12 @@ export class HttpMsgpackClientTransport implements Transport {
       report: (error) => this.onerror?.(error),
     });
     this.host = this.readerHost();
+    // With an authProvider or a fetch of the caller's only when asked for: a token the discover has to
+    // refresh is refused on the prefetch too, one more 401 (and DPoP nonce challenge) at the server, and a
+    // fetch that runs OAuth itself (SDK v2's withOAuth middleware) would start a second authorization beside
+    // the discover's.
+    const prefetching = options.prefetchToolsList ?? (this.auth === undefined && options.fetch === undefined);
+    this.prefetch = new ToolsListPrefetch(prefetching, (request, signal) => this.postPrefetch(request, signal));
   }
 
   /** The wire in use with this server: 'msgpack' until the server shows it does not speak it. */
@@ -141,6 +151,7 @@ export class HttpMsgpackClientTransport implements Transport {
 
   async close(): Promise<void> {
     this.reconnection.cancel();
+    this.prefetch.drop();
     // A notifications/initialized still in flight (postsInBackground) is let finish, so that the session the
     // caller may resume by id later (endSessionOnClose: false) is an initialized one; bounded like the DELETE.
     // Its failure then is no news for a caller who is closing (a server gone, say).
@@ -171,7 +182,14 @@ export class HttpMsgpackClientTransport implements Transport {
    */
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     this.sdkGeneration.noteMessage(message);
+    const prefetch = this.prefetch.prefetchFor(message);
     try {
+      const prefetched = this.prefetch.answer(message, options);
+      const answer = prefetched && (await prefetched);
+      if (answer) {
+        this.onmessage?.(answer);
+        return;
+      }
       if (options?.resumptionToken) {
         const replayMessageId = !Array.isArray(message) && isJSONRPCRequest(message) ? message.id : undefined;
         this.openGetStream({ resumptionToken: options.resumptionToken, replayMessageId, requestSignal: options.requestSignal }).catch(reportedAlready);
@@ -192,7 +210,8 @@ export class HttpMsgpackClientTransport implements Transport {
         });
         return;
       }
-      await this.post(message, options);
+      // The prefetch leaves right after the discover, side by side with it.
+      await this.post(message, options, prefetch && (() => this.prefetch.start(prefetch)));
     } catch (error) {
       // The caller's own abort is no transport error.
       if (options?.requestSignal?.aborted !== true) this.onerror?.(error as Error);
@@ -322,6 +341,47 @@ export class HttpMsgpackClientTransport implements Transport {
     return readPostReply(response, message, request, options, this.host);
   }
 
+  /**
+   * The prefetched tools/list (tools-list-prefetch.ts), posted as any request is (headers and auth, the
+   * body's encoding and coding) and its answer read on the same path (content codings, either wire), but it
+   * teaches the transport nothing (the wire, the session, the server's codings are learned from the SDK's
+   * own requests, so the fallback and retry rules run as without it), recovers nothing (a 401 is the
+   * discover's to recover) and reports nothing: any failure is undefined. An answer to a MessagePack body
+   * counts only from a server that has shown it speaks msgpack-v1: anything else may be a JSON-only
+   * server's answer to bytes it could not read.
+   */
+  private async postPrefetch(request: JSONRPCRequest, signal: AbortSignal): Promise<JSONRPCMessage[] | undefined> {
+    const inFlight = this.signals.forRequest(signal);
+    let streaming = false;
+    try {
+      const wire = this.wireState.current;
+      const codec = this.codecs[this.wireState.perMessage ? this.requestWire(request) : wire];
+      const headers = await this.headers.post(request, codec, wire, undefined);
+      this.coding.advertise(headers);
+      const plain = codec.encodeBody(request);
+      const coded = await this.coding.code(plain);
+      if (coded) headers.set('content-encoding', coded.coding);
+      const init: RequestInit = { ...this.options.requestInit, method: 'POST', headers, body: (coded?.body ?? plain) as BodyInit, signal: inFlight.signal };
+      const response = await this.fetches.request(this.url, init);
+      const fromMsgpack = fromMsgpackServer(response.headers) || replyForm(mediaTypeEssence(response.headers.get('content-type')))?.wire === 'msgpack';
+      if (response.status !== 200 || (codec.wire === 'msgpack' && !this.wireState.serverSpeaksMsgpack && !fromMsgpack)) {
+        await response.body?.cancel().catch(() => {});
+        return undefined;
+      }
+      await this.coding.check(response);
+      const reply = await this.coding.decodeDictionary(response, this.limits.maxMessageBytes);
+      const capture = capturingHost(this.host);
+      streaming = await readPostReply(reply, request, inFlight, undefined, capture.host);
+      if (streaming) await capture.streamEnded;
+      return capture.messages;
+    } catch {
+      return undefined;
+    } finally {
+      // A streamed reply released its signal when it ended.
+      if (!streaming) inFlight.done();
+    }
+  }
+
   /** Opens a GET stream; a failure goes to onerror here (once) and is also thrown to the caller. */
   private async openGetStream(options: StreamOptions): Promise<void> {
     try {
@@ -369,7 +429,10 @@ export class HttpMsgpackClientTransport implements Transport {
       codecs: this.codecs,
       maxMessageBytes: this.limits.maxMessageBytes,
       signals: this.signals,
-      deliver: (message) => this.onmessage?.(message),
+      deliver: (message) => {
+        if ('method' in message && message.method === 'notifications/tools/list_changed') this.prefetch.drop();
+        this.onmessage?.(message);
+      },
       report: (error) => this.onerror?.(error),
       reply: (message) => void this.post(message).catch((failure) => this.onerror?.(failure as Error)),
       retry: (ms) => void (this.reconnection.serverRetryMs = ms),
