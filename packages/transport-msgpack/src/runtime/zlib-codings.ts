@@ -1,5 +1,5 @@
 import * as zlib from 'node:zlib';
-import { keptContextCoder, rawDeflateWithDictionary } from './zlib-kept-context.js';
+import { keptContextCoder, rawDeflateWithDictionary, rawInflateWithDictionary } from './zlib-kept-context.js';
 import { DecodedTooLargeError, type CodingStreamEncoder, type ContentCoding, type ContentCodings, type PresetDictionaryCoder } from './content-codings.js';
 
 // Content codings on node:zlib, for Node and Bun (imported by node.ts and bun.ts only). zstd is there on
@@ -133,13 +133,19 @@ function capped(maxBytes: number, inflate: () => Uint8Array): Uint8Array {
  * kept and reset between replies (zlib-kept-context.ts), with deflateRawSync's bytes.
  */
 const dictionaryCoders = new WeakMap<Uint8Array, (bytes: Uint8Array) => Uint8Array>();
+/** The decoding side likewise (a client's): one kept inflate context per dictionary (zlib-kept-context.ts). */
+const dictionaryDecoders = new WeakMap<Uint8Array, (bytes: Uint8Array, maxBytes: number) => Uint8Array>();
 const presetDictionary: PresetDictionaryCoder = {
   encode: (bytes, dictionary) => {
     let coder = dictionaryCoders.get(dictionary);
     if (!coder) dictionaryCoders.set(dictionary, (coder = rawDeflateWithDictionary(6, dictionary)));
     return coder(bytes);
   },
-  decode: (bytes, dictionary, maxBytes) => capped(maxBytes, () => zlib.inflateRawSync(bytes, { dictionary, maxOutputLength: Math.max(1, maxBytes) })),
+  decode: (bytes, dictionary, maxBytes) => {
+    let decoder = dictionaryDecoders.get(dictionary);
+    if (!decoder) dictionaryDecoders.set(dictionary, (decoder = rawInflateWithDictionary(dictionary)));
+    return capped(maxBytes, () => decoder(bytes, Math.max(1, maxBytes)));
+  },
 };
 
 /** A zlib stream as one context per event stream: a sync flush per event (Z_SYNC_FLUSH, Brotli's and zstd's flush). */

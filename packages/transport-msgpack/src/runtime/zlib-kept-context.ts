@@ -45,7 +45,8 @@ export interface KeptContextSpec {
 
 /** A one-shot coder with `spec.oneShot`'s bytes, through one kept context where the runtime allows it. */
 export function keptContextCoder(spec: KeptContextSpec): (bytes: Uint8Array) => Uint8Array {
-  let reused = keptWriter(spec);
+  const writer = keptWriter(spec.make, spec.finish, spec.maxInput + (spec.maxInput >> 3) + 1024);
+  let reused = writer && ((bytes: Uint8Array) => writer.write(bytes));
   // Twice, so the check covers a reset context too: a reset that kept the history, or dropped the options,
   // codes the second probe unlike a fresh one-shot.
   if (reused && !(sameBytes(reused(spec.probe), spec.oneShot(spec.probe)) && sameBytes(reused(spec.probe), spec.oneShot(spec.probe)))) reused = undefined;
@@ -58,27 +59,40 @@ export function keptContextCoder(spec: KeptContextSpec): (bytes: Uint8Array) => 
   };
 }
 
-/** The kept context's coder: undefined for a call it could not finish (then it is not used again). */
-function keptWriter(spec: KeptContextSpec): ((bytes: Uint8Array) => Uint8Array | undefined) | undefined {
-  const engine = spec.make() as ZlibInternals;
+/** A kept context's coder: undefined for a call it could not finish; `broken` once its zlib object failed. */
+interface KeptWriter {
+  write(bytes: Uint8Array, outLength?: number): Uint8Array | undefined;
+  readonly broken: boolean;
+}
+
+/** The kept context: `outBytes` of output buffer, each call's output up to `outLength` of it (all by default). */
+function keptWriter(make: () => object, finish: number, outBytes: number): KeptWriter | undefined {
+  const engine = make() as ZlibInternals;
   const handle = engine._handle;
   const state = engine._writeState;
   if (!handle || typeof handle.writeSync !== 'function' || typeof handle.reset !== 'function' || !(state instanceof Uint32Array)) return undefined;
   // A failed write destroys the zlib object, which then emits 'error': caught here, the call falls back.
   engine.on('error', () => {});
-  const out = new Uint8Array(spec.maxInput + (spec.maxInput >> 3) + 1024);
-  return (bytes) => {
-    try {
-      handle.writeSync(spec.finish, bytes, 0, bytes.byteLength, out, 0, out.byteLength);
-      const availOut = state[0]!;
-      const availIn = state[1]!;
-      handle.reset();
-      // A full output buffer would mean more to come (not within maxInput): the call falls back.
-      if (engine.destroyed || availOut === 0 || availIn !== 0) return undefined;
-      return out.slice(0, out.byteLength - availOut);
-    } catch {
-      return undefined;
-    }
+  const out = new Uint8Array(outBytes);
+  let threw = false;
+  return {
+    get broken() {
+      return threw || engine.destroyed === true;
+    },
+    write: (bytes, outLength = out.byteLength) => {
+      try {
+        handle.writeSync(finish, bytes, 0, bytes.byteLength, out, 0, outLength);
+        const availOut = state[0]!;
+        const availIn = state[1]!;
+        handle.reset();
+        // A full output buffer would mean more to come: the call falls back. So does input left over.
+        if (engine.destroyed || availOut === 0 || availIn !== 0) return undefined;
+        return out.slice(0, outLength - availOut);
+      } catch {
+        threw = true;
+        return undefined;
+      }
+    },
   };
 }
 
@@ -101,4 +115,44 @@ export function rawDeflateWithDictionary(level: number, dictionary: Uint8Array):
     // The dictionary's words in another order, and bytes it lacks.
     probe: Uint8Array.from({ length: 600 }, (_, i) => (i % 3 === 0 ? (i * 7) & 0xff : dictionary[(i * 13) % dictionary.byteLength]!)),
   });
+}
+
+/**
+ * Decoded bodies up to this size go through the kept inflate context: the dictionary coding is for replies
+ * under 4 KiB (SPEC 10.5), so this holds any honest one with room; a larger output goes one-shot.
+ */
+const KEPT_INFLATE_MAX_OUTPUT = 16 * 1024;
+
+/**
+ * The MCP dictionary coding's raw inflate with `dictionary`, capped at `maxBytes`: the bytes, or the error, of
+ * `zlib.inflateRawSync(bytes, { dictionary, maxOutputLength: maxBytes })` (ERR_BUFFER_TOO_LARGE past the cap).
+ * A client decodes one reply or two of a session's opening in this coding, and a one-shot inflate makes a
+ * zlib object, its native state and its buffers for each (on Bun a stream object too: most of the client's
+ * opening CPU in this coding, docs/MEASUREMENTS.md, 2026-12-07). So one context per dictionary is kept and
+ * reset between replies, checked when made as the deflate's is. Whatever it does not finish cleanly (an
+ * output that fills its buffer or passes the cap, input left after the end, a corrupt body) is decoded again
+ * one-shot, which gives that call's result or error; a context whose zlib object failed is made anew.
+ */
+export function rawInflateWithDictionary(dictionary: Uint8Array): (bytes: Uint8Array, maxBytes: number) => Uint8Array {
+  const oneShot = (bytes: Uint8Array, maxBytes: number): Uint8Array => zlib.inflateRawSync(bytes, { dictionary, maxOutputLength: maxBytes });
+  const plainProbe = Uint8Array.from({ length: 600 }, (_, i) => (i % 3 === 0 ? (i * 7) & 0xff : dictionary[(i * 13) % dictionary.byteLength]!));
+  const probe = zlib.deflateRawSync(plainProbe, { dictionary });
+  let writer: KeptWriter | undefined;
+  let usable = true;
+  const make = (): KeptWriter | undefined => {
+    const made = keptWriter(() => zlib.createInflateRaw({ dictionary }), zlib.constants.Z_FINISH, KEPT_INFLATE_MAX_OUTPUT + 1);
+    // Twice, so a reset context is checked too (one that lost the dictionary decodes the second unlike).
+    if (made && sameBytes(made.write(probe), plainProbe) && sameBytes(made.write(probe), plainProbe)) return made;
+    usable = false;
+    return undefined;
+  };
+  return (bytes, maxBytes) => {
+    if (usable) {
+      if (!writer || writer.broken) writer = make();
+      // One byte over the cap (or the buffer): a call that fills it is over and goes one-shot.
+      const plain = writer?.write(bytes, Math.min(KEPT_INFLATE_MAX_OUTPUT, maxBytes) + 1);
+      if (plain !== undefined) return plain;
+    }
+    return oneShot(bytes, maxBytes);
+  };
 }
