@@ -112,9 +112,13 @@ export function rawDeflateWithDictionary(level: number, dictionary: Uint8Array):
     finish: zlib.constants.Z_FINISH,
     oneShot: (bytes) => zlib.deflateRawSync(bytes, { level, dictionary }),
     maxInput: 8 * 1024,
-    // The dictionary's words in another order, and bytes it lacks.
-    probe: Uint8Array.from({ length: 600 }, (_, i) => (i % 3 === 0 ? (i * 7) & 0xff : dictionary[(i * 13) % dictionary.byteLength]!)),
+    probe: dictionaryProbe(dictionary),
   });
+}
+
+/** The check's input for a dictionary's contexts: the dictionary's words in another order, and bytes it lacks. */
+function dictionaryProbe(dictionary: Uint8Array): Uint8Array {
+  return Uint8Array.from({ length: 600 }, (_, i) => (i % 3 === 0 ? (i * 7) & 0xff : dictionary[(i * 13) % dictionary.byteLength]!));
 }
 
 /**
@@ -127,15 +131,15 @@ const KEPT_INFLATE_MAX_OUTPUT = 16 * 1024;
  * The MCP dictionary coding's raw inflate with `dictionary`, capped at `maxBytes`: the bytes, or the error, of
  * `zlib.inflateRawSync(bytes, { dictionary, maxOutputLength: maxBytes })` (ERR_BUFFER_TOO_LARGE past the cap).
  * A client decodes one reply or two of a session's opening in this coding, and a one-shot inflate makes a
- * zlib object, its native state and its buffers for each (on Bun a stream object too: most of the client's
- * opening CPU in this coding, docs/MEASUREMENTS.md, 2026-12-07). So one context per dictionary is kept and
+ * zlib object, its native state and its buffers for each (on Bun a stream object too): 2-9 us a reply against
+ * 0.4-2.8 kept (docs/MEASUREMENTS.md, 2026-12-07, "The session opening's CPU"). So one context per dictionary is kept and
  * reset between replies, checked when made as the deflate's is. Whatever it does not finish cleanly (an
  * output that fills its buffer or passes the cap, input left after the end, a corrupt body) is decoded again
  * one-shot, which gives that call's result or error; a context whose zlib object failed is made anew.
  */
 export function rawInflateWithDictionary(dictionary: Uint8Array): (bytes: Uint8Array, maxBytes: number) => Uint8Array {
   const oneShot = (bytes: Uint8Array, maxBytes: number): Uint8Array => zlib.inflateRawSync(bytes, { dictionary, maxOutputLength: maxBytes });
-  const plainProbe = Uint8Array.from({ length: 600 }, (_, i) => (i % 3 === 0 ? (i * 7) & 0xff : dictionary[(i * 13) % dictionary.byteLength]!));
+  const plainProbe = dictionaryProbe(dictionary);
   const probe = zlib.deflateRawSync(plainProbe, { dictionary });
   let writer: KeptWriter | undefined;
   let usable = true;
