@@ -3,6 +3,7 @@
 // bytes an encoder made up front codes, on Node and Bun, for every stream coding the runtime has.
 
 import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
 import { describe, it } from 'node:test';
 import { codedEventStream, encoderOnFirstUse } from '../src/http/content-coding/coded-stream.js';
 import { runtime } from '../src/runtime/current.js';
@@ -70,3 +71,78 @@ describe(`coded event streams make their context on first use (${runtime.name})`
     });
   }
 });
+
+/** node:zlib's own stream for the coding, with the runtime's stream options, driven as the async coder drove it. */
+async function streamReference(coding: ContentCoding, events: readonly Uint8Array[][]): Promise<Uint8Array> {
+  const constants = zlib.constants as Record<string, number>;
+  const zstd = zlib as unknown as { createZstdCompress?: (options: object) => zlib.Gzip };
+  const engine =
+    coding === 'zstd'
+      ? zstd.createZstdCompress!({ params: { [constants.ZSTD_c_compressionLevel!]: 3 } })
+      : coding === 'br'
+        ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+        : zlib.createGzip({ level: 5 });
+  const flushKind = coding === 'zstd' ? constants.ZSTD_e_flush! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_FLUSH : zlib.constants.Z_SYNC_FLUSH;
+  const out: Uint8Array[] = [];
+  engine.on('data', (chunk: Uint8Array) => out.push(chunk));
+  for (const event of events) {
+    for (const piece of event) engine.write(piece);
+    await new Promise<void>((resolve) => engine.flush(flushKind, () => resolve()));
+  }
+  await new Promise<void>((resolve) => {
+    engine.once('end', () => resolve());
+    engine.end();
+  });
+  const { buffer, written } = joinPieces(
+    out,
+    out.reduce((total, part) => total + part.byteLength, 0),
+  );
+  return new Uint8Array(buffer.subarray(0, written));
+}
+
+describe(`the stream coder codes node:zlib's stream bytes, synchronously (${runtime.name})`, () => {
+  for (const coding of runtime.contentCodings.encodesStreams) {
+    it(`${coding}: events of one piece and of several, small and past the output chunk, flushed each, then the end`, async () => {
+      const text = (n: number, seed: number) => new TextEncoder().encode(Array.from({ length: n }, (_, i) => String.fromCharCode(97 + ((i * 7 + seed * 13 + (i >> 5)) % 26))).join(''));
+      const events = [[text(14, 1)], [text(300, 2), text(40, 3)], [text(70_000, 4)], [], [text(5, 5), text(5, 6), text(5, 7)]];
+      const encoder = runtime.contentCodings.streamEncoder(coding);
+      const parts: Uint8Array[] = [];
+      for (const event of events) {
+        for (const piece of event) encoder.write(piece);
+        const flushed = await encoder.flush();
+        const plainSoFar = events.slice(0, events.indexOf(event) + 1).flat();
+        parts.push(...flushed);
+        // Each event decodes whole before the next one is written (a sync flush).
+        const { buffer, written } = joinPieces(
+          parts,
+          parts.reduce((total, part) => total + part.byteLength, 0),
+        );
+        const decodedSoFar = await streamDecodedPrefix(coding, new Uint8Array(buffer.subarray(0, written)));
+        assert.equal(
+          decodedSoFar,
+          plainSoFar.reduce((total, piece) => total + piece.byteLength, 0),
+          `${coding}: all of event ${events.indexOf(event)} decodes at its flush`,
+        );
+      }
+      parts.push(...(await encoder.end()));
+      const { buffer, written } = joinPieces(
+        parts,
+        parts.reduce((total, part) => total + part.byteLength, 0),
+      );
+      assert.deepEqual(new Uint8Array(buffer.subarray(0, written)), await streamReference(coding, events));
+    });
+  }
+});
+
+/** How many bytes a stream decoder gives for a coded prefix (a stream not ended yet). */
+async function streamDecodedPrefix(coding: ContentCoding, coded: Uint8Array): Promise<number> {
+  const zstd = zlib as unknown as { createZstdDecompress?: () => zlib.Gunzip };
+  const decoder = coding === 'zstd' ? zstd.createZstdDecompress!() : coding === 'br' ? zlib.createBrotliDecompress() : zlib.createGunzip();
+  let total = 0;
+  decoder.on('data', (chunk: Uint8Array) => {
+    total += chunk.byteLength;
+  });
+  await new Promise<void>((resolve) => decoder.write(coded, () => decoder.flush(() => resolve())));
+  decoder.destroy();
+  return total;
+}

@@ -1,5 +1,5 @@
 import * as zlib from 'node:zlib';
-import { keptContextCoder, rawDeflateWithDictionary, rawInflateWithDictionary } from './zlib-kept-context.js';
+import { handleStreamCoder, keptContextCoder, rawDeflateWithDictionary, rawInflateWithDictionary } from './zlib-kept-context.js';
 import { DecodedTooLargeError, type CodingStreamEncoder, type ContentCoding, type ContentCodings, type PresetDictionaryCoder } from './content-codings.js';
 
 // Content codings on node:zlib, for Node and Bun (imported by node.ts and bun.ts only). zstd is there on
@@ -13,7 +13,7 @@ interface ZstdZlib {
   createZstdDecompress?(options: object): zlib.Gunzip;
 }
 const zstd = zlib as unknown as ZstdZlib;
-const constants = zlib.constants as typeof zlib.constants & { ZSTD_c_compressionLevel?: number; ZSTD_e_flush?: number; ZSTD_e_end?: number };
+const constants = zlib.constants as typeof zlib.constants & { ZSTD_c_compressionLevel?: number; ZSTD_e_continue?: number; ZSTD_e_flush?: number; ZSTD_e_end?: number };
 
 /** Whether this node:zlib has zstd (Node >= 22.15, Bun). */
 export const hasZstd = typeof zstd.zstdCompressSync === 'function' && typeof zstd.createZstdCompress === 'function' && constants.ZSTD_e_flush !== undefined;
@@ -152,6 +152,12 @@ const presetDictionary: PresetDictionaryCoder = {
 function streamEncoder(coding: ContentCoding): CodingStreamEncoder {
   const engine = coding === 'zstd' ? zstd.createZstdCompress!(zstdParams()) : coding === 'br' ? zlib.createBrotliCompress(brotliParams()) : zlib.createGzip({ level: GZIP_LEVEL });
   const flushKind = coding === 'zstd' ? constants.ZSTD_e_flush! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_FLUSH : zlib.constants.Z_SYNC_FLUSH;
+  const direct = handleStreamCoder(engine, {
+    write: coding === 'zstd' ? constants.ZSTD_e_continue! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_PROCESS : zlib.constants.Z_NO_FLUSH,
+    flush: flushKind,
+    finish: coding === 'zstd' ? constants.ZSTD_e_end! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_FINISH : zlib.constants.Z_FINISH,
+  });
+  if (direct) return direct;
   let out: Uint8Array[] = [];
   let failure: Error | undefined;
   engine.on('data', (chunk: Uint8Array) => out.push(chunk));
