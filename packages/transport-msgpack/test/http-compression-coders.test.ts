@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 import { describe, it } from 'node:test';
 import { mcpDictionaryV1 } from '../src/http/content-coding/mcp-dictionary.js';
 import { runtime } from '../src/runtime/current.js';
-import { keptContextCoder, rawDeflateWithDictionary } from '../src/runtime/zlib-kept-context.js';
+import { keptContextCoder, rawDeflateWithDictionary, rawInflateWithDictionary } from '../src/runtime/zlib-kept-context.js';
 
 interface ZstdZlib {
   zstdCompressSync(bytes: Uint8Array, options: object): Buffer;
@@ -145,5 +145,50 @@ describe(`one-body coders code node:zlib's bytes (${runtime.name})`, () => {
     }
     assert.equal(made, 1, 'one context for the process, made once');
     assert.equal(oneShots, 4, 'only the two inputs over maxInput went one-shot (node:zlib handle on Node and Bun)');
+  });
+
+  it("the dictionary coding's kept inflate context decodes as inflateRawSync: bytes, the cap, and every error, then decodes again", () => {
+    const dictionary = mcpDictionaryV1();
+    const inflate = rawInflateWithDictionary(dictionary);
+    /** inflateRawSync's answer for these bytes and this cap: the bytes, or the error's code and message. */
+    const answer = (run: () => Uint8Array): unknown => {
+      try {
+        return Buffer.from(run());
+      } catch (error) {
+        return { code: (error as { code?: unknown }).code, message: (error as Error).message };
+      }
+    };
+    const same = (coded: Uint8Array, maxBytes: number, what: string) =>
+      assert.deepEqual(
+        answer(() => inflate(coded, maxBytes)),
+        answer(() => zlib.inflateRawSync(coded, { dictionary, maxOutputLength: maxBytes })),
+        what,
+      );
+    const codedOf = (size: number, seed: number) => {
+      const plain = reply(size, seed).subarray(0, size);
+      return { plain, coded: zlib.deflateRawSync(plain, { level: 6, dictionary }) };
+    };
+    for (let round = 0; round < 2; round++)
+      for (const size of [60, 700, 3000, 16_383, 16_384, 16_385, 40_000]) {
+        const { plain, coded } = codedOf(size, size + round);
+        same(coded, 1 << 20, `${size} bytes`);
+        same(coded, size, `${size} bytes, capped at its size`);
+        same(coded, size - 1, `${size} bytes, capped one under`);
+        same(Buffer.concat([coded, Buffer.from([1, 2, 3])]), 1 << 20, `${size} bytes and bytes after the end`);
+        same(coded.subarray(0, coded.byteLength - 3), 1 << 20, `${size} bytes, truncated`);
+        same(Buffer.from(coded).fill(0xff, 2, 9), 1 << 20, `${size} bytes, corrupt`);
+        // After each failure the next reply decodes whole (a context whose zlib object failed is made anew).
+        assert.deepEqual(Buffer.from(inflate(coded, 1 << 20)), Buffer.from(plain), `${size} bytes after the failures`);
+      }
+  });
+
+  it('a decoded reply is its own bytes: the kept inflate context does not lend its output buffer', () => {
+    const dictionary = mcpDictionaryV1();
+    const a = reply(700, 1);
+    const b = reply(700, 2);
+    const decodedA = codings.dictionary!.decode(codings.dictionary!.encode(a, dictionary), dictionary, 1 << 20);
+    const decodedB = codings.dictionary!.decode(codings.dictionary!.encode(b, dictionary), dictionary, 1 << 20);
+    assert.deepEqual(Buffer.from(decodedA), Buffer.from(a));
+    assert.deepEqual(Buffer.from(decodedB), Buffer.from(b));
   });
 });

@@ -1,5 +1,5 @@
 import * as zlib from 'node:zlib';
-import { keptContextCoder, rawDeflateWithDictionary } from './zlib-kept-context.js';
+import { handleStreamCoder, keptContextCoder, rawDeflateWithDictionary, rawInflateWithDictionary } from './zlib-kept-context.js';
 import { DecodedTooLargeError, type CodingStreamEncoder, type ContentCoding, type ContentCodings, type PresetDictionaryCoder } from './content-codings.js';
 
 // Content codings on node:zlib, for Node and Bun (imported by node.ts and bun.ts only). zstd is there on
@@ -13,7 +13,7 @@ interface ZstdZlib {
   createZstdDecompress?(options: object): zlib.Gunzip;
 }
 const zstd = zlib as unknown as ZstdZlib;
-const constants = zlib.constants as typeof zlib.constants & { ZSTD_c_compressionLevel?: number; ZSTD_e_flush?: number; ZSTD_e_end?: number };
+const constants = zlib.constants as typeof zlib.constants & { ZSTD_c_compressionLevel?: number; ZSTD_e_continue?: number; ZSTD_e_flush?: number; ZSTD_e_end?: number };
 
 /** Whether this node:zlib has zstd (Node >= 22.15, Bun). */
 export const hasZstd = typeof zstd.zstdCompressSync === 'function' && typeof zstd.createZstdCompress === 'function' && constants.ZSTD_e_flush !== undefined;
@@ -133,19 +133,31 @@ function capped(maxBytes: number, inflate: () => Uint8Array): Uint8Array {
  * kept and reset between replies (zlib-kept-context.ts), with deflateRawSync's bytes.
  */
 const dictionaryCoders = new WeakMap<Uint8Array, (bytes: Uint8Array) => Uint8Array>();
+/** The decoding side likewise (a client's): one kept inflate context per dictionary (zlib-kept-context.ts). */
+const dictionaryDecoders = new WeakMap<Uint8Array, (bytes: Uint8Array, maxBytes: number) => Uint8Array>();
 const presetDictionary: PresetDictionaryCoder = {
   encode: (bytes, dictionary) => {
     let coder = dictionaryCoders.get(dictionary);
     if (!coder) dictionaryCoders.set(dictionary, (coder = rawDeflateWithDictionary(6, dictionary)));
     return coder(bytes);
   },
-  decode: (bytes, dictionary, maxBytes) => capped(maxBytes, () => zlib.inflateRawSync(bytes, { dictionary, maxOutputLength: Math.max(1, maxBytes) })),
+  decode: (bytes, dictionary, maxBytes) => {
+    let decoder = dictionaryDecoders.get(dictionary);
+    if (!decoder) dictionaryDecoders.set(dictionary, (decoder = rawInflateWithDictionary(dictionary)));
+    return capped(maxBytes, () => decoder(bytes, Math.max(1, maxBytes)));
+  },
 };
 
 /** A zlib stream as one context per event stream: a sync flush per event (Z_SYNC_FLUSH, Brotli's and zstd's flush). */
 function streamEncoder(coding: ContentCoding): CodingStreamEncoder {
   const engine = coding === 'zstd' ? zstd.createZstdCompress!(zstdParams()) : coding === 'br' ? zlib.createBrotliCompress(brotliParams()) : zlib.createGzip({ level: GZIP_LEVEL });
   const flushKind = coding === 'zstd' ? constants.ZSTD_e_flush! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_FLUSH : zlib.constants.Z_SYNC_FLUSH;
+  const direct = handleStreamCoder(engine, {
+    write: coding === 'zstd' ? constants.ZSTD_e_continue! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_PROCESS : zlib.constants.Z_NO_FLUSH,
+    flush: flushKind,
+    finish: coding === 'zstd' ? constants.ZSTD_e_end! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_FINISH : zlib.constants.Z_FINISH,
+  });
+  if (direct) return direct;
   let out: Uint8Array[] = [];
   let failure: Error | undefined;
   engine.on('data', (chunk: Uint8Array) => out.push(chunk));

@@ -1,4 +1,5 @@
 import * as zlib from 'node:zlib';
+import type { CodingStreamEncoder } from './content-codings.js';
 
 // One node:zlib context kept for the process and reset after each reply, as a one-shot coder with the bytes
 // of node:zlib's own one-shot call for the same options. A one-shot call (deflateRawSync, zstdCompressSync)
@@ -24,6 +25,7 @@ interface ZlibInternals {
   readonly _writeState?: Uint32Array;
   readonly destroyed?: boolean;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  destroy(): void;
 }
 
 /** A coder on a kept context, described by what node:zlib offers for it. */
@@ -45,7 +47,8 @@ export interface KeptContextSpec {
 
 /** A one-shot coder with `spec.oneShot`'s bytes, through one kept context where the runtime allows it. */
 export function keptContextCoder(spec: KeptContextSpec): (bytes: Uint8Array) => Uint8Array {
-  let reused = keptWriter(spec);
+  const writer = keptWriter(spec.make, spec.finish, spec.maxInput + (spec.maxInput >> 3) + 1024);
+  let reused = writer && ((bytes: Uint8Array) => writer.write(bytes));
   // Twice, so the check covers a reset context too: a reset that kept the history, or dropped the options,
   // codes the second probe unlike a fresh one-shot.
   if (reused && !(sameBytes(reused(spec.probe), spec.oneShot(spec.probe)) && sameBytes(reused(spec.probe), spec.oneShot(spec.probe)))) reused = undefined;
@@ -58,27 +61,40 @@ export function keptContextCoder(spec: KeptContextSpec): (bytes: Uint8Array) => 
   };
 }
 
-/** The kept context's coder: undefined for a call it could not finish (then it is not used again). */
-function keptWriter(spec: KeptContextSpec): ((bytes: Uint8Array) => Uint8Array | undefined) | undefined {
-  const engine = spec.make() as ZlibInternals;
+/** A kept context's coder: undefined for a call it could not finish; `broken` once its zlib object failed. */
+interface KeptWriter {
+  write(bytes: Uint8Array, outLength?: number): Uint8Array | undefined;
+  readonly broken: boolean;
+}
+
+/** The kept context: `outBytes` of output buffer, each call's output up to `outLength` of it (all by default). */
+function keptWriter(make: () => object, finish: number, outBytes: number): KeptWriter | undefined {
+  const engine = make() as ZlibInternals;
   const handle = engine._handle;
   const state = engine._writeState;
   if (!handle || typeof handle.writeSync !== 'function' || typeof handle.reset !== 'function' || !(state instanceof Uint32Array)) return undefined;
   // A failed write destroys the zlib object, which then emits 'error': caught here, the call falls back.
   engine.on('error', () => {});
-  const out = new Uint8Array(spec.maxInput + (spec.maxInput >> 3) + 1024);
-  return (bytes) => {
-    try {
-      handle.writeSync(spec.finish, bytes, 0, bytes.byteLength, out, 0, out.byteLength);
-      const availOut = state[0]!;
-      const availIn = state[1]!;
-      handle.reset();
-      // A full output buffer would mean more to come (not within maxInput): the call falls back.
-      if (engine.destroyed || availOut === 0 || availIn !== 0) return undefined;
-      return out.slice(0, out.byteLength - availOut);
-    } catch {
-      return undefined;
-    }
+  const out = new Uint8Array(outBytes);
+  let threw = false;
+  return {
+    get broken() {
+      return threw || engine.destroyed === true;
+    },
+    write: (bytes, outLength = out.byteLength) => {
+      try {
+        handle.writeSync(finish, bytes, 0, bytes.byteLength, out, 0, outLength);
+        const availOut = state[0]!;
+        const availIn = state[1]!;
+        handle.reset();
+        // A full output buffer would mean more to come: the call falls back. So does input left over.
+        if (engine.destroyed || availOut === 0 || availIn !== 0) return undefined;
+        return out.slice(0, outLength - availOut);
+      } catch {
+        threw = true;
+        return undefined;
+      }
+    },
   };
 }
 
@@ -98,7 +114,133 @@ export function rawDeflateWithDictionary(level: number, dictionary: Uint8Array):
     finish: zlib.constants.Z_FINISH,
     oneShot: (bytes) => zlib.deflateRawSync(bytes, { level, dictionary }),
     maxInput: 8 * 1024,
-    // The dictionary's words in another order, and bytes it lacks.
-    probe: Uint8Array.from({ length: 600 }, (_, i) => (i % 3 === 0 ? (i * 7) & 0xff : dictionary[(i * 13) % dictionary.byteLength]!)),
+    probe: dictionaryProbe(dictionary),
   });
+}
+
+/** The check's input for a dictionary's contexts: the dictionary's words in another order, and bytes it lacks. */
+function dictionaryProbe(dictionary: Uint8Array): Uint8Array {
+  return Uint8Array.from({ length: 600 }, (_, i) => (i % 3 === 0 ? (i * 7) & 0xff : dictionary[(i * 13) % dictionary.byteLength]!));
+}
+
+/**
+ * Decoded bodies up to this size go through the kept inflate context: the dictionary coding is for replies
+ * under 4 KiB (SPEC 10.5), so this holds any honest one with room; a larger output goes one-shot.
+ */
+const KEPT_INFLATE_MAX_OUTPUT = 16 * 1024;
+
+/**
+ * The MCP dictionary coding's raw inflate with `dictionary`, capped at `maxBytes`: the bytes, or the error, of
+ * `zlib.inflateRawSync(bytes, { dictionary, maxOutputLength: maxBytes })` (ERR_BUFFER_TOO_LARGE past the cap).
+ * A client decodes one reply or two of a session's opening in this coding, and a one-shot inflate makes a
+ * zlib object, its native state and its buffers for each (on Bun a stream object too): 2-9 us a reply against
+ * 0.4-2.8 kept (docs/MEASUREMENTS.md, 2026-12-07, "The session opening's CPU"). So one context per dictionary is kept and
+ * reset between replies, checked when made as the deflate's is. Whatever it does not finish cleanly (an
+ * output that fills its buffer or passes the cap, input left after the end, a corrupt body) is decoded again
+ * one-shot, which gives that call's result or error; a context whose zlib object failed is made anew.
+ */
+export function rawInflateWithDictionary(dictionary: Uint8Array): (bytes: Uint8Array, maxBytes: number) => Uint8Array {
+  const oneShot = (bytes: Uint8Array, maxBytes: number): Uint8Array => zlib.inflateRawSync(bytes, { dictionary, maxOutputLength: maxBytes });
+  const plainProbe = dictionaryProbe(dictionary);
+  const probe = zlib.deflateRawSync(plainProbe, { dictionary });
+  let writer: KeptWriter | undefined;
+  let usable = true;
+  const make = (): KeptWriter | undefined => {
+    const made = keptWriter(() => zlib.createInflateRaw({ dictionary }), zlib.constants.Z_FINISH, KEPT_INFLATE_MAX_OUTPUT + 1);
+    // Twice, so a reset context is checked too (one that lost the dictionary decodes the second unlike).
+    if (made && sameBytes(made.write(probe), plainProbe) && sameBytes(made.write(probe), plainProbe)) return made;
+    usable = false;
+    return undefined;
+  };
+  return (bytes, maxBytes) => {
+    if (usable) {
+      if (!writer || writer.broken) writer = make();
+      // One byte over the cap (or the buffer): a call that fills it is over and goes one-shot.
+      const plain = writer?.write(bytes, Math.min(KEPT_INFLATE_MAX_OUTPUT, maxBytes) + 1);
+      if (plain !== undefined) return plain;
+    }
+    return oneShot(bytes, maxBytes);
+  };
+}
+
+/** The flushes a stream coder drives its context with: per write, per event, at the end. */
+export interface StreamFlushes {
+  /** What node:zlib's stream passes with each write (Z_NO_FLUSH, BROTLI_OPERATION_PROCESS, ZSTD_e_continue). */
+  readonly write: number;
+  /** The flush after each event (Z_SYNC_FLUSH, BROTLI_OPERATION_FLUSH, ZSTD_e_flush). */
+  readonly flush: number;
+  /** The end (Z_FINISH, BROTLI_OPERATION_FINISH, ZSTD_e_end). */
+  readonly finish: number;
+}
+
+/** Output buffer of each call, as node:zlib's default chunk (the bytes do not depend on it). */
+const STREAM_CHUNK_BYTES = 16 * 1024;
+
+/**
+ * An event stream's compression context driven through the zlib object's handle synchronously, making the
+ * calls node:zlib's stream makes for the same writes, flushes and end (each write with `flushes.write`, each
+ * flush and the end on no input), so the bytes are the stream's; but with no trip through the thread pool per
+ * call. A context made, given a keep-alive comment and flushed took 145-280 us of CPU through the stream and
+ * 40-100 us so (Bun 1.4.5, Node 20; docs/MEASUREMENTS.md, 2026-12-07, "The session opening's CPU").
+ * Undefined where the runtime's zlib object lacks the handle's parts: the caller keeps the stream then.
+ */
+export function handleStreamCoder(engine: object, flushes: StreamFlushes): CodingStreamEncoder | undefined {
+  const zlibObject = engine as ZlibInternals;
+  const handle = zlibObject._handle;
+  const state = zlibObject._writeState;
+  if (!handle || typeof handle.writeSync !== 'function' || !(state instanceof Uint32Array)) return undefined;
+  let failure: Error | undefined;
+  zlibObject.on('error', (error: Error) => {
+    failure ??= error;
+  });
+  let out: Uint8Array[] = [];
+  const none = new Uint8Array(0);
+  /** One call as node:zlib's processChunkSync makes it: again while the output buffer fills. */
+  const run = (flush: number, input: Uint8Array): void => {
+    if (failure) return;
+    let offset = 0;
+    let left = input.byteLength;
+    try {
+      for (;;) {
+        const buffer = new Uint8Array(STREAM_CHUNK_BYTES);
+        handle.writeSync(flush, input, offset, left, buffer, 0, buffer.byteLength);
+        if (failure || zlibObject.destroyed) break;
+        const availOut = state[0]!;
+        const availIn = state[1]!;
+        if (availOut < buffer.byteLength) out.push(buffer.subarray(0, buffer.byteLength - availOut));
+        if (availOut !== 0) break;
+        offset += left - availIn;
+        left = availIn;
+      }
+    } catch (error) {
+      failure ??= error as Error;
+    }
+    failure ??= zlibObject.destroyed ? new Error('the compression context was destroyed') : undefined;
+  };
+  const take = (): Promise<Uint8Array[]> => {
+    if (failure) return Promise.reject(failure);
+    const taken = out;
+    out = [];
+    return Promise.resolve(taken);
+  };
+  return {
+    write: (bytes) => {
+      if (bytes.byteLength > 0) run(flushes.write, bytes);
+    },
+    flush: () => {
+      run(flushes.flush, none);
+      return take();
+    },
+    end: () => {
+      run(flushes.finish, none);
+      const taken = take();
+      // Done with: its native state goes now, as a stream's does once it has ended.
+      zlibObject.destroy();
+      return taken;
+    },
+    destroy: () => {
+      zlibObject.destroy();
+      out = [];
+    },
+  };
 }

@@ -68,3 +68,30 @@ export function codedEventStream(source: ReadableStream<Uint8Array>, encoder: Co
     }
   }
 }
+
+/**
+ * A stream encoder made on its first use: a coded stream that carries nothing before it closes (a 2025-11-25
+ * session's GET stream on a runtime that sends headers before any chunk, for all of a short session) makes no
+ * compression context. Made then, it gets the same calls in the same order, so its bytes are the ones an
+ * encoder made up front gives. On Node a Brotli context made and dropped unused cost about 0.06-0.08 ms of the
+ * server per session opening (docs/MEASUREMENTS.md, 2026-12-07, "The session opening's CPU"), and it held
+ * its buffers for the stream's life.
+ */
+export function encoderOnFirstUse(make: () => CodingStreamEncoder): CodingStreamEncoder {
+  let made: CodingStreamEncoder | undefined;
+  // Destroyed before its first use (the client went away first): a pull still in flight then finds it gone, as
+  // it finds a destroyed context, and none is made for it.
+  let dropped = false;
+  const gone = () => Promise.reject(new Error('the stream encoder was destroyed'));
+  return {
+    write: (bytes) => {
+      if (!dropped) (made ??= make()).write(bytes);
+    },
+    flush: () => (dropped && !made ? gone() : (made ??= make()).flush()),
+    end: () => (dropped && !made ? gone() : (made ??= make()).end()),
+    destroy: () => {
+      dropped = true;
+      made?.destroy();
+    },
+  };
+}

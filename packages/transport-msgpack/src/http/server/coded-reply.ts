@@ -5,7 +5,7 @@ import { runtime } from '../../runtime/current.js';
 import { joinPieces } from '../../wire/pieces.js';
 import { acceptedCodings, negotiateCoding } from '../content-coding/accept-encoding.js';
 import { mostlyNativeBytes, shrankEnough } from '../content-coding/bin-heavy.js';
-import { codedEventStream } from '../content-coding/coded-stream.js';
+import { codedEventStream, encoderOnFirstUse } from '../content-coding/coded-stream.js';
 import { BYTES_FAVORED_REPLIES, type CompressionPolicy } from '../content-coding/compression-options.js';
 import { DICTIONARY_MAX_BYTES, DICTIONARY_MIN_BYTES, MCP_DICTIONARY_CODING, mcpDictionaryV1 } from '../content-coding/mcp-dictionary.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
@@ -51,7 +51,11 @@ export function codedReply(response: Response, request: CodingRequest, policy: C
   const headers = codedHeaders(response, coding, advertise);
   return respond(
     response.status,
-    codedEventStream(response.body, runtime.contentCodings.streamEncoder(coding), () => policy.streams.release()),
+    codedEventStream(
+      response.body,
+      encoderOnFirstUse(() => runtime.contentCodings.streamEncoder(coding)),
+      () => policy.streams.release(),
+    ),
     headers,
   );
 }

@@ -1,0 +1,148 @@
+// A coded event stream's compression context is made on its first use (coded-stream.ts, encoderOnFirstUse):
+// a stream that carries nothing before the client goes away makes none, and one that carries events codes the
+// bytes an encoder made up front codes, on Node and Bun, for every stream coding the runtime has.
+
+import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
+import { describe, it } from 'node:test';
+import { codedEventStream, encoderOnFirstUse } from '../src/http/content-coding/coded-stream.js';
+import { runtime } from '../src/runtime/current.js';
+import { joinPieces } from '../src/wire/pieces.js';
+import type { CodingStreamEncoder, ContentCoding } from '../src/runtime/content-codings.js';
+
+const events = ['event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n', ': keep-alive\n\n', 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n'];
+
+/** A source that gives each event as its own pull's chunk (the coder flushes after each), then ends or stays open. */
+function source(chunks: readonly string[], end: boolean): ReadableStream<Uint8Array> {
+  const queue = chunks.map((chunk) => new TextEncoder().encode(chunk));
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = queue.shift();
+      if (next) controller.enqueue(next);
+      else if (end) controller.close();
+      else return new Promise(() => {});
+    },
+  });
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const part of stream as unknown as AsyncIterable<Uint8Array>) parts.push(part);
+  const { buffer, written } = joinPieces(
+    parts,
+    parts.reduce((total, part) => total + part.byteLength, 0),
+  );
+  return new Uint8Array(buffer.subarray(0, written));
+}
+
+function counting(coding: ContentCoding): { made: () => number; make: () => CodingStreamEncoder } {
+  let made = 0;
+  return {
+    made: () => made,
+    make: () => {
+      made++;
+      return runtime.contentCodings.streamEncoder(coding);
+    },
+  };
+}
+
+describe(`coded event streams make their context on first use (${runtime.name})`, () => {
+  for (const coding of runtime.contentCodings.encodesStreams) {
+    it(`${coding}: the same bytes as an encoder made up front, with events and with none; none made for a stream cancelled empty`, async () => {
+      for (const chunks of [events, []]) {
+        const eager = await readAll(codedEventStream(source(chunks, true), runtime.contentCodings.streamEncoder(coding)));
+        const lazy = counting(coding);
+        const onFirstUse = await readAll(codedEventStream(source(chunks, true), encoderOnFirstUse(lazy.make)));
+        assert.deepEqual(onFirstUse, eager, `${chunks.length} events`);
+        assert.equal(lazy.made(), 1, 'made once, at the first event (or the end)');
+        const decoded = await runtime.contentCodings.decode(coding, onFirstUse, 1 << 20);
+        assert.equal(new TextDecoder().decode(decoded), chunks.join(''));
+      }
+      const idle = counting(coding);
+      let ended = 0;
+      const stream = codedEventStream(source([], false), encoderOnFirstUse(idle.make), () => ended++);
+      const reader = stream.getReader();
+      const pending = reader.read();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await reader.cancel();
+      assert.equal((await pending).done, true);
+      assert.equal(idle.made(), 0, 'a stream cancelled before any event made no context');
+      assert.equal(ended, 1, 'and it still said it ended (its coded-stream slot goes back)');
+    });
+  }
+});
+
+/** node:zlib's own stream for the coding, with the runtime's stream options, driven as the async coder drove it. */
+async function streamReference(coding: ContentCoding, events: readonly Uint8Array[][]): Promise<Uint8Array> {
+  const constants = zlib.constants as Record<string, number>;
+  const zstd = zlib as unknown as { createZstdCompress?: (options: object) => zlib.Gzip };
+  const engine =
+    coding === 'zstd'
+      ? zstd.createZstdCompress!({ params: { [constants.ZSTD_c_compressionLevel!]: 3 } })
+      : coding === 'br'
+        ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+        : zlib.createGzip({ level: 5 });
+  const flushKind = coding === 'zstd' ? constants.ZSTD_e_flush! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_FLUSH : zlib.constants.Z_SYNC_FLUSH;
+  const out: Uint8Array[] = [];
+  engine.on('data', (chunk: Uint8Array) => out.push(chunk));
+  for (const event of events) {
+    for (const piece of event) engine.write(piece);
+    await new Promise<void>((resolve) => engine.flush(flushKind, () => resolve()));
+  }
+  await new Promise<void>((resolve) => {
+    engine.once('end', () => resolve());
+    engine.end();
+  });
+  const { buffer, written } = joinPieces(
+    out,
+    out.reduce((total, part) => total + part.byteLength, 0),
+  );
+  return new Uint8Array(buffer.subarray(0, written));
+}
+
+describe(`the stream coder codes node:zlib's stream bytes, synchronously (${runtime.name})`, () => {
+  for (const coding of runtime.contentCodings.encodesStreams) {
+    it(`${coding}: events of one piece and of several, small and past the output chunk, flushed each, then the end`, async () => {
+      const text = (n: number, seed: number) => new TextEncoder().encode(Array.from({ length: n }, (_, i) => String.fromCharCode(97 + ((i * 7 + seed * 13 + (i >> 5)) % 26))).join(''));
+      const events = [[text(14, 1)], [text(300, 2), text(40, 3)], [text(70_000, 4)], [], [text(5, 5), text(5, 6), text(5, 7)]];
+      const encoder = runtime.contentCodings.streamEncoder(coding);
+      const parts: Uint8Array[] = [];
+      for (const event of events) {
+        for (const piece of event) encoder.write(piece);
+        const flushed = await encoder.flush();
+        const plainSoFar = events.slice(0, events.indexOf(event) + 1).flat();
+        parts.push(...flushed);
+        // Each event decodes whole before the next one is written (a sync flush).
+        const { buffer, written } = joinPieces(
+          parts,
+          parts.reduce((total, part) => total + part.byteLength, 0),
+        );
+        const decodedSoFar = await streamDecodedPrefix(coding, new Uint8Array(buffer.subarray(0, written)));
+        assert.equal(
+          decodedSoFar,
+          plainSoFar.reduce((total, piece) => total + piece.byteLength, 0),
+          `${coding}: all of event ${events.indexOf(event)} decodes at its flush`,
+        );
+      }
+      parts.push(...(await encoder.end()));
+      const { buffer, written } = joinPieces(
+        parts,
+        parts.reduce((total, part) => total + part.byteLength, 0),
+      );
+      assert.deepEqual(new Uint8Array(buffer.subarray(0, written)), await streamReference(coding, events));
+    });
+  }
+});
+
+/** How many bytes a stream decoder gives for a coded prefix (a stream not ended yet). */
+async function streamDecodedPrefix(coding: ContentCoding, coded: Uint8Array): Promise<number> {
+  const zstd = zlib as unknown as { createZstdDecompress?: () => zlib.Gunzip };
+  const decoder = coding === 'zstd' ? zstd.createZstdDecompress!() : coding === 'br' ? zlib.createBrotliDecompress() : zlib.createGunzip();
+  let total = 0;
+  decoder.on('data', (chunk: Uint8Array) => {
+    total += chunk.byteLength;
+  });
+  await new Promise<void>((resolve) => decoder.write(coded, () => decoder.flush(() => resolve())));
+  decoder.destroy();
+  return total;
+}
