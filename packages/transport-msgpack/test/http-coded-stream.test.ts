@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { codedEventStream, encoderOnFirstUse } from '../src/http/content-coding/coded-stream.js';
 import { runtime } from '../src/runtime/current.js';
 import { joinPieces } from '../src/wire/pieces.js';
+import { handleStreamCoder } from '../src/runtime/zlib-kept-context.js';
 import type { CodingStreamEncoder, ContentCoding } from '../src/runtime/content-codings.js';
 
 const events = ['event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n', ': keep-alive\n\n', 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n'];
@@ -132,6 +133,31 @@ describe(`the stream coder codes node:zlib's stream bytes, synchronously (${runt
       assert.deepEqual(new Uint8Array(buffer.subarray(0, written)), await streamReference(coding, events));
     });
   }
+});
+
+describe(`the synchronous stream coder checks itself once before its first use (${runtime.name})`, () => {
+  const flushes = { write: zlib.constants.Z_NO_FLUSH, flush: zlib.constants.Z_SYNC_FLUSH, finish: zlib.constants.Z_FINISH };
+  it('is used where its probe decodes to what went in (node:zlib on Node and Bun has the handle)', () => {
+    const coder = handleStreamCoder(
+      () => zlib.createGzip({ level: 5 }),
+      flushes,
+      (bytes) => zlib.gunzipSync(bytes),
+    );
+    assert.ok(coder, 'the handle path, checked, on this runtime');
+    coder.destroy();
+  });
+  it('is not used where the probe does not come back whole: the caller keeps node:zlib stream', () => {
+    let decoded = 0;
+    const lossy = (bytes: Uint8Array) => {
+      decoded++;
+      return zlib.gunzipSync(bytes).subarray(1);
+    };
+    const make = () => zlib.createGzip({ level: 5 });
+    assert.equal(handleStreamCoder(make, flushes, lossy), undefined);
+    // Checked once per maker: the answer is kept, not probed again per stream.
+    assert.equal(handleStreamCoder(make, flushes, lossy), undefined);
+    assert.equal(decoded, 1);
+  });
 });
 
 /** How many bytes a stream decoder gives for a coded prefix (a stream not ended yet). */

@@ -148,16 +148,25 @@ const presetDictionary: PresetDictionaryCoder = {
   },
 };
 
+/** Each coding's stream context, made the same way every time (its maker also keys the handle path's one check). */
+const streamEngineMakers: Record<ContentCoding, () => zlib.Gzip> = {
+  zstd: () => zstd.createZstdCompress!(zstdParams()),
+  br: () => zlib.createBrotliCompress(brotliParams()) as unknown as zlib.Gzip,
+  gzip: () => zlib.createGzip({ level: GZIP_LEVEL }),
+};
+
 /** A zlib stream as one context per event stream: a sync flush per event (Z_SYNC_FLUSH, Brotli's and zstd's flush). */
 function streamEncoder(coding: ContentCoding): CodingStreamEncoder {
-  const engine = coding === 'zstd' ? zstd.createZstdCompress!(zstdParams()) : coding === 'br' ? zlib.createBrotliCompress(brotliParams()) : zlib.createGzip({ level: GZIP_LEVEL });
+  const make = streamEngineMakers[coding];
   const flushKind = coding === 'zstd' ? constants.ZSTD_e_flush! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_FLUSH : zlib.constants.Z_SYNC_FLUSH;
-  const direct = handleStreamCoder(engine, {
+  const flushes = {
     write: coding === 'zstd' ? constants.ZSTD_e_continue! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_PROCESS : zlib.constants.Z_NO_FLUSH,
     flush: flushKind,
     finish: coding === 'zstd' ? constants.ZSTD_e_end! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_FINISH : zlib.constants.Z_FINISH,
-  });
+  };
+  const direct = handleStreamCoder(make, flushes, (bytes) => decode(coding, bytes, 1 << 20));
   if (direct) return direct;
+  const engine = make();
   let out: Uint8Array[] = [];
   let failure: Error | undefined;
   engine.on('data', (chunk: Uint8Array) => out.push(chunk));

@@ -184,7 +184,46 @@ const STREAM_CHUNK_BYTES = 16 * 1024;
  * 40-100 us so (Bun 1.4.5, Node 20; docs/MEASUREMENTS.md, 2026-12-07, "The session opening's CPU").
  * Undefined where the runtime's zlib object lacks the handle's parts: the caller keeps the stream then.
  */
-export function handleStreamCoder(engine: object, flushes: StreamFlushes): CodingStreamEncoder | undefined {
+export function handleStreamCoder(make: () => object, flushes: StreamFlushes, decodeWhole: (bytes: Uint8Array) => Uint8Array): CodingStreamEncoder | undefined {
+  if (!handlePathSound(make, flushes, decodeWhole)) return undefined;
+  const core = handleStreamCore(make());
+  if (!core) return undefined;
+  const none = new Uint8Array(0);
+  const take = (): Promise<Uint8Array[]> => {
+    try {
+      return Promise.resolve(core.drain());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  return {
+    write: (bytes) => {
+      if (bytes.byteLength > 0) core.run(flushes.write, bytes);
+    },
+    flush: () => {
+      core.run(flushes.flush, none);
+      return take();
+    },
+    end: () => {
+      core.run(flushes.finish, none);
+      const taken = take();
+      // Done with: its native state goes now, as a stream's does once it has ended.
+      core.destroy();
+      return taken;
+    },
+    destroy: core.destroy,
+  };
+}
+
+/** The handle driven synchronously: `run` makes one call as node:zlib's processChunkSync does, `drain` takes its output. */
+interface HandleStreamCore {
+  run(flush: number, input: Uint8Array): void;
+  /** The output since the last drain; throws what the context failed with. */
+  drain(): Uint8Array[];
+  destroy(): void;
+}
+
+function handleStreamCore(engine: object): HandleStreamCore | undefined {
   const zlibObject = engine as ZlibInternals;
   const handle = zlibObject._handle;
   const state = zlibObject._writeState;
@@ -194,48 +233,33 @@ export function handleStreamCoder(engine: object, flushes: StreamFlushes): Codin
     failure ??= error;
   });
   let out: Uint8Array[] = [];
-  const none = new Uint8Array(0);
-  /** One call as node:zlib's processChunkSync makes it: again while the output buffer fills. */
-  const run = (flush: number, input: Uint8Array): void => {
-    if (failure) return;
-    let offset = 0;
-    let left = input.byteLength;
-    try {
-      for (;;) {
-        const buffer = new Uint8Array(STREAM_CHUNK_BYTES);
-        handle.writeSync(flush, input, offset, left, buffer, 0, buffer.byteLength);
-        if (failure || zlibObject.destroyed) break;
-        const availOut = state[0]!;
-        const availIn = state[1]!;
-        if (availOut < buffer.byteLength) out.push(buffer.subarray(0, buffer.byteLength - availOut));
-        if (availOut !== 0) break;
-        offset += left - availIn;
-        left = availIn;
-      }
-    } catch (error) {
-      failure ??= error as Error;
-    }
-    failure ??= zlibObject.destroyed ? new Error('the compression context was destroyed') : undefined;
-  };
-  const take = (): Promise<Uint8Array[]> => {
-    if (failure) return Promise.reject(failure);
-    const taken = out;
-    out = [];
-    return Promise.resolve(taken);
-  };
   return {
-    write: (bytes) => {
-      if (bytes.byteLength > 0) run(flushes.write, bytes);
+    // Again while the output buffer fills.
+    run: (flush, input) => {
+      if (failure) return;
+      let offset = 0;
+      let left = input.byteLength;
+      try {
+        for (;;) {
+          const buffer = new Uint8Array(STREAM_CHUNK_BYTES);
+          handle.writeSync(flush, input, offset, left, buffer, 0, buffer.byteLength);
+          if (failure || zlibObject.destroyed) break;
+          const availOut = state[0]!;
+          const availIn = state[1]!;
+          if (availOut < buffer.byteLength) out.push(buffer.subarray(0, buffer.byteLength - availOut));
+          if (availOut !== 0) break;
+          offset += left - availIn;
+          left = availIn;
+        }
+      } catch (error) {
+        failure ??= error as Error;
+      }
+      failure ??= zlibObject.destroyed ? new Error('the compression context was destroyed') : undefined;
     },
-    flush: () => {
-      run(flushes.flush, none);
-      return take();
-    },
-    end: () => {
-      run(flushes.finish, none);
-      const taken = take();
-      // Done with: its native state goes now, as a stream's does once it has ended.
-      zlibObject.destroy();
+    drain: () => {
+      if (failure) throw failure;
+      const taken = out;
+      out = [];
       return taken;
     },
     destroy: () => {
@@ -243,4 +267,66 @@ export function handleStreamCoder(engine: object, flushes: StreamFlushes): Codin
       out = [];
     },
   };
+}
+
+/** Per engine maker: whether the handle path coded the probe soundly on this runtime (checked once). */
+const soundHandlePaths = new WeakMap<() => object, boolean>();
+
+/**
+ * The handle path leans on node:zlib's internals (the handle's writeSync and the write state it reports in),
+ * so before its first use for a coding it codes a probe, once per process: two events (a flush between)
+ * and the end, each more than one output buffer, must decode whole to what went in (output lost or repeated
+ * between calls would not). That each event decodes at its flush is the tests' to check, on every runtime and
+ * Node line CI runs. A runtime whose internals differ keeps node:zlib's stream.
+ */
+function handlePathSound(make: () => object, flushes: StreamFlushes, decodeWhole: (bytes: Uint8Array) => Uint8Array): boolean {
+  let sound = soundHandlePaths.get(make);
+  if (sound === undefined) {
+    sound = probeHandlePath(make, flushes, decodeWhole);
+    soundHandlePaths.set(make, sound);
+  }
+  return sound;
+}
+
+function probeHandlePath(make: () => object, flushes: StreamFlushes, decodeWhole: (bytes: Uint8Array) => Uint8Array): boolean {
+  const core = handleStreamCore(make());
+  if (!core) return false;
+  try {
+    const [first, second] = [streamProbe(1), streamProbe(2)];
+    core.run(flushes.write, first);
+    core.run(flushes.flush, new Uint8Array(0));
+    const atFlush = core.drain();
+    core.run(flushes.write, second);
+    core.run(flushes.finish, new Uint8Array(0));
+    const all = [...atFlush, ...core.drain()];
+    if (atFlush.length === 0) return false;
+    return sameBytes(decodeWhole(concatBytes(all)), concatBytes([first, second]));
+  } catch {
+    return false;
+  } finally {
+    core.destroy();
+  }
+}
+
+/** Bytes that do not compress (a seeded xorshift), longer than two output buffers, so each call refills. */
+function streamProbe(seed: number): Uint8Array {
+  const bytes = new Uint8Array(STREAM_CHUNK_BYTES * 2 + 1000);
+  let x = 0x9e3779b9 ^ seed;
+  for (let i = 0; i < bytes.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    bytes[i] = x & 0xff;
+  }
+  return bytes;
+}
+
+function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.byteLength;
+  }
+  return whole;
 }
