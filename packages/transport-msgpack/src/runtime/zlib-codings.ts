@@ -1,5 +1,5 @@
 import * as zlib from 'node:zlib';
-import { handleStreamCoder, keptContextCoder, rawDeflateWithDictionary, rawInflateWithDictionary } from './zlib-kept-context.js';
+import { handleStreamCoder, keptContextCoder, rawDeflateWithDictionary, rawInflateWithDictionary, type StreamFlushes } from './zlib-kept-context.js';
 import { DecodedTooLargeError, type CodingStreamEncoder, type ContentCoding, type ContentCodings, type PresetDictionaryCoder } from './content-codings.js';
 
 // Content codings on node:zlib, for Node and Bun (imported by node.ts and bun.ts only). zstd is there on
@@ -148,22 +148,29 @@ const presetDictionary: PresetDictionaryCoder = {
   },
 };
 
-/** Each coding's stream context, made the same way every time (its maker also keys the handle path's one check). */
-const streamEngineMakers: Record<ContentCoding, () => zlib.Gzip> = {
-  zstd: () => zstd.createZstdCompress!(zstdParams()),
-  br: () => zlib.createBrotliCompress(brotliParams()) as unknown as zlib.Gzip,
-  gzip: () => zlib.createGzip({ level: GZIP_LEVEL }),
+/**
+ * Each coding's stream context and the flushes node:zlib's stream drives it with. The maker is made once per
+ * coding, since it also keys the handle path's one check (zlib-kept-context.ts). zstd's constants are
+ * undefined where node:zlib has no zstd, which then never codes a stream in it.
+ */
+const streamCodings: Record<ContentCoding, { readonly make: () => zlib.Gzip; readonly flushes: StreamFlushes }> = {
+  zstd: {
+    make: () => zstd.createZstdCompress!(zstdParams()),
+    flushes: { write: constants.ZSTD_e_continue!, flush: constants.ZSTD_e_flush!, finish: constants.ZSTD_e_end! },
+  },
+  br: {
+    make: () => zlib.createBrotliCompress(brotliParams()) as unknown as zlib.Gzip,
+    flushes: { write: zlib.constants.BROTLI_OPERATION_PROCESS, flush: zlib.constants.BROTLI_OPERATION_FLUSH, finish: zlib.constants.BROTLI_OPERATION_FINISH },
+  },
+  gzip: {
+    make: () => zlib.createGzip({ level: GZIP_LEVEL }),
+    flushes: { write: zlib.constants.Z_NO_FLUSH, flush: zlib.constants.Z_SYNC_FLUSH, finish: zlib.constants.Z_FINISH },
+  },
 };
 
 /** A zlib stream as one context per event stream: a sync flush per event (Z_SYNC_FLUSH, Brotli's and zstd's flush). */
 function streamEncoder(coding: ContentCoding): CodingStreamEncoder {
-  const make = streamEngineMakers[coding];
-  const flushKind = coding === 'zstd' ? constants.ZSTD_e_flush! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_FLUSH : zlib.constants.Z_SYNC_FLUSH;
-  const flushes = {
-    write: coding === 'zstd' ? constants.ZSTD_e_continue! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_PROCESS : zlib.constants.Z_NO_FLUSH,
-    flush: flushKind,
-    finish: coding === 'zstd' ? constants.ZSTD_e_end! : coding === 'br' ? zlib.constants.BROTLI_OPERATION_FINISH : zlib.constants.Z_FINISH,
-  };
+  const { make, flushes } = streamCodings[coding];
   const direct = handleStreamCoder(make, flushes, (bytes) => decode(coding, bytes, 1 << 20));
   if (direct) return direct;
   const engine = make();
@@ -183,7 +190,7 @@ function streamEncoder(coding: ContentCoding): CodingStreamEncoder {
     },
     // The flush's callback runs once zlib has taken every byte written before it, and its output has been
     // emitted by then (checked on Node and Bun by the tests: each event decodes whole before the next).
-    flush: () => new Promise((resolve, reject) => engine.flush(flushKind, () => (failure ? reject(failure) : resolve(take())))),
+    flush: () => new Promise((resolve, reject) => engine.flush(flushes.flush, () => (failure ? reject(failure) : resolve(take())))),
     end: () =>
       new Promise((resolve, reject) => {
         engine.once('end', () => (failure ? reject(failure) : resolve(take())));

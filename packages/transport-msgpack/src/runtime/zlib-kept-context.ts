@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import * as zlib from 'node:zlib';
 import type { CodingStreamEncoder } from './content-codings.js';
 
@@ -300,7 +301,7 @@ function probeHandlePath(make: () => object, flushes: StreamFlushes, decodeWhole
     core.run(flushes.finish, new Uint8Array(0));
     const all = [...atFlush, ...core.drain()];
     if (atFlush.length === 0) return false;
-    return sameBytes(decodeWhole(concatBytes(all)), concatBytes([first, second]));
+    return sameBytes(decodeWhole(Buffer.concat(all)), Buffer.concat([first, second]));
   } catch {
     return false;
   } finally {
@@ -319,14 +320,4 @@ function streamProbe(seed: number): Uint8Array {
     bytes[i] = x & 0xff;
   }
   return bytes;
-}
-
-function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.byteLength;
-  }
-  return whole;
 }
