@@ -188,33 +188,27 @@ ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelco
 HEADERS = {"mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover"}
 
 
-def _sent(method: str, request_id: Any, params: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> Any:
-    from mcp.shared.message import ClientMessageMetadata, SessionMessage
-    from mcp_types import JSONRPCRequest
-
+def _sent(method: str, request_id: Any, params: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+    """A request as the transports show it to the prefetch: the message as a dict, the SDK's stamped headers."""
     params = {"_meta": dict(ENVELOPE)} if params is None else params
-    metadata = ClientMessageMetadata(headers={**HEADERS, "mcp-method": method, **(headers or {})})
-    return SessionMessage(JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method, params=params), metadata=metadata)
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}, {**HEADERS, "mcp-method": method, **(headers or {})}
 
 
 async def _prefetched(steps: Any, fresh_seconds: float = 10.0) -> tuple[list[Any], list[dict[str, str]]]:
     """Runs `steps(prefetch)` after a discover started a prefetch whose post answers one result; gives the
     answers `steps` collected and the headers the prefetch went with."""
-    from mcp.shared.message import SessionMessage
-    from mcp_types import JSONRPCResponse
-
     from mcp_msgpack.client.tools_list_prefetch import ToolsListPrefetch
 
     posted: list[dict[str, str]] = []
 
-    async def post(request: Any, headers: dict[str, str]) -> list[Any]:
+    async def post(request: dict[str, Any], headers: dict[str, str]) -> list[Any]:
         posted.append(headers)
-        return [SessionMessage(JSONRPCResponse(jsonrpc="2.0", id=request.id, result={"tools": [{"name": "t"}]}))]
+        return [{"jsonrpc": "2.0", "id": request["id"], "result": {"tools": [{"name": "t"}]}}]
 
     prefetch = ToolsListPrefetch(True, fresh_seconds)
     async with anyio.create_task_group() as tasks:
-        request = prefetch.prefetch_for(_sent("server/discover", 1))
-        assert request is not None and request.id == PREFETCH_ID and request.params == {"_meta": ENVELOPE}
+        request = prefetch.prefetch_for(*_sent("server/discover", 1))
+        assert request is not None and request["id"] == PREFETCH_ID and request["params"] == {"_meta": ENVELOPE}
         prefetch.start(request, post, tasks)
         answers = await steps(prefetch)
     return answers, posted
@@ -222,10 +216,10 @@ async def _prefetched(steps: Any, fresh_seconds: float = 10.0) -> tuple[list[Any
 
 def test_the_kept_result_answers_the_first_plain_list_once_under_its_id():
     async def steps(prefetch: Any) -> list[Any]:
-        return [await prefetch.answer(_sent("tools/list", 2)), await prefetch.answer(_sent("tools/list", 3))]
+        return [await prefetch.answer(*_sent("tools/list", 2)), await prefetch.answer(*_sent("tools/list", 3))]
 
     (first, second), posted = anyio.run(_prefetched, steps)
-    assert first.message.id == 2 and first.message.result == {"tools": [{"name": "t"}]} and second is None
+    assert first == {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "t"}]}} and second is None
     assert posted == [{**HEADERS, "mcp-method": "tools/list"}]
 
 
@@ -241,26 +235,30 @@ def test_the_kept_result_answers_the_first_plain_list_once_under_its_id():
 )
 def test_any_other_request_is_not_answered_and_leaves_the_result_kept(other):
     async def steps(prefetch: Any) -> list[Any]:
-        return [await prefetch.answer(other), await prefetch.answer(_sent("tools/list", 3))]
+        return [await prefetch.answer(*other), await prefetch.answer(*_sent("tools/list", 3))]
 
     (answer, kept), _ = anyio.run(_prefetched, steps)
-    assert answer is None and kept.message.id == 3
+    assert answer is None and kept["id"] == 3
+
+
+def test_a_resumed_list_is_not_answered():
+    async def steps(prefetch: Any) -> list[Any]:
+        return [await prefetch.answer(*_sent("tools/list", 2), "event-7")]
+
+    assert anyio.run(_prefetched, steps)[0] == [None]
 
 
 def test_stale_list_changed_and_initialize_each_drop_it():
-    from mcp.shared.message import SessionMessage
-    from mcp_types import JSONRPCNotification
-
     async def stale(prefetch: Any) -> list[Any]:
-        return [await prefetch.answer(_sent("tools/list", 2))]
+        return [await prefetch.answer(*_sent("tools/list", 2))]
 
     async def changed(prefetch: Any) -> list[Any]:
-        prefetch.saw(SessionMessage(JSONRPCNotification(jsonrpc="2.0", method="notifications/tools/list_changed")))
-        return [await prefetch.answer(_sent("tools/list", 2))]
+        prefetch.saw({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        return [await prefetch.answer(*_sent("tools/list", 2))]
 
     async def initialize(prefetch: Any) -> list[Any]:
-        prefetch.prefetch_for(_sent("initialize", 2, {}))
-        return [await prefetch.answer(_sent("tools/list", 3))]
+        prefetch.prefetch_for(*_sent("initialize", 2, {}))
+        return [await prefetch.answer(*_sent("tools/list", 3))]
 
     assert anyio.run(_prefetched, stale, -1.0)[0] == [None]
     assert anyio.run(_prefetched, changed)[0] == [None]
@@ -270,17 +268,11 @@ def test_stale_list_changed_and_initialize_each_drop_it():
 def test_only_a_first_2026_discover_starts_one():
     from mcp_msgpack.client.tools_list_prefetch import ToolsListPrefetch
 
-    async def run() -> list[Any]:
-        legacy = ToolsListPrefetch(True)
-        old_discover = ToolsListPrefetch(True)
-        off = ToolsListPrefetch(False)
-        later = ToolsListPrefetch(True)
-        later.prefetch_for(_sent("tools/list", 1))
-        return [
-            legacy.prefetch_for(_sent("initialize", 1, {})),
-            old_discover.prefetch_for(_sent("server/discover", 1, {"_meta": {"io.modelcontextprotocol/protocolVersion": "2025-11-25"}})),
-            off.prefetch_for(_sent("server/discover", 1)),
-            later.prefetch_for(_sent("server/discover", 2)),
-        ]
-
-    assert anyio.run(run) == [None, None, None, None]
+    legacy, old_discover, off, later = (ToolsListPrefetch(True), ToolsListPrefetch(True), ToolsListPrefetch(False), ToolsListPrefetch(True))
+    later.prefetch_for(*_sent("tools/list", 1))
+    assert [
+        legacy.prefetch_for(*_sent("initialize", 1, {})),
+        old_discover.prefetch_for(*_sent("server/discover", 1, {"_meta": {"io.modelcontextprotocol/protocolVersion": "2025-11-25"}})),
+        off.prefetch_for(*_sent("server/discover", 1)),
+        later.prefetch_for(*_sent("server/discover", 2)),
+    ] == [None, None, None, None]

@@ -22,6 +22,7 @@ from typing import Any
 
 import anyio
 import httpx2
+import pydantic_core
 from anyio.abc import TaskGroup
 from mcp.client._transport import TransportStreams
 from mcp.client.streamable_http import (
@@ -45,6 +46,7 @@ from mcp_types import (
     METHOD_NOT_FOUND,
     ErrorData,
     JSONRPCError,
+    JSONRPCNotification,
     JSONRPCRequest,
     RequestId,
     jsonrpc_message_adapter,
@@ -137,15 +139,8 @@ class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
     # --- POST ----------------------------------------------------------------------------------------------
 
     async def _handle_post_request(self, ctx: RequestContext) -> None:
-        prefetch = self.prefetch.prefetch_for(ctx.session_message)
-        answer = await self.prefetch.answer(ctx.session_message)
-        if answer is not None:
-            await ctx.read_stream_writer.send(answer)
+        if await self._prefetched(ctx):
             return
-        if prefetch is not None and self.background is not None:
-            # The prefetch leaves beside the discover; what it answers goes nowhere but the kept result.
-            client = ctx.client
-            self.prefetch.start(prefetch, lambda request, headers: self._post_prefetch(client, request, headers), self.background)
         wants_bytes = self._take_native_result_marker(ctx)
         if self.wire == "json":
             await super()._handle_post_request(ctx)
@@ -248,9 +243,30 @@ class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
                     code=INVALID_REQUEST,
                 )
 
+    async def _prefetched(self, ctx: RequestContext) -> bool:
+        """Shows the SDK's request to the tools/list prefetch (tools_list_prefetch.py): after the discover it
+        starts the prefetch beside it; the SDK's `tools/list` it answers from the kept result (True: nothing to
+        post)."""
+        message = ctx.session_message.message
+        if not isinstance(message, JSONRPCRequest):
+            return False
+        request = {"jsonrpc": "2.0", "id": message.id, "method": message.method, "params": message.params}
+        headers = ctx.metadata.headers if ctx.metadata is not None else None
+        prefetch = self.prefetch.prefetch_for(request, headers)
+        resumption = ctx.metadata.resumption_token if ctx.metadata is not None else None
+        answer = await self.prefetch.answer(request, headers, resumption)
+        if answer is not None:
+            await ctx.read_stream_writer.send(session_message(answer))
+            return True
+        if prefetch is not None and self.background is not None:
+            # The prefetch leaves beside the discover; what it answers goes nowhere but the kept result.
+            client = ctx.client
+            self.prefetch.start(prefetch, lambda request, headers: self._post_prefetch(client, request, headers), self.background)
+        return False
+
     async def _post_prefetch(
-        self, client: httpx2.AsyncClient, request: JSONRPCRequest, message_headers: dict[str, str]
-    ) -> list[SessionMessage | Exception] | None:
+        self, client: httpx2.AsyncClient, request: dict[str, Any], message_headers: dict[str, str]
+    ) -> list[Any] | None:
         """The prefetched `tools/list` (tools_list_prefetch.py), posted as the SDK's own would be (its headers,
         the wire's body and the request coding) and its answer read on the paths every reply takes (either wire,
         content codings, the caps), into a list. It teaches the transport nothing (the wire, the server's
@@ -267,7 +283,7 @@ class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
             if coded is not None:
                 content, headers["content-encoding"] = coded
         else:
-            content = request.model_dump_json(by_alias=True, exclude_unset=True).encode()
+            content = pydantic_core.to_json(request)
         async with stream_within_origin(client, "POST", self.url, content=content, headers=headers) as response:
             content_type = response.headers.get("content-type")
             kind = media_types.media_type(content_type)[0]
@@ -294,7 +310,7 @@ class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
                                 break
                     else:
                         return None
-                return [item async for item in reader]
+                return [message_dict(item) if isinstance(item, SessionMessage) else item async for item in reader]
 
     async def _answer_http_error(
         self, response: httpx2.Response, ctx: RequestContext, request_id: RequestId, reply_is_msgpack: bool
@@ -498,12 +514,13 @@ class _SeenSendStream(ContextSendStream[SessionMessage | Exception]):
     """The stream to the SDK, showing each message to `see` as it goes (the prefetch drops its kept list
     when the server says the tool list changed, on whichever reply or stream that arrives)."""
 
-    def __init__(self, inner: Any, see: Callable[[object], None]) -> None:
+    def __init__(self, inner: Any, prefetch: ToolsListPrefetch) -> None:
         super().__init__(inner)
-        self._see = see
+        self._prefetch = prefetch
 
     async def send(self, item: SessionMessage | Exception) -> None:
-        self._see(item)
+        if isinstance(item, SessionMessage) and isinstance(item.message, JSONRPCNotification):
+            self._prefetch.saw({"method": item.message.method})
         await super().send(item)
 
 
@@ -553,7 +570,7 @@ async def streamable_http_client(
         if http_client is None:
             await stack.enter_async_context(client)
         to_sdk, from_transport = anyio.create_memory_object_stream[Any](0)
-        read_stream_writer = _SeenSendStream(to_sdk, transport.prefetch.saw)
+        read_stream_writer = _SeenSendStream(to_sdk, transport.prefetch)
         read_stream = ContextReceiveStream[SessionMessage | Exception](from_transport)
         write_stream, write_stream_reader = create_context_streams[SessionMessage](0)
         async with read_stream_writer, read_stream, write_stream, write_stream_reader, anyio.create_task_group() as tg:

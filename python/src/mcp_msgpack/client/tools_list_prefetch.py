@@ -21,8 +21,6 @@ from typing import Any
 
 import anyio
 from anyio.abc import TaskGroup
-from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
 from ..shared.http_negotiation import is_modern_request
 
@@ -39,14 +37,16 @@ changed on the server since, and the SDK asks itself."""
 PROTOCOL_VERSION_HEADER = "mcp-protocol-version"
 METHOD_HEADER = "mcp-method"
 
-PrefetchPost = Callable[[JSONRPCRequest, dict[str, str]], Awaitable[list[Any] | None]]
-"""Posts the prefetch with these per-message headers and gives back every message of its answer (in order,
-errors included), or None on any failure."""
+PrefetchPost = Callable[[dict[str, Any], dict[str, str]], Awaitable[list[Any] | None]]
+"""Posts the prefetch (a JSON-RPC request as a dict) with these per-message headers and gives back every message
+of its answer as dicts, in order (anything else in the list, an exception a reader passed on, fails it), or None
+on any failure."""
 
 
 class ToolsListPrefetch:
     """The prefetch's state for one transport: whether the first request was a 2026-07-28 `server/discover`,
-    the envelope it carried, and the kept result (or the wait for it)."""
+    the envelope it carried, and the kept result (or the wait for it). Messages are seen as dicts (with the
+    headers the SDK's session stamped on them), as every SDK line's client has them."""
 
     def __init__(self, enabled: bool, fresh_seconds: float = PREFETCH_FRESH_SECONDS) -> None:
         self.enabled = enabled
@@ -61,26 +61,23 @@ class ToolsListPrefetch:
         self._done: anyio.Event | None = None
         self._scope: anyio.CancelScope | None = None
 
-    def prefetch_for(self, message: SessionMessage) -> JSONRPCRequest | None:
+    def prefetch_for(self, request: dict[str, Any], headers: Mapping[str, str] | None) -> dict[str, Any] | None:
         """Sees each request the SDK sends, before it goes: after a 2026-07-28 discover as the first request,
         the prefetch to post beside it (through `start()`); an `initialize` (a 2025-era connection) drops it."""
-        request = message.message
-        if not isinstance(request, JSONRPCRequest):
-            return None
-        if request.method == "initialize":
+        if request.get("method") == "initialize":
             self.drop()
         if self._saw_request:
             return None
         self._saw_request = True
-        meta = request.params.get("_meta") if isinstance(request.params, dict) else None
-        if not self.enabled or request.method != "server/discover" or not is_modern_request(meta):
+        params = request.get("params")
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        if not self.enabled or request.get("method") != "server/discover" or not is_modern_request(meta):
             return None
         self._envelope = meta
-        headers = getattr(message.metadata, "headers", None) or {}
-        self._headers = {**headers, METHOD_HEADER: "tools/list"}
-        return JSONRPCRequest(jsonrpc="2.0", id=PREFETCH_ID, method="tools/list", params={"_meta": meta})
+        self._headers = {**(headers or {}), METHOD_HEADER: "tools/list"}
+        return {"jsonrpc": "2.0", "id": PREFETCH_ID, "method": "tools/list", "params": {"_meta": meta}}
 
-    def start(self, request: JSONRPCRequest, post: PrefetchPost, tasks: TaskGroup) -> None:
+    def start(self, request: dict[str, Any], post: PrefetchPost, tasks: TaskGroup) -> None:
         """Posts the request `prefetch_for()` gave in `tasks`, and keeps its result until it is used, stale or
         dropped."""
         self._kept = True
@@ -88,7 +85,7 @@ class ToolsListPrefetch:
         self._done, self._scope = anyio.Event(), anyio.CancelScope()
         tasks.start_soon(self._run, request, post, self._done, self._scope)
 
-    async def _run(self, request: JSONRPCRequest, post: PrefetchPost, done: anyio.Event, scope: anyio.CancelScope) -> None:
+    async def _run(self, request: dict[str, Any], post: PrefetchPost, done: anyio.Event, scope: anyio.CancelScope) -> None:
         try:
             with scope:
                 self._result = _result_of(await post(request, self._headers))
@@ -97,14 +94,15 @@ class ToolsListPrefetch:
         finally:
             done.set()
 
-    async def answer(self, message: SessionMessage) -> SessionMessage | None:
-        """The answer to the SDK's request from the kept result, when it is the first `tools/list` without a
+    async def answer(
+        self, request: dict[str, Any], headers: Mapping[str, str] | None, resumption_token: str | None = None
+    ) -> dict[str, Any] | None:
+        """The response to the SDK's request from the kept result, when it is the first `tools/list` without a
         cursor with the prefetch's envelope, under the SDK's id; None when it is not, or when the prefetch
         failed or went stale (the SDK's request then goes out)."""
-        request = message.message
-        if not self._kept or not isinstance(request, JSONRPCRequest) or request.method != "tools/list":
+        if not self._kept or request.get("method") != "tools/list":
             return None
-        if not _plain(message, self._envelope):
+        if resumption_token is not None or not _plain(request, headers, self._envelope):
             return None
         self._kept = False
         if self._done is None or anyio.current_time() - self._sent_at > self.fresh_seconds:
@@ -113,12 +111,11 @@ class ToolsListPrefetch:
         await self._done.wait()
         result = self._result
         self._result = None
-        return None if result is None else SessionMessage(JSONRPCResponse(jsonrpc="2.0", id=request.id, result=result))
+        return None if result is None else {"jsonrpc": "2.0", "id": request.get("id"), "result": result}
 
-    def saw(self, item: object) -> None:
+    def saw(self, message: Mapping[str, Any]) -> None:
         """Sees each message the transport delivers to the SDK: the tool list changed drops the kept one."""
-        message = item.message if isinstance(item, SessionMessage) else None
-        if isinstance(message, JSONRPCNotification) and message.method == "notifications/tools/list_changed":
+        if message.get("method") == "notifications/tools/list_changed":
             self.drop()
 
     def drop(self) -> None:
@@ -130,28 +127,23 @@ class ToolsListPrefetch:
             self._scope.cancel()
 
 
-def _plain(message: SessionMessage, envelope: Any) -> bool:
+def _plain(request: dict[str, Any], headers: Mapping[str, str] | None, envelope: Any) -> bool:
     """A `tools/list` with nothing but the envelope in its params and nothing but the SDK's stamped headers:
     one the prefetch's result answers as the server would."""
-    request = message.message
-    assert isinstance(request, JSONRPCRequest)
-    params = request.params
+    params = request.get("params")
     if not isinstance(params, dict) or set(params) != {"_meta"} or params["_meta"] != envelope:
         return False
-    metadata = message.metadata
-    if getattr(metadata, "resumption_token", None) is not None:
-        return False
-    headers: Mapping[str, str] = getattr(metadata, "headers", None) or {}
-    return {name.lower() for name in headers} <= {PROTOCOL_VERSION_HEADER, METHOD_HEADER}
+    return {name.lower() for name in headers or {}} <= {PROTOCOL_VERSION_HEADER, METHOD_HEADER}
 
 
 def _result_of(messages: list[Any] | None) -> dict[str, Any] | None:
     """The result of the prefetch's answer: exactly one message, a result for its id."""
-    if messages is None or len(messages) != 1:
+    if messages is None or len(messages) != 1 or not isinstance(messages[0], dict):
         return None
-    message = messages[0].message if isinstance(messages[0], SessionMessage) else None
-    if isinstance(message, JSONRPCResponse) and message.id == PREFETCH_ID and isinstance(message.result, dict):
-        return message.result
+    message = messages[0]
+    result = message.get("result")
+    if message.get("id") == PREFETCH_ID and "error" not in message and isinstance(result, dict):
+        return result
     return None
 
 
