@@ -27,7 +27,6 @@ CLIENT_23_FILES = [
     "test_http_fastmcp.py",
     "test_http_frameworks.py",
     "test_http_agent_frameworks.py",
-    "test_http_tools_prefetch.py",
 ]
 
 if HTTP_SERVER_UNAVAILABLE is not None:

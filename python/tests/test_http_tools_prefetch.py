@@ -1,10 +1,13 @@
 """The client's tools/list prefetch on 2026-07-28 (client/tools_list_prefetch.py, python/README.md "Tools list
 prefetch"): the SDK's first `list_tools()` answered from a `tools/list` posted beside its `server/discover`.
 What reached the server is counted there (tests/servers/counting_app.py): exactly one `tools/list` per opening,
-the same result as without the prefetch, and every failure falls back to the SDK's own request, silently."""
+the same result as without the prefetch, and every failure falls back to the SDK's own request, silently.
+Both clients: mcp 2.3's (where the SDK has its internals) and the older lines' (`streamable_http_httpx.py`,
+run on every 2.x)."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,15 @@ from mcp.client.client import Client
 from http_peers import free_port, media_server, recording_client, running, ts_sdk_server, write_image
 from mcp_msgpack.client import streamable_http_client
 from mcp_msgpack.client.tools_list_prefetch import PREFETCH_ID
+from mcp_msgpack.shared.sdk_compat import HTTP_UNAVAILABLE
+
+CLIENT_MODULES = ["streamable_http_httpx"] + ([] if HTTP_UNAVAILABLE else ["streamable_http"])
+
+
+@pytest.fixture(params=CLIENT_MODULES)
+def connect(request):
+    """`streamable_http_client` of each client module this SDK line runs."""
+    return importlib.import_module(f"mcp_msgpack.client.{request.param}").streamable_http_client
 
 pytestmark = pytest.mark.timeout(120)
 PREFETCH_MARK = PREFETCH_ID.encode()  # a str in either wire's body: the prefetch's id as it goes
@@ -60,42 +72,53 @@ def baseline(url):
 
 
 @pytest.mark.parametrize("wire", ["auto", "json"])
-def test_the_sdk_list_is_answered_from_the_prefetch_with_one_tools_list_at_the_server(url, baseline, wire):
+def test_the_sdk_list_is_answered_from_the_prefetch_with_one_tools_list_at_the_server(url, baseline, connect, wire):
     reached(url)
-    version, tools = anyio.run(lambda: open_and_list(streamable_http_client(url, wire=wire)))
+    version, tools = anyio.run(lambda: open_and_list(connect(url, wire=wire)))
     assert version == "2026-07-28" and tools == baseline
     seen = reached(url)
-    assert seen[0][0] == "server/discover" and lists(seen) == [PREFETCH_ID]
+    # The discover and the prefetch leave side by side (either may reach the server first).
+    assert sorted(method for method, _ in seen) == ["server/discover", "tools/list"] and lists(seen) == [PREFETCH_ID]
 
 
-def test_off_by_default_with_a_client_of_the_callers(url, baseline):
+def test_off_by_default_with_a_client_of_the_callers(url, baseline, connect):
     reached(url)
 
     async def run() -> list[dict[str, Any]]:
         http, _ = recording_client()
         async with http:
-            return (await open_and_list(streamable_http_client(url, http_client=http)))[1]
+            return (await open_and_list(connect(url, http_client=http)))[1]
 
     assert anyio.run(run) == baseline
     assert lists(reached(url)) == [2]
 
 
 class Faulty(httpx2.AsyncBaseTransport):
-    """Forwards every request but the prefetch, which gets `fault` instead of reaching the server."""
+    """Forwards every request but the prefetch, which gets `fault` instead of reaching the server. The others
+    wait until the prefetch was answered, so its answer is read before the server's first reply is: before the
+    client knows the server speaks msgpack-v1 (a JSON reply is then no answer to a MessagePack body)."""
 
     def __init__(self, fault: str) -> None:
         self.inner = httpx2.AsyncHTTPTransport()
         self.fault = fault
         self.prefetches = 0
         self.later_types: list[str | None] = []
+        self.answered = anyio.Event()
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         body = await request.aread()
         if PREFETCH_MARK not in body:
+            await self.answered.wait()
             if self.prefetches:
                 self.later_types.append(request.headers.get("content-type"))
             return await self.inner.handle_async_request(request)
         self.prefetches += 1
+        try:
+            return self.faulty(request)
+        finally:
+            self.answered.set()
+
+    def faulty(self, request: httpx2.Request) -> httpx2.Response:
         if self.fault == "network":
             raise httpx2.ConnectError("refused", request=request)
         if self.fault == "error reply":
@@ -114,13 +137,13 @@ class Faulty(httpx2.AsyncBaseTransport):
 
 
 @pytest.mark.parametrize("fault", ["network", "error reply", "wrong id", "json reply", "415", "500", "202"])
-def test_a_failed_prefetch_falls_back_silently_to_the_sdk_list(url, baseline, fault):
+def test_a_failed_prefetch_falls_back_silently_to_the_sdk_list(url, baseline, connect, fault):
     reached(url)
     faulty = Faulty(fault)
 
     async def run() -> tuple[str | None, list[dict[str, Any]]]:
         async with httpx2.AsyncClient(transport=faulty) as http:
-            return await open_and_list(streamable_http_client(url, http_client=http, prefetch_tools_list=True))
+            return await open_and_list(connect(url, http_client=http, prefetch_tools_list=True))
 
     version, tools = anyio.run(run)
     assert faulty.prefetches == 1 and version == "2026-07-28" and tools == baseline
@@ -129,11 +152,11 @@ def test_a_failed_prefetch_falls_back_silently_to_the_sdk_list(url, baseline, fa
     assert faulty.later_types and all(t == "application/msgpack" for t in faulty.later_types)
 
 
-def test_used_once_and_only_for_a_plain_list(url, baseline):
+def test_used_once_and_only_for_a_plain_list(url, baseline, connect):
     reached(url)
 
     async def run() -> list[list[dict[str, Any]]]:
-        async with Client(streamable_http_client(url), cache=None) as client:
+        async with Client(connect(url), cache=None) as client:
             other_meta = await client.list_tools(meta={"example.com/trace": "1"})
             first = await client.list_tools()
             second = await client.list_tools()
@@ -144,34 +167,34 @@ def test_used_once_and_only_for_a_plain_list(url, baseline):
     assert lists(reached(url)) == [PREFETCH_ID, 2, 4]
 
 
-def test_2025_11_25_is_unchanged(url, baseline):
+def test_2025_11_25_is_unchanged(url, baseline, connect):
     reached(url)
-    version, tools = anyio.run(lambda: open_and_list(streamable_http_client(url), mode="legacy"))
+    version, tools = anyio.run(lambda: open_and_list(connect(url), mode="legacy"))
     assert version == "2025-11-25" and tools == baseline
     seen = reached(url)
     assert seen[0][0] == "initialize" and len(lists(seen)) == 1 and PREFETCH_ID not in lists(seen)
 
 
-def test_a_2025_era_json_server_is_served_as_before():
+def test_a_2025_era_json_server_is_served_as_before(connect):
     """The TS SDK's own server (JSON, 2025 only): its refusal of the discover makes the SDK initialize; the
     prefetch fails with it, unseen."""
 
     async def run(served: str) -> tuple[str | None, list[dict[str, Any]]]:
-        return await open_and_list(streamable_http_client(served))
+        return await open_and_list(connect(served))
 
     with ts_sdk_server() as served:
         version, tools = anyio.run(run, served)
     assert version == "2025-11-25" and [tool["name"] for tool in tools] == ["echo"]
 
 
-def test_our_ts_server_gets_one_tools_list(tmp_path):
+def test_our_ts_server_gets_one_tools_list(tmp_path, connect):
     """The TS media server on 2026-07-28: counted at the client's HTTP layer (the TS server keeps no count)."""
     write_image(tmp_path)
 
     async def run(served: str, prefetch: bool) -> tuple[list[dict[str, Any]], list[bytes]]:
         http, recorder = recording_client()
         async with http:
-            _, tools = await open_and_list(streamable_http_client(served, http_client=http, prefetch_tools_list=prefetch))
+            _, tools = await open_and_list(connect(served, http_client=http, prefetch_tools_list=prefetch))
         bodies = [e["request_body"] for e in recorder.exchanges if e["method"] == "POST"]
         return tools, [b for b in bodies if b"tools/list" in b]
 

@@ -287,11 +287,7 @@ class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
         async with stream_within_origin(client, "POST", self.url, content=content, headers=headers) as response:
             content_type = response.headers.get("content-type")
             kind = media_types.media_type(content_type)[0]
-            from_msgpack = (
-                media_types.is_msgpack_body(content_type) or kind == media_types.FRAME_STREAM
-                or response.headers.get(media_types.WIRE_HEADER) is not None
-            )
-            if response.status_code != 200 or (wire == "msgpack" and not self.server_speaks_msgpack and not from_msgpack):
+            if not self.counts_unlearned(wire, response.status_code, content_type, response.headers.get(media_types.WIRE_HEADER)):
                 return None
             response = await dictionary_decoded(response, self.limits.max_frame_bytes)
             writer, reader = create_context_streams[SessionMessage | Exception](math.inf)

@@ -15,6 +15,7 @@ would have. The server sees an ordinary request; the SDK sees the result the ser
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -73,7 +74,8 @@ class ToolsListPrefetch:
         meta = params.get("_meta") if isinstance(params, dict) else None
         if not self.enabled or request.get("method") != "server/discover" or not is_modern_request(meta):
             return None
-        self._envelope = meta
+        # A copy: the transports add their native-bytes offer to the discover's own envelope as it goes.
+        self._envelope = meta = copy.deepcopy(meta)
         self._headers = {**(headers or {}), METHOD_HEADER: "tools/list"}
         return {"jsonrpc": "2.0", "id": PREFETCH_ID, "method": "tools/list", "params": {"_meta": meta}}
 
