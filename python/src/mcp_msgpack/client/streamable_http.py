@@ -507,8 +507,9 @@ class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
 
 
 class _SeenSendStream(ContextSendStream[SessionMessage | Exception]):
-    """The stream to the SDK, showing each message to `see` as it goes (the prefetch drops its kept list
-    when the server says the tool list changed, on whichever reply or stream that arrives)."""
+    """The stream to the SDK, showing each notification to the tools/list prefetch as it goes (it drops its kept
+    list when the server says the tool list changed, on whichever reply or stream that arrives: the SDK's own
+    readers of JSON and SSE write here too)."""
 
     def __init__(self, inner: Any, prefetch: ToolsListPrefetch) -> None:
         super().__init__(inner)
