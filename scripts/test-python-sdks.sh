@@ -20,6 +20,7 @@
 # built 18.6x on 3.10 while the heap bound was heap_base + 12 bytes a byte; issue 39 made it the larger of
 # the two (wire/limits.py), 12 MiB at 1 MiB. The HTTP server app runs on every 2.x: on 2.0.0
 # its tests run too (HTTP_SERVER_2X below, 54 tests, +63 s here: 2.0's session manager and transport differ most from 2.3's;
+# with them the tools/list prefetch of the older lines' client, 22 tests, +4 s;
 # 2.1.0 and 2.2.0 were run by hand). On 1.x it runs on the SDK's session loop (shared/sdk_compat.py,
 # SESSION_LOOP_SERVER): test_session_loop_http_server.py (1.x FastMCP and low-level servers, our Python and TS
 # clients, the SDK's JSON client; skipped on 2.x). The tests of mcp 2.3's HTTP client (and of FastMCP 4 and the
@@ -58,6 +59,7 @@ HEAP_BOUNDS=(
 HTTP_SERVER_2X=(
   python/tests/test_http_server.py python/tests/test_http_modern.py python/tests/test_http_sessions.py
   python/tests/test_http_ts_client.py
+  python/tests/test_http_tools_prefetch.py
   python/tests/test_http_coding.py::test_the_stock_client_gets_coded_replies_and_streams
   python/tests/test_http_coding.py::test_a_coded_request_body_is_decoded
   python/tests/test_http_coding.py::test_hostile_coded_bodies_get_a_clear_4xx_and_the_server_goes_on

@@ -15,12 +15,14 @@ require_http("streamable_http_client")  # before the SDK internals below: a clea
 
 import contextlib
 import logging
+import math
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
 import httpx2
+import pydantic_core
 from anyio.abc import TaskGroup
 from mcp.client._transport import TransportStreams
 from mcp.client.streamable_http import (
@@ -34,7 +36,7 @@ from mcp.client.streamable_http import (
     _unfollowed_redirect,
 )
 from mcp.shared._compat import resync_tracer
-from mcp.shared._context_streams import create_context_streams
+from mcp.shared._context_streams import ContextReceiveStream, ContextSendStream, create_context_streams
 from mcp.shared._httpx_utils import create_mcp_http_client, stream_within_origin
 from mcp.shared.message import SessionMessage
 from mcp_types import (
@@ -44,6 +46,7 @@ from mcp_types import (
     METHOD_NOT_FOUND,
     ErrorData,
     JSONRPCError,
+    JSONRPCNotification,
     JSONRPCRequest,
     RequestId,
     jsonrpc_message_adapter,
@@ -66,6 +69,7 @@ from .request_coding import (
     offered_codings,
     read_capped,
 )
+from .tools_list_prefetch import PREFETCH_ID, ToolsListPrefetch
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +87,7 @@ class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
         native_bytes: bool = False,
         limits: ReceiveLimits | None = None,
         max_sse_event_size: int | None = DEFAULT_MAX_SSE_EVENT_SIZE,
+        prefetch_tools_list: bool = False,
     ) -> None:
         ClientWire.__init__(self, url, wire, native_bytes)
         StreamableHTTPTransport.__init__(self, url, max_sse_event_size=max_sse_event_size)
@@ -95,6 +100,9 @@ class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
         """Where `notifications/initialized` to a msgpack-v1 server is posted without waiting (set by the client)."""
         self.opening = InitializedInBackground()
         """That notification's POST, for a request refused as `not-initialized` meanwhile."""
+        self.prefetch = ToolsListPrefetch(prefetch_tools_list)
+        """The `tools/list` posted beside a 2026-07-28 `server/discover`, kept for the SDK's own (posted in
+        `background`, so only when the client sets it)."""
 
     # --- headers and bodies ------------------------------------------------------------------------------
 
@@ -131,6 +139,8 @@ class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
     # --- POST ----------------------------------------------------------------------------------------------
 
     async def _handle_post_request(self, ctx: RequestContext) -> None:
+        if await self._prefetched(ctx):
+            return
         wants_bytes = self._take_native_result_marker(ctx)
         if self.wire == "json":
             await super()._handle_post_request(ctx)
@@ -232,6 +242,71 @@ class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
                     ctx.read_stream_writer, request_id, f"Unexpected content type: {content_type}",
                     code=INVALID_REQUEST,
                 )
+
+    async def _prefetched(self, ctx: RequestContext) -> bool:
+        """Shows the SDK's request to the tools/list prefetch (tools_list_prefetch.py): after the discover it
+        starts the prefetch beside it; the SDK's `tools/list` it answers from the kept result (True: nothing to
+        post)."""
+        message = ctx.session_message.message
+        if not isinstance(message, JSONRPCRequest):
+            return False
+        request = {"jsonrpc": "2.0", "id": message.id, "method": message.method, "params": message.params}
+        headers = ctx.metadata.headers if ctx.metadata is not None else None
+        prefetch = self.prefetch.prefetch_for(request, headers)
+        resumption = ctx.metadata.resumption_token if ctx.metadata is not None else None
+        answer = await self.prefetch.answer(request, headers, resumption)
+        if answer is not None:
+            await ctx.read_stream_writer.send(session_message(answer))
+            return True
+        if prefetch is not None and self.background is not None:
+            # The prefetch leaves beside the discover; what it answers goes nowhere but the kept result.
+            client = ctx.client
+            self.prefetch.start(prefetch, lambda request, headers: self._post_prefetch(client, request, headers), self.background)
+        return False
+
+    async def _post_prefetch(
+        self, client: httpx2.AsyncClient, request: dict[str, Any], message_headers: dict[str, str]
+    ) -> list[Any] | None:
+        """The prefetched `tools/list` (tools_list_prefetch.py), posted as the SDK's own would be (its headers,
+        the wire's body and the request coding) and its answer read on the paths every reply takes (either wire,
+        content codings, the caps), into a list. It teaches the transport nothing (the wire, the server's
+        codings and native bytes are learned from the SDK's own requests, so the fallback rules run as without
+        it) and reports nothing: any failure is None. An answer to a MessagePack body counts only from a server
+        that has shown it speaks msgpack-v1: anything else may be a JSON-only server's answer to bytes it could
+        not read."""
+        wire = self.wire
+        headers = {**self._prepare_headers(), **message_headers}
+        headers["accept-encoding"] = offered_codings(client.headers.get("accept-encoding"))
+        if wire == "msgpack":
+            content = encode_msgpack(request, native=False)
+            coded = self.request_coding.code(content)
+            if coded is not None:
+                content, headers["content-encoding"] = coded
+        else:
+            content = pydantic_core.to_json(request)
+        async with stream_within_origin(client, "POST", self.url, content=content, headers=headers) as response:
+            content_type = response.headers.get("content-type")
+            kind = media_types.media_type(content_type)[0]
+            if not self.counts_unlearned(wire, response.status_code, content_type, response.headers.get(media_types.WIRE_HEADER)):
+                return None
+            response = await dictionary_decoded(response, self.limits.max_frame_bytes)
+            writer, reader = create_context_streams[SessionMessage | Exception](math.inf)
+            async with reader:
+                async with writer:
+                    if media_types.is_msgpack_body(content_type):
+                        body = await read_capped(response, self.limits.max_frame_bytes)
+                        await writer.send(session_message(decode_msgpack(body, self.limits, native=False)))
+                    elif kind == media_types.FRAME_STREAM:
+                        await self._consume_frames(response, writer, native=False)
+                    elif media_types.is_json_body(content_type):
+                        await self._handle_json_response(response, writer, request_id=PREFETCH_ID)
+                    elif kind == media_types.SSE:
+                        async for sse in httpx2.EventSource(response, max_event_size=self.max_sse_event_size):
+                            if await self._handle_sse_event(sse, writer):
+                                break
+                    else:
+                        return None
+                return [message_dict(item) if isinstance(item, SessionMessage) else item async for item in reader]
 
     async def _answer_http_error(
         self, response: httpx2.Response, ctx: RequestContext, request_id: RequestId, reply_is_msgpack: bool
@@ -431,6 +506,21 @@ class MsgpackStreamableHTTPTransport(ClientWire, StreamableHTTPTransport):
             await anyio.sleep(cursor.get("retry_ms", DEFAULT_RECONNECTION_DELAY_MS) / 1000)
 
 
+class _SeenSendStream(ContextSendStream[SessionMessage | Exception]):
+    """The stream to the SDK, showing each notification to the tools/list prefetch as it goes (it drops its kept
+    list when the server says the tool list changed, on whichever reply or stream that arrives: the SDK's own
+    readers of JSON and SSE write here too)."""
+
+    def __init__(self, inner: Any, prefetch: ToolsListPrefetch) -> None:
+        super().__init__(inner)
+        self._prefetch = prefetch
+
+    async def send(self, item: SessionMessage | Exception) -> None:
+        if isinstance(item, SessionMessage) and isinstance(item.message, JSONRPCNotification):
+            self._prefetch.saw({"method": item.message.method})
+        await super().send(item)
+
+
 @asynccontextmanager
 async def streamable_http_client(
     url: str,
@@ -443,6 +533,7 @@ async def streamable_http_client(
     terminate_on_close: bool = True,
     max_sse_event_size: int | None = DEFAULT_MAX_SSE_EVENT_SIZE,
     limits: ReceiveLimits | None = None,
+    prefetch_tools_list: bool | None = None,
 ) -> AsyncGenerator[TransportStreams, None]:
     """Drop-in for `mcp.client.streamable_http.streamable_http_client`, on msgpack-v1 where the server speaks it.
 
@@ -457,18 +548,27 @@ async def streamable_http_client(
         terminate_on_close: DELETE the session when the context exits.
         max_sse_event_size: Bytes in one SSE event (JSON servers); None disables the limit.
         limits: What a MessagePack reply may hold (SPEC 4); the defaults are SPEC's.
+        prefetch_tools_list: On 2026-07-28, post a `tools/list` beside the SDK's `server/discover` and answer the
+            SDK's first `tools/list` from it (python/README.md, "Tools list prefetch"). None (the default): on,
+            unless `http_client` or `auth` is given (a client or auth of the caller's may run OAuth or count
+            requests; a token the discover has to refresh would be refused on the prefetch too).
 
     Yields:
         (read_stream, write_stream) of `SessionMessage`, as the SDK's function does.
     """
     client = http_client if http_client is not None else create_mcp_http_client(headers=headers, auth=auth)
+    if prefetch_tools_list is None:
+        prefetch_tools_list = http_client is None and auth is None
     transport = MsgpackStreamableHTTPTransport(
-        url, wire=wire, native_bytes=native_bytes, limits=limits, max_sse_event_size=max_sse_event_size
+        url, wire=wire, native_bytes=native_bytes, limits=limits, max_sse_event_size=max_sse_event_size,
+        prefetch_tools_list=prefetch_tools_list,
     )
     async with contextlib.AsyncExitStack() as stack:
         if http_client is None:
             await stack.enter_async_context(client)
-        read_stream_writer, read_stream = create_context_streams[SessionMessage | Exception](0)
+        to_sdk, from_transport = anyio.create_memory_object_stream[Any](0)
+        read_stream_writer = _SeenSendStream(to_sdk, transport.prefetch)
+        read_stream = ContextReceiveStream[SessionMessage | Exception](from_transport)
         write_stream, write_stream_reader = create_context_streams[SessionMessage](0)
         async with read_stream_writer, read_stream, write_stream, write_stream_reader, anyio.create_task_group() as tg:
 
@@ -484,6 +584,7 @@ async def streamable_http_client(
             try:
                 yield read_stream, write_stream
             finally:
+                transport.prefetch.drop()
                 if transport.session_id and terminate_on_close:
                     await transport.terminate_session(client)
                 tg.cancel_scope.cancel()

@@ -40,6 +40,7 @@ from ..shared.message import to_session_message
 from ..shared.sdk_compat import WRAPPED_MESSAGES, create_message_streams
 from ..shared.sse_events import sse_events
 from ..wire import ReceiveLimits, WireError
+from .tools_list_prefetch import ToolsListPrefetch
 
 logger = logging.getLogger(__name__)
 
@@ -127,6 +128,7 @@ class MsgpackStreamableHTTPTransport(ClientWire):
         native_bytes: bool = False,
         limits: ReceiveLimits | None = None,
         max_sse_event_size: int | None = DEFAULT_MAX_SSE_EVENT_SIZE,
+        prefetch_tools_list: bool = False,
     ) -> None:
         super().__init__(url, wire, native_bytes)
         self.limits = limits or ReceiveLimits()
@@ -137,6 +139,8 @@ class MsgpackStreamableHTTPTransport(ClientWire):
         """Each request's POST scope: on 2026-07-28 closing its stream is how a request is cancelled."""
         self.opening = InitializedInBackground()
         """`notifications/initialized` posted without waiting (shared/http_opening.py)."""
+        self.prefetch = ToolsListPrefetch(prefetch_tools_list)
+        """The `tools/list` posted beside a 2026-07-28 `server/discover`, kept for the SDK's own (2.x)."""
 
     def get_session_id(self) -> str | None:
         return self.session_id
@@ -153,6 +157,7 @@ class MsgpackStreamableHTTPTransport(ClientWire):
         """A decoded reply as the SDK's message: an `initialize` result sets the protocol version header and may
         confirm native bytes; a response read on a resumed stream takes the id the session waits for."""
         if isinstance(value, dict):
+            self.prefetch.saw(value)
             result = value.get("result")
             if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str) and "capabilities" in result:
                 self.protocol_version = result["protocolVersion"]
@@ -178,8 +183,11 @@ class MsgpackStreamableHTTPTransport(ClientWire):
                     if self._cancels_in_flight(body):
                         continue
                     if "id" in body and "method" in body:
+                        prefetch = self.prefetch.prefetch_for(body, _stamped(metadata))
                         scope = self._in_flight[body["id"]] = anyio.CancelScope()
                         tg.start_soon(self._send_request, client, body, metadata, read_writer, scope)
+                        if prefetch is not None:  # beside the discover; its answer goes only to the kept result
+                            self.prefetch.start(prefetch, lambda request, headers: self._post_prefetch(client, request, headers), tg)
                     elif self.wire == "msgpack" and posts_initialized_in_background(body, self.server_speaks_msgpack, client.auth):
                         tg.start_soon(self._post_initialized, client, body, read_writer, self.opening.start())
                         start_get_stream()
@@ -223,7 +231,11 @@ class MsgpackStreamableHTTPTransport(ClientWire):
         request_id = body["id"]
         try:
             with scope:
-                if metadata is not None and metadata.resumption_token:
+                resumption = metadata.resumption_token if metadata is not None else None
+                answer = await self.prefetch.answer(body, _stamped(metadata), resumption)
+                if answer is not None:
+                    await read_writer.send(to_session_message(answer))
+                elif metadata is not None and metadata.resumption_token:
                     reading = _Reading(
                         request_id, native=self.native_bytes_in_force, keep_bytes=_take_native_result_marker(body),
                         on_event_id=metadata.on_resumption_token_update, last_event_id=metadata.resumption_token,
@@ -281,6 +293,38 @@ class MsgpackStreamableHTTPTransport(ClientWire):
                 client, response, read_writer, request_id, metadata, native=native, confirms=offered, keep_bytes=keep_bytes
             )
             return int(response.status_code)
+
+    async def _post_prefetch(self, client: Any, request: dict[str, Any], message_headers: dict[str, str]) -> list[Any] | None:
+        """The prefetched `tools/list` (tools_list_prefetch.py), posted as the SDK's own would be on the wire in
+        use, its answer's messages as dicts. It teaches the transport nothing (no wire, session or protocol
+        version learned) and reports nothing: any failure is None. An answer to a MessagePack body counts only
+        from a server that has shown it speaks msgpack-v1."""
+        wire = self.wire
+        if wire == "msgpack":
+            content, content_type = encode_msgpack(request, native=False), media_types.MSGPACK
+        else:
+            content, content_type = pydantic_core.to_json(request), media_types.JSON
+        headers = {**self._headers(), **message_headers, "content-type": content_type}
+        async with client.stream("POST", self.url, content=content, headers=headers) as response:
+            reply_type = response.headers.get("content-type")
+            kind = media_types.media_type(reply_type)[0]
+            if not self.counts_unlearned(wire, response.status_code, reply_type, response.headers.get(media_types.WIRE_HEADER)):
+                return None
+            if media_types.is_msgpack_body(reply_type):
+                return [decode_msgpack(await response.aread(), self.limits, native=False)]
+            if media_types.is_json_body(reply_type):
+                return [pydantic_core.from_json(await response.aread())]
+            if kind not in (media_types.FRAME_STREAM, media_types.SSE):
+                return None
+            messages: list[Any] = []
+            async for what, value in self._messages(response, kind == media_types.FRAME_STREAM, _Reading(None)):
+                if what == "refused":
+                    return None
+                if what == "message":
+                    messages.append(value)
+                    if isinstance(value, dict) and _is_response(value):
+                        break
+            return messages
 
     async def _post_json(
         self, client: Any, body: dict[str, Any], read_writer: ReadWriter, request_id: Any, metadata: ClientMessageMetadata | None
@@ -505,17 +549,22 @@ async def streamable_http_client(
     terminate_on_close: bool = True,
     max_sse_event_size: int | None = DEFAULT_MAX_SSE_EVENT_SIZE,
     limits: ReceiveLimits | None = None,
+    prefetch_tools_list: bool | None = None,
 ) -> AsyncGenerator[Any, None]:
     """Drop-in for the installed SDK's `mcp.client.streamable_http.streamable_http_client`, on msgpack-v1 where
     the server speaks it. The arguments are those of the mcp 2.3 path (`client/streamable_http.py`);
-    `http_client` is an `httpx.AsyncClient` (its headers and auth apply).
+    `http_client` is an `httpx.AsyncClient` (its headers and auth apply). `prefetch_tools_list` as there (2.x:
+    1.x never opens with `server/discover`).
 
     Yields what the SDK's function yields on this line: `(read_stream, write_stream, get_session_id)` on 1.x,
     `(read_stream, write_stream)` on 2.x.
     """
     client = http_client if http_client is not None else _default_client(headers, auth)
+    if prefetch_tools_list is None:
+        prefetch_tools_list = http_client is None and auth is None
     transport = MsgpackStreamableHTTPTransport(
-        url, wire=wire, native_bytes=native_bytes, limits=limits, max_sse_event_size=max_sse_event_size
+        url, wire=wire, native_bytes=native_bytes, limits=limits, max_sse_event_size=max_sse_event_size,
+        prefetch_tools_list=prefetch_tools_list,
     )
     async with contextlib.AsyncExitStack() as stack:
         if http_client is None:
@@ -534,6 +583,7 @@ async def streamable_http_client(
                 else:
                     yield read_stream, write_stream
             finally:
+                transport.prefetch.drop()
                 if transport.session_id and terminate_on_close:
                     await transport.terminate_session(client)
                 tg.cancel_scope.cancel()

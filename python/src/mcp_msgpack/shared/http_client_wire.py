@@ -48,6 +48,15 @@ class ClientWire:
             self._fall_back_to_json("a JSON reply without Mcp-Msgpack-Wire")
         return "read"
 
+    def counts_unlearned(self, posted_wire: str, status: int, content_type: str | None, wire_header: str | None) -> bool:
+        """Whether a reply to a request the transport made itself (the tools/list prefetch), which teaches
+        nothing, is an answer: a 200, and to a MessagePack body only from a server that has shown it speaks
+        msgpack-v1, before or in this reply (anything else may be a JSON-only server's answer to bytes it could
+        not read)."""
+        kind = media_types.media_type(content_type)[0]
+        shows_msgpack = media_types.is_msgpack_body(content_type) or kind == media_types.FRAME_STREAM or wire_header is not None
+        return status == 200 and (posted_wire != "msgpack" or self.server_speaks_msgpack or shows_msgpack)
+
     def _fall_back_to_json(self, why: str) -> None:
         logger.info("%s does not speak msgpack-v1 (%s): speaking JSON from now on", self.url, why)
         self.wire = "json"
