@@ -135,6 +135,59 @@ describe(`the stream coder codes node:zlib's stream bytes, synchronously (${runt
   }
 });
 
+describe(`a stream coder destroyed is not written to again (${runtime.name})`, () => {
+  // The client going away destroys the context while a pull may be in flight; that pull then ends or flushes
+  // it. On Node a write to a destroyed zlib object's handle aborts the process (a native assertion), so these
+  // calls must fail as errors: this test's process would not survive otherwise.
+  for (const coding of runtime.contentCodings.encodesStreams) {
+    it(`${coding}: write, flush and end after destroy reject, and the process goes on`, async () => {
+      const encoder = runtime.contentCodings.streamEncoder(coding);
+      encoder.write(new TextEncoder().encode(events[0]!));
+      assert.ok((await encoder.flush()).length > 0);
+      encoder.destroy();
+      encoder.write(new TextEncoder().encode(events[1]!));
+      await assert.rejects(encoder.flush());
+      await assert.rejects(encoder.end());
+    });
+    it(`${coding}: a coded event stream cancelled while its pull waits for the next event ends without writing`, async () => {
+      let release: (() => void) | undefined;
+      const chunks = [new TextEncoder().encode(events[0]!)];
+      const inner = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next) controller.enqueue(next);
+          // The second pull waits; the stream is cancelled meanwhile, then this source ends.
+          else
+            return new Promise<void>((resolve) => {
+              release = () => {
+                // Already closed by the cancel: the source has nothing more to say.
+                try {
+                  controller.close();
+                } catch {}
+                resolve();
+              };
+            });
+        },
+      });
+      let ended = 0;
+      const coded = codedEventStream(
+        inner,
+        encoderOnFirstUse(() => runtime.contentCodings.streamEncoder(coding)),
+        () => ended++,
+      );
+      const reader = coded.getReader();
+      assert.ok(((await reader.read()).value?.byteLength ?? 0) > 0, 'the first event, coded');
+      const pulling = reader.read().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await reader.cancel(new Error('client gone'));
+      release?.();
+      await pulling;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(ended, 1);
+    });
+  }
+});
+
 describe(`the synchronous stream coder checks itself once before its first use (${runtime.name})`, () => {
   const flushes = { write: zlib.constants.Z_NO_FLUSH, flush: zlib.constants.Z_SYNC_FLUSH, finish: zlib.constants.Z_FINISH };
   it('is used where its probe decodes to what went in (node:zlib on Node and Bun has the handle)', () => {

@@ -238,6 +238,13 @@ function handleStreamCore(engine: object): HandleStreamCore | undefined {
     // Again while the output buffer fills.
     run: (flush, input) => {
       if (failure) return;
+      // A destroyed zlib object's handle is closed, and writing to it aborts the process on Node (a native
+      // assertion, not an error): a stream the client went away from (destroy) can still be ended by a pull in
+      // flight. So the call fails as node:zlib's own stream fails a write after destroy.
+      if (zlibObject.destroyed) {
+        failure = new Error('the compression context was destroyed');
+        return;
+      }
       let offset = 0;
       let left = input.byteLength;
       try {

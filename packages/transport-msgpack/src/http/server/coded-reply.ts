@@ -10,7 +10,7 @@ import { BYTES_FAVORED_REPLIES, type CompressionPolicy } from '../content-coding
 import { DICTIONARY_MAX_BYTES, DICTIONARY_MIN_BYTES, MCP_DICTIONARY_CODING, mcpDictionaryV1 } from '../content-coding/mcp-dictionary.js';
 import { MSGPACK_STREAM_MEDIA_TYPE, SSE_MEDIA_TYPE, mediaTypeEssence } from '../media.js';
 import { isLoopbackAddress } from './exchange/host-check.js';
-import { dropBody, untouchedHeaders } from './exchange/lazy-response.js';
+import { dropBody, hasContentEncoding, untouchedHeaders } from './exchange/lazy-response.js';
 import { inMemoryBody, respond } from './exchange/responses.js';
 
 // The handler's one hook for content codings (README, "Compression"; SPEC.md, "Content codings"): every
@@ -35,7 +35,7 @@ export interface CodingRequest {
 export function codedReply(response: Response, request: CodingRequest, policy: CompressionPolicy): Response | Promise<Response> {
   const { acceptEncoding } = request;
   if (policy.replies === false || acceptEncoding === null || (policy.replies === 'auto' && isLoopbackAddress(request.localAddress))) return response;
-  if (response.headers.get('content-encoding') !== null) return response;
+  if (hasContentEncoding(response)) return response;
   const advertise = request.outsideSession ? policy.requestCodings : [];
   const body = inMemoryBody(response);
   if (body !== undefined) {
