@@ -131,7 +131,8 @@ function scenarioSection(scenario: ScenarioResult, band: number): string {
       .join('') +
     '</table>';
   const notes = scenario.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('');
-  return `<h2 id="${scenarioAnchor(scenario)}">${escapeHtml(scenario.name)} [${escapeHtml(scenario.runtime)}]</h2>
+  const untrusted = scenario.untrusted ? ' <span class="loses">(NOT TRUSTWORTHY: a child died)</span>' : '';
+  return `<h2 id="${scenarioAnchor(scenario)}">${escapeHtml(scenario.name)} [${escapeHtml(scenario.runtime)}]${untrusted}</h2>
 <p>${escapeHtml(scenario.title)} — ${escapeHtml(how)}</p>
 ${charts}
 ${values}

@@ -10,6 +10,7 @@ import { groupedTable } from './columns.js';
 import { bytesTradeOff, wireScenarios, wireTable } from './wires.js';
 import { statusWord, targetCounts } from './target-words.js';
 import { stockRows, stockTable, stockVerdict } from './stock.js';
+import { childExitSection } from './child-exits.js';
 
 export const SUMMARY_WIDTH = 80;
 
@@ -42,7 +43,9 @@ const PAIR_WORDS: Record<string, string> = {
  */
 export function headline(result: BenchResult): string[] {
   const runtimes = [...new Set(result.scenarios.map((s) => s.runtime))];
-  const sections = [overview(result, runtimes)];
+  // A child that died comes first: nothing below is to be read as sound until it is.
+  const died = childExitSection(result);
+  const sections = [...(died ? [died] : []), overview(result, runtimes)];
   for (const runtime of runtimes)
     sections.push(
       venueVerdicts(
