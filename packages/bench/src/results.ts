@@ -115,6 +115,8 @@ export interface TargetResult {
   lean?: 'better' | 'worse' | 'even';
   /** Why a tie is a tie ("range crosses 1.0"), or why the run cannot judge. */
   reason?: string;
+  /** Not judged because a child process of its scenario died (ScenarioResult.untrusted, in `reason`). */
+  untrusted?: true;
   measured?: number;
   threshold: number;
   note?: string;

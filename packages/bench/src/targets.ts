@@ -84,7 +84,7 @@ export function distrusted(target: TargetResult, scenarios: readonly ScenarioRes
   const scenario = target.scenario === undefined ? undefined : scenarios.find((s) => s.runtime === target.runtime && s.name === target.scenario && s.untrusted);
   if (!scenario) return target;
   const { lean: _lean, ...rest } = target;
-  return { ...rest, status: 'cannot judge', reason: `not trustworthy: ${scenario.untrusted}` };
+  return { ...rest, status: 'cannot judge', untrusted: true, reason: `not trustworthy: ${scenario.untrusted}` };
 }
 
 /**

@@ -137,12 +137,14 @@ describe('child-watch', { timeout: 120_000 }, () => {
     assert.match(run.scenarios[0]!.untrusted ?? '', /pid 42.*killed by SIGABRT/);
     const result = { ...resultOf(run.scenarios), childExits: run.childExits };
     const target = evaluateTargets(result).find((t) => t.id === id)!;
-    assert.equal(target.status, 'cannot judge');
+    assert.deepEqual([target.status, target.untrusted], ['cannot judge', true]);
     assert.match(target.reason ?? '', /not trustworthy: a server child \(pid 42, MessagePack\) killed by SIGABRT/);
     const text = renderText({ ...result, targets: evaluateTargets(result) }, { details: true });
     assert.match(text, /CHILD DIED: object-50KB\/stdio \[node\] variant MessagePack: server pid 42 killed by SIGABRT/);
     assert.match(text, /stderr: Assertion failed/);
     assert.match(text, /NOT TRUSTWORTHY/);
+    assert.match(text, /UNTRUSTED +Node, object-50KB\/stdio: MessagePack server CPU\/call/);
+    assert.doesNotMatch(text, /^MET .*object-50KB/m);
   });
 
   it('a server that aborts at teardown, run by the real runner: recorded, its scenario untrusted', { timeout: 120_000 }, async () => {

@@ -54,7 +54,9 @@ higher for calls/s. <span class="wins">green: wins</span>, <span class="ties">gr
 </table>`);
   sections.push(
     `<h2 id="targets">Targets: ${escapeHtml(targetCounts(result.targets))}</h2>\n<table class="values"><tr><th>verdict</th><th>target</th><th>measured</th></tr>` +
-      result.targets.map((t) => `<tr><td class="${STATUS_CLASS[t.status]}">${escapeHtml(statusWord(t))}</td><td>${escapeHtml(t.description)}</td><td>${escapeHtml(t.note ?? '')}</td></tr>`).join('\n') +
+      result.targets
+        .map((t) => `<tr><td class="${t.untrusted ? 'loses' : STATUS_CLASS[t.status]}">${escapeHtml(statusWord(t))}</td><td>${escapeHtml(t.description)}</td><td>${escapeHtml(t.note ?? '')}</td></tr>`)
+        .join('\n') +
       '</table>',
   );
 

@@ -213,7 +213,12 @@ function verdictNotes(targets: TargetResult[]): string[] {
     const why = crossing === ties.length ? "the rounds' range crosses 1.0" : `the rounds' range crosses 1.0 (${crossing} of ${ties.length}) or the median is within the noise band`;
     notes.push(`TIE: inside the noise, neither met nor missed: ${why}. "Leans worse" or "better" says which side of 1.0 the median fell on: a direction to check with --full, not a result.`);
   }
-  const unjudged = targets.filter((t) => t.status === 'cannot judge');
+  const untrusted = targets.filter((t) => t.untrusted);
+  if (untrusted.length > 0) {
+    const why = [...new Map(untrusted.map((t) => [t.scenario, t.reason])).entries()].map(([scenario, reason]) => `${scenario}: ${reason}`).join('; ');
+    notes.push(`UNTRUSTED: not judged, whatever their ratios say, because a child process serving the scenario died (CHILD PROCESSES THAT DIED, at the top): ${why}.`);
+  }
+  const unjudged = targets.filter((t) => t.status === 'cannot judge' && !t.untrusted);
   if (unjudged.length > 0) {
     const byReason = new Map<string, Set<string>>();
     for (const t of unjudged) byReason.set(t.reason ?? '', (byReason.get(t.reason ?? '') ?? new Set()).add(t.scenario!));

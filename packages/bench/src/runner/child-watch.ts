@@ -13,7 +13,7 @@ import type { ChildExit } from '../results.js';
 
 /** The stderr kept per child (the end of a native stack trace fits), and the lines of it a report shows. */
 const TAIL_CHARS = 4096;
-const TAIL_LINES = 12;
+const TAIL_LINES = 16;
 /** How long a child asked to stop with SIGTERM has before it gets SIGKILL. */
 const STOP_GRACE_MS = 5_000;
 /** The signals a stop sends (the benchmark's own, a stdio transport's close(), an interrupt): an expected end. */
