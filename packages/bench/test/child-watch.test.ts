@@ -13,6 +13,7 @@ import {
   evaluateTargets,
   parseOptions,
   recordChildExits,
+  renderHtml,
   renderText,
   runInThisRuntime,
   SilentProgress,
@@ -145,6 +146,10 @@ describe('child-watch', { timeout: 120_000 }, () => {
     assert.match(text, /NOT TRUSTWORTHY/);
     assert.match(text, /UNTRUSTED +Node, object-50KB\/stdio: MessagePack server CPU\/call/);
     assert.doesNotMatch(text, /^MET .*object-50KB/m);
+    // The HTML report opens with the same headline, the death first; the scenario's heading says so too.
+    const html = renderHtml({ ...result, targets: evaluateTargets(result) });
+    assert.match(html, /CHILD DIED: object-50KB\/stdio \[node\] variant MessagePack: server pid 42 killed by SIGABRT/);
+    assert.match(html, /object-50KB\/stdio \[node\] <span class="loses">\(NOT TRUSTWORTHY: a child died\)/);
   });
 
   it('a server that aborts at teardown, run by the real runner: recorded, its scenario untrusted', { timeout: 120_000 }, async () => {
