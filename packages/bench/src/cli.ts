@@ -20,8 +20,10 @@ import { renderBridge, runBridgeScenario } from './scenarios/bridge.js';
 import { renderReaders, runReaders } from './scenarios/readers.js';
 import { runCodings } from './compression/codings.js';
 import { renderLink, runLinkScenario } from './scenarios/link.js';
-import { SCHEMA, type BenchResult } from './results.js';
+import { SCHEMA, type BenchResult, type ChildExit } from './results.js';
 import { runInThisRuntime, type RuntimeRun } from './run.js';
+import { takeChildExits } from './runner/child-watch.js';
+import { childExitText } from './report/child-exits.js';
 import { runtimeExecutable, runtimeVersion } from './runtimes.js';
 import { NOISE_BAND } from './stats.js';
 import { evaluateTargets } from './targets.js';
@@ -102,9 +104,15 @@ async function main(): Promise<number> {
       state.childRunning = false;
     }
   }
-  report(state, state.interrupted);
-  return state.interrupted ? 130 : 0;
+  const died = report(state, state.interrupted);
+  return state.interrupted ? 130 : died ? CHILD_DIED : 0;
 }
+
+/**
+ * The exit status of a run in which a child process died unasked (runner/child-watch.ts): its figures were
+ * printed, but a script must not take them, nor the run, for sound.
+ */
+const CHILD_DIED = 3;
 
 /** The child run for another runtime, while it runs. */
 let runningChild: ChildProcess | undefined;
@@ -122,10 +130,14 @@ function onSignals(handler: () => void): void {
   process.on('SIGTERM', handler);
 }
 
-/** Prints the summary of what was measured; writes --json and --report unless the run was interrupted. */
-function report(state: RunState, interrupted: boolean): void {
+/**
+ * Prints the summary of what was measured; writes --json and --report unless the run was interrupted.
+ * Returns whether a child process died unasked.
+ */
+function report(state: RunState, interrupted: boolean): boolean {
   const { options, runs } = state;
   const scenarios = runs.flatMap((r) => r.scenarios);
+  const childExits = runs.flatMap((r) => r.childExits ?? []);
   const partial = {
     schema: SCHEMA,
     mode: options.mode,
@@ -137,6 +149,7 @@ function report(state: RunState, interrupted: boolean): void {
     ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
     scenarios,
     skipped: [...runs.flatMap((r) => r.skipped), ...(interrupted ? ['interrupted: the scenarios above are those that finished before the signal'] : [])],
+    ...(childExits.length > 0 ? { childExits } : {}),
   } satisfies Omit<BenchResult, 'targets'>;
   // An interrupted run's duration says nothing about how long the whole run takes.
   // An A/B run compares builds, not wires: the targets (read from the wire comparisons) are not its question.
@@ -145,9 +158,10 @@ function report(state: RunState, interrupted: boolean): void {
   const result: BenchResult = { ...partial, targets };
   if (interrupted) process.stdout.write(`\nINTERRUPTED after ${scenarios.length} finished scenarios; temporary files removed.\n`);
   process.stdout.write('\n' + renderText(result, { details: options.details }));
+  if (childExits.length > 0) process.stdout.write(`\n${childExits.length} child process${childExits.length > 1 ? 'es' : ''} died unasked (above): exit status ${CHILD_DIED}.\n`);
   if (interrupted) {
     if (options.jsonFile || options.reportFile) process.stdout.write('an interrupted run writes neither --json nor --report\n');
-    return;
+    return childExits.length > 0;
   }
   if (options.jsonFile) {
     writeFileSync(options.jsonFile, JSON.stringify(result, null, 2) + '\n');
@@ -157,6 +171,14 @@ function report(state: RunState, interrupted: boolean): void {
     writeFileSync(options.reportFile, renderHtml(result));
     process.stdout.write(`report written to ${options.reportFile}\n`);
   }
+  return childExits.length > 0;
+}
+
+/** An opt-in scenario's end: prints each child that died unasked; CHILD_DIED when one did, else 0. */
+function childExitStatus(): number {
+  const exits = takeChildExits();
+  for (const exit of exits) process.stdout.write(`\n${childExitText(exit)}\n`);
+  return exits.length > 0 ? CHILD_DIED : 0;
 }
 
 /** Says which --scenario filters match nothing and lists the valid names; undefined when all match. */
@@ -178,7 +200,7 @@ async function runScale(options: BenchOptions): Promise<number> {
   const rounds = full ? 4 : 2;
   const rows = await runScaleScenario({ rounds, smallCalls: full ? 1_500 : 300, mediaCalls: full ? 60 : 12, log: (line) => process.stderr.write(`${line}\n`) });
   if (rows) process.stdout.write('\n' + renderScale(rows, rounds));
-  return 0;
+  return childExitStatus();
 }
 
 /** --calibrate on each --runtime: in this process for this runtime, in a child of the CLI for another. */
@@ -214,6 +236,8 @@ async function onEachRuntime(options: BenchOptions, scenario: string, runHere: (
       continue;
     }
     await runHere();
+    const status = childExitStatus();
+    if (status !== 0) return status;
   }
   return 0;
 }
@@ -247,7 +271,7 @@ async function runBridge(options: BenchOptions): Promise<number> {
   const settings = { rounds: full ? 5 : 2, bigCalls: full ? 4 : 1, smallCalls: full ? 60 : 20 };
   const paths = await runBridgeScenario({ ...settings, log: (line) => process.stderr.write(`${line}\n`) });
   if (paths) process.stdout.write(`\n${renderBridge(paths, settings)}`);
-  return 0;
+  return childExitStatus();
 }
 
 function commandLine(): string {
@@ -265,18 +289,23 @@ async function runInChild(runtime: 'node' | 'bun', options: BenchOptions): Promi
   for (const s of options.scenarios) args.push('--scenario', s);
   for (const t of options.transports) args.push('--transport', t);
   if (options.baseline !== undefined) args.push('--baseline', options.baseline);
+  let died: ChildExit | undefined;
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(executable, args, { stdio: ['ignore', 'inherit', 'inherit'] });
       runningChild = child;
       child.once('error', reject);
-      child.once('exit', (c) => resolve(c));
+      child.once('exit', (c, signal) => {
+        // This child ends on its own (0, or 130 when interrupted): any other end is a death like a server's.
+        if (c !== 0 && c !== 130) died = { role: 'benchmark run', runtime, pid: child.pid ?? 0, code: c, signal, when: 'unasked', stderrTail: [] };
+        resolve(c);
+      });
     });
     // An interrupted child (exit 130) has written what it measured so far.
-    if (code !== 0 && !(code === 130 && existsSync(file))) throw new Error(`${runtime} run exited with code ${code}`);
+    if (code !== 0 && !(code === 130 && existsSync(file))) throw new Error(`${runtime} run exited with ${died ? (died.signal ?? `code ${code}`) : `code ${code}`}`);
     return JSON.parse(readFileSync(file, 'utf8')) as RuntimeRun;
   } catch (error) {
-    return { runtime, version: runtimeVersion(executable), scenarios: [], skipped: [`${runtime}: the whole run failed: ${(error as Error).message}`] };
+    return { runtime, version: runtimeVersion(executable), scenarios: [], skipped: [`${runtime}: the whole run failed: ${(error as Error).message}`], ...(died ? { childExits: [died] } : {}) };
   } finally {
     runningChild = undefined;
     forget();

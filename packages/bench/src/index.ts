@@ -1,5 +1,7 @@
 export { parseOptions, unknownScenarioFilters, HELP, type BenchOptions } from './options.js';
-export { runInThisRuntime, type RuntimeRun } from './run.js';
+export { runInThisRuntime, recordChildExits, type RuntimeRun } from './run.js';
+export { watchChild, takeChildExits, WatchedChild, type ChildIdentity } from './runner/child-watch.js';
+export { childExitLine, childExitText, childExitSection } from './report/child-exits.js';
 export { buildPlan, type Plan } from './plan.js';
 export { renderText } from './report/table.js';
 export { headline, renderSummary, SUMMARY_WIDTH } from './report/summary.js';
@@ -19,7 +21,7 @@ export { readProcessCpuNs } from './metrics/cpu.js';
 export { readRss, resetPeakRss } from './metrics/rss.js';
 export { ByteCounter, CountingProxy, countingSpawn } from './metrics/bytes.js';
 export { startRelayProcess, RelayHost } from './metrics/relay-process.js';
-export { SCHEMA, METRICS, type BenchResult, type ScenarioResult } from './results.js';
+export { SCHEMA, METRICS, type BenchResult, type ChildExit, type ScenarioResult } from './results.js';
 export * as payloads from './payloads.js';
 export { releaseAnsweredJsonStreams } from './servers/sdk-leak.js';
 export { officialStdioFailure } from './scenarios/media.js';

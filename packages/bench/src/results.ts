@@ -78,6 +78,28 @@ export interface ScenarioResult {
   comparisons: ComparisonResult[];
   /** Failures and comparisons that could not be made, said plainly. */
   notes: string[];
+  /**
+   * Why this scenario's figures are not to be trusted: a child process serving it died (see
+   * BenchResult.childExits). Its targets are then not judged.
+   */
+  untrusted?: string;
+}
+
+/** A child process that exited when the benchmark did not ask it to, or badly when it was stopped. */
+export interface ChildExit {
+  /** What it was: "server", "byte-counting relay", ... */
+  role: string;
+  runtime: string;
+  /** The scenario and variant it served last, when it served one. */
+  scenario?: string;
+  variant?: string;
+  pid: number;
+  code: number | null;
+  signal: string | null;
+  /** 'unasked': before the benchmark asked it to stop; else it ended badly while being stopped. */
+  when: 'unasked' | 'while being stopped';
+  /** The last lines of its stderr (a bounded tail), when the benchmark kept it. */
+  stderrTail: string[];
 }
 
 export interface TargetResult {
@@ -93,6 +115,8 @@ export interface TargetResult {
   lean?: 'better' | 'worse' | 'even';
   /** Why a tie is a tie ("range crosses 1.0"), or why the run cannot judge. */
   reason?: string;
+  /** Not judged because a child process of its scenario died (ScenarioResult.untrusted, in `reason`). */
+  untrusted?: true;
   measured?: number;
   threshold: number;
   note?: string;
@@ -127,4 +151,6 @@ export interface BenchResult {
   targets: TargetResult[];
   /** Venues or variants that could not run, and why. */
   skipped: string[];
+  /** Child processes that died unasked (or badly while stopped): any makes the run exit non-zero. */
+  childExits?: ChildExit[];
 }

@@ -1,19 +1,23 @@
 import type { BenchOptions } from './options.js';
 import { buildPlan, type PlanTuning } from './plan.js';
 import type { Progress } from './report/progress.js';
-import type { ScenarioResult } from './results.js';
+import type { ChildExit, ScenarioResult } from './results.js';
 import { SessionPool } from './runner/pool.js';
 import { TimeBudget } from './runner/decider.js';
 import { runCallScenario } from './runner/rounds.js';
 import { runCodecPayload } from './scenarios/codec.js';
 import { createMediaDir } from './scenarios/media.js';
 import { currentRuntime } from './environment.js';
+import { takeChildExits } from './runner/child-watch.js';
+import { childExitLine, howItEnded } from './report/child-exits.js';
 
 export interface RuntimeRun {
   runtime: string;
   version: string;
   scenarios: ScenarioResult[];
   skipped: string[];
+  /** Child processes that died unasked (runner/child-watch.ts); their scenarios are marked untrusted. */
+  childExits?: ChildExit[];
 }
 
 /**
@@ -65,10 +69,30 @@ async function runPlan(options: BenchOptions, progress: Progress, tuning: PlanTu
         skipped.push(line);
         progress.note(line);
       }
+      recordChildExits(run, progress);
     }
   } finally {
+    // Servers kept for the next scenario are stopped here: a death at their teardown counts as any other.
     await pool.closeAll();
+    recordChildExits(run, progress);
   }
   progress.end();
   return run;
+}
+
+/**
+ * Moves the child exits recorded so far into the run, each scenario it names marked untrusted (a pooled
+ * server names the last scenario it served, so a death at its teardown marks that one).
+ */
+export function recordChildExits(run: RuntimeRun, progress?: Progress, exits = takeChildExits()): void {
+  for (const exit of exits) {
+    // The record itself, not a copy: stderr the pipe still delivers after the exit is added to its tail.
+    (run.childExits ??= []).push(exit);
+    progress?.note(childExitLine(exit));
+    const scenario = [...run.scenarios].reverse().find((s) => s.name === exit.scenario);
+    if (!scenario) continue;
+    const why = `a ${exit.role} child (pid ${exit.pid}${exit.variant ? `, ${exit.variant}` : ''}) ${howItEnded(exit)} ${exit.when === 'unasked' ? 'unasked' : 'while being stopped'}`;
+    scenario.untrusted = scenario.untrusted ? `${scenario.untrusted}; ${why}` : why;
+    scenario.notes.push(`NOT TRUSTWORTHY: ${why}; its figures and verdicts are not to be relied on`);
+  }
 }

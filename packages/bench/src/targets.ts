@@ -73,7 +73,18 @@ export function evaluateTargets(result: Pick<BenchResult, 'mode' | 'durationMs' 
 
   const runtimes = [...new Set(result.scenarios.map((s) => s.runtime))];
   for (const runtime of runtimes.length > 0 ? runtimes : ['node']) targets.push(...runtimeTargets(result.scenarios, runtime, result.mode));
-  return targets;
+  return targets.map((t) => distrusted(t, result.scenarios));
+}
+
+/**
+ * A target read from a scenario whose child process died (ScenarioResult.untrusted) is not judged: "cannot
+ * judge", with the death as its reason, whatever its ratio says.
+ */
+export function distrusted(target: TargetResult, scenarios: readonly ScenarioResult[]): TargetResult {
+  const scenario = target.scenario === undefined ? undefined : scenarios.find((s) => s.runtime === target.runtime && s.name === target.scenario && s.untrusted);
+  if (!scenario) return target;
+  const { lean: _lean, ...rest } = target;
+  return { ...rest, status: 'cannot judge', untrusted: true, reason: `not trustworthy: ${scenario.untrusted}` };
 }
 
 /**

@@ -2,13 +2,15 @@
 // (CPU, bytes on the network leg, latency) and the report's rows, not any figure.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { renderBridge, runBridgeScenario } from 'mcp-msgpack-bench';
+import { renderBridge, runBridgeScenario, takeChildExits } from 'mcp-msgpack-bench';
 
 describe('--scenario bridge', { timeout: 240_000 }, () => {
   it('measures every path of both ways and prints them', { timeout: 240_000 }, async () => {
     const settings = { rounds: 1, bigCalls: 1, smallCalls: 2 };
     const paths = await runBridgeScenario({ ...settings, log: () => {} });
     assert.ok(paths, 'the scenario was skipped in a checkout of the repository');
+    // Its children (the media server, the bridges, the stdio servers) stopped as the scenario stops them: none died.
+    assert.deepEqual(takeChildExits(), []);
     const names = paths.map((p) => `${p.way}: ${p.name}`);
     for (const expected of [
       'host to remote: direct JSON (SDK HTTP client)',

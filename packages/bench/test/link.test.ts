@@ -7,11 +7,13 @@ import { describe, it } from 'node:test';
 import { once } from 'node:events';
 import { connect, createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { renderLink, runLinkScenario, ThrottledLink } from 'mcp-msgpack-bench';
+import { renderLink, runLinkScenario, takeChildExits, ThrottledLink } from 'mcp-msgpack-bench';
 
 describe('--scenario link', { timeout: 120_000 }, () => {
   it('measures the openings on both revisions and a 1 MB object on 2025-11-25, on both stacks, through the throttled link', { timeout: 120_000 }, async () => {
     const rows = await runLinkScenario({ rounds: 1, links: [{ mbit: 100, rttMs: 0 }], log: () => {} });
+    // Its servers stopped as the scenario stops them: none died (runner/child-watch.ts).
+    assert.deepEqual(takeChildExits(), []);
     assert.deepEqual(
       rows.map((r) => `${r.mbit} ${r.server} ${r.revision}`),
       ['100 stock 2025-11-25', '100 ours 2025-11-25', '100 stock-v2 2026-07-28', '100 ours-v2 2026-07-28'],

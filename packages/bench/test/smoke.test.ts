@@ -13,6 +13,9 @@ describe('smoke run of every scenario', { timeout: 420_000 }, () => {
   it('produces well-formed results, table, verdicts and targets', { timeout: 420_000 }, async () => {
     const options = parseOptions([]);
     const run = await runInThisRuntime(options, new SilentProgress(), { smoke: true });
+    // Every kind of server child (stdio stock, official and raw, HTTP, the relay) stopped as the runner stops it:
+    // not one is reported as dead (runner/child-watch.ts).
+    assert.deepEqual(run.childExits ?? [], []);
     const venues = new Set(run.scenarios.map((s) => s.venue));
     for (const venue of ['codec', 'text', 'object', 'numeric', 'small', 'revision']) assert.ok(venues.has(venue as never), `no ${venue} scenario ran: ${run.skipped.join('; ')}`);
     const transports = new Set(run.scenarios.map((s) => s.transport));

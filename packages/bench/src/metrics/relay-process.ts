@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { onInterrupt } from '../interrupt.js';
+import { watchChild } from '../runner/child-watch.js';
 import type { ByteSource } from './bytes.js';
 
 const RELAY_ENTRY = fileURLToPath(new URL('../servers/relay.js', import.meta.url));
@@ -28,8 +28,9 @@ export class RelayHost {
 
   /** Starts the relay process under `runtime` (the benchmark's own by default); `--target` opens relay 0. */
   static async start(runtime = process.execPath, target?: number): Promise<{ host: RelayHost; ready: string }> {
-    const child = spawn(runtime, [RELAY_ENTRY, ...(target === undefined ? [] : ['--target', String(target)])], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const forget = onInterrupt(() => child.kill('SIGKILL'));
+    const child = spawn(runtime, [RELAY_ENTRY, ...(target === undefined ? [] : ['--target', String(target)])], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // Every HTTP session's bytes go through it: its death is reported as any server's is.
+    const watched = watchChild(child, { role: 'byte-counting relay', runtime }, { stderr: child.stderr });
     // A relay that died shows as a failed count (below), not as an unhandled EPIPE.
     child.stdin!.on('error', () => {});
     const lines = createInterface({ input: child.stdout! });
@@ -43,12 +44,11 @@ export class RelayHost {
     lines.on('line', (line) => waiting.shift()?.(line));
     child.once('exit', (code) => {
       exited = true;
-      forget();
       for (const resolve of waiting.splice(0)) resolve(`EXIT ${code}`);
     });
     const ready = await Promise.race([nextLine(), new Promise<string>((resolve) => setTimeout(() => resolve('TIMEOUT'), 20_000).unref())]);
     if (!/^RELAY_READY\b/.test(ready)) {
-      child.kill('SIGKILL');
+      watched.kill('SIGKILL');
       throw new Error(`the byte-counting relay did not start (${ready})`);
     }
     const ask = (command: string) => {
@@ -59,10 +59,11 @@ export class RelayHost {
     };
     const stop = async () => {
       if (exited) return;
-      const done = new Promise((resolve) => child.once('exit', resolve));
+      // Its stdin's end is its stop; SIGKILL if it has not exited within 2 s.
+      watched.expectExit();
       child.stdin!.end();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
-      await done;
+      const timer = setTimeout(() => watched.kill('SIGKILL'), 2_000);
+      await watched.exited;
       clearTimeout(timer);
     };
     return { host: new RelayHost(child.pid!, ask, stop, () => exited), ready };

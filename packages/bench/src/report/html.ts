@@ -54,7 +54,9 @@ higher for calls/s. <span class="wins">green: wins</span>, <span class="ties">gr
 </table>`);
   sections.push(
     `<h2 id="targets">Targets: ${escapeHtml(targetCounts(result.targets))}</h2>\n<table class="values"><tr><th>verdict</th><th>target</th><th>measured</th></tr>` +
-      result.targets.map((t) => `<tr><td class="${STATUS_CLASS[t.status]}">${escapeHtml(statusWord(t))}</td><td>${escapeHtml(t.description)}</td><td>${escapeHtml(t.note ?? '')}</td></tr>`).join('\n') +
+      result.targets
+        .map((t) => `<tr><td class="${t.untrusted ? 'loses' : STATUS_CLASS[t.status]}">${escapeHtml(statusWord(t))}</td><td>${escapeHtml(t.description)}</td><td>${escapeHtml(t.note ?? '')}</td></tr>`)
+        .join('\n') +
       '</table>',
   );
 
@@ -131,7 +133,8 @@ function scenarioSection(scenario: ScenarioResult, band: number): string {
       .join('') +
     '</table>';
   const notes = scenario.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('');
-  return `<h2 id="${scenarioAnchor(scenario)}">${escapeHtml(scenario.name)} [${escapeHtml(scenario.runtime)}]</h2>
+  const untrusted = scenario.untrusted ? ' <span class="loses">(NOT TRUSTWORTHY: a child died)</span>' : '';
+  return `<h2 id="${scenarioAnchor(scenario)}">${escapeHtml(scenario.name)} [${escapeHtml(scenario.runtime)}]${untrusted}</h2>
 <p>${escapeHtml(scenario.title)} — ${escapeHtml(how)}</p>
 ${charts}
 ${values}

@@ -10,6 +10,7 @@ import { groupedTable } from './columns.js';
 import { bytesTradeOff, wireScenarios, wireTable } from './wires.js';
 import { statusWord, targetCounts } from './target-words.js';
 import { stockRows, stockTable, stockVerdict } from './stock.js';
+import { childExitSection } from './child-exits.js';
 
 export const SUMMARY_WIDTH = 80;
 
@@ -42,7 +43,9 @@ const PAIR_WORDS: Record<string, string> = {
  */
 export function headline(result: BenchResult): string[] {
   const runtimes = [...new Set(result.scenarios.map((s) => s.runtime))];
-  const sections = [overview(result, runtimes)];
+  // A child that died comes first: nothing below is to be read as sound until it is.
+  const died = childExitSection(result);
+  const sections = [...(died ? [died] : []), overview(result, runtimes)];
   for (const runtime of runtimes)
     sections.push(
       venueVerdicts(
@@ -210,7 +213,12 @@ function verdictNotes(targets: TargetResult[]): string[] {
     const why = crossing === ties.length ? "the rounds' range crosses 1.0" : `the rounds' range crosses 1.0 (${crossing} of ${ties.length}) or the median is within the noise band`;
     notes.push(`TIE: inside the noise, neither met nor missed: ${why}. "Leans worse" or "better" says which side of 1.0 the median fell on: a direction to check with --full, not a result.`);
   }
-  const unjudged = targets.filter((t) => t.status === 'cannot judge');
+  const untrusted = targets.filter((t) => t.untrusted);
+  if (untrusted.length > 0) {
+    const why = [...new Map(untrusted.map((t) => [t.scenario, t.reason])).entries()].map(([scenario, reason]) => `${scenario}: ${reason}`).join('; ');
+    notes.push(`UNTRUSTED: not judged, whatever their ratios say, because a child process serving the scenario died (CHILD PROCESSES THAT DIED, at the top): ${why}.`);
+  }
+  const unjudged = targets.filter((t) => t.status === 'cannot judge' && !t.untrusted);
   if (unjudged.length > 0) {
     const byReason = new Map<string, Set<string>>();
     for (const t of unjudged) byReason.set(t.reason ?? '', (byReason.get(t.reason ?? '') ?? new Set()).add(t.scenario!));

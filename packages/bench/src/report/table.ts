@@ -6,6 +6,7 @@ import { renderSummary } from './summary.js';
 import { textTable } from './columns.js';
 import { renderBaseline } from './baseline.js';
 import { codingShareLines } from './coding-share.js';
+import { childExitSection } from './child-exits.js';
 
 export const CALL_VALUE_METRICS: MetricKey[] = ['cpu', 'clientCpu', 'peakRss', 'steadyRss', 'sent', 'received', 'p50', 'p95', 'p99', 'throughput'];
 export const CALL_RATIO_METRICS: MetricKey[] = ['cpu', 'clientCpu', 'peakRss', 'steadyRss', 'wire', 'p50', 'p99', 'throughput'];
@@ -32,7 +33,7 @@ export function header(result: BenchResult): string {
 }
 
 function scenarioLabel(s: ScenarioResult): string {
-  return `${s.name} [${s.runtime}]`;
+  return `${s.name} [${s.runtime}]${s.untrusted ? ' (NOT TRUSTWORTHY: a child died)' : ''}`;
 }
 
 /** Whether a warm-up counted in calls reached the steady state (runner/call-warmup.ts). */
@@ -123,7 +124,11 @@ export function targetLines(result: BenchResult): string {
  * (values, ratios with their ranges, verdicts, the targets' full wording).
  */
 export function renderText(result: BenchResult, { details = false }: { details?: boolean } = {}): string {
-  if (result.baseline !== undefined) return details ? renderBaseline(result) + '\nMEASURED VALUES\n\n' + valuesTable(result.scenarios) + '\n' : renderBaseline(result);
+  if (result.baseline !== undefined) {
+    const died = childExitSection(result);
+    const text = (died ? `${died}\n\n` : '') + renderBaseline(result);
+    return details ? text + '\nMEASURED VALUES\n\n' + valuesTable(result.scenarios) + '\n' : text;
+  }
   if (!details) return renderSummary(result);
   const sections = [
     header(result),

@@ -40,12 +40,14 @@ export class SessionPool {
     return this.sessions.has(sessionKey(spec));
   }
 
-  async get(spec: VariantSpec): Promise<Session> {
+  /** The session of `spec`, started or kept; `scenario` is the one using it now (named if its server dies). */
+  async get(spec: VariantSpec, scenario?: string): Promise<Session> {
     const key = sessionKey(spec);
     const existing = this.sessions.get(key);
-    if (existing) return { ...existing, spec };
-    const session = await startSession(spec, this.runtime, this.mediaDir, () => this.relayHost());
-    this.sessions.set(key, session);
+    const session = existing ? { ...existing, spec } : await startSession(spec, this.runtime, this.mediaDir, () => this.relayHost(), scenario);
+    if (!existing) this.sessions.set(key, session);
+    session.server.scenario = scenario;
+    session.server.variant = spec.label;
     return session;
   }
 

@@ -119,7 +119,7 @@ export async function runCallScenario(scenario: CallScenario, runtime: string, p
     // which overlap; the rounds begin only once every one is up, so none is measured while another starts.
     const started = await mapConcurrently(scenario.variants, START_CONCURRENCY, async (variant) => {
       try {
-        return await pool.get(variant);
+        return await pool.get(variant, scenario.name);
       } catch (error) {
         await fail(undefined, variant.id, error);
         return undefined;

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { ByteCounter, countChildStdio, countingSpawn, type ByteSource } from '..
 import { startRelayProcess, type RelayHost, type RelayProcess } from '../metrics/relay-process.js';
 import { RawHttpClient, RawPipeClient } from './raw-client.js';
 import type { VariantSpec } from './variant.js';
-import { onInterrupt } from '../interrupt.js';
+import { watchChild, type WatchedChild } from './child-watch.js';
 
 /** A running variant: its server process, its connected clients and the byte counter between them. */
 export interface Session {
@@ -23,6 +23,9 @@ export interface Session {
   bytes: ByteSource;
   /** The last error a client's transport reported (e.g. why the connection closed), if any. */
   lastError(): string | undefined;
+  /** The server child, watched (child-watch.ts): a death the session did not ask for is recorded. */
+  server: WatchedChild;
+  /** Stops the server (its exit awaited) and closes the clients. */
   close(): Promise<void>;
 }
 
@@ -63,15 +66,24 @@ function newClient(errors: string[], spec?: VariantSpec): Client {
  * Starts the server and connects the variant's clients. `runtime` is the executable for the server. Over
  * HTTP the bytes are counted by a relay of `relays` (the run's relay process), or of a process of its own.
  */
-export async function startSession(spec: VariantSpec, runtime: string, mediaDir?: string, relays?: () => Promise<RelayHost>): Promise<Session> {
-  if (spec.stack === 'raw') return spec.transport === 'http' ? startRawHttp(spec, runtime, relays) : startRaw(spec, runtime);
-  return spec.transport === 'stdio' ? startStdio(spec, runtime, mediaDir) : startHttp(spec, runtime, mediaDir, relays);
+export async function startSession(spec: VariantSpec, runtime: string, mediaDir?: string, relays?: () => Promise<RelayHost>, scenario?: string): Promise<Session> {
+  // The scenario that starts the server is named if it dies before it is ready.
+  const where: Where = { runtime, scenario };
+  if (spec.stack === 'raw') return spec.transport === 'http' ? startRawHttp(spec, where, relays) : startRaw(spec, where);
+  return spec.transport === 'stdio' ? startStdio(spec, where, mediaDir) : startHttp(spec, where, mediaDir, relays);
+}
+
+/** The runtime executable a server runs on, and the scenario starting it. */
+interface Where {
+  runtime: string;
+  scenario: string | undefined;
 }
 
 /** The raw pipe baseline: its client stands where an MCP Client does (the media venue's raw calls know it). */
-async function startRaw(spec: VariantSpec, runtime: string): Promise<Session> {
+async function startRaw(spec: VariantSpec, where: Where): Promise<Session> {
   const bytes = new ByteCounter();
-  const child = countingSpawn(bytes)(runtime, [spec.build ? join(spec.build, 'raw-media.js') : RAW_ENTRY], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = countingSpawn(bytes)(where.runtime, [spec.build ? join(spec.build, 'raw-media.js') : RAW_ENTRY], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const server = watchServer(child, spec, where);
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);
@@ -83,9 +95,12 @@ async function startRaw(spec: VariantSpec, runtime: string): Promise<Session> {
     clients: [raw as unknown as Client],
     bytes,
     lastError: () => undefined,
+    server,
     close: async () => {
+      // Its stdin's end is its stop.
+      server.expectExit();
       raw.close();
-      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+      await server.exited;
     },
   };
 }
@@ -95,54 +110,60 @@ async function startRaw(spec: VariantSpec, runtime: string): Promise<Session> {
  * outlive an interrupted benchmark: it is killed on interrupt. The relay runs in a process of its own, so its
  * work is counted neither as server nor as client CPU.
  */
-async function spawnBehindRelay(runtime: string, args: string[], relays: (() => Promise<RelayHost>) | undefined): Promise<{ child: ChildProcess; proxy: RelayProcess }> {
-  const child = spawn(runtime, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  child.once(
-    'exit',
-    onInterrupt(() => child.kill('SIGKILL')),
-  );
-  const port = await readyPort(child);
+async function spawnBehindRelay(spec: VariantSpec, where: Where, args: string[], relays: (() => Promise<RelayHost>) | undefined): Promise<{ server: WatchedChild; proxy: RelayProcess }> {
+  const child = spawn(where.runtime, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = watchServer(child, spec, where);
+  const port = await readyPort(child, () => server.kill('SIGKILL'));
   try {
-    return { child, proxy: relays ? await (await relays()).open(port) : await startRelayProcess(port) };
+    return { server, proxy: relays ? await (await relays()).open(port) : await startRelayProcess(port) };
   } catch (error) {
-    child.kill('SIGKILL');
+    await server.stop('SIGKILL');
     throw error;
   }
 }
 
+/** Watches a variant's server child; `stderr: 'pipe'` in its spawn options lets its stderr's tail be kept. */
+function watchServer(child: ChildProcess, spec: VariantSpec, where: Where, stderr: ChildProcess['stderr'] = child.stderr, echo = true): WatchedChild {
+  return watchChild(child, { role: 'server', runtime: where.runtime, scenario: where.scenario, variant: spec.label }, { stderr, echo });
+}
+
 /** The raw HTTP file server baseline, its bytes counted by the run's relay as every HTTP variant's are. */
-async function startRawHttp(spec: VariantSpec, runtime: string, relays: (() => Promise<RelayHost>) | undefined): Promise<Session> {
-  const { child, proxy } = await spawnBehindRelay(runtime, [spec.build ? join(spec.build, 'raw-media-http.js') : RAW_HTTP_ENTRY], relays);
+async function startRawHttp(spec: VariantSpec, where: Where, relays: (() => Promise<RelayHost>) | undefined): Promise<Session> {
+  const { server, proxy } = await spawnBehindRelay(spec, where, [spec.build ? join(spec.build, 'raw-media-http.js') : RAW_HTTP_ENTRY], relays);
   const raw = new RawHttpClient(new URL(`http://127.0.0.1:${proxy.port}/`));
   return {
     spec,
-    serverPid: child.pid!,
+    serverPid: server.pid!,
     clients: [raw as unknown as Client],
     bytes: proxy,
     lastError: () => undefined,
+    server,
     close: async () => {
-      child.kill('SIGTERM');
+      await server.stop();
       await proxy.close();
     },
   };
 }
 
-async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string | undefined): Promise<Session> {
+async function startStdio(spec: VariantSpec, where: Where, mediaDir: string | undefined): Promise<Session> {
   const bytes = new ByteCounter();
   const args = serverArgs(spec, mediaDir);
   const errors: string[] = [];
   const client = newClient(errors);
   let transport: Transport;
   let pid: () => number | null;
+  let server: WatchedChild | undefined;
   if (stockClient(spec)) {
-    // The official server greets on stderr; ours say nothing unless something is wrong.
-    const stock = new StdioClientTransport({ command: runtime, args, stderr: spec.server === 'official' ? 'ignore' : 'inherit' });
+    // Its stderr piped, for the tail a crash report shows. The official server greets on stderr, which is not
+    // shown; ours say nothing unless something is wrong.
+    const stock = new StdioClientTransport({ command: where.runtime, args, stderr: 'pipe' });
     transport = stock;
     pid = () => stock.pid;
     await stock.start();
     // The SDK spawns the child itself and offers no hook: count on its private process handle.
     const child = (stock as unknown as { _process?: ChildProcess })._process;
     if (!child) throw new Error('the SDK stdio transport did not expose its child process');
+    server = watchServer(child, spec, where, stock.stderr as ChildProcess['stderr'], spec.server !== 'official');
     countChildStdio(child, bytes);
     // connect() calls start() again; make it a no-op now that the process runs.
     stock.start = async () => {};
@@ -151,27 +172,40 @@ async function startStdio(spec: VariantSpec, runtime: string, mediaDir: string |
     // On its defaults it is given neither: what it does then is whatever this version of the package does.
     const wire = spec.defaults ? {} : { wire: spec.encoding ? ('auto' as const) : spec.wire };
     const encoding = spec.encoding ? { encoding: spec.encoding } : {};
-    const ours = new StdioMsgpackClientTransport({ command: runtime, args, ...wire, ...encoding, stderr: 'inherit', spawn: countingSpawn(bytes), ...(spec.nativeBytes ? { nativeBytes: true } : {}) });
+    // The transport is told its stderr is inherited; the hook pipes it, for the watch to keep its tail and echo it.
+    const counting = countingSpawn(bytes);
+    const spawnWatched = (command: string, spawnArgs: readonly string[], options: SpawnOptions): ChildProcess => {
+      // Its stdin and stdout are the transport's pipes, as the transport asks for them.
+      const child = counting(command, spawnArgs, { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
+      server = watchServer(child, spec, where);
+      return child;
+    };
+    const ours = new StdioMsgpackClientTransport({ command: where.runtime, args, ...wire, ...encoding, stderr: 'inherit', spawn: spawnWatched, ...(spec.nativeBytes ? { nativeBytes: true } : {}) });
     transport = ours;
     pid = () => ours.pid;
   }
   await client.connect(transport);
   const serverPid = pid();
-  if (!serverPid) throw new Error(`${spec.label}: server process has no pid`);
+  if (!serverPid || !server) throw new Error(`${spec.label}: server process has no pid`);
+  const watched: WatchedChild = server;
   return {
     spec,
     serverPid,
     clients: [client],
     bytes,
     lastError: () => errors.at(-1),
+    server: watched,
     close: async () => {
+      // The transport's close ends the child (its stdin, then its own SIGTERM and SIGKILL).
+      watched.expectExit();
       await client.close().catch(() => {});
+      await watched.stop();
     },
   };
 }
 
-async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | undefined, relays: (() => Promise<RelayHost>) | undefined): Promise<Session> {
-  const { child, proxy } = await spawnBehindRelay(runtime, serverArgs(spec, mediaDir), relays);
+async function startHttp(spec: VariantSpec, where: Where, mediaDir: string | undefined, relays: (() => Promise<RelayHost>) | undefined): Promise<Session> {
+  const { server, proxy } = await spawnBehindRelay(spec, where, serverArgs(spec, mediaDir), relays);
   const url = new URL(`http://127.0.0.1:${proxy.port}/mcp`);
   const errors: string[] = [];
   const clients = Array.from({ length: spec.clients }, () => newClient(errors, spec));
@@ -180,19 +214,22 @@ async function startHttp(spec: VariantSpec, runtime: string, mediaDir: string | 
     await Promise.all(clients.map((client) => client.connect(httpClientTransport(spec, url))));
   } catch (error) {
     await Promise.all(clients.map((c) => c.close().catch(() => {})));
-    child.kill('SIGKILL');
+    await server.stop('SIGKILL');
     await proxy.close();
     throw error;
   }
   return {
     spec,
-    serverPid: child.pid!,
+    serverPid: server.pid!,
     clients,
     bytes: proxy,
     lastError: () => errors.at(-1),
+    server,
     close: async () => {
+      // The clients close first (their event streams end), then the bench's SIGTERM: a server that dies in
+      // between died unasked (the zlib abort of d0f87d1 did, exactly there).
       await Promise.all(clients.map((c) => c.close().catch(() => {})));
-      child.kill('SIGTERM');
+      await server.stop();
       await proxy.close();
     },
   };
@@ -214,7 +251,8 @@ function httpClientTransport(spec: VariantSpec, url: URL): Transport {
   return new HttpMsgpackClientTransport(url, { wire: spec.wire, ...noPrefetch, ...(spec.nativeBytes ? { nativeBytes: true } : {}), ...(spec.encoding ? { encoding: spec.encoding } : {}) });
 }
 
-export function readyPort(child: ChildProcess): Promise<number> {
+/** The port a server child prints when ready; `kill` ends a child that is not ready in time. */
+export function readyPort(child: ChildProcess, kill: () => void = () => child.kill('SIGKILL')): Promise<number> {
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => fail(new Error('server did not become ready within 20 s')), 20_000);
@@ -230,7 +268,7 @@ export function readyPort(child: ChildProcess): Promise<number> {
     };
     const fail = (error: Error) => {
       clearTimeout(timer);
-      child.kill('SIGKILL');
+      kill();
       reject(error);
     };
     child.stdout!.on('data', onData);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { watchChild, type WatchedChild } from '../runner/child-watch.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -82,9 +83,11 @@ function binOf(name: string, from = require): string | undefined {
 }
 
 /** Starts a server that prints its URL as its first line; resolves with it and the process. */
-function startUrlPrinter(command: string, args: string[], what: string): Promise<{ child: ChildProcess; url: URL }> {
+function startUrlPrinter(command: string, args: string[], what: string): Promise<{ child: ChildProcess; watched: WatchedChild; url: URL }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    // Its stderr is kept (not shown) for the report of a child that died.
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const watched = watchChild(child, { role: what, runtime: command, scenario: 'bridge' }, { stderr: child.stderr, echo: false });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`${what} printed no URL within 20 s`)), 20_000);
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -92,7 +95,7 @@ function startUrlPrinter(command: string, args: string[], what: string): Promise
       if (!out.includes('\n')) return;
       clearTimeout(timer);
       child.stdout!.resume();
-      resolve({ child, url: new URL(out.split('\n')[0]!.trim()) });
+      resolve({ child, watched, url: new URL(out.split('\n')[0]!.trim()) });
     });
     child.once('exit', (code) => reject(new Error(`${what} exited (${code})`)));
   });
@@ -125,14 +128,20 @@ export async function runBridgeScenario(options: BridgeOptions): Promise<BridgeP
   const connect = async (name: string, transport: Transport & { pid?: number | null }, extra: Partial<Path> & { serverPid?: number }): Promise<Path> => {
     const client = new Client({ name: 'mcp-msgpack-bench', version: '0.1.0' });
     await client.connect(transport);
-    cleanups.push(() => client.close());
+    // A stdio transport's child (the bridge, mcp-remote, the media server) is watched as any server is.
+    const child = (transport as { _process?: ChildProcess })._process;
+    const watched = child && watchChild(child, { role: 'stdio child', runtime: process.execPath, scenario: 'bridge', variant: name });
+    cleanups.push(() => {
+      watched?.expectExit();
+      return client.close();
+    });
     return { name, client, serverPid: extra.serverPid ?? transport.pid ?? 0, rounds: [], ...extra };
   };
   try {
     const paths: BridgePath[] = [];
     // Host to remote: the media server over HTTP, behind the counting proxy.
     const server = await startUrlPrinter(process.execPath, [media, '--http', '127.0.0.1:0', dir], 'the media server');
-    cleanups.push(() => server.child.kill('SIGTERM'));
+    cleanups.push(() => server.watched.stop());
     const toServer = new CountingProxy(Number(server.url.port));
     cleanups.push(() => toServer.close());
     const url = `http://127.0.0.1:${await toServer.listen()}/mcp`;
@@ -152,7 +161,7 @@ export async function runBridgeScenario(options: BridgeOptions): Promise<BridgeP
 
     // Reverse: the bridge's --serve in front of stdio JSON children (the media server's CLI), one per session.
     const served = await startUrlPrinter(process.execPath, [bridge, '--serve', '--', process.execPath, media, dir], 'the bridge');
-    cleanups.push(() => served.child.kill('SIGTERM'));
+    cleanups.push(() => served.watched.stop());
     const toBridge = new CountingProxy(Number(served.url.port));
     cleanups.push(() => toBridge.close());
     const bridgeUrl = new URL(`http://127.0.0.1:${await toBridge.listen()}/mcp`);

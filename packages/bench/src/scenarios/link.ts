@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
 import { HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
-import { onInterrupt } from '../interrupt.js';
+import { watchChild, type WatchedChild } from '../runner/child-watch.js';
 import { ThrottledLink } from '../metrics/throttled-link.js';
 import { textTable } from '../report/columns.js';
 import { readyPort } from '../runner/session.js';
@@ -83,13 +83,10 @@ const SETTLE_MS = 100;
 /** Issue 41's bound at 10 Mbit/s: ours / the stock server's latency. */
 export const LINK_TARGET = 0.4;
 
-async function start(args: readonly string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [ENTRY, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  child.once(
-    'exit',
-    onInterrupt(() => child.kill('SIGKILL')),
-  );
-  return { child, port: await readyPort(child) };
+async function start(args: readonly string[], variant: string): Promise<{ child: WatchedChild; port: number }> {
+  const child = spawn(process.execPath, [ENTRY, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const watched = watchChild(child, { role: 'server', runtime: process.execPath, scenario: 'link', variant }, { stderr: child.stderr });
+  return { child: watched, port: await readyPort(child, () => watched.kill('SIGKILL')) };
 }
 
 export type Stack = keyof typeof STACKS;
@@ -154,8 +151,8 @@ export async function runLinkScenario(options: LinkOptions): Promise<LinkRow[]> 
   const started = await Promise.all(
     (options.stacks ?? ALL_STACKS).map(async (server) => ({
       server,
-      tools: await start(['--app', STACKS[server].apps[0], ...STACKS[server].server]),
-      recorded: await start(['--app', STACKS[server].apps[1], ...STACKS[server].server]),
+      tools: await start(['--app', STACKS[server].apps[0], ...STACKS[server].server], `${server} ${STACKS[server].apps[0]}`),
+      recorded: await start(['--app', STACKS[server].apps[1], ...STACKS[server].server], `${server} ${STACKS[server].apps[1]}`),
     })),
   );
   const rows: LinkRow[] = [];
@@ -194,7 +191,7 @@ export async function runLinkScenario(options: LinkOptions): Promise<LinkRow[]> 
       }
     }
   } finally {
-    for (const { tools, recorded } of started) for (const { child } of [tools, recorded]) child.kill('SIGTERM');
+    await Promise.all(started.flatMap(({ tools, recorded }) => [tools.child.stop(), recorded.child.stop()]));
   }
   return rows;
 }

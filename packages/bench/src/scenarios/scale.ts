@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callToolNative, HttpMsgpackClientTransport } from 'mcp-msgpack-transport';
 import { readProcessCpuNs } from '../metrics/cpu.js';
+import { watchChild } from '../runner/child-watch.js';
 import { median } from '../stats.js';
 
 /**
@@ -90,7 +91,11 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleRow[
         port = /listening (\d+)/.exec(output)?.[1] ?? '';
         return port !== '';
       });
-      stops.push(() => services.stopProcess(child));
+      const watched = watchChild(child, { role: 'scale instance', runtime: process.execPath, scenario: 'scale', variant: name });
+      stops.push(() => {
+        watched.expectExit();
+        return services.stopProcess(child);
+      });
       return { address: `127.0.0.1:${port}`, pid: child.pid! };
     };
     const withStore = [await start('i1', 'redis'), await start('i2', 'redis'), await start('i3', 'redis')];
