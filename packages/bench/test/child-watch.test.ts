@@ -83,13 +83,14 @@ describe('child-watch', { timeout: 120_000 }, () => {
     assert.equal(exit?.code, null);
   });
 
-  it('a child that exits 0 unasked is recorded too: a server is not to end on its own', async () => {
+  it('a child that exits 0 unasked is not recorded (a clean end: a stdio server whose client dropped its pipe), one that exits 1 unasked is', async () => {
     takeChildExits();
-    const { watched } = child(`setTimeout(() => process.exit(0), 100);`);
-    await watched.exited;
+    const clean = child(`setTimeout(() => process.exit(0), 100);`);
+    const failed = child(`setTimeout(() => process.exit(1), 100);`);
+    await Promise.all([clean.watched.exited, failed.watched.exited]);
     assert.deepEqual(
-      takeChildExits().map((e) => e.code),
-      [0],
+      takeChildExits().map((e) => [e.pid, e.code]),
+      [[failed.watched.pid, 1]],
     );
   });
 

@@ -1,8 +1,8 @@
 // Every child process the benchmark starts (server children, the byte-counting relay, the opt-in scenarios'
 // servers) is watched here, so that one which dies is never swallowed: until this module, a server that
 // aborted at teardown (a native assertion in node:zlib) printed its stack trace and the run still reported
-// its figures and exited 0. A watched child that exits when the benchmark did not ask it to stop, or that
-// exits badly after it was asked (a signal other than the benchmark's SIGTERM/SIGKILL, a non-zero status),
+// its figures and exited 0. A watched child that ends with a non-zero status, or on a signal the benchmark
+// did not send to stop it (SIGABRT, SIGSEGV, the kernel's SIGKILL when out of memory),
 // is recorded with the last lines of its stderr; the run reports it, distrusts its scenario and exits non-zero.
 // Cheap: one 'exit' listener and a bounded stderr tail per child; no polling.
 import type { ChildProcess } from 'node:child_process';
@@ -121,8 +121,11 @@ export class WatchedChild {
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
-    // Asked to stop, a child may end on the signal it was sent, or exit 0 from its handler (servers/entry.ts).
-    if (this.asked && (code === 0 || (signal !== null && STOP_SIGNALS.has(signal)))) return;
+    // Status 0 is a clean end, asked or not: a stdio server exits so when its client drops the pipe, as the SDK's
+    // client does on a line over its limit (media-5MiB/stdio's official server, an expected failure there).
+    // A server gone that way mid-scenario fails its calls, which the run reports already. Asked to stop, a
+    // child may also end on the signal it was sent.
+    if (code === 0 || (this.asked && signal !== null && STOP_SIGNALS.has(signal))) return;
     this.record = {
       role: this.identity.role,
       runtime: basename(this.identity.runtime).replace(/\.exe$/, ''),
