@@ -42,6 +42,9 @@ function abortingBuild(): string {
     "process.on('SIGTERM', () => { process.stderr.write('aborting build: stopped, aborting\\n'); process.abort(); });",
   ].join('\n');
   writeFileSync(join(servers, 'entry.js'), script);
+  // An ES module (its top-level await) by its package.json, as the real build's is: Node before 20.19 and 22.7
+  // does not tell one by its syntax.
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module' }));
   return root;
 }
 
